@@ -1,0 +1,175 @@
+package io.bucketer.ingest;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.bucketer.ingest.InvalidReadingException.Reason;
+import java.net.URLEncoder;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import org.apache.avro.Schema;
+
+/**
+ * Client for the Confluent Schema Registry REST API (also served by Apicurio's ccompat API,
+ * Karapace and Redpanda). Thread-safe.
+ *
+ * <p>Failure semantics: only a definite answer about the id ({@code 404} with error code 40403, or
+ * a schema that is not Avro) is an {@link InvalidReadingException}. Everything else is the
+ * registry's or our configuration's problem and is unchecked: transient failures are retried within
+ * the {@link RetryBudget} and then raise {@link SchemaRegistryUnavailableException}; other
+ * unexpected answers (401/403, a 404 without 40403, which usually means a wrong base URL) raise
+ * {@link SchemaRegistryException} at once, since retrying cannot fix them and dead-lettering would
+ * discard good data. Schema references are not supported.
+ */
+public final class SchemaRegistryClient implements SchemaLookup {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final int SCHEMA_NOT_FOUND = 40403;
+
+  private final RegistryTransport transport;
+  // Unbounded, like Confluent's client: ids and registrations are immutable and few per topic.
+  // Failures are not cached, so a schema registered later is found on the next record.
+  private final ConcurrentMap<Integer, Schema> schemasById = new ConcurrentHashMap<>();
+  private final ConcurrentMap<Registration, Integer> idsByRegistration = new ConcurrentHashMap<>();
+
+  /**
+   * @param baseUrls one URL or a comma-separated list; on connection failure or a transient status
+   *     the next one is tried within the same attempt
+   * @param requestTimeout connect and response timeout of a single HTTP request
+   * @param retry how long transient failures are retried before giving up
+   * @param basicAuthUserInfo {@code user:password}, as Confluent's {@code basic.auth.user.info};
+   *     null for no authentication
+   */
+  public SchemaRegistryClient(
+      final String baseUrls,
+      final Duration requestTimeout,
+      final RetryBudget retry,
+      final String basicAuthUserInfo) {
+    this.transport =
+        new RegistryTransport(
+            Objects.requireNonNull(baseUrls, "baseUrls"),
+            Objects.requireNonNull(requestTimeout, "requestTimeout"),
+            Objects.requireNonNull(retry, "retry"),
+            basicAuthUserInfo);
+  }
+
+  /** No authentication, 10 s request timeout, {@link RetryBudget#defaults()}. */
+  public SchemaRegistryClient(final String baseUrls) {
+    this(baseUrls, Duration.ofSeconds(10), RetryBudget.defaults(), null);
+  }
+
+  /** {@code GET /schemas/ids/{id}}, answered from the cache after the first success. */
+  @Override
+  public Schema schemaById(final int id) throws InvalidReadingException {
+    final Schema cached = schemasById.get(id);
+    if (cached != null) {
+      return cached;
+    }
+    // Not computeIfAbsent: the HTTP call, with its retries, must not hold a map bin lock.
+    final String path = "/schemas/ids/" + id;
+    final HttpResponse<String> response = transport.send("GET", path, null);
+    if (response.statusCode() == 404 && errorCode(response) == SCHEMA_NOT_FOUND) {
+      throw new InvalidReadingException(
+          Reason.UNKNOWN_SCHEMA_ID,
+          "schema id " + id + " is not registered at " + transport.describeUrls());
+    }
+    final Schema schema = parseAvro(id, requireOk(response, "GET " + path));
+    final Schema raced = schemasById.putIfAbsent(id, schema);
+    return raced == null ? schema : raced;
+  }
+
+  /**
+   * {@code POST /subjects/{subject}/versions}; registering an already registered schema returns its
+   * existing id, so this is idempotent. Cached per (subject, schema).
+   *
+   * @throws SchemaRegistryException if the registry rejects the schema (e.g. 409 incompatible)
+   */
+  public int register(final String subject, final Schema schema) {
+    final Registration key = new Registration(subject, schema);
+    final Integer cached = idsByRegistration.get(key);
+    if (cached != null) {
+      return cached;
+    }
+    final String path =
+        "/subjects/"
+            + URLEncoder.encode(subject, StandardCharsets.UTF_8).replace("+", "%20")
+            + "/versions";
+    final JsonNode answer =
+        requireOk(transport.send("POST", path, toJson(Map.of("schema", schema.toString()))), path);
+    final JsonNode id = answer.get("id");
+    if (id == null || !id.canConvertToInt()) {
+      throw new SchemaRegistryException(
+          "no schema id in the answer to POST " + path + ": " + answer);
+    }
+    idsByRegistration.putIfAbsent(key, id.intValue());
+    // Lets a process that produces and consumes skip the lookup of its own schema.
+    schemasById.putIfAbsent(id.intValue(), schema);
+    return id.intValue();
+  }
+
+  private static Schema parseAvro(final int id, final JsonNode answer)
+      throws InvalidReadingException {
+    final String type = answer.path("schemaType").asText("AVRO");
+    if (!"AVRO".equals(type)) {
+      throw new InvalidReadingException(
+          Reason.INCOMPATIBLE_SCHEMA, "schema id " + id + " is a " + type + " schema, not Avro");
+    }
+    final JsonNode text = answer.get("schema");
+    if (text == null || !text.isTextual()) {
+      throw new SchemaRegistryException("no 'schema' string for schema id " + id + ": " + answer);
+    }
+    try {
+      return new Schema.Parser().parse(text.asText());
+    } catch (RuntimeException e) {
+      // Avro 1.12 reports bad schemas variously: SchemaParseException, AvroTypeException, and a
+      // NullPointerException for an undefined type name (e.g. one that needs schema references).
+      throw new InvalidReadingException(
+          Reason.INCOMPATIBLE_SCHEMA, "schema id " + id + " is not a parseable Avro schema", e);
+    }
+  }
+
+  private static JsonNode requireOk(final HttpResponse<String> response, final String request) {
+    if (response.statusCode() / 100 != 2) {
+      throw new SchemaRegistryException(
+          "schema registry answered HTTP "
+              + response.statusCode()
+              + " to "
+              + request
+              + ": "
+              + response.body());
+    }
+    try {
+      return JSON.readTree(response.body());
+    } catch (JsonProcessingException e) {
+      throw new SchemaRegistryException("unparseable JSON in the answer to " + request, e);
+    }
+  }
+
+  private static int errorCode(final HttpResponse<String> response) {
+    try {
+      return JSON.readTree(response.body()).path("error_code").asInt(-1);
+    } catch (JsonProcessingException e) {
+      return -1; // e.g. an HTML 404 page from a proxy: not the registry speaking
+    }
+  }
+
+  private static String toJson(final Object value) {
+    try {
+      return JSON.writeValueAsString(value);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("cannot serialise a map of strings", e);
+    }
+  }
+
+  private record Registration(String subject, Schema schema) {
+    Registration {
+      Objects.requireNonNull(subject, "subject");
+      Objects.requireNonNull(schema, "schema");
+    }
+  }
+}

@@ -1,0 +1,28 @@
+package io.bucketer.ingest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.bucketer.ingest.InvalidReadingException.Reason;
+import java.util.Arrays;
+import org.junit.jupiter.api.Test;
+
+class InvalidReadingExceptionTest {
+
+  @Test
+  void labelsAreTheKebabCaseHeaderValues() {
+    assertThat(Arrays.stream(Reason.values()).map(Reason::label))
+        .containsExactly(
+            "not-wire-format", "unknown-schema-id", "incompatible-schema", "malformed-avro");
+  }
+
+  @Test
+  void messageStartsWithTheLabelAndKeepsTheCause() {
+    final IllegalStateException cause = new IllegalStateException("boom");
+
+    final InvalidReadingException e =
+        new InvalidReadingException(Reason.MALFORMED_AVRO, "truncated", cause);
+
+    assertThat(e.reason()).isEqualTo(Reason.MALFORMED_AVRO);
+    assertThat(e).hasMessage("malformed-avro: truncated").hasCause(cause);
+  }
+}
