@@ -1,0 +1,88 @@
+package io.bucketer.sink;
+
+import io.bucketer.buckets.BucketStats;
+import io.bucketer.buckets.ClosedBucket;
+import io.bucketer.buckets.Granularity;
+import io.bucketer.buckets.Measurement;
+import java.util.ArrayList;
+import java.util.List;
+import org.bson.BsonArray;
+import org.bson.BsonDateTime;
+import org.bson.BsonDocument;
+import org.bson.BsonDouble;
+import org.bson.BsonInt32;
+import org.bson.BsonInt64;
+import org.bson.BsonNull;
+import org.bson.BsonString;
+import org.bson.BsonValue;
+
+/**
+ * Maps a closed bucket to its MongoDB bucket-pattern document. The document is a pure function of
+ * the bucket with a fixed field order, so writing the same bucket twice (a redelivered record)
+ * leaves one identical document. The {@code _id} is the series, granularity and window start: a
+ * natural key, so an upsert by {@code _id} is idempotent without a unique secondary index.
+ */
+public final class BucketDocuments {
+
+  /** Collection prefix used when none is configured. */
+  public static final String DEFAULT_COLLECTION_PREFIX = "buckets_";
+
+  private BucketDocuments() {}
+
+  /** One collection per granularity, {@code buckets_1m}, {@code buckets_1h}... */
+  public static String collectionName(final String prefix, final Granularity granularity) {
+    return prefix + granularity.label();
+  }
+
+  /**
+   * {@code {sensor_id, metric, granularity, start}}; the metric is BSON null when absent so every
+   * {@code _id} has the same shape (MongoDB compares sub-documents field by field, in order).
+   */
+  public static BsonDocument idOf(final ClosedBucket bucket) {
+    final String metric = bucket.series().metric();
+    return new BsonDocument()
+        .append("sensor_id", new BsonString(bucket.series().sensorId()))
+        .append("metric", metric == null ? BsonNull.VALUE : new BsonString(metric))
+        .append("granularity", new BsonString(bucket.granularity().label()))
+        .append("start", new BsonDateTime(bucket.windowStart()));
+  }
+
+  /** The whole document, {@code _id} included; optional fields are omitted when absent. */
+  public static BsonDocument toDocument(final ClosedBucket bucket) {
+    final BucketStats stats = bucket.stats();
+    final BsonDocument document =
+        new BsonDocument()
+            .append("_id", idOf(bucket))
+            .append("sensor_id", new BsonString(bucket.series().sensorId()));
+    if (bucket.series().metric() != null) {
+      document.append("metric", new BsonString(bucket.series().metric()));
+    }
+    document
+        .append("granularity", new BsonString(bucket.granularity().label()))
+        .append("start_date", new BsonDateTime(bucket.windowStart()))
+        .append("end_date", new BsonDateTime(bucket.windowEnd()));
+    if (stats.utcOffsetMinutes() != null) {
+      document.append("utc_offset_minutes", new BsonInt32(stats.utcOffsetMinutes()));
+    }
+    return document
+        .append("count", new BsonInt64(stats.count()))
+        .append("sum", new BsonDouble(stats.sum()))
+        .append("avg", new BsonDouble(stats.average()))
+        .append("min", new BsonDouble(stats.min()))
+        .append("max", new BsonDouble(stats.max()))
+        .append("first_timestamp", new BsonDateTime(stats.firstTimestamp()))
+        .append("last_timestamp", new BsonDateTime(stats.lastTimestamp()))
+        .append("measurements", measurements(bucket.measurements()));
+  }
+
+  private static BsonArray measurements(final List<Measurement> measurements) {
+    final List<BsonValue> values = new ArrayList<>(measurements.size());
+    for (final Measurement measurement : measurements) {
+      values.add(
+          new BsonDocument()
+              .append("timestamp", new BsonDateTime(measurement.timestamp()))
+              .append("value", new BsonDouble(measurement.value())));
+    }
+    return new BsonArray(values);
+  }
+}

@@ -1,0 +1,300 @@
+package io.bucketer.sink;
+
+import io.bucketer.buckets.ClosedBucket;
+import io.bucketer.buckets.Granularity;
+import io.bucketer.topics.ClosedBucketSerde;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.kafka.clients.consumer.CommitFailedException;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.RebalanceInProgressException;
+import org.apache.kafka.common.errors.RecordDeserializationException;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Copies closed buckets from the compacted buckets topic into MongoDB: poll, write the batch,
+ * commit its offsets only after MongoDB acknowledged it. Offsets are therefore never ahead of
+ * MongoDB: whatever was polled but not committed (a crash, a revoked partition, a failed commit) is
+ * delivered again, to this consumer or the partition's next owner, and rewritten; writes are
+ * idempotent replacements, so redelivery costs time, never correctness. Nothing is buffered across
+ * polls, so a revocation loses nothing.
+ *
+ * <p>Infrastructure failures (MongoDB unreachable or slow) are retried with the same batch and an
+ * exponential backoff; meanwhile every assigned partition is paused and the loop keeps polling, so
+ * the consumer stays in its group without fetching more. Data errors (MongoDB rejects a document,
+ * or a record cannot be decoded) stop the sink: {@link #run()} logs the offending bucket keys and
+ * throws {@link BucketSinkException}; the records stay uncommitted until they are dealt with.
+ *
+ * <p>The sink does not own the writer: close the writer after the sink.
+ */
+public final class BucketSink implements Runnable, AutoCloseable {
+
+  public static final String BUCKETS_WRITTEN = "bucketer.sink.buckets.written";
+  public static final String WRITE_LATENCY = "bucketer.sink.write.latency";
+
+  private static final Logger LOG = LoggerFactory.getLogger(BucketSink.class);
+  private static final Duration CONSUMER_CLOSE_ALLOWANCE = Duration.ofSeconds(35);
+
+  private final SinkConfig config;
+  private final Consumer<String, ClosedBucket> consumer;
+  private final MongoBucketWriter writer;
+  private final MeterRegistry registry;
+  private final Map<String, Counter> writtenByGranularity = new ConcurrentHashMap<>();
+  private final AtomicBoolean started = new AtomicBoolean();
+  private final AtomicBoolean closing = new AtomicBoolean();
+  private final CountDownLatch stopped = new CountDownLatch(1);
+  private boolean paused;
+
+  public BucketSink(
+      final SinkConfig config, final MongoBucketWriter writer, final MeterRegistry registry) {
+    this(
+        config,
+        new KafkaConsumer<>(
+            consumerProperties(config),
+            new StringDeserializer(),
+            new ClosedBucketSerde().deserializer()),
+        writer,
+        registry);
+  }
+
+  /** For tests: any consumer, for example Kafka's {@code MockConsumer}. */
+  BucketSink(
+      final SinkConfig config,
+      final Consumer<String, ClosedBucket> consumer,
+      final MongoBucketWriter writer,
+      final MeterRegistry registry) {
+    this.config = config;
+    this.consumer = consumer;
+    this.writer = writer;
+    this.registry = registry;
+  }
+
+  /** The pass-through properties plus the settings the sink's guarantees depend on. */
+  static Map<String, Object> consumerProperties(final SinkConfig config) {
+    final Map<String, Object> properties = new HashMap<>(config.consumerProperties());
+    // A new group starts at the beginning: buckets closed before the sink first ran still count.
+    properties.putIfAbsent(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+    properties.put(ConsumerConfig.GROUP_ID_CONFIG, config.groupId());
+    // Buckets of aborted topology transactions must never reach MongoDB.
+    properties.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+    properties.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+    final long maxPollInterval =
+        Long.parseLong(
+            String.valueOf(
+                properties.getOrDefault(ConsumerConfig.MAX_POLL_INTERVAL_MS_CONFIG, 300_000)));
+    // One write plus one backoff poll happen between polls that fetch records.
+    if (config.writeTimeout().plus(config.maxBackoff()).toMillis() >= maxPollInterval) {
+      throw new IllegalArgumentException(
+          "writeTimeout + maxBackoff must stay below max.poll.interval.ms ("
+              + maxPollInterval
+              + ")");
+    }
+    return properties;
+  }
+
+  /**
+   * Runs until {@link #close()} or a data error.
+   *
+   * @throws BucketSinkException when MongoDB rejects a bucket or a record cannot be decoded
+   */
+  @Override
+  public void run() {
+    if (!started.compareAndSet(false, true)) {
+      if (closing.get()) {
+        return;
+      }
+      throw new IllegalStateException("a BucketSink runs once");
+    }
+    try {
+      consumer.subscribe(List.of(config.topic()), new PauseNewPartitionsWhileRetrying());
+      while (!closing.get()) {
+        final ConsumerRecords<String, ClosedBucket> records = consumer.poll(config.pollTimeout());
+        if (!records.isEmpty()) {
+          writeThenCommit(records);
+        }
+      }
+    } catch (WakeupException e) {
+      if (!closing.get()) {
+        throw e;
+      }
+    } catch (RecordDeserializationException e) {
+      LOG.error(
+          "undecodable bucket record at {} offset {}; the sink stops",
+          e.topicPartition(),
+          e.offset(),
+          e);
+      throw new BucketSinkException(
+          "cannot decode the bucket record at " + e.topicPartition() + " offset " + e.offset(), e);
+    } finally {
+      try {
+        consumer.close();
+      } finally {
+        stopped.countDown();
+      }
+    }
+  }
+
+  /** Stops the loop (waking a blocked poll), lets it close the consumer, and waits for it. */
+  @Override
+  public void close() {
+    closing.set(true);
+    if (started.compareAndSet(false, true)) {
+      consumer.close();
+      return;
+    }
+    if (stopped.getCount() > 0) {
+      consumer.wakeup();
+    }
+    final Duration wait = config.writeTimeout().plus(CONSUMER_CLOSE_ALLOWANCE);
+    try {
+      if (!stopped.await(wait.toMillis(), TimeUnit.MILLISECONDS)) {
+        LOG.warn("the bucket sink loop did not stop within {}", wait);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /** Buckets acknowledged by MongoDB since start, redeliveries included. */
+  public long bucketsWritten() {
+    return writtenByGranularity.values().stream().mapToLong(c -> (long) c.count()).sum();
+  }
+
+  /** Buckets of one granularity acknowledged by MongoDB since start. */
+  public long bucketsWritten(final Granularity granularity) {
+    final Counter counter = writtenByGranularity.get(granularity.label());
+    return counter == null ? 0 : (long) counter.count();
+  }
+
+  private void writeThenCommit(final ConsumerRecords<String, ClosedBucket> records) {
+    final List<ClosedBucket> batch = new ArrayList<>(records.count());
+    final Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
+    for (final ConsumerRecord<String, ClosedBucket> record : records) {
+      // A tombstone only tells compaction to drop the key; there is nothing to write.
+      if (record.value() != null) {
+        batch.add(record.value());
+      }
+      offsets.put(
+          new TopicPartition(record.topic(), record.partition()),
+          new OffsetAndMetadata(record.offset() + 1));
+    }
+    writeUntilAcknowledged(batch);
+    commit(offsets);
+  }
+
+  private void writeUntilAcknowledged(final List<ClosedBucket> batch) {
+    Duration backoff = config.initialBackoff();
+    while (true) {
+      try {
+        timedWrite(batch);
+        if (paused) {
+          consumer.resume(consumer.paused());
+          paused = false;
+        }
+        return;
+      } catch (BucketWriteException e) {
+        if (!e.isRetryable()) {
+          LOG.error("MongoDB rejected buckets {}; the sink stops", e.rejectedBucketKeys(), e);
+          throw new BucketSinkException("MongoDB rejected buckets " + e.rejectedBucketKeys(), e);
+        }
+        LOG.warn(
+            "writing {} buckets failed, retrying in {}: {}", batch.size(), backoff, e.toString());
+        if (!paused) {
+          consumer.pause(consumer.assignment());
+          paused = true;
+        }
+        pollWhilePaused(backoff);
+        final Duration doubled = backoff.multipliedBy(2);
+        backoff = doubled.compareTo(config.maxBackoff()) < 0 ? doubled : config.maxBackoff();
+      }
+    }
+  }
+
+  private void timedWrite(final List<ClosedBucket> batch) {
+    final Timer.Sample sample = Timer.start(registry);
+    String outcome = "error";
+    try {
+      writer.write(batch, config.writeTimeout());
+      outcome = "success";
+    } catch (BucketWriteException e) {
+      outcome = e.isRetryable() ? "retryable" : "rejected";
+      throw e;
+    } finally {
+      sample.stop(registry.timer(WRITE_LATENCY, "outcome", outcome));
+    }
+    final Map<String, Integer> perGranularity = new HashMap<>();
+    batch.forEach(b -> perGranularity.merge(b.granularity().label(), 1, Integer::sum));
+    perGranularity.forEach((label, count) -> counter(label).increment(count));
+  }
+
+  private Counter counter(final String label) {
+    return writtenByGranularity.computeIfAbsent(
+        label, l -> registry.counter(BUCKETS_WRITTEN, "granularity", l));
+  }
+
+  /** Keeps the group membership alive during a backoff; throws WakeupException on close. */
+  private void pollWhilePaused(final Duration backoff) {
+    final ConsumerRecords<String, ClosedBucket> unexpected = consumer.poll(backoff);
+    // New partitions are paused on assignment; should records arrive anyway, rewind so they are
+    // fetched again after the batch in hand is acknowledged instead of being skipped by its commit.
+    for (final TopicPartition partition : unexpected.partitions()) {
+      consumer.seek(partition, unexpected.records(partition).get(0).offset());
+    }
+  }
+
+  private void commit(final Map<TopicPartition, OffsetAndMetadata> offsets) {
+    // Partitions revoked while the batch was retried now belong to another consumer.
+    offsets.keySet().retainAll(consumer.assignment());
+    if (offsets.isEmpty()) {
+      return;
+    }
+    try {
+      consumer.commitSync(offsets);
+    } catch (WakeupException e) {
+      // close() woke us after MongoDB acknowledged: commit the written batch, then stop.
+      consumer.commitSync(offsets);
+      throw e;
+    } catch (CommitFailedException | RebalanceInProgressException e) {
+      LOG.warn(
+          "offsets {} not committed, the buckets will be rewritten: {}", offsets, e.toString());
+    }
+  }
+
+  /** Pauses partitions assigned in the middle of a retry, so no record is fetched past it. */
+  private final class PauseNewPartitionsWhileRetrying implements ConsumerRebalanceListener {
+
+    @Override
+    public void onPartitionsAssigned(final Collection<TopicPartition> partitions) {
+      if (paused) {
+        consumer.pause(partitions);
+      }
+    }
+
+    @Override
+    public void onPartitionsRevoked(final Collection<TopicPartition> partitions) {
+      // Nothing to flush: only acknowledged batches are committed, the rest is redelivered.
+      LOG.info("partitions revoked {}; uncommitted buckets go to their next owner", partitions);
+    }
+  }
+}

@@ -1,0 +1,301 @@
+package io.bucketer.sink;
+
+import com.mongodb.MongoBulkWriteException;
+import com.mongodb.MongoCommandException;
+import com.mongodb.bulk.BulkWriteError;
+import com.mongodb.client.model.BulkWriteOptions;
+import com.mongodb.client.model.IndexOptions;
+import com.mongodb.client.model.Indexes;
+import com.mongodb.client.model.ReplaceOneModel;
+import com.mongodb.client.model.ReplaceOptions;
+import com.mongodb.reactivestreams.client.MongoClient;
+import com.mongodb.reactivestreams.client.MongoClients;
+import com.mongodb.reactivestreams.client.MongoCollection;
+import com.mongodb.reactivestreams.client.MongoDatabase;
+import io.bucketer.buckets.ClosedBucket;
+import io.bucketer.buckets.Granularity;
+import io.bucketer.topics.BucketKey;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.bson.BsonDocument;
+import org.bson.BsonSerializationException;
+import reactor.core.Exceptions;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+/**
+ * Upserts closed buckets into one collection per granularity, replacing each document by its {@code
+ * _id}. Replacing (rather than {@code $inc}/{@code $push}) makes every write idempotent, so the
+ * sink can retry a batch or receive a record twice without corrupting a bucket.
+ *
+ * <p>Success means MongoDB acknowledged every document under the database's write concern; the bulk
+ * result counts are deliberately ignored (a stand-in server miscounts, and an acknowledged upsert
+ * that changed nothing is still a success).
+ */
+public final class MongoBucketWriter implements AutoCloseable {
+
+  /** Name of the {@code {sensor_id: 1, metric: 1, start_date: 1}} index on each collection. */
+  public static final String SERIES_TIME_INDEX = "sensor_id_metric_start_date";
+
+  private static final BulkWriteOptions UNORDERED = new BulkWriteOptions().ordered(false);
+  private static final ReplaceOptions UPSERT = new ReplaceOptions().upsert(true);
+
+  private final Map<String, MongoCollection<BsonDocument>> collectionsByLabel;
+  private final int maxBatchSize;
+  private final int maxWritesInFlight;
+  private final Runnable closeOwned;
+  private volatile boolean closed;
+
+  /**
+   * A writer on {@code database}, which the caller keeps and closes.
+   *
+   * @param maxBatchSize documents per bulk write
+   * @param maxWritesInFlight bulk writes sent concurrently
+   */
+  public MongoBucketWriter(
+      final MongoDatabase database,
+      final String collectionPrefix,
+      final List<Granularity> granularities,
+      final int maxBatchSize,
+      final int maxWritesInFlight) {
+    this(database, collectionPrefix, granularities, maxBatchSize, maxWritesInFlight, () -> {});
+  }
+
+  private MongoBucketWriter(
+      final MongoDatabase database,
+      final String collectionPrefix,
+      final List<Granularity> granularities,
+      final int maxBatchSize,
+      final int maxWritesInFlight,
+      final Runnable closeOwned) {
+    if (maxBatchSize < 1 || maxWritesInFlight < 1) {
+      throw new IllegalArgumentException("batch size and writes in flight must be at least 1");
+    }
+    if (granularities.isEmpty()) {
+      throw new IllegalArgumentException("at least one granularity is required");
+    }
+    // The sink commits Kafka offsets on acknowledgement; an unacknowledged write concern would
+    // turn that into a commit of writes that may never have happened.
+    if (!database.getWriteConcern().isAcknowledged()) {
+      throw new IllegalArgumentException("the write concern must be acknowledged: " + database);
+    }
+    final Map<String, MongoCollection<BsonDocument>> collections = new LinkedHashMap<>();
+    for (final Granularity granularity : granularities) {
+      collections.put(
+          granularity.label(),
+          database.getCollection(
+              BucketDocuments.collectionName(collectionPrefix, granularity), BsonDocument.class));
+    }
+    this.collectionsByLabel = Map.copyOf(collections);
+    this.maxBatchSize = maxBatchSize;
+    this.maxWritesInFlight = maxWritesInFlight;
+    this.closeOwned = closeOwned;
+  }
+
+  /**
+   * A writer with its own client, closed with the writer. Connection and timeout settings come from
+   * the connection string; the Stable API is not requested (servers without {@code hello}, like the
+   * in-JVM stand-in, could not be reached).
+   */
+  public static MongoBucketWriter connect(
+      final String connectionString,
+      final String databaseName,
+      final String collectionPrefix,
+      final List<Granularity> granularities,
+      final int maxBatchSize,
+      final int maxWritesInFlight) {
+    final MongoClient client = MongoClients.create(connectionString);
+    try {
+      return new MongoBucketWriter(
+          client.getDatabase(databaseName),
+          collectionPrefix,
+          granularities,
+          maxBatchSize,
+          maxWritesInFlight,
+          client::close);
+    } catch (RuntimeException e) {
+      client.close();
+      throw e;
+    }
+  }
+
+  /** Creates the series/time index on every granularity's collection (a no-op when present). */
+  public void ensureIndexes(final Duration timeout) {
+    ensureOpen();
+    final IndexOptions options = new IndexOptions().name(SERIES_TIME_INDEX);
+    final Flux<String> created =
+        Flux.fromIterable(collectionsByLabel.values())
+            .flatMap(
+                collection ->
+                    collection.createIndex(
+                        Indexes.ascending("sensor_id", "metric", "start_date"), options));
+    try {
+      created.then().timeout(timeout).block();
+    } catch (RuntimeException e) {
+      final Throwable cause = unwrap(e);
+      if (cause instanceof MongoCommandException) {
+        // The server answered and refused, e.g. an index of that name with other keys exists.
+        throw BucketWriteException.rejected("cannot create bucket indexes", cause, List.of());
+      }
+      throw BucketWriteException.retryable("cannot create bucket indexes", cause);
+    }
+  }
+
+  /**
+   * Upserts {@code buckets} and returns once MongoDB acknowledged all of them. Buckets with the
+   * same {@code _id} in one call are written once, as the last of them: an unordered bulk gives no
+   * order between two writes of one document.
+   *
+   * @throws BucketWriteException when any document was not acknowledged within {@code timeout};
+   *     some of the others may have been written, which a retry of the whole call repairs
+   */
+  public void write(final List<ClosedBucket> buckets, final Duration timeout) {
+    ensureOpen();
+    final List<Chunk> chunks = chunks(buckets);
+    final List<Failure> failures;
+    try {
+      failures =
+          Flux.fromIterable(chunks)
+              .flatMap(this::send, maxWritesInFlight)
+              .collectList()
+              .timeout(timeout)
+              .block();
+    } catch (RuntimeException e) {
+      throw BucketWriteException.retryable(
+          "bucket writes not acknowledged within " + timeout, unwrap(e));
+    }
+    if (!failures.isEmpty()) {
+      throw classify(failures, chunks.size());
+    }
+  }
+
+  @Override
+  public void close() {
+    closed = true;
+    closeOwned.run();
+  }
+
+  private Mono<Failure> send(final Chunk chunk) {
+    // defer: an exception thrown while building the request fails this chunk, not the whole call
+    return Mono.defer(() -> Mono.from(chunk.collection().bulkWrite(chunk.models(), UNORDERED)))
+        .then(Mono.<Failure>empty())
+        .onErrorResume(error -> Mono.just(new Failure(chunk, error)));
+  }
+
+  // package-private: tests check de-duplication and chunking without racing writes
+  List<Chunk> chunks(final List<ClosedBucket> buckets) {
+    final Map<String, Map<BsonDocument, ClosedBucket>> lastById = new LinkedHashMap<>();
+    final List<String> unknown = new ArrayList<>();
+    for (final ClosedBucket bucket : buckets) {
+      final String label = bucket.granularity().label();
+      if (!collectionsByLabel.containsKey(label)) {
+        unknown.add(BucketKey.of(bucket));
+      } else {
+        lastById
+            .computeIfAbsent(label, l -> new LinkedHashMap<>())
+            .put(BucketDocuments.idOf(bucket), bucket);
+      }
+    }
+    if (!unknown.isEmpty()) {
+      throw BucketWriteException.rejected(
+          "no collection configured for the granularity of " + unknown, null, unknown);
+    }
+    final List<Chunk> chunks = new ArrayList<>();
+    lastById.forEach(
+        (label, byId) -> {
+          final List<ClosedBucket> unique = List.copyOf(byId.values());
+          for (int from = 0; from < unique.size(); from += maxBatchSize) {
+            final List<ClosedBucket> part =
+                unique.subList(from, Math.min(unique.size(), from + maxBatchSize));
+            chunks.add(Chunk.of(collectionsByLabel.get(label), part));
+          }
+        });
+    return chunks;
+  }
+
+  /**
+   * One exception for all failed bulk writes. Retryable wins over rejected: a retry of the whole
+   * call rewrites the rejected documents too, and they fail again once the store is reachable.
+   */
+  private static BucketWriteException classify(final List<Failure> failures, final int total) {
+    final List<String> rejectedKeys = new ArrayList<>();
+    Throwable retryableCause = null;
+    for (final Failure failure : failures) {
+      final List<String> keys = failure.rejectedKeys();
+      if (keys.isEmpty() && retryableCause == null) {
+        retryableCause = failure.error();
+      }
+      rejectedKeys.addAll(keys);
+    }
+    final String summary = failures.size() + " of " + total + " bulk writes failed";
+    final BucketWriteException exception =
+        retryableCause != null
+            ? BucketWriteException.retryable(summary, retryableCause)
+            : BucketWriteException.rejected(
+                summary + ", MongoDB rejected buckets " + rejectedKeys,
+                failures.get(0).error(),
+                rejectedKeys);
+    for (final Failure failure : failures) {
+      if (failure.error() != exception.getCause()) {
+        exception.addSuppressed(failure.error());
+      }
+    }
+    return exception;
+  }
+
+  private void ensureOpen() {
+    if (closed) {
+      throw new IllegalStateException("the bucket writer is closed");
+    }
+  }
+
+  private static Throwable unwrap(final RuntimeException e) {
+    final Throwable cause = Exceptions.unwrap(e);
+    if (cause instanceof InterruptedException) {
+      Thread.currentThread().interrupt();
+    }
+    return cause;
+  }
+
+  /** One bulk write: the buckets and their replace models, index for index. */
+  record Chunk(
+      MongoCollection<BsonDocument> collection,
+      List<ClosedBucket> buckets,
+      List<ReplaceOneModel<BsonDocument>> models) {
+
+    static Chunk of(final MongoCollection<BsonDocument> collection, final List<ClosedBucket> part) {
+      final List<ReplaceOneModel<BsonDocument>> models = new ArrayList<>(part.size());
+      for (final ClosedBucket bucket : part) {
+        final BsonDocument filter = new BsonDocument("_id", BucketDocuments.idOf(bucket));
+        models.add(new ReplaceOneModel<>(filter, BucketDocuments.toDocument(bucket), UPSERT));
+      }
+      return new Chunk(collection, part, models);
+    }
+  }
+
+  /** A bulk write that failed as a whole or in part. */
+  record Failure(Chunk chunk, Throwable error) {
+
+    /**
+     * Keys of the buckets MongoDB will reject again, or empty when the failure is infrastructure
+     * (timeouts, connections, write-concern errors) and a retry may succeed.
+     */
+    List<String> rejectedKeys() {
+      if (error instanceof MongoBulkWriteException bulk && !bulk.getWriteErrors().isEmpty()) {
+        final List<String> keys = new ArrayList<>();
+        for (final BulkWriteError writeError : bulk.getWriteErrors()) {
+          keys.add(BucketKey.of(chunk.buckets().get(writeError.getIndex())));
+        }
+        return keys;
+      }
+      if (error instanceof BsonSerializationException) {
+        // The driver refused to encode a document (too large); it does not say which one.
+        return chunk.buckets().stream().map(BucketKey::of).toList();
+      }
+      return List.of();
+    }
+  }
+}

@@ -1,0 +1,42 @@
+package io.bucketer.topics;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import io.bucketer.buckets.ClosedBucket;
+import java.io.IOException;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+
+/**
+ * The record key of the compacted buckets topic: one key per series, granularity and window, so
+ * compaction keeps only the latest version of each bucket. It is a JSON array {@code
+ * ["1m",1700000000000,"sensor-1","temperature"]} (a null metric is JSON {@code null}) because JSON
+ * string escaping makes it unambiguous for any sensor id or metric, where joining with a separator
+ * would let {@code a/b + c} and {@code a + b/c} collide. Its serde is {@code Serdes.String()}.
+ */
+public final class BucketKey {
+
+  private static final JsonFactory JSON = new JsonFactory();
+
+  private BucketKey() {}
+
+  /** The compaction key of {@code bucket}. */
+  public static String of(final ClosedBucket bucket) {
+    final StringWriter out = new StringWriter(64);
+    try (JsonGenerator generator = JSON.createGenerator(out)) {
+      generator.writeStartArray();
+      generator.writeString(bucket.granularity().label());
+      generator.writeNumber(bucket.windowStart());
+      generator.writeString(bucket.series().sensorId());
+      if (bucket.series().metric() == null) {
+        generator.writeNull();
+      } else {
+        generator.writeString(bucket.series().metric());
+      }
+      generator.writeEndArray();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write the key of a bucket", e);
+    }
+    return out.toString();
+  }
+}

@@ -1,0 +1,104 @@
+package io.bucketer.sink;
+
+import static io.bucketer.buckets.TestBuckets.HOUR;
+import static io.bucketer.buckets.TestBuckets.MINUTE;
+import static io.bucketer.buckets.TestBuckets.START;
+import static io.bucketer.buckets.TestBuckets.bucket;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.bucketer.buckets.ClosedBucket;
+import org.bson.BsonDocument;
+import org.junit.jupiter.api.Test;
+
+class BucketDocumentsTest {
+
+  /** Equal values and the same field order: MongoDB compares sub-documents in order. */
+  private static void assertSameDocument(final BsonDocument actual, final BsonDocument expected) {
+    assertThat(actual).isEqualTo(expected);
+    assertThat(actual.toJson()).isEqualTo(expected.toJson());
+  }
+
+  @Test
+  void mapsABucketWithMetricAndOffset() {
+    final ClosedBucket bucket = bucket("sensor-1", "temperature", MINUTE, START, 60, 20.5, 22.5);
+
+    assertSameDocument(
+        BucketDocuments.toDocument(bucket),
+        BsonDocument.parse(
+            """
+            {
+              "_id": {
+                "sensor_id": "sensor-1",
+                "metric": "temperature",
+                "granularity": "1m",
+                "start": {"$date": "2023-11-14T22:13:00Z"}
+              },
+              "sensor_id": "sensor-1",
+              "metric": "temperature",
+              "granularity": "1m",
+              "start_date": {"$date": "2023-11-14T22:13:00Z"},
+              "end_date": {"$date": "2023-11-14T22:14:00Z"},
+              "utc_offset_minutes": 60,
+              "count": {"$numberLong": "2"},
+              "sum": 43.0,
+              "avg": 21.5,
+              "min": 20.5,
+              "max": 22.5,
+              "first_timestamp": {"$date": "2023-11-14T22:13:00Z"},
+              "last_timestamp": {"$date": "2023-11-14T22:13:01Z"},
+              "measurements": [
+                {"timestamp": {"$date": "2023-11-14T22:13:00Z"}, "value": 20.5},
+                {"timestamp": {"$date": "2023-11-14T22:13:01Z"}, "value": 22.5}
+              ]
+            }
+            """));
+  }
+
+  @Test
+  void omitsAbsentMetricAndOffsetButKeepsTheIdShape() {
+    final ClosedBucket bucket = bucket("sensor-2", null, HOUR, HOUR.windowStart(START), null, 4.0);
+
+    assertSameDocument(
+        BucketDocuments.toDocument(bucket),
+        BsonDocument.parse(
+            """
+            {
+              "_id": {
+                "sensor_id": "sensor-2",
+                "metric": null,
+                "granularity": "1h",
+                "start": {"$date": "2023-11-14T22:00:00Z"}
+              },
+              "sensor_id": "sensor-2",
+              "granularity": "1h",
+              "start_date": {"$date": "2023-11-14T22:00:00Z"},
+              "end_date": {"$date": "2023-11-14T23:00:00Z"},
+              "count": {"$numberLong": "1"},
+              "sum": 4.0,
+              "avg": 4.0,
+              "min": 4.0,
+              "max": 4.0,
+              "first_timestamp": {"$date": "2023-11-14T22:00:00Z"},
+              "last_timestamp": {"$date": "2023-11-14T22:00:00Z"},
+              "measurements": [{"timestamp": {"$date": "2023-11-14T22:00:00Z"}, "value": 4.0}]
+            }
+            """));
+  }
+
+  @Test
+  void theSameBucketGivesTheSameDocumentAndId() {
+    final ClosedBucket bucket = bucket("s", "m", MINUTE, START, null, 1.0, 2.0);
+    final ClosedBucket copy = bucket("s", "m", MINUTE, START, null, 1.0, 2.0);
+
+    assertSameDocument(BucketDocuments.toDocument(copy), BucketDocuments.toDocument(bucket));
+    assertSameDocument(
+        BucketDocuments.idOf(bucket), BucketDocuments.toDocument(bucket).getDocument("_id"));
+  }
+
+  @Test
+  void namesOneCollectionPerGranularity() {
+    assertThat(BucketDocuments.collectionName(BucketDocuments.DEFAULT_COLLECTION_PREFIX, MINUTE))
+        .isEqualTo("buckets_1m");
+    assertThat(BucketDocuments.collectionName("buckets_", HOUR)).isEqualTo("buckets_1h");
+  }
+}

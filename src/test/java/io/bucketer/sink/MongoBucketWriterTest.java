@@ -1,0 +1,321 @@
+package io.bucketer.sink;
+
+import static io.bucketer.buckets.TestBuckets.HOUR;
+import static io.bucketer.buckets.TestBuckets.MINUTE;
+import static io.bucketer.buckets.TestBuckets.START;
+import static io.bucketer.buckets.TestBuckets.bucket;
+import static io.bucketer.buckets.TestBuckets.minute;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.mongodb.ConnectionString;
+import com.mongodb.MongoClientSettings;
+import com.mongodb.WriteConcern;
+import com.mongodb.client.model.IndexOptions;
+import com.mongodb.client.model.Indexes;
+import com.mongodb.reactivestreams.client.MongoClient;
+import com.mongodb.reactivestreams.client.MongoClients;
+import com.mongodb.reactivestreams.client.MongoCollection;
+import com.mongodb.reactivestreams.client.MongoDatabase;
+import de.bwaldvogel.mongo.MongoServer;
+import de.bwaldvogel.mongo.backend.memory.MemoryBackend;
+import io.bucketer.buckets.ClosedBucket;
+import io.bucketer.buckets.Granularity;
+import io.bucketer.topics.BucketKey;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.bson.BsonDocument;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+class MongoBucketWriterTest {
+
+  private static final Duration TIMEOUT = Duration.ofSeconds(10);
+  private static final List<Granularity> GRANULARITIES = List.of(MINUTE, HOUR);
+
+  private MongoServer server;
+  private MongoClient client;
+  private MongoDatabase database;
+  private MongoBucketWriter writer;
+
+  @BeforeEach
+  void startServer() {
+    server = new MongoServer(new MemoryBackend());
+    final InetSocketAddress address = server.bind();
+    client = MongoClients.create(settings(address));
+    database = client.getDatabase("bucketer");
+    writer = new MongoBucketWriter(database, "buckets_", GRANULARITIES, 10, 4);
+  }
+
+  @AfterEach
+  void stopServer() throws Exception {
+    writer.close();
+    client.close();
+    shutDownServer();
+  }
+
+  /**
+   * Shuts the stand-in down once: a second shutdownNow can hang waiting for a client channel that
+   * was accepted while the first one stopped the event loops.
+   */
+  private void shutDownServer() {
+    if (server != null) {
+      server.shutdownNow();
+      server = null;
+    }
+  }
+
+  /** Short timeouts so an unreachable server fails fast; no ServerApi (the stand-in lacks it). */
+  private static MongoClientSettings settings(final InetSocketAddress address) {
+    return MongoClientSettings.builder()
+        .applyConnectionString(
+            new ConnectionString("mongodb://" + address.getHostString() + ":" + address.getPort()))
+        .applyToClusterSettings(c -> c.serverSelectionTimeout(500, TimeUnit.MILLISECONDS))
+        .applyToSocketSettings(s -> s.connectTimeout(500, TimeUnit.MILLISECONDS))
+        .build();
+  }
+
+  private MongoCollection<BsonDocument> collection(final String name) {
+    return database.getCollection(name, BsonDocument.class);
+  }
+
+  private List<BsonDocument> documents(final String name) {
+    return Flux.from(collection(name).find().sort(Indexes.ascending("sensor_id", "start_date")))
+        .collectList()
+        .block(TIMEOUT);
+  }
+
+  @Test
+  void writesOneDocumentPerBucketIntoItsGranularitysCollection() {
+    final ClosedBucket minute = bucket("sensor-1", "temperature", MINUTE, START, 60, 20.5, 22.5);
+    final ClosedBucket hour = bucket("sensor-1", null, HOUR, HOUR.windowStart(START), null, 4.0);
+
+    writer.write(List.of(minute, hour), TIMEOUT);
+
+    assertThat(documents("buckets_1m"))
+        .containsExactly(
+            BsonDocument.parse(
+                """
+                {
+                  "_id": {
+                    "sensor_id": "sensor-1",
+                    "metric": "temperature",
+                    "granularity": "1m",
+                    "start": {"$date": "2023-11-14T22:13:00Z"}
+                  },
+                  "sensor_id": "sensor-1",
+                  "metric": "temperature",
+                  "granularity": "1m",
+                  "start_date": {"$date": "2023-11-14T22:13:00Z"},
+                  "end_date": {"$date": "2023-11-14T22:14:00Z"},
+                  "utc_offset_minutes": 60,
+                  "count": {"$numberLong": "2"},
+                  "sum": 43.0,
+                  "avg": 21.5,
+                  "min": 20.5,
+                  "max": 22.5,
+                  "first_timestamp": {"$date": "2023-11-14T22:13:00Z"},
+                  "last_timestamp": {"$date": "2023-11-14T22:13:01Z"},
+                  "measurements": [
+                    {"timestamp": {"$date": "2023-11-14T22:13:00Z"}, "value": 20.5},
+                    {"timestamp": {"$date": "2023-11-14T22:13:01Z"}, "value": 22.5}
+                  ]
+                }
+                """));
+    assertThat(documents("buckets_1h")).containsExactly(BucketDocuments.toDocument(hour));
+  }
+
+  @Test
+  void writesManyBucketsAcrossChunks() {
+    final List<ClosedBucket> buckets = new ArrayList<>();
+    for (int i = 0; i < 25; i++) {
+      buckets.add(minute("sensor-1", START + i * 60_000L));
+    }
+
+    assertThat(writer.chunks(buckets))
+        .extracting(c -> c.models().size())
+        .containsExactly(10, 10, 5);
+    writer.write(buckets, TIMEOUT);
+
+    assertThat(documents("buckets_1m"))
+        .containsExactlyElementsOf(buckets.stream().map(BucketDocuments::toDocument).toList());
+  }
+
+  @Test
+  void createsTheSeriesTimeIndexOnEveryCollection() {
+    writer.ensureIndexes(TIMEOUT);
+    writer.ensureIndexes(TIMEOUT);
+
+    for (final String name : List.of("buckets_1m", "buckets_1h")) {
+      final List<BsonDocument> indexes =
+          Flux.from(collection(name).listIndexes(BsonDocument.class)).collectList().block(TIMEOUT);
+      assertThat(indexes)
+          .filteredOn(i -> i.getString("name").getValue().equals("sensor_id_metric_start_date"))
+          .singleElement()
+          .satisfies(
+              i ->
+                  assertThat(i.getDocument("key").toJson())
+                      .isEqualTo(
+                          BsonDocument.parse("{sensor_id: 1, metric: 1, start_date: 1}").toJson()));
+    }
+  }
+
+  @Test
+  void writingTheSameBucketsTwiceLeavesIdenticalDocuments() {
+    final List<ClosedBucket> buckets =
+        List.of(
+            minute("sensor-1", START),
+            minute("sensor-2", START),
+            minute("sensor-1", START + 60_000));
+    writer.write(buckets, TIMEOUT);
+    final List<BsonDocument> first = documents("buckets_1m");
+
+    writer.write(buckets, TIMEOUT);
+
+    assertThat(first).hasSize(3);
+    assertThat(documents("buckets_1m")).containsExactlyInAnyOrderElementsOf(first);
+  }
+
+  @Test
+  void aDuplicateIdInOneCallKeepsTheLastBucket() {
+    final ClosedBucket older = bucket("sensor-1", "temperature", MINUTE, START, null, 1.0);
+    final ClosedBucket newer = bucket("sensor-1", "temperature", MINUTE, START, null, 1.0, 2.0);
+    final ClosedBucket other = minute("sensor-2", START);
+
+    assertThat(writer.chunks(List.of(older, other, newer)))
+        .singleElement()
+        .satisfies(c -> assertThat(c.buckets()).containsExactlyInAnyOrder(newer, other));
+    writer.write(List.of(older, other, newer), TIMEOUT);
+
+    assertThat(documents("buckets_1m"))
+        .containsExactlyInAnyOrder(
+            BucketDocuments.toDocument(newer), BucketDocuments.toDocument(other));
+  }
+
+  @Test
+  void anUnreachableServerIsRetryable() {
+    shutDownServer();
+
+    assertThatThrownBy(() -> writer.write(List.of(minute("sensor-1", START)), TIMEOUT))
+        .isInstanceOfSatisfying(
+            BucketWriteException.class,
+            e -> {
+              assertThat(e.isRetryable()).isTrue();
+              assertThat(e.rejectedBucketKeys()).isEmpty();
+            });
+  }
+
+  @Test
+  void aWriteThatOutlivesItsTimeoutIsRetryable() throws Exception {
+    // The kernel accepts connections to this socket, but nothing ever answers: the write hangs
+    // until the writer's own timeout (50 ms), long before server selection gives up (500 ms).
+    try (ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        MongoClient silentClient =
+            MongoClients.create(
+                settings(new InetSocketAddress(silent.getInetAddress(), silent.getLocalPort())));
+        MongoBucketWriter hanging =
+            new MongoBucketWriter(
+                silentClient.getDatabase("bucketer"), "buckets_", GRANULARITIES, 10, 4)) {
+
+      assertThatThrownBy(
+              () -> hanging.write(List.of(minute("sensor-1", START)), Duration.ofMillis(50)))
+          .isInstanceOfSatisfying(
+              BucketWriteException.class, e -> assertThat(e.isRetryable()).isTrue())
+          .hasMessageContaining("not acknowledged within PT0.05S");
+    }
+  }
+
+  @Test
+  void aDocumentMongoDbRejectsIsADataErrorNamingTheBucket() {
+    // A unique index the sink never creates, only to make the server reject one document.
+    Mono.from(
+            collection("buckets_1m")
+                .createIndex(Indexes.ascending("sensor_id"), new IndexOptions().unique(true)))
+        .block(TIMEOUT);
+    final ClosedBucket first = minute("sensor-1", START);
+    final ClosedBucket second = minute("sensor-1", START + 60_000);
+
+    assertThatThrownBy(() -> writer.write(List.of(first, second), TIMEOUT))
+        .isInstanceOfSatisfying(
+            BucketWriteException.class,
+            e -> {
+              assertThat(e.isRetryable()).isFalse();
+              assertThat(e.rejectedBucketKeys())
+                  .singleElement()
+                  .isIn(BucketKey.of(first), BucketKey.of(second));
+            });
+    assertThat(documents("buckets_1m")).hasSize(1);
+  }
+
+  @Test
+  void aDocumentOverTheSizeLimitIsADataError() {
+    // 400,000 measurements encode to about 18 MB, over MongoDB's 16 MB document limit.
+    final ClosedBucket huge = bucket("sensor-1", null, MINUTE, START, null, new double[400_000]);
+
+    assertThatThrownBy(() -> writer.write(List.of(huge), TIMEOUT))
+        .isInstanceOfSatisfying(
+            BucketWriteException.class,
+            e -> {
+              assertThat(e.isRetryable()).isFalse();
+              assertThat(e.rejectedBucketKeys()).containsExactly(BucketKey.of(huge));
+            });
+  }
+
+  @Test
+  void aBucketOfAnUnconfiguredGranularityIsADataError() {
+    final ClosedBucket day =
+        bucket("sensor-1", null, Granularity.parse("1d"), 1_699_920_000_000L, null, 1.0);
+
+    assertThatThrownBy(() -> writer.write(List.of(minute("sensor-1", START), day), TIMEOUT))
+        .isInstanceOfSatisfying(
+            BucketWriteException.class,
+            e -> {
+              assertThat(e.isRetryable()).isFalse();
+              assertThat(e.rejectedBucketKeys()).containsExactly(BucketKey.of(day));
+            });
+  }
+
+  @Test
+  void refusesAnUnacknowledgedWriteConcern() {
+    final MongoDatabase unacknowledged = database.withWriteConcern(WriteConcern.UNACKNOWLEDGED);
+
+    assertThatThrownBy(
+            () -> new MongoBucketWriter(unacknowledged, "buckets_", GRANULARITIES, 10, 4))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("acknowledged");
+  }
+
+  @Test
+  void connectCreatesAWriterWithItsOwnClient() {
+    final InetSocketAddress address = server.getLocalAddress();
+    try (MongoBucketWriter connected =
+        MongoBucketWriter.connect(
+            "mongodb://" + address.getHostString() + ":" + address.getPort(),
+            "bucketer",
+            "buckets_",
+            GRANULARITIES,
+            10,
+            4)) {
+      connected.write(List.of(minute("sensor-9", START)), TIMEOUT);
+    }
+
+    assertThat(documents("buckets_1m"))
+        .containsExactly(BucketDocuments.toDocument(minute("sensor-9", START)));
+  }
+
+  @Test
+  void aClosedWriterRefusesWrites() {
+    writer.close();
+
+    assertThatThrownBy(() -> writer.write(List.of(minute("sensor-1", START)), TIMEOUT))
+        .isInstanceOf(IllegalStateException.class);
+  }
+}
