@@ -2,10 +2,7 @@ package io.bucketer.buckets;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.TreeMap;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * The width of a tumbling window, such as {@code 1m} or {@code 1h}. Windows are aligned to the
@@ -13,10 +10,6 @@ import java.util.regex.Pattern;
  * midnight; a window covers {@code [start, start + size)}.
  */
 public record Granularity(String label, long sizeMillis) implements Comparable<Granularity> {
-
-  private static final Pattern FORMAT = Pattern.compile("(\\d+)(ms|s|m|h|d)");
-  private static final String[] UNITS = {"d", "h", "m", "s", "ms"};
-  private static final long[] UNIT_MILLIS = {86_400_000L, 3_600_000L, 60_000L, 1_000L, 1L};
 
   public Granularity {
     if (sizeMillis <= 0) {
@@ -26,30 +19,16 @@ public record Granularity(String label, long sizeMillis) implements Comparable<G
 
   /** Parses {@code <number><unit>} with unit one of ms, s, m, h, d; the label is normalised. */
   public static Granularity parse(final String text) {
-    final Matcher matcher = FORMAT.matcher(text.trim().toLowerCase(Locale.ROOT));
-    if (!matcher.matches()) {
-      throw new IllegalArgumentException(
-          "unknown granularity '" + text + "': expected a number and a unit (ms, s, m, h, d)");
+    try {
+      return ofMillis(TimeSpans.parseMillis(text));
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("unknown granularity: " + e.getMessage(), e);
     }
-    final long amount = Long.parseLong(matcher.group(1));
-    final String unit = matcher.group(2);
-    long size = 0;
-    for (int i = 0; i < UNITS.length; i++) {
-      if (UNITS[i].equals(unit)) {
-        size = Math.multiplyExact(amount, UNIT_MILLIS[i]);
-      }
-    }
-    return ofMillis(size);
   }
 
-  /** A granularity of the given size, labelled with the largest unit that divides it. */
+  /** A granularity of the given size, labelled with its shortest exact spelling. */
   public static Granularity ofMillis(final long sizeMillis) {
-    for (int i = 0; i < UNITS.length; i++) {
-      if (sizeMillis > 0 && sizeMillis % UNIT_MILLIS[i] == 0) {
-        return new Granularity(sizeMillis / UNIT_MILLIS[i] + UNITS[i], sizeMillis);
-      }
-    }
-    return new Granularity(sizeMillis + "ms", sizeMillis);
+    return new Granularity(TimeSpans.format(sizeMillis), sizeMillis);
   }
 
   /** Parses a comma-separated list, finest first, without duplicates (1m and 60s are the same). */

@@ -1,0 +1,168 @@
+package io.bucketer.app;
+
+import io.bucketer.config.BucketerConfig;
+import io.bucketer.ingest.ReadingDecoder;
+import io.bucketer.ingest.RetryBudget;
+import io.bucketer.ingest.SchemaRegistryClient;
+import io.bucketer.ingest.SchemaRegistryUnavailableException;
+import io.bucketer.sink.BucketSink;
+import io.bucketer.sink.MongoBucketWriter;
+import io.bucketer.sink.SinkConfig;
+import io.bucketer.topology.BucketTopology;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Properties;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Wires and runs the processor: the Kafka Streams topology that closes buckets, and the sink that
+ * writes them to MongoDB. It holds no logic of its own.
+ */
+public final class BucketerApp implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(BucketerApp.class);
+  private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(30);
+
+  private final KafkaStreams streams;
+  private final MongoBucketWriter writer;
+  private final BucketSink sink;
+  private final Thread sinkThread;
+
+  private BucketerApp(
+      final KafkaStreams streams, final MongoBucketWriter writer, final BucketSink sink) {
+    this.streams = streams;
+    this.writer = writer;
+    this.sink = sink;
+    this.sinkThread = new Thread(sink, "bucketer-sink");
+  }
+
+  /** Creates the topics and indexes it needs, then starts the topology and the sink. */
+  public static BucketerApp start(final BucketerConfig config, final MeterRegistry meters) {
+    new TopicSetup(config).createMissingTopics();
+    final MongoBucketWriter writer =
+        MongoBucketWriter.connect(
+            config.mongoUri(),
+            config.mongoDatabase(),
+            config.collectionPrefix(),
+            config.granularities(),
+            config.sinkBatchSize(),
+            config.sinkWritesInFlight());
+    writer.ensureIndexes(config.sinkWriteTimeout());
+
+    final SchemaRegistryClient registry =
+        new SchemaRegistryClient(
+            config.schemaRegistryUrl(),
+            Duration.ofSeconds(10),
+            RetryBudget.defaults(),
+            config.schemaRegistryUserInfo());
+    final KafkaStreams streams =
+        new KafkaStreams(
+            BucketTopology.build(topologySettings(config), () -> new ReadingDecoder(registry)),
+            streamsProperties(config));
+    streams.setUncaughtExceptionHandler(BucketerApp::onStreamThreadFailure);
+
+    final BucketSink sink =
+        new BucketSink(
+            new SinkConfig(
+                config.bucketsTopic(),
+                config.applicationId() + "-sink",
+                config.kafkaProperties(),
+                Duration.ofMillis(500),
+                config.sinkWriteTimeout(),
+                Duration.ofMillis(200),
+                Duration.ofSeconds(30)),
+            writer,
+            meters);
+    final BucketerApp app = new BucketerApp(streams, writer, sink);
+    streams.start();
+    app.sinkThread.start();
+    LOG.info(
+        "bucketer started: {} -> {} granularities {} -> MongoDB database {}",
+        config.inputTopic(),
+        config.bucketsTopic(),
+        config.granularities(),
+        config.mongoDatabase());
+    return app;
+  }
+
+  public KafkaStreams.State streamsState() {
+    return streams.state();
+  }
+
+  /** True while both halves run: the topology is running or rebalancing and the sink is alive. */
+  public boolean isHealthy() {
+    return streams.state().isRunningOrRebalancing() && sinkThread.isAlive();
+  }
+
+  public long bucketsWritten() {
+    return sink.bucketsWritten();
+  }
+
+  static BucketTopology.Settings topologySettings(final BucketerConfig config) {
+    return new BucketTopology.Settings(
+        config.inputTopic(),
+        config.bucketsTopic(),
+        config.deadLetterTopic(),
+        config.granularities(),
+        config.grace(),
+        config.idleTimeout(),
+        config.seriesPartitions());
+  }
+
+  /**
+   * Streams settings: bucketer's defaults, then every {@code kafka.*} setting on top. Exactly-once
+   * is the default so that a crash never emits a bucket twice or loses one between the state store,
+   * the buckets topic and the input offsets.
+   */
+  static Properties streamsProperties(final BucketerConfig config) {
+    final Map<String, Object> properties = new HashMap<>();
+    properties.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+    properties.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, (int) config.topicReplicationFactor());
+    properties.putAll(config.kafkaProperties());
+    properties.put(StreamsConfig.APPLICATION_ID_CONFIG, config.applicationId());
+    final Properties result = new Properties();
+    result.putAll(properties);
+    return result;
+  }
+
+  /**
+   * A registry that stays unreachable past the client's retry budget is not bad input: the thread
+   * is replaced and resumes from the last commit. Anything else is a bug or a broken cluster, and
+   * retrying it in a loop would hide it, so the client shuts down.
+   */
+  private static StreamThreadExceptionResponse onStreamThreadFailure(final Throwable error) {
+    Throwable cause = error;
+    while (cause != null) {
+      if (cause instanceof SchemaRegistryUnavailableException) {
+        LOG.warn(
+            "schema registry unavailable; restarting the stream thread: {}", cause.getMessage());
+        return StreamThreadExceptionResponse.REPLACE_THREAD;
+      }
+      cause = cause.getCause();
+    }
+    LOG.error("stream thread failed; shutting down", error);
+    return StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
+  }
+
+  @Override
+  public void close() {
+    sink.close();
+    try {
+      sinkThread.join(CLOSE_TIMEOUT.toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    streams.close(CLOSE_TIMEOUT);
+    try {
+      writer.close();
+    } catch (Exception e) {
+      LOG.warn("closing the MongoDB client failed", e);
+    }
+  }
+}

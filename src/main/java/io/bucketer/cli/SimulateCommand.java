@@ -1,0 +1,103 @@
+package io.bucketer.cli;
+
+import io.bucketer.ingest.ReadingEncoder;
+import io.bucketer.ingest.SchemaRegistryClient;
+import io.bucketer.simulate.ReadingGenerator;
+import io.bucketer.simulate.ReadingSimulator;
+import java.io.PrintStream;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** {@code bucketer simulate}: plays a fleet of IoT gateways against a real cluster and registry. */
+@Command(
+    name = "simulate",
+    mixinStandardHelpOptions = true,
+    description = "Produces readings for N sensors, as IoT gateways would, and prints progress.")
+final class SimulateCommand implements Callable<Integer> {
+
+  @Option(names = "--bootstrap-servers", required = true, description = "Kafka brokers.")
+  String bootstrapServers;
+
+  @Option(names = "--schema-registry-url", required = true, description = "Schema Registry URL.")
+  String schemaRegistryUrl;
+
+  @Option(
+      names = "--topic",
+      defaultValue = "iot.readings",
+      description = "Input topic (default: ${DEFAULT-VALUE}).")
+  String topic;
+
+  @Option(
+      names = "--count",
+      defaultValue = "10000",
+      description = "Readings to send (default: ${DEFAULT-VALUE}).")
+  long count;
+
+  @Option(
+      names = "--rate",
+      defaultValue = "1000",
+      description =
+          "Readings per second of wall-clock time; 0 for as fast as possible"
+              + " (default: ${DEFAULT-VALUE}).")
+  double rate;
+
+  @Option(
+      names = "--start",
+      description = "Event time of the first round, ISO-8601 (default: now).")
+  Instant start;
+
+  @Option(
+      names = {"-p", "--producer-property"},
+      paramLabel = "KEY=VALUE",
+      description = "Kafka producer setting (security, for example). Repeatable.")
+  Map<String, String> producerProperties = new LinkedHashMap<>();
+
+  @Mixin SimulatorOptions simulatorOptions;
+
+  @Override
+  public Integer call() {
+    final ReadingGenerator readings =
+        new ReadingGenerator(
+            simulatorOptions.generatorOptions(start == null ? Instant.now() : start, count));
+    try (KafkaProducer<byte[], byte[]> producer = producer()) {
+      final ReadingSimulator simulator =
+          new ReadingSimulator(
+              producer,
+              new ReadingEncoder(new SchemaRegistryClient(schemaRegistryUrl), topic),
+              topic);
+      final PrintStream out = System.out;
+      final ScheduledExecutorService progress = Executors.newSingleThreadScheduledExecutor();
+      progress.scheduleAtFixedRate(
+          () -> out.printf("sent %,d of %,d readings%n", simulator.acknowledged(), count),
+          1,
+          1,
+          TimeUnit.SECONDS);
+      try {
+        simulator.run(readings, rate);
+      } finally {
+        progress.shutdownNow();
+      }
+      out.printf("done: %,d readings sent to %s%n", simulator.acknowledged(), topic);
+    }
+    return 0;
+  }
+
+  private KafkaProducer<byte[], byte[]> producer() {
+    final Map<String, Object> properties = new HashMap<>(producerProperties);
+    properties.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+    properties.putIfAbsent(ProducerConfig.LINGER_MS_CONFIG, 5);
+    return new KafkaProducer<>(properties, new ByteArraySerializer(), new ByteArraySerializer());
+  }
+}

@@ -1,0 +1,322 @@
+package io.bucketer.config;
+
+import com.mongodb.ConnectionString;
+import io.bucketer.buckets.Granularity;
+import io.bucketer.buckets.TimeSpans;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.common.config.AbstractConfig;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigDef.Importance;
+import org.apache.kafka.common.config.ConfigDef.Type;
+import org.apache.kafka.common.config.ConfigException;
+import org.apache.kafka.common.config.types.Password;
+
+/**
+ * The one definition of bucketer's settings: names, types, defaults, checks and documentation
+ * (Kafka's {@link ConfigDef}, so settings read, validate and print like a Kafka client's). Settings
+ * prefixed {@code kafka.} are passed, without the prefix, to the Kafka Streams, consumer, producer
+ * and admin clients untouched. Values holding secrets are {@link Type#PASSWORD}, which Kafka never
+ * prints.
+ */
+public final class BucketerConfig extends AbstractConfig {
+
+  public static final String KAFKA_PREFIX = "kafka.";
+
+  public static final String BOOTSTRAP_SERVERS = "bootstrap.servers";
+  public static final String SCHEMA_REGISTRY_URL = "schema.registry.url";
+  public static final String SCHEMA_REGISTRY_USER_INFO = "schema.registry.basic.auth.user.info";
+  public static final String MONGODB_URI = "mongodb.uri";
+  public static final String MONGODB_DATABASE = "mongodb.database";
+  public static final String COLLECTION_PREFIX = "mongodb.collection.prefix";
+  public static final String APPLICATION_ID = "application.id";
+  public static final String INPUT_TOPIC = "input.topic";
+  public static final String BUCKETS_TOPIC = "buckets.topic";
+  public static final String DEAD_LETTER_TOPIC = "dead.letter.topic";
+  public static final String GRANULARITIES = "granularities";
+  public static final String GRACE = "grace";
+  public static final String IDLE_TIMEOUT = "idle.timeout";
+  public static final String SERIES_PARTITIONS = "series.partitions";
+  public static final String TOPIC_REPLICATION_FACTOR = "topic.replication.factor";
+  public static final String SINK_BATCH_SIZE = "sink.batch.size";
+  public static final String SINK_WRITES_IN_FLIGHT = "sink.max.writes.in.flight";
+  public static final String SINK_WRITE_TIMEOUT = "sink.write.timeout";
+
+  public static final ConfigDef DEFINITION =
+      new ConfigDef()
+          .define(
+              BOOTSTRAP_SERVERS,
+              Type.LIST,
+              ConfigDef.NO_DEFAULT_VALUE,
+              Importance.HIGH,
+              "Kafka brokers to connect to, host:port, comma-separated.")
+          .define(
+              SCHEMA_REGISTRY_URL,
+              Type.STRING,
+              ConfigDef.NO_DEFAULT_VALUE,
+              new NonBlank(),
+              Importance.HIGH,
+              "Schema Registry REST endpoint(s) holding the readings' writer schemas.")
+          .define(
+              SCHEMA_REGISTRY_USER_INFO,
+              Type.PASSWORD,
+              null,
+              Importance.MEDIUM,
+              "user:password for the registry's HTTP basic authentication, if it needs one.")
+          .define(
+              MONGODB_URI,
+              Type.PASSWORD,
+              ConfigDef.NO_DEFAULT_VALUE,
+              new MongoUri(),
+              Importance.HIGH,
+              "MongoDB connection string; TLS and credentials go here (never printed).")
+          .define(MONGODB_DATABASE, Type.STRING, "iot", Importance.HIGH, "Database of the buckets.")
+          .define(
+              COLLECTION_PREFIX,
+              Type.STRING,
+              "buckets_",
+              Importance.MEDIUM,
+              "Bucket collections are named prefix + granularity: buckets_1m, buckets_1h.")
+          .define(
+              APPLICATION_ID,
+              Type.STRING,
+              "bucketer",
+              Importance.HIGH,
+              "Kafka Streams application id: consumer group, and prefix of internal topics and"
+                  + " state; the sink's consumer group is <application.id>-sink.")
+          .define(
+              INPUT_TOPIC,
+              Type.STRING,
+              "iot.readings",
+              Importance.HIGH,
+              "Topic of the readings (Schema Registry framed Avro).")
+          .define(
+              BUCKETS_TOPIC,
+              Type.STRING,
+              "iot.buckets",
+              Importance.MEDIUM,
+              "Compacted topic of closed buckets between the topology and the MongoDB sink;"
+                  + " created at start if missing.")
+          .define(
+              DEAD_LETTER_TOPIC,
+              Type.STRING,
+              "iot.readings.dlq",
+              Importance.MEDIUM,
+              "Dead-letter topic: records that cannot become part of a bucket, with a reason"
+                  + " header; created at start if missing.")
+          .define(
+              GRANULARITIES,
+              Type.STRING,
+              "1m,1h",
+              new GranularityList(),
+              Importance.HIGH,
+              "Window sizes, comma-separated (units ms, s, m, h, d). Each size gets a"
+                  + " collection; a coarser size is rolled up from a finer one that divides it.")
+          .define(
+              GRACE,
+              Type.STRING,
+              "10s",
+              new Span(),
+              Importance.HIGH,
+              "How long after a window's end (in event time) readings are still accepted;"
+                  + " the bucket is written when event time passes end + grace.")
+          .define(
+              IDLE_TIMEOUT,
+              Type.STRING,
+              "30s",
+              new Span(),
+              Importance.MEDIUM,
+              "When a series has sent no reading for this long (wall clock), its windows whose"
+                  + " end + grace has passed on the wall clock are closed; later readings for them"
+                  + " are too late.")
+          .define(
+              SERIES_PARTITIONS,
+              Type.INT,
+              6,
+              ConfigDef.Range.atLeast(1),
+              Importance.HIGH,
+              "Partitions of the internal topic that holds readings by series: the most"
+                  + " instances that can share the work. Fixed once deployed (state depends on it).")
+          .define(
+              TOPIC_REPLICATION_FACTOR,
+              Type.SHORT,
+              (short) -1,
+              Importance.MEDIUM,
+              "Replication factor of the topics bucketer creates (-1: the broker's default).")
+          .define(
+              SINK_BATCH_SIZE,
+              Type.INT,
+              500,
+              ConfigDef.Range.atLeast(1),
+              Importance.MEDIUM,
+              "Most bucket documents in one MongoDB bulk write.")
+          .define(
+              SINK_WRITES_IN_FLIGHT,
+              Type.INT,
+              4,
+              ConfigDef.Range.atLeast(1),
+              Importance.MEDIUM,
+              "Most bulk writes waiting for MongoDB's acknowledgement at once.")
+          .define(
+              SINK_WRITE_TIMEOUT,
+              Type.STRING,
+              "30s",
+              new Span(),
+              Importance.LOW,
+              "How long one batch may wait for MongoDB before it is retried.");
+
+  private final Map<String, Object> kafkaProperties;
+
+  public BucketerConfig(final Map<String, ?> settings) {
+    super(DEFINITION, settings, false);
+    final Map<String, Object> kafka = new HashMap<>();
+    settings.forEach(
+        (key, value) -> {
+          if (key.startsWith(KAFKA_PREFIX)) {
+            kafka.put(key.substring(KAFKA_PREFIX.length()), value);
+          }
+        });
+    kafka.put(BOOTSTRAP_SERVERS, String.join(",", getList(BOOTSTRAP_SERVERS)));
+    this.kafkaProperties = Map.copyOf(kafka);
+  }
+
+  /** Properties for every Kafka client, bootstrap servers included. */
+  public Map<String, Object> kafkaProperties() {
+    return kafkaProperties;
+  }
+
+  public String schemaRegistryUrl() {
+    return getString(SCHEMA_REGISTRY_URL);
+  }
+
+  public String schemaRegistryUserInfo() {
+    final Password userInfo = getPassword(SCHEMA_REGISTRY_USER_INFO);
+    return userInfo == null ? null : userInfo.value();
+  }
+
+  public String mongoUri() {
+    return getPassword(MONGODB_URI).value();
+  }
+
+  public String mongoDatabase() {
+    return getString(MONGODB_DATABASE);
+  }
+
+  public String collectionPrefix() {
+    return getString(COLLECTION_PREFIX);
+  }
+
+  public String applicationId() {
+    return getString(APPLICATION_ID);
+  }
+
+  public String inputTopic() {
+    return getString(INPUT_TOPIC);
+  }
+
+  public String bucketsTopic() {
+    return getString(BUCKETS_TOPIC);
+  }
+
+  public String deadLetterTopic() {
+    return getString(DEAD_LETTER_TOPIC);
+  }
+
+  public List<Granularity> granularities() {
+    return Granularity.parseList(getString(GRANULARITIES));
+  }
+
+  public Duration grace() {
+    return TimeSpans.parse(getString(GRACE));
+  }
+
+  public Duration idleTimeout() {
+    return TimeSpans.parse(getString(IDLE_TIMEOUT));
+  }
+
+  public int seriesPartitions() {
+    return getInt(SERIES_PARTITIONS);
+  }
+
+  public short topicReplicationFactor() {
+    return getShort(TOPIC_REPLICATION_FACTOR);
+  }
+
+  public int sinkBatchSize() {
+    return getInt(SINK_BATCH_SIZE);
+  }
+
+  public int sinkWritesInFlight() {
+    return getInt(SINK_WRITES_IN_FLIGHT);
+  }
+
+  public Duration sinkWriteTimeout() {
+    return TimeSpans.parse(getString(SINK_WRITE_TIMEOUT));
+  }
+
+  private static final class NonBlank implements ConfigDef.Validator {
+    @Override
+    public void ensureValid(final String name, final Object value) {
+      if (value == null || value.toString().isBlank()) {
+        throw new ConfigException(name, value, "must not be empty");
+      }
+    }
+
+    @Override
+    public String toString() {
+      return "a non-empty value";
+    }
+  }
+
+  private static final class MongoUri implements ConfigDef.Validator {
+    @Override
+    public void ensureValid(final String name, final Object value) {
+      final String uri = value == null ? "" : ((Password) value).value();
+      try {
+        new ConnectionString(uri);
+      } catch (IllegalArgumentException e) {
+        // The message may quote the URI, credentials included: keep only the reason's first part.
+        throw new ConfigException(name + " is not a MongoDB connection string (mongodb://...)");
+      }
+    }
+
+    @Override
+    public String toString() {
+      return "a mongodb:// or mongodb+srv:// connection string";
+    }
+  }
+
+  private static final class GranularityList implements ConfigDef.Validator {
+    @Override
+    public void ensureValid(final String name, final Object value) {
+      try {
+        Granularity.parseList(String.valueOf(value));
+      } catch (IllegalArgumentException | ArithmeticException e) {
+        throw new ConfigException(name, value, e.getMessage());
+      }
+    }
+
+    @Override
+    public String toString() {
+      return "comma-separated spans, e.g. 1m,1h";
+    }
+  }
+
+  private static final class Span implements ConfigDef.Validator {
+    @Override
+    public void ensureValid(final String name, final Object value) {
+      try {
+        TimeSpans.parseMillis(String.valueOf(value));
+      } catch (IllegalArgumentException | ArithmeticException e) {
+        throw new ConfigException(name, value, e.getMessage());
+      }
+    }
+
+    @Override
+    public String toString() {
+      return "a span such as 500ms, 10s, 5m";
+    }
+  }
+}

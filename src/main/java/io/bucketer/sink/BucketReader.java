@@ -1,0 +1,82 @@
+package io.bucketer.sink;
+
+import com.mongodb.client.model.Accumulators;
+import com.mongodb.client.model.Aggregates;
+import com.mongodb.client.model.Sorts;
+import com.mongodb.reactivestreams.client.MongoClient;
+import com.mongodb.reactivestreams.client.MongoClients;
+import com.mongodb.reactivestreams.client.MongoCollection;
+import io.bucketer.buckets.Granularity;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import org.bson.BsonDocument;
+import org.bson.BsonNumber;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+/** Reads back what the sink wrote: totals per granularity and sample documents. */
+public final class BucketReader implements AutoCloseable {
+
+  private static final Duration TIMEOUT = Duration.ofSeconds(30);
+
+  private final MongoClient client;
+  private final String database;
+  private final String collectionPrefix;
+
+  public BucketReader(
+      final String connectionString, final String database, final String collectionPrefix) {
+    this.client = MongoClients.create(connectionString);
+    this.database = database;
+    this.collectionPrefix = collectionPrefix;
+  }
+
+  /** Number of bucket documents of one granularity. */
+  public long documents(final Granularity granularity) {
+    return Mono.from(collection(granularity).countDocuments()).block(TIMEOUT);
+  }
+
+  /** Sum of the {@code count} fields of one granularity: the readings its buckets hold. */
+  public long readingsInBuckets(final Granularity granularity) {
+    final List<BsonDocument> result =
+        Flux.from(
+                collection(granularity)
+                    .aggregate(
+                        List.of(Aggregates.group(null, Accumulators.sum("readings", "$count")))))
+            .collectList()
+            .block(TIMEOUT);
+    if (result == null || result.isEmpty()) {
+      return 0;
+    }
+    final BsonNumber readings = result.get(0).getNumber("readings");
+    return readings.longValue();
+  }
+
+  /** The earliest of the fullest bucket documents of one granularity, if any. */
+  public Optional<BsonDocument> fullest(final Granularity granularity) {
+    return Optional.ofNullable(
+        Mono.from(
+                collection(granularity)
+                    .find()
+                    .sort(Sorts.orderBy(Sorts.descending("count"), Sorts.ascending("start_date")))
+                    .first())
+            .block(TIMEOUT));
+  }
+
+  /** Every bucket document of one granularity. */
+  public List<BsonDocument> all(final Granularity granularity) {
+    return Flux.from(collection(granularity).find()).collectList().block(TIMEOUT);
+  }
+
+  private MongoCollection<BsonDocument> collection(final Granularity granularity) {
+    return client
+        .getDatabase(database)
+        .getCollection(
+            BucketDocuments.collectionName(collectionPrefix, granularity), BsonDocument.class);
+  }
+
+  @Override
+  public void close() {
+    client.close();
+  }
+}

@@ -1,0 +1,14 @@
+package io.bucketer.topology;
+
+import io.bucketer.avro.Reading;
+import io.bucketer.buckets.ClosedBucket;
+
+/** What the bucket aggregator emits: a closed bucket for the sink, or a reading it cannot place. */
+sealed interface AggregatorOutput {
+
+  /** A window that closed: its bucket goes to the buckets topic. */
+  record Closed(ClosedBucket bucket) implements AggregatorOutput {}
+
+  /** A reading whose window had already closed: it goes to the dead-letter topic. */
+  record TooLate(Reading reading, long watermark) implements AggregatorOutput {}
+}

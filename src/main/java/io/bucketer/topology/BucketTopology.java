@@ -1,0 +1,143 @@
+package io.bucketer.topology;
+
+import io.bucketer.avro.Reading;
+import io.bucketer.buckets.Granularity;
+import io.bucketer.buckets.RollupPlan;
+import io.bucketer.buckets.SeriesKey;
+import io.bucketer.ingest.ReadingDecoder;
+import io.bucketer.topics.ClosedBucketSerde;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.kstream.Branched;
+import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.kstream.KStream;
+import org.apache.kafka.streams.kstream.Named;
+import org.apache.kafka.streams.kstream.Produced;
+import org.apache.kafka.streams.kstream.Repartitioned;
+import org.apache.kafka.streams.state.StoreBuilder;
+import org.apache.kafka.streams.state.Stores;
+
+/**
+ * The processor's topology, wiring only: decode and key by series, repartition by series, aggregate
+ * into open buckets, and send closed buckets to the compacted buckets topic, from which the sink
+ * writes them to MongoDB. Anything that cannot become part of a bucket goes to the dead-letter
+ * topic. Tests build the topology with this same method.
+ */
+public final class BucketTopology {
+
+  /** What the topology needs to know; the rest of the configuration stays outside it. */
+  public record Settings(
+      String inputTopic,
+      String bucketsTopic,
+      String deadLetterTopic,
+      List<Granularity> granularities,
+      Duration grace,
+      Duration idleTimeout,
+      int seriesPartitions) {}
+
+  private BucketTopology() {}
+
+  public static Topology build(final Settings settings, final Supplier<ReadingDecoder> decoders) {
+    final StreamsBuilder builder = new StreamsBuilder();
+    final RollupPlan plan = new RollupPlan(settings.granularities());
+    final List<String> storeNames = addStores(builder, plan);
+
+    final Map<String, KStream<SeriesKey, Ingested>> routed =
+        builder.stream(
+                settings.inputTopic(),
+                Consumed.with(Serdes.ByteArray(), Serdes.ByteArray())
+                    .withName(TopologyNames.source(settings.inputTopic())))
+            .process(
+                () -> new ReadingDecodeProcessor(decoders.get()), Named.as(TopologyNames.DECODE))
+            .split(Named.as(TopologyNames.ROUTE))
+            .branch(
+                (series, ingested) -> ingested instanceof Ingested.Rejected,
+                Branched.as(TopologyNames.REJECTED))
+            .defaultBranch(Branched.as(TopologyNames.ACCEPTED));
+
+    routed
+        .get(TopologyNames.ROUTE + TopologyNames.REJECTED)
+        .map(
+            (series, ingested) -> {
+              final Ingested.Rejected rejected = (Ingested.Rejected) ingested;
+              return KeyValue.pair(rejected.originalKey(), rejected.originalValue());
+            },
+            Named.as("dead-letter-original-bytes"))
+        .to(
+            settings.deadLetterTopic(),
+            Produced.with(Serdes.ByteArray(), Serdes.ByteArray())
+                .withName(TopologyNames.sink(settings.deadLetterTopic())));
+
+    final Map<String, KStream<String, AggregatorOutput>> aggregated =
+        routed
+            .get(TopologyNames.ROUTE + TopologyNames.ACCEPTED)
+            .mapValues(
+                ingested -> ((Ingested.Accepted) ingested).reading(), Named.as("accepted-reading"))
+            .repartition(
+                Repartitioned.<SeriesKey, Reading>as(TopologyNames.READINGS_BY_SERIES)
+                    .withKeySerde(new SeriesKeySerde())
+                    .withValueSerde(new ReadingSerde())
+                    .withNumberOfPartitions(settings.seriesPartitions()))
+            .process(
+                () -> new BucketAggregator(plan, settings.grace(), settings.idleTimeout()),
+                Named.as(TopologyNames.AGGREGATE),
+                storeNames.toArray(String[]::new))
+            .split(Named.as(TopologyNames.ROUTE_AGGREGATED))
+            .branch(
+                (key, output) -> output instanceof AggregatorOutput.Closed,
+                Branched.as(TopologyNames.CLOSED))
+            .defaultBranch(Branched.as(TopologyNames.TOO_LATE));
+
+    aggregated
+        .get(TopologyNames.ROUTE_AGGREGATED + TopologyNames.CLOSED)
+        .mapValues(output -> ((AggregatorOutput.Closed) output).bucket(), Named.as("closed-bucket"))
+        .to(
+            settings.bucketsTopic(),
+            Produced.with(Serdes.String(), new ClosedBucketSerde())
+                .withName(TopologyNames.sink(settings.bucketsTopic())));
+
+    aggregated
+        .get(TopologyNames.ROUTE_AGGREGATED + TopologyNames.TOO_LATE)
+        .processValues(TooLateReadings::new, Named.as("too-late-dead-letter"))
+        .to(
+            settings.deadLetterTopic(),
+            Produced.with(Serdes.String(), Serdes.ByteArray())
+                .withName(TopologyNames.sink(settings.deadLetterTopic()) + "-too-late"));
+
+    return builder.build();
+  }
+
+  private static List<String> addStores(final StreamsBuilder builder, final RollupPlan plan) {
+    final List<StoreBuilder<?>> stores = new ArrayList<>();
+    for (final Granularity granularity : plan.granularities()) {
+      stores.add(bytesStore(TopologyNames.statsStore(granularity)));
+      stores.add(bytesStore(TopologyNames.measurementsStore(granularity)));
+    }
+    stores.add(
+        Stores.keyValueStoreBuilder(
+                Stores.persistentKeyValueStore(TopologyNames.WATERMARK_STORE),
+                Serdes.Bytes(),
+                Serdes.Long())
+            .withCachingEnabled());
+    stores.forEach(builder::addStateStore);
+    return stores.stream().map(StoreBuilder::name).toList();
+  }
+
+  /**
+   * A RocksDB store with the record cache on: repeated updates of a hot bucket between commits are
+   * absorbed in memory, and closing never waits on the cache because buckets are forwarded
+   * explicitly, not on cache eviction.
+   */
+  private static StoreBuilder<?> bytesStore(final String name) {
+    return Stores.keyValueStoreBuilder(
+            Stores.persistentKeyValueStore(name), Serdes.Bytes(), Serdes.ByteArray())
+        .withCachingEnabled();
+  }
+}

@@ -1,0 +1,40 @@
+package io.bucketer.topology;
+
+import java.nio.charset.StandardCharsets;
+import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.streams.processor.api.RecordMetadata;
+
+/**
+ * Headers every dead-letter record carries, so an operator can tell why a record was set aside and
+ * find the original: the reason (a stable, kebab-case label), a human-readable message, and the
+ * topic, partition and offset the record was read from.
+ */
+public final class DeadLetterHeaders {
+
+  public static final String REASON = "bucketer.dlq.reason";
+  public static final String MESSAGE = "bucketer.dlq.message";
+  public static final String SOURCE_TOPIC = "bucketer.dlq.source.topic";
+  public static final String SOURCE_PARTITION = "bucketer.dlq.source.partition";
+  public static final String SOURCE_OFFSET = "bucketer.dlq.source.offset";
+
+  private DeadLetterHeaders() {}
+
+  static void add(
+      final Headers headers,
+      final String reason,
+      final String message,
+      final RecordMetadata source) {
+    put(headers, REASON, reason);
+    put(headers, MESSAGE, message);
+    if (source != null) {
+      put(headers, SOURCE_TOPIC, source.topic());
+      put(headers, SOURCE_PARTITION, Integer.toString(source.partition()));
+      put(headers, SOURCE_OFFSET, Long.toString(source.offset()));
+    }
+  }
+
+  private static void put(final Headers headers, final String key, final String value) {
+    headers.remove(key);
+    headers.add(key, value.getBytes(StandardCharsets.UTF_8));
+  }
+}

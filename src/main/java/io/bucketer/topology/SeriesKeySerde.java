@@ -1,0 +1,75 @@
+package io.bucketer.topology;
+
+import io.bucketer.buckets.SeriesKey;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.Serializer;
+
+/**
+ * Binary form of a series: the key of the repartition topic (so Kafka partitions by series) and the
+ * series part of every state-store key. Length prefixes keep it unambiguous for any strings: {@code
+ * [u16 sensor length][sensor utf-8][u8 has metric][u16 metric length][metric utf-8]}.
+ */
+public final class SeriesKeySerde implements Serde<SeriesKey> {
+
+  /** Appends the encoding of {@code series} to {@code buffer}. */
+  static void write(final SeriesKey series, final ByteBuffer buffer) {
+    writeString(series.sensorId(), buffer);
+    buffer.put((byte) (series.metric() == null ? 0 : 1));
+    writeString(series.metric() == null ? "" : series.metric(), buffer);
+  }
+
+  /** Bytes {@link #write} needs for {@code series}. */
+  static int encodedLength(final SeriesKey series) {
+    return 2 + utf8(series.sensorId()).length + 1 + 2 + utf8OrEmpty(series.metric()).length;
+  }
+
+  /** Reads a series written by {@link #write}, advancing {@code buffer}. */
+  static SeriesKey read(final ByteBuffer buffer) {
+    final String sensorId = readString(buffer);
+    final boolean hasMetric = buffer.get() != 0;
+    final String metric = readString(buffer);
+    return new SeriesKey(sensorId, hasMetric ? metric : null);
+  }
+
+  static byte[] toBytes(final SeriesKey series) {
+    final ByteBuffer buffer = ByteBuffer.allocate(encodedLength(series));
+    write(series, buffer);
+    return buffer.array();
+  }
+
+  private static void writeString(final String text, final ByteBuffer buffer) {
+    final byte[] bytes = utf8(text);
+    if (bytes.length > 0xFFFF) {
+      throw new IllegalArgumentException("series name longer than 65535 bytes");
+    }
+    buffer.putShort((short) bytes.length);
+    buffer.put(bytes);
+  }
+
+  private static String readString(final ByteBuffer buffer) {
+    final byte[] bytes = new byte[Short.toUnsignedInt(buffer.getShort())];
+    buffer.get(bytes);
+    return new String(bytes, StandardCharsets.UTF_8);
+  }
+
+  private static byte[] utf8(final String text) {
+    return text.getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static byte[] utf8OrEmpty(final String text) {
+    return text == null ? new byte[0] : utf8(text);
+  }
+
+  @Override
+  public Serializer<SeriesKey> serializer() {
+    return (topic, series) -> series == null ? null : toBytes(series);
+  }
+
+  @Override
+  public Deserializer<SeriesKey> deserializer() {
+    return (topic, bytes) -> bytes == null ? null : read(ByteBuffer.wrap(bytes));
+  }
+}

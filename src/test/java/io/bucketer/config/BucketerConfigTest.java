@@ -1,0 +1,105 @@
+package io.bucketer.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.kafka.common.config.ConfigException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class BucketerConfigTest {
+
+  private static Map<String, Object> required() {
+    final Map<String, Object> settings = new HashMap<>();
+    settings.put("bootstrap.servers", "broker-1:9092,broker-2:9092");
+    settings.put("schema.registry.url", "http://registry:8081");
+    settings.put("mongodb.uri", "mongodb://user:s3cret@mongo:27017/?tls=true");
+    return settings;
+  }
+
+  @Test
+  void shouldApplyDocumentedDefaults() {
+    final BucketerConfig config = new BucketerConfig(required());
+
+    assertThat(config.granularities()).extracting(g -> g.label()).containsExactly("1m", "1h");
+    assertThat(config.grace()).isEqualTo(Duration.ofSeconds(10));
+    assertThat(config.inputTopic()).isEqualTo("iot.readings");
+    assertThat(config.seriesPartitions()).isEqualTo(6);
+    assertThat(config.kafkaProperties())
+        .containsEntry("bootstrap.servers", "broker-1:9092,broker-2:9092");
+  }
+
+  @Test
+  void shouldPassKafkaSettingsThroughWithoutThePrefix() {
+    final Map<String, Object> settings = required();
+    settings.put("kafka.security.protocol", "SASL_SSL");
+    settings.put("kafka.num.stream.threads", "2");
+
+    assertThat(new BucketerConfig(settings).kafkaProperties())
+        .containsEntry("security.protocol", "SASL_SSL")
+        .containsEntry("num.stream.threads", "2")
+        .doesNotContainKey("kafka.security.protocol");
+  }
+
+  @Test
+  void shouldNameTheSettingThatIsWrong() {
+    final Map<String, Object> unknownGranularity = required();
+    unknownGranularity.put("granularities", "1m,1w");
+    final Map<String, Object> negativeGrace = required();
+    negativeGrace.put("grace", "-5s");
+    final Map<String, Object> badUri = required();
+    badUri.put("mongodb.uri", "postgres://user:s3cret@db");
+    final Map<String, Object> missing = required();
+    missing.remove("schema.registry.url");
+
+    assertThatThrownBy(() -> new BucketerConfig(unknownGranularity))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("granularities");
+    assertThatThrownBy(() -> new BucketerConfig(negativeGrace)).hasMessageContaining("grace");
+    assertThatThrownBy(() -> new BucketerConfig(badUri))
+        .hasMessageContaining("mongodb.uri")
+        .hasMessageNotContaining("s3cret");
+    assertThatThrownBy(() -> new BucketerConfig(missing))
+        .hasMessageContaining("schema.registry.url");
+  }
+
+  @Test
+  void shouldNeverPrintTheMongoDbPassword() {
+    final BucketerConfig config = new BucketerConfig(required());
+    assertThat(config.values().toString()).doesNotContain("s3cret");
+    assertThat(config.mongoUri()).contains("s3cret");
+  }
+
+  @Test
+  void shouldLetFlagsOverrideEnvironmentOverrideFile(@TempDir final Path dir) throws Exception {
+    final Path file = dir.resolve("bucketer.properties");
+    Files.writeString(file, "grace=1s\nidle.timeout=1m\ninput.topic=from-file\n");
+    final Map<String, String> merged =
+        ConfigSources.merge(
+            file,
+            Map.of("BUCKETER_IDLE_TIMEOUT", "2m", "BUCKETER_GRACE", "2s", "PATH", "/bin"),
+            Map.of("grace", "3s"));
+
+    assertThat(merged)
+        .containsEntry("grace", "3s")
+        .containsEntry("idle.timeout", "2m")
+        .containsEntry("input.topic", "from-file")
+        .doesNotContainKey("path");
+  }
+
+  @Test
+  void shouldDocumentEverySettingInTheReadme() throws Exception {
+    final String readme = Files.readString(Path.of("README.md"));
+    assertThat(readme)
+        .as("README's configuration reference; regenerate it with `bucketer config-reference`")
+        .contains(ConfigReference.markdownRows());
+    for (final String name : BucketerConfig.DEFINITION.names()) {
+      assertThat(readme).as("README documents %s", name).contains("`" + name + "`");
+    }
+  }
+}

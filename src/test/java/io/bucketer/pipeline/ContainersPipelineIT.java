@@ -1,0 +1,49 @@
+package io.bucketer.pipeline;
+
+import io.bucketer.embedded.InProcessSchemaRegistry;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.testcontainers.junit.jupiter.Container;
+import org.testcontainers.junit.jupiter.Testcontainers;
+import org.testcontainers.kafka.KafkaContainer;
+import org.testcontainers.mongodb.MongoDBContainer;
+
+/**
+ * The same pipeline against real Kafka and MongoDB images, wherever Docker runs. Without Docker the
+ * class is reported as skipped ("Docker is not available"), never silently passed. The registry is
+ * the in-process endpoint: the wire format and REST calls are what is under test.
+ */
+@Testcontainers(disabledWithoutDocker = true)
+class ContainersPipelineIT extends PipelineContract {
+
+  @Container static final KafkaContainer KAFKA = new KafkaContainer("apache/kafka:4.1.0");
+
+  @Container static final MongoDBContainer MONGO = new MongoDBContainer("mongo:8.0");
+
+  private static InProcessSchemaRegistry registry;
+
+  @BeforeAll
+  static void startRegistry() {
+    registry = InProcessSchemaRegistry.start();
+  }
+
+  @AfterAll
+  static void stopRegistry() {
+    registry.close();
+  }
+
+  @Override
+  String bootstrapServers() {
+    return KAFKA.getBootstrapServers();
+  }
+
+  @Override
+  String schemaRegistryUrl() {
+    return registry.url();
+  }
+
+  @Override
+  String mongoUri() {
+    return MONGO.getConnectionString();
+  }
+}

@@ -1,0 +1,331 @@
+package io.bucketer.topology;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import io.bucketer.avro.Reading;
+import io.bucketer.buckets.ClosedBucket;
+import io.bucketer.buckets.Granularity;
+import io.bucketer.buckets.Measurement;
+import io.bucketer.ingest.ConfluentWireFormat;
+import io.bucketer.ingest.ReadingDecoder;
+import io.bucketer.simulate.ReadingGenerator;
+import io.bucketer.testing.ExpectedBuckets;
+import io.bucketer.topics.ClosedBucketSerde;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.TreeMap;
+import org.apache.avro.io.BinaryEncoder;
+import org.apache.avro.io.EncoderFactory;
+import org.apache.avro.specific.SpecificDatumWriter;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.TestInputTopic;
+import org.apache.kafka.streams.TestOutputTopic;
+import org.apache.kafka.streams.TopologyTestDriver;
+import org.apache.kafka.streams.test.TestRecord;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The whole topology in memory. Readings are from 2025, so the mock wall clock (now) is past them.
+ */
+class BucketTopologyTest {
+
+  private static final int SCHEMA_ID = 7;
+  private static final Granularity MINUTE = Granularity.parse("1m");
+  private static final Granularity HOUR = Granularity.parse("1h");
+  private static final Instant TEN = Instant.parse("2025-06-01T10:00:00Z");
+  private static final Duration IDLE_TIMEOUT = Duration.ofSeconds(30);
+  static final BucketTopology.Settings SETTINGS =
+      new BucketTopology.Settings(
+          "iot.readings",
+          "iot.buckets",
+          "iot.readings.dlq",
+          List.of(MINUTE, HOUR),
+          Duration.ofSeconds(10),
+          IDLE_TIMEOUT,
+          2);
+
+  @TempDir Path stateDir;
+
+  private TopologyTestDriver driver;
+  private TestInputTopic<byte[], byte[]> input;
+  private TestOutputTopic<String, ClosedBucket> buckets;
+  private TestOutputTopic<byte[], byte[]> deadLetters;
+
+  @BeforeEach
+  void startDriver() {
+    driver = newDriver(stateDir);
+    input =
+        driver.createInputTopic(
+            "iot.readings", new ByteArraySerializer(), new ByteArraySerializer());
+    buckets =
+        driver.createOutputTopic(
+            "iot.buckets", new StringDeserializer(), new ClosedBucketSerde().deserializer());
+    deadLetters =
+        driver.createOutputTopic(
+            "iot.readings.dlq", new ByteArrayDeserializer(), new ByteArrayDeserializer());
+  }
+
+  @AfterEach
+  void closeDriver() {
+    driver.close();
+  }
+
+  static TopologyTestDriver newDriver(final Path stateDir) {
+    final Properties properties = new Properties();
+    properties.put(StreamsConfig.APPLICATION_ID_CONFIG, "bucketer-test");
+    properties.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+    properties.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
+    return new TopologyTestDriver(
+        BucketTopology.build(SETTINGS, () -> new ReadingDecoder(id -> Reading.getClassSchema())),
+        properties);
+  }
+
+  @Test
+  void shouldEmitAMinuteBucketOnlyWhenItsSeriesEventTimePassesItsEndPlusGrace() {
+    send(reading("s1", "10:00:05", 1.0));
+    send(reading("s1", "10:00:30", 3.0));
+    send(reading("s1", "10:01:09.999", 5.0)); // end + grace is 10:01:10: still open
+    assertThat(buckets.isEmpty()).isTrue();
+
+    send(reading("s2", "10:01:10", 0.0)); // another series' time closes nothing of s1
+    assertThat(buckets.isEmpty()).isTrue();
+
+    send(reading("s1", "10:01:10", 0.0)); // close [10:00, 10:01)
+
+    final List<ClosedBucket> closed = buckets.readValuesToList();
+    assertThat(closed).hasSize(1);
+    final ClosedBucket minute = closed.get(0);
+    assertThat(minute.series().sensorId()).isEqualTo("s1");
+    assertThat(minute.granularity()).isEqualTo(MINUTE);
+    assertThat(minute.windowStart()).isEqualTo(at("10:00:00"));
+    assertThat(minute.stats().count()).isEqualTo(2);
+    assertThat(minute.stats().sum()).isEqualTo(4.0);
+    assertThat(minute.measurements())
+        .containsExactly(
+            new Measurement(at("10:00:05"), 1.0), new Measurement(at("10:00:30"), 3.0));
+  }
+
+  @Test
+  void shouldPutAReadingAtAWindowsEndIntoTheNextWindow() {
+    send(reading("s1", "10:00:59.999", 1.0));
+    send(reading("s1", "10:01:00", 2.0));
+    send(reading("s1", "10:02:10", 0.0)); // close [10:00, 10:01) and [10:01, 10:02)
+
+    assertThat(buckets.readValuesToList())
+        .extracting(b -> b.windowStart(), b -> b.stats().count())
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple(at("10:00:00"), 1L),
+            org.assertj.core.groups.Tuple.tuple(at("10:01:00"), 1L));
+  }
+
+  @Test
+  void shouldRollTheHourUpFromItsClosedMinutes() {
+    final List<Reading> readings = new ArrayList<>();
+    for (int second = 0; second < 3600; second += 7) {
+      readings.add(reading("s1", TEN.plusSeconds(second), second % 13));
+    }
+    readings.forEach(this::send);
+    send(reading("s1", TEN.plus(Duration.ofMinutes(61)), 0)); // close 10:00-11:00
+
+    final List<ClosedBucket> closed = buckets.readValuesToList();
+    final List<ClosedBucket> minutes =
+        closed.stream().filter(b -> b.granularity().equals(MINUTE)).toList();
+    final List<ClosedBucket> hours =
+        closed.stream().filter(b -> b.granularity().equals(HOUR)).toList();
+    assertThat(minutes).hasSize(60);
+    assertThat(hours).hasSize(1);
+    final ClosedBucket hour = hours.get(0);
+    assertThat(hour.stats().count()).isEqualTo(readings.size());
+    assertThat(hour.stats().sum())
+        .isCloseTo(readings.stream().mapToDouble(Reading::getValue).sum(), within(1e-9));
+    assertThat(hour.measurements())
+        .isEqualTo(minutes.stream().flatMap(m -> m.measurements().stream()).toList());
+    // The hour is emitted after the minutes it is made of.
+    assertThat(closed.get(closed.size() - 1)).isEqualTo(hour);
+  }
+
+  @Test
+  void shouldGiveTheSameBucketsForOutOfOrderInputWithinGraceAsForSortedInput(
+      @TempDir final Path otherStateDir) {
+    final List<Reading> shuffled = generated(0.3);
+    final List<Reading> sorted = new ArrayList<>(shuffled);
+    sorted.sort(Comparator.comparing(Reading::getTimestamp));
+
+    final Map<String, ClosedBucket> fromShuffled = bucketsOf(shuffled, this.driver, buckets);
+    final Map<String, ClosedBucket> fromSorted;
+    try (TopologyTestDriver other = newDriver(otherStateDir)) {
+      fromSorted =
+          bucketsOf(
+              sorted,
+              other,
+              other.createOutputTopic(
+                  "iot.buckets", new StringDeserializer(), new ClosedBucketSerde().deserializer()));
+    }
+
+    assertThat(fromShuffled.keySet()).isEqualTo(fromSorted.keySet());
+    fromSorted.forEach(
+        (key, expected) -> {
+          final ClosedBucket actual = fromShuffled.get(key);
+          assertThat(actual.stats().count()).isEqualTo(expected.stats().count());
+          assertThat(actual.stats().sum()).isCloseTo(expected.stats().sum(), within(1e-9));
+          assertThat(actual.measurements()).isEqualTo(expected.measurements());
+        });
+    // And both equal an independent computation of the minute buckets.
+    final Map<String, ExpectedBuckets.Expected> expected =
+        ExpectedBuckets.compute(sorted, MINUTE.sizeMillis());
+    assertThat(fromSorted.values().stream().filter(b -> b.granularity().equals(MINUTE)))
+        .hasSize(expected.size());
+  }
+
+  @Test
+  void shouldCloseTheWindowsOfAnIdlePartitionOnTheWallClock() {
+    send(reading("s1", "10:00:05", 1.0));
+    driver.advanceWallClockTime(IDLE_TIMEOUT.minusSeconds(1));
+    assertThat(buckets.isEmpty()).isTrue();
+
+    driver.advanceWallClockTime(Duration.ofSeconds(2));
+
+    assertThat(buckets.readValuesToList())
+        .extracting(b -> b.granularity().label())
+        .containsExactly("1m", "1h");
+  }
+
+  @Test
+  void shouldDeadLetterAReadingWhoseWindowHasClosed() {
+    send(reading("s1", "10:00:05", 1.0));
+    send(reading("s1", "10:01:10", 1.0)); // close [10:00, 10:01)
+    send(reading("s1", "10:00:50", 9.0)); // too late
+
+    final TestRecord<byte[], byte[]> dead = deadLetters.readRecord();
+    assertThat(header(dead, DeadLetterHeaders.REASON)).isEqualTo("too-late");
+    assertThat(new String(dead.value(), StandardCharsets.UTF_8)).contains("\"value\":9.0");
+    assertThat(buckets.readValuesToList()).extracting(b -> b.stats().count()).containsExactly(1L);
+  }
+
+  @Test
+  void shouldDeadLetterBadBytesWithTheirReasonAndOrigin() {
+    final byte[] garbage = "not avro".getBytes(StandardCharsets.UTF_8);
+    input.pipeInput("key".getBytes(StandardCharsets.UTF_8), garbage);
+    send(reading("", "10:00:00", 1.0));
+    send(reading("s1", "10:00:00", Double.NaN));
+
+    final List<TestRecord<byte[], byte[]>> dead = deadLetters.readRecordsToList();
+    assertThat(dead)
+        .extracting(r -> header(r, DeadLetterHeaders.REASON))
+        .containsExactly("not-wire-format", "invalid-sensor-id", "invalid-value");
+    assertThat(dead.get(0).value()).isEqualTo(garbage);
+    assertThat(dead.get(0).key()).isEqualTo("key".getBytes(StandardCharsets.UTF_8));
+    assertThat(header(dead.get(0), DeadLetterHeaders.SOURCE_TOPIC)).isEqualTo("iot.readings");
+    assertThat(header(dead.get(0), DeadLetterHeaders.SOURCE_OFFSET)).isEqualTo("0");
+  }
+
+  @Test
+  void shouldLeaveNoStateBehindOnceEveryWindowHasClosed() {
+    send(reading("s1", "10:00:05", 1.0));
+    send(reading("s1", "12:00:00", 1.0));
+    driver.advanceWallClockTime(Duration.ofDays(1));
+
+    for (final Granularity granularity : SETTINGS.granularities()) {
+      assertThat(entries(TopologyNames.statsStore(granularity))).isZero();
+      assertThat(entries(TopologyNames.measurementsStore(granularity))).isZero();
+    }
+    assertThat(buckets.readValuesToList()).hasSize(4);
+  }
+
+  private long entries(final String storeName) {
+    long count = 0;
+    try (var all = driver.getKeyValueStore(storeName).all()) {
+      while (all.hasNext()) {
+        all.next();
+        count++;
+      }
+    }
+    return count;
+  }
+
+  private Map<String, ClosedBucket> bucketsOf(
+      final List<Reading> readings,
+      final TopologyTestDriver testDriver,
+      final TestOutputTopic<String, ClosedBucket> output) {
+    final TestInputTopic<byte[], byte[]> in =
+        testDriver.createInputTopic(
+            "iot.readings", new ByteArraySerializer(), new ByteArraySerializer());
+    readings.forEach(r -> in.pipeInput(null, frame(r)));
+    testDriver.advanceWallClockTime(IDLE_TIMEOUT.plusSeconds(1));
+    final Map<String, ClosedBucket> byKey = new TreeMap<>();
+    output.readKeyValuesToList().forEach(kv -> byKey.put(kv.key, kv.value));
+    return byKey;
+  }
+
+  private static List<Reading> generated(final double outOfOrderFraction) {
+    final ReadingGenerator generator =
+        new ReadingGenerator(
+            new ReadingGenerator.Options(
+                6,
+                TEN,
+                Duration.ofSeconds(2),
+                Duration.ofMillis(300),
+                outOfOrderFraction,
+                12,
+                3000,
+                7));
+    final List<Reading> readings = new ArrayList<>();
+    generator.forEachRemaining(readings::add);
+    return readings;
+  }
+
+  private void send(final Reading reading) {
+    input.pipeInput(null, frame(reading));
+  }
+
+  private static String header(final TestRecord<?, ?> record, final String name) {
+    final Header header = record.headers().lastHeader(name);
+    return header == null ? null : new String(header.value(), StandardCharsets.UTF_8);
+  }
+
+  static byte[] frame(final Reading reading) {
+    final ByteArrayOutputStream body = new ByteArrayOutputStream();
+    final BinaryEncoder encoder = EncoderFactory.get().directBinaryEncoder(body, null);
+    try {
+      new SpecificDatumWriter<>(Reading.class).write(reading, encoder);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return ConfluentWireFormat.frame(SCHEMA_ID, body.toByteArray());
+  }
+
+  private static long at(final String time) {
+    return Instant.parse("2025-06-01T" + time + "Z").toEpochMilli();
+  }
+
+  private static Reading reading(final String sensor, final String time, final double value) {
+    return reading(sensor, Instant.ofEpochMilli(at(time)), value);
+  }
+
+  private static Reading reading(final String sensor, final Instant time, final double value) {
+    return Reading.newBuilder()
+        .setSensorId(sensor)
+        .setMetric("temperature")
+        .setTimestamp(time)
+        .setValue(value)
+        .build();
+  }
+}
