@@ -1,0 +1,59 @@
+package io.bucketer.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import picocli.CommandLine;
+
+class BucketerCliTest {
+
+  private final StringWriter out = new StringWriter();
+  private final StringWriter err = new StringWriter();
+
+  private int execute(final String... args) {
+    final CommandLine commandLine = BucketerCli.commandLine();
+    commandLine.setOut(new PrintWriter(out));
+    commandLine.setErr(new PrintWriter(err));
+    return commandLine.execute(args);
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"run", "simulate", "demo", "config-reference"})
+  void shouldExplainEverySubcommand(final String subcommand) {
+    assertThat(execute(subcommand, "--help")).isZero();
+    assertThat(out.toString()).contains("Usage: bucketer " + subcommand);
+  }
+
+  @Test
+  void shouldExitWithTwoAndNameTheSettingWhenConfigurationIsInvalid() {
+    final int exitCode =
+        execute(
+            "run",
+            "-s",
+            "bootstrap.servers=localhost:9092",
+            "-s",
+            "schema.registry.url=http://localhost:8081",
+            "-s",
+            "mongodb.uri=mongodb://localhost",
+            "-s",
+            "granularities=1m,1w");
+
+    assertThat(exitCode).isEqualTo(BucketerCli.BAD_CONFIGURATION);
+    assertThat(err.toString())
+        .startsWith("bucketer: invalid configuration:")
+        .contains("granularities")
+        .doesNotContain("Exception")
+        .doesNotContain("\tat ");
+  }
+
+  @Test
+  void shouldNameAMissingRequiredSetting() {
+    assertThat(execute("run", "-s", "bootstrap.servers=localhost:9092"))
+        .isEqualTo(BucketerCli.BAD_CONFIGURATION);
+    assertThat(err.toString()).contains("schema.registry.url");
+  }
+}

@@ -1,0 +1,55 @@
+package io.bucketer.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The README's demo command, as a user runs it: the packaged jar in its own JVM. It must end by
+ * itself, exit 0, and show the check that MongoDB's counts equal the readings sent.
+ */
+@Tag("integration")
+class DemoCommandIT {
+
+  @Test
+  void shouldRunTheDemoFromThePackagedJarAndReportMatchingCounts(@TempDir final Path dir)
+      throws Exception {
+    final Path jar = Path.of("target", "bucketer.jar");
+    assertThat(jar).as("built by mvn package before the integration tests").exists();
+    final Path output = dir.resolve("demo.out");
+    final Process demo =
+        new ProcessBuilder(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-jar",
+                jar.toString(),
+                "demo",
+                "--readings",
+                "3000",
+                "--sensors",
+                "10")
+            .redirectErrorStream(true)
+            .redirectOutput(output.toFile())
+            .start();
+
+    final boolean ended = demo.waitFor(3, TimeUnit.MINUTES);
+    if (!ended) {
+      demo.destroyForcibly();
+    }
+    final String printed = Files.readString(output, StandardCharsets.UTF_8);
+    assertThat(ended).as("demo ended by itself; it printed:%n%s", printed).isTrue();
+    assertThat(demo.exitValue()).as(printed).isZero();
+    assertThat(printed)
+        .contains("\"measurements\"")
+        .contains("OK: every reading is in exactly one bucket of each granularity.")
+        .containsPattern("1m +[\\d,]+ +3,000 +3,000  ok")
+        .containsPattern("1h +[\\d,]+ +3,000 +3,000  ok")
+        .doesNotContain("WARN")
+        .doesNotContain("INFO");
+  }
+}
