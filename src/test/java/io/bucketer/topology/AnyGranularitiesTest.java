@@ -1,0 +1,116 @@
+package io.bucketer.topology;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import io.bucketer.avro.Reading;
+import io.bucketer.buckets.ClosedBucket;
+import io.bucketer.buckets.Granularity;
+import io.bucketer.buckets.Measurement;
+import io.bucketer.ingest.ReadingDecoder;
+import io.bucketer.simulate.ReadingGenerator;
+import io.bucketer.testing.ExpectedBuckets;
+import io.bucketer.topics.ClosedBucketSerde;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.stream.Collectors;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.TestInputTopic;
+import org.apache.kafka.streams.TestOutputTopic;
+import org.apache.kafka.streams.TopologyTestDriver;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Any list of granularities works: nested ones are rolled up, one that nothing finer divides (7m)
+ * is fed by readings, and every bucket of every size equals an independent computation.
+ */
+class AnyGranularitiesTest {
+
+  @TempDir Path stateDir;
+
+  @ParameterizedTest
+  @ValueSource(strings = {"1s,1m", "7m,1h", "30s,5m,1h,1d", "1m,1h"})
+  void shouldBucketEveryGranularityAsTheIndependentComputationSays(final String list) {
+    final List<Granularity> granularities = Granularity.parseList(list);
+    final List<Reading> readings = new ArrayList<>();
+    new ReadingGenerator(
+            new ReadingGenerator.Options(
+                4,
+                Instant.parse("2025-06-01T22:50:00Z"),
+                Duration.ofMillis(700),
+                Duration.ofMillis(100),
+                0.1,
+                4,
+                20_000,
+                3))
+        .forEachRemaining(readings::add);
+
+    final List<ClosedBucket> closed = run(granularities, readings);
+
+    for (final Granularity granularity : granularities) {
+      final Map<String, ExpectedBuckets.Expected> expected =
+          ExpectedBuckets.compute(readings, granularity.sizeMillis());
+      final Map<String, ClosedBucket> actual =
+          closed.stream()
+              .filter(b -> b.granularity().equals(granularity))
+              .collect(
+                  Collectors.toMap(
+                      b ->
+                          ExpectedBuckets.key(
+                              b.series().sensorId(), b.series().metric(), b.windowStart()),
+                      b -> b));
+      assertThat(actual.keySet()).as(granularity.label()).isEqualTo(expected.keySet());
+      expected.forEach(
+          (key, bucket) -> {
+            final ClosedBucket bucketOut = actual.get(key);
+            assertThat(bucketOut.stats().count()).isEqualTo(bucket.count());
+            assertThat(bucketOut.stats().sum()).isCloseTo(bucket.sum(), within(1e-6));
+            assertThat(bucketOut.stats().min()).isEqualTo(bucket.min());
+            assertThat(bucketOut.stats().max()).isEqualTo(bucket.max());
+            assertThat(bucketOut.measurements().stream().map(Measurement::timestamp).toList())
+                .isEqualTo(bucket.timestamps());
+          });
+    }
+  }
+
+  private List<ClosedBucket> run(final List<Granularity> granularities, final List<Reading> in) {
+    final BucketTopology.Settings settings =
+        new BucketTopology.Settings(
+            "iot.readings",
+            "iot.buckets",
+            "iot.readings.dlq",
+            granularities,
+            Duration.ofSeconds(5),
+            Duration.ofSeconds(30),
+            2);
+    final Properties properties = new Properties();
+    properties.put(StreamsConfig.APPLICATION_ID_CONFIG, "any-granularities");
+    properties.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+    properties.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
+    try (TopologyTestDriver driver =
+        new TopologyTestDriver(
+            BucketTopology.build(
+                settings, () -> new ReadingDecoder(id -> Reading.getClassSchema())),
+            properties)) {
+      final TestInputTopic<byte[], byte[]> input =
+          driver.createInputTopic(
+              "iot.readings", new ByteArraySerializer(), new ByteArraySerializer());
+      final TestOutputTopic<String, ClosedBucket> output =
+          driver.createOutputTopic(
+              "iot.buckets", new StringDeserializer(), new ClosedBucketSerde().deserializer());
+      in.forEach(reading -> input.pipeInput(null, BucketTopologyTest.frame(reading)));
+      // The readings are from 2025: once the series are idle, the wall clock closes the rest.
+      driver.advanceWallClockTime(Duration.ofSeconds(31));
+      return output.readValuesToList();
+    }
+  }
+}
