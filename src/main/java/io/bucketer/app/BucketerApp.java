@@ -5,6 +5,7 @@ import io.bucketer.ingest.ReadingDecoder;
 import io.bucketer.ingest.RetryBudget;
 import io.bucketer.ingest.SchemaRegistryClient;
 import io.bucketer.ingest.SchemaRegistryUnavailableException;
+import io.bucketer.metrics.BucketerMetrics;
 import io.bucketer.sink.BucketSink;
 import io.bucketer.sink.MongoBucketWriter;
 import io.bucketer.sink.SinkConfig;
@@ -63,7 +64,10 @@ public final class BucketerApp implements AutoCloseable {
             config.schemaRegistryUserInfo());
     final KafkaStreams streams =
         new KafkaStreams(
-            BucketTopology.build(topologySettings(config), () -> new ReadingDecoder(registry)),
+            BucketTopology.build(
+                topologySettings(config),
+                () -> new ReadingDecoder(registry),
+                new BucketerMetrics(meters)),
             streamsProperties(config));
     streams.setUncaughtExceptionHandler(BucketerApp::onStreamThreadFailure);
 

@@ -6,6 +6,8 @@ import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.Measurement;
 import io.bucketer.buckets.RollupPlan;
 import io.bucketer.buckets.SeriesKey;
+import io.bucketer.metrics.BucketerMetrics;
+import io.bucketer.metrics.BucketerMetrics.ReadingOutcome;
 import io.bucketer.topics.BucketKey;
 import java.time.Duration;
 import java.util.HashMap;
@@ -46,6 +48,7 @@ final class BucketAggregator implements Processor<SeriesKey, Reading, String, Ag
   private final RollupPlan plan;
   private final long graceMillis;
   private final long idleTimeoutMillis;
+  private final BucketerMetrics metrics;
   private final SeriesKeySerde seriesSerde = new SeriesKeySerde();
 
   private ProcessorContext<String, AggregatorOutput> context;
@@ -55,7 +58,12 @@ final class BucketAggregator implements Processor<SeriesKey, Reading, String, Ag
   /** Wall-clock time of the last reading of every series that still has open buckets. */
   private final Map<SeriesKey, Long> lastReadingWallClock = new HashMap<>();
 
-  BucketAggregator(final RollupPlan plan, final Duration grace, final Duration idleTimeout) {
+  BucketAggregator(
+      final RollupPlan plan,
+      final Duration grace,
+      final Duration idleTimeout,
+      final BucketerMetrics metrics) {
+    this.metrics = metrics;
     this.plan = plan;
     this.graceMillis = grace.toMillis();
     this.idleTimeoutMillis = idleTimeout.toMillis();
@@ -92,6 +100,8 @@ final class BucketAggregator implements Processor<SeriesKey, Reading, String, Ag
     final Long stored = watermarks.get(watermarkKey);
     final long watermark = stored == null ? Long.MIN_VALUE : stored;
     if (isTooLate(timestamp, watermark)) {
+      metrics.reading(ReadingOutcome.TOO_LATE);
+      metrics.deadLetter(TooLateReadings.REASON);
       final AggregatorOutput tooLate = new AggregatorOutput.TooLate(reading, watermark);
       context.forward(record.withKey((String) null).withValue(tooLate));
       return;
@@ -100,6 +110,7 @@ final class BucketAggregator implements Processor<SeriesKey, Reading, String, Ag
     for (final Granularity granularity : plan.fedByReadings()) {
       stores.get(granularity).add(series, measurement, reading.getUtcOffsetMinutes());
     }
+    metrics.reading(ReadingOutcome.ON_TIME);
     lastReadingWallClock.put(series, context.currentSystemTimeMs());
     if (timestamp > watermark) {
       watermarks.put(watermarkKey, timestamp);

@@ -5,6 +5,7 @@ import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.RollupPlan;
 import io.bucketer.buckets.SeriesKey;
 import io.bucketer.ingest.ReadingDecoder;
+import io.bucketer.metrics.BucketerMetrics;
 import io.bucketer.topics.ClosedBucketSerde;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -44,7 +45,10 @@ public final class BucketTopology {
 
   private BucketTopology() {}
 
-  public static Topology build(final Settings settings, final Supplier<ReadingDecoder> decoders) {
+  public static Topology build(
+      final Settings settings,
+      final Supplier<ReadingDecoder> decoders,
+      final BucketerMetrics metrics) {
     final StreamsBuilder builder = new StreamsBuilder();
     final RollupPlan plan = new RollupPlan(settings.granularities());
     final List<String> storeNames = addStores(builder, plan);
@@ -55,7 +59,8 @@ public final class BucketTopology {
                 Consumed.with(Serdes.ByteArray(), Serdes.ByteArray())
                     .withName(TopologyNames.source(settings.inputTopic())))
             .process(
-                () -> new ReadingDecodeProcessor(decoders.get()), Named.as(TopologyNames.DECODE))
+                () -> new ReadingDecodeProcessor(decoders.get(), metrics),
+                Named.as(TopologyNames.DECODE))
             .split(Named.as(TopologyNames.ROUTE))
             .branch(
                 (series, ingested) -> ingested instanceof Ingested.Rejected,
@@ -86,7 +91,7 @@ public final class BucketTopology {
                     .withValueSerde(new ReadingSerde())
                     .withNumberOfPartitions(settings.seriesPartitions()))
             .process(
-                () -> new BucketAggregator(plan, settings.grace(), settings.idleTimeout()),
+                () -> new BucketAggregator(plan, settings.grace(), settings.idleTimeout(), metrics),
                 Named.as(TopologyNames.AGGREGATE),
                 storeNames.toArray(String[]::new))
             .split(Named.as(TopologyNames.ROUTE_AGGREGATED))

@@ -4,6 +4,7 @@ import io.bucketer.avro.Reading;
 import io.bucketer.buckets.SeriesKey;
 import io.bucketer.ingest.InvalidReadingException;
 import io.bucketer.ingest.ReadingDecoder;
+import io.bucketer.metrics.BucketerMetrics;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
@@ -21,10 +22,12 @@ final class ReadingDecodeProcessor implements Processor<byte[], byte[], SeriesKe
   static final String INVALID_VALUE = "invalid-value";
 
   private final ReadingDecoder decoder;
+  private final BucketerMetrics metrics;
   private ProcessorContext<SeriesKey, Ingested> context;
 
-  ReadingDecodeProcessor(final ReadingDecoder decoder) {
+  ReadingDecodeProcessor(final ReadingDecoder decoder, final BucketerMetrics metrics) {
     this.decoder = decoder;
+    this.metrics = metrics;
   }
 
   @Override
@@ -66,6 +69,7 @@ final class ReadingDecodeProcessor implements Processor<byte[], byte[], SeriesKe
             record.timestamp(),
             record.headers());
     DeadLetterHeaders.add(rejected.headers(), reason, why, context.recordMetadata().orElse(null));
+    metrics.deadLetter(reason);
     context.forward(rejected);
   }
 }

@@ -8,6 +8,7 @@ import io.bucketer.buckets.ClosedBucket;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.Measurement;
 import io.bucketer.ingest.ReadingDecoder;
+import io.bucketer.metrics.BucketerMetrics;
 import io.bucketer.simulate.ReadingGenerator;
 import io.bucketer.testing.ExpectedBuckets;
 import io.bucketer.topics.ClosedBucketSerde;
@@ -99,7 +100,9 @@ class AnyGranularitiesTest {
     try (TopologyTestDriver driver =
         new TopologyTestDriver(
             BucketTopology.build(
-                settings, () -> new ReadingDecoder(id -> Reading.getClassSchema())),
+                settings,
+                () -> new ReadingDecoder(id -> Reading.getClassSchema()),
+                BucketerMetrics.unregistered()),
             properties)) {
       final TestInputTopic<byte[], byte[]> input =
           driver.createInputTopic(

@@ -9,6 +9,7 @@ import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.Measurement;
 import io.bucketer.ingest.ConfluentWireFormat;
 import io.bucketer.ingest.ReadingDecoder;
+import io.bucketer.metrics.BucketerMetrics;
 import io.bucketer.simulate.ReadingGenerator;
 import io.bucketer.testing.ExpectedBuckets;
 import io.bucketer.topics.ClosedBucketSerde;
@@ -94,7 +95,10 @@ class BucketTopologyTest {
     properties.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
     properties.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
     return new TopologyTestDriver(
-        BucketTopology.build(SETTINGS, () -> new ReadingDecoder(id -> Reading.getClassSchema())),
+        BucketTopology.build(
+            SETTINGS,
+            () -> new ReadingDecoder(id -> Reading.getClassSchema()),
+            BucketerMetrics.unregistered()),
         properties);
   }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.bucketer.avro.Reading;
 import io.bucketer.ingest.ReadingDecoder;
+import io.bucketer.metrics.BucketerMetrics;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -23,7 +24,8 @@ class TopologyDescriptionTest {
     final String actual =
         BucketTopology.build(
                 BucketTopologyTest.SETTINGS,
-                () -> new ReadingDecoder(id -> Reading.getClassSchema()))
+                () -> new ReadingDecoder(id -> Reading.getClassSchema()),
+                BucketerMetrics.unregistered())
             .describe()
             .toString();
     // Written for review: after a deliberate change, copy it over the expected file.

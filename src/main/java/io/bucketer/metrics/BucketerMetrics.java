@@ -1,0 +1,77 @@
+package io.bucketer.metrics;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * bucketer's own meters, in one place so that their names and tags stay consistent: what happened
+ * to each reading, and why records were dead-lettered. Counters are created on first use and
+ * cached, so counting stays cheap on the hot path.
+ */
+public final class BucketerMetrics {
+
+  public static final String READINGS = "bucketer.readings";
+  public static final String DEAD_LETTERS = "bucketer.dead.letters";
+
+  /** What became of a reading that was decoded. */
+  public enum ReadingOutcome {
+    /** Added to its open buckets. */
+    ON_TIME("on-time"),
+    /** Arrived after its window closed but within the lateness horizon: merged, re-written. */
+    LATE_MERGED("late-merged"),
+    /** Arrived beyond the lateness horizon: dead-lettered. */
+    TOO_LATE("too-late");
+
+    private final String tag;
+
+    ReadingOutcome(final String tag) {
+      this.tag = tag;
+    }
+
+    public String tag() {
+      return tag;
+    }
+  }
+
+  private final MeterRegistry registry;
+  private final Map<String, Counter> counters = new ConcurrentHashMap<>();
+
+  public BucketerMetrics(final MeterRegistry registry) {
+    this.registry = registry;
+  }
+
+  /** Meters that count but are not exported: for tests and tools that do not read them. */
+  public static BucketerMetrics unregistered() {
+    return new BucketerMetrics(new SimpleMeterRegistry());
+  }
+
+  public MeterRegistry registry() {
+    return registry;
+  }
+
+  public void reading(final ReadingOutcome outcome) {
+    counter(READINGS, "outcome", outcome.tag()).increment();
+  }
+
+  public void deadLetter(final String reason) {
+    counter(DEAD_LETTERS, "reason", reason).increment();
+  }
+
+  /** The current count of a reading outcome. */
+  public double readings(final ReadingOutcome outcome) {
+    return counter(READINGS, "outcome", outcome.tag()).count();
+  }
+
+  /** The current count of dead letters for one reason. */
+  public double deadLetters(final String reason) {
+    return counter(DEAD_LETTERS, "reason", reason).count();
+  }
+
+  private Counter counter(final String name, final String tag, final String value) {
+    return counters.computeIfAbsent(
+        name + '\u0000' + value, key -> registry.counter(name, tag, value));
+  }
+}
