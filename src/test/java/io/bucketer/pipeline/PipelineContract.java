@@ -1,7 +1,6 @@
 package io.bucketer.pipeline;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.within;
 import static org.awaitility.Awaitility.await;
 
 import io.bucketer.app.BucketerApp;
@@ -13,7 +12,7 @@ import io.bucketer.ingest.SchemaRegistryClient;
 import io.bucketer.simulate.ReadingGenerator;
 import io.bucketer.simulate.ReadingSimulator;
 import io.bucketer.sink.BucketReader;
-import io.bucketer.testing.ExpectedBuckets;
+import io.bucketer.testing.BucketStoreAssertions;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -22,14 +21,12 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.UUID;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.bson.BsonDocument;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -72,8 +69,8 @@ abstract class PipelineContract {
               () ->
                   store.readingsInBuckets(MINUTE) == readings.size()
                       && store.readingsInBuckets(HOUR) == readings.size());
-      assertStoreEqualsComputation(store, readings, MINUTE);
-      assertStoreEqualsComputation(store, readings, HOUR);
+      BucketStoreAssertions.assertStoreEqualsComputation(store, readings, MINUTE);
+      BucketStoreAssertions.assertStoreEqualsComputation(store, readings, HOUR);
     }
   }
 
@@ -101,48 +98,9 @@ abstract class PipelineContract {
       run.produce(List.of(leap));
       await().atMost(DEADLINE).until(() -> store.readingsInBuckets(HOUR) == readings.size());
       assertThat(store.documents(MINUTE)).isEqualTo(10);
-      assertStoreEqualsComputation(store, readings, MINUTE);
-      assertStoreEqualsComputation(store, readings, HOUR);
+      BucketStoreAssertions.assertStoreEqualsComputation(store, readings, MINUTE);
+      BucketStoreAssertions.assertStoreEqualsComputation(store, readings, HOUR);
     }
-  }
-
-  private static void assertStoreEqualsComputation(
-      final BucketReader store, final List<Reading> readings, final Granularity granularity) {
-    final Map<String, ExpectedBuckets.Expected> expected =
-        ExpectedBuckets.compute(readings, granularity.sizeMillis());
-    final Map<String, BsonDocument> actual = new TreeMap<>();
-    for (final BsonDocument document : store.all(granularity)) {
-      final String metric =
-          document.containsKey("metric") ? document.getString("metric").getValue() : null;
-      actual.put(
-          ExpectedBuckets.key(
-              document.getString("sensor_id").getValue(),
-              metric,
-              document.getDateTime("start_date").getValue()),
-          document);
-    }
-    assertThat(actual.keySet()).isEqualTo(expected.keySet());
-    expected.forEach(
-        (key, bucket) -> {
-          final BsonDocument document = actual.get(key);
-          assertThat(document.getString("granularity").getValue()).isEqualTo(granularity.label());
-          assertThat(document.getDateTime("end_date").getValue()).isEqualTo(bucket.windowEnd());
-          assertThat(document.getNumber("count").longValue()).isEqualTo(bucket.count());
-          assertThat(document.getDouble("sum").getValue()).isCloseTo(bucket.sum(), within(1e-6));
-          assertThat(document.getDouble("min").getValue()).isEqualTo(bucket.min());
-          assertThat(document.getDouble("max").getValue()).isEqualTo(bucket.max());
-          final List<Long> timestamps = new ArrayList<>();
-          final List<Double> values = new ArrayList<>();
-          document
-              .getArray("measurements")
-              .forEach(
-                  m -> {
-                    timestamps.add(m.asDocument().getDateTime("timestamp").getValue());
-                    values.add(m.asDocument().getDouble("value").getValue());
-                  });
-          assertThat(timestamps).isEqualTo(bucket.timestamps());
-          assertThat(values).isEqualTo(bucket.values());
-        });
   }
 
   private static List<Reading> generate(final ReadingGenerator.Options options) {
