@@ -116,7 +116,9 @@ public final class BucketerApp implements AutoCloseable {
         config.granularities(),
         config.grace(),
         config.idleTimeout(),
-        config.seriesPartitions());
+        config.seriesPartitions(),
+        config.latenessHorizon(),
+        config.measurementsPerBucket());
   }
 
   /**

@@ -1,5 +1,7 @@
 package io.bucketer.buckets;
 
+import java.util.List;
+
 /**
  * The computed fields of a bucket (MongoDB's computed pattern): running count, sum, min and max,
  * the first and last event times, and the UTC offset of the latest reading when gateways send one.
@@ -24,6 +26,16 @@ public record BucketStats(
         measurement.timestamp(),
         measurement.timestamp(),
         utcOffsetMinutes);
+  }
+
+  /** The stats of a non-empty run of measurements, all carrying the same UTC offset. */
+  public static BucketStats ofAll(
+      final List<Measurement> measurements, final Integer utcOffsetMinutes) {
+    BucketStats stats = of(measurements.get(0), utcOffsetMinutes);
+    for (int i = 1; i < measurements.size(); i++) {
+      stats = stats.add(measurements.get(i), utcOffsetMinutes);
+    }
+    return stats;
   }
 
   /** These stats with one more reading. */

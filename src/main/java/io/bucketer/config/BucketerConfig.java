@@ -1,6 +1,7 @@
 package io.bucketer.config;
 
 import com.mongodb.ConnectionString;
+import io.bucketer.buckets.BucketLimits;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.TimeSpans;
 import java.time.Duration;
@@ -38,6 +39,9 @@ public final class BucketerConfig extends AbstractConfig {
   public static final String GRANULARITIES = "granularities";
   public static final String GRACE = "grace";
   public static final String IDLE_TIMEOUT = "idle.timeout";
+  public static final String LATENESS_HORIZON = "lateness.horizon";
+  public static final String BUCKET_MAX_MEASUREMENTS = "bucket.max.measurements";
+  public static final String BUCKET_MAX_BYTES = "bucket.max.bytes";
   public static final String SERIES_PARTITIONS = "series.partitions";
   public static final String TOPIC_REPLICATION_FACTOR = "topic.replication.factor";
   public static final String SINK_BATCH_SIZE = "sink.batch.size";
@@ -131,6 +135,33 @@ public final class BucketerConfig extends AbstractConfig {
               "When a series has sent no reading for this long (wall clock), its windows whose"
                   + " end + grace has passed on the wall clock are closed; later readings for them"
                   + " are too late.")
+          .define(
+              LATENESS_HORIZON,
+              Type.STRING,
+              "24h",
+              new Span(),
+              Importance.HIGH,
+              "How long after a window closes (in its series' event time) a late reading is"
+                  + " still merged in: the window is written again, whole, with a higher revision."
+                  + " Later readings go to the dead-letter topic (too-late). Closed windows and"
+                  + " their readings stay in the state store this long; 0s turns merging off.")
+          .define(
+              BUCKET_MAX_MEASUREMENTS,
+              Type.INT,
+              1000,
+              ConfigDef.Range.between(1, 100_000),
+              Importance.MEDIUM,
+              "Most measurements in one bucket document; a fuller window is written as several"
+                  + " documents (seq 0, 1, ...), each with its own computed fields and the"
+                  + " window's totals.")
+          .define(
+              BUCKET_MAX_BYTES,
+              Type.INT,
+              128_000,
+              ConfigDef.Range.between(16_384, 8_388_608),
+              Importance.LOW,
+              "Approximate largest bucket document in bytes (MongoDB's own buckets stop near"
+                  + " 125 KiB); lowers the measurements per document when it binds.")
           .define(
               SERIES_PARTITIONS,
               Type.INT,
@@ -234,6 +265,16 @@ public final class BucketerConfig extends AbstractConfig {
 
   public Duration idleTimeout() {
     return TimeSpans.parse(getString(IDLE_TIMEOUT));
+  }
+
+  public Duration latenessHorizon() {
+    return TimeSpans.parse(getString(LATENESS_HORIZON));
+  }
+
+  /** Measurements per bucket document under both caps. */
+  public int measurementsPerBucket() {
+    return BucketLimits.measurementsPerBucket(
+        getInt(BUCKET_MAX_MEASUREMENTS), getInt(BUCKET_MAX_BYTES));
   }
 
   public int seriesPartitions() {

@@ -35,8 +35,8 @@ public final class BucketDocuments {
   }
 
   /**
-   * {@code {sensor_id, metric, granularity, start}}; the metric is BSON null when absent so every
-   * {@code _id} has the same shape (MongoDB compares sub-documents field by field, in order).
+   * {@code {sensor_id, metric, granularity, start, seq}}; the metric is BSON null when absent so
+   * every {@code _id} has the same shape (MongoDB compares sub-documents field by field, in order).
    */
   public static BsonDocument idOf(final ClosedBucket bucket) {
     final String metric = bucket.series().metric();
@@ -44,7 +44,8 @@ public final class BucketDocuments {
         .append("sensor_id", new BsonString(bucket.series().sensorId()))
         .append("metric", metric == null ? BsonNull.VALUE : new BsonString(metric))
         .append("granularity", new BsonString(bucket.granularity().label()))
-        .append("start", new BsonDateTime(bucket.windowStart()));
+        .append("start", new BsonDateTime(bucket.windowStart()))
+        .append("seq", new BsonInt32(bucket.seq()));
   }
 
   /** The whole document, {@code _id} included; optional fields are omitted when absent. */
@@ -60,7 +61,10 @@ public final class BucketDocuments {
     document
         .append("granularity", new BsonString(bucket.granularity().label()))
         .append("start_date", new BsonDateTime(bucket.windowStart()))
-        .append("end_date", new BsonDateTime(bucket.windowEnd()));
+        .append("end_date", new BsonDateTime(bucket.windowEnd()))
+        .append("seq", new BsonInt32(bucket.seq()))
+        .append("buckets", new BsonInt32(bucket.buckets()))
+        .append("revision", new BsonInt32(bucket.revision()));
     if (stats.utcOffsetMinutes() != null) {
       document.append("utc_offset_minutes", new BsonInt32(stats.utcOffsetMinutes()));
     }
@@ -72,7 +76,18 @@ public final class BucketDocuments {
         .append("max", new BsonDouble(stats.max()))
         .append("first_timestamp", new BsonDateTime(stats.firstTimestamp()))
         .append("last_timestamp", new BsonDateTime(stats.lastTimestamp()))
+        .append("window", window(bucket.window()))
         .append("measurements", measurements(bucket.measurements()));
+  }
+
+  /** Totals of the whole window, the same in each of its buckets. */
+  private static BsonDocument window(final BucketStats window) {
+    return new BsonDocument()
+        .append("count", new BsonInt64(window.count()))
+        .append("sum", new BsonDouble(window.sum()))
+        .append("avg", new BsonDouble(window.average()))
+        .append("min", new BsonDouble(window.min()))
+        .append("max", new BsonDouble(window.max()));
   }
 
   private static BsonArray measurements(final List<Measurement> measurements) {

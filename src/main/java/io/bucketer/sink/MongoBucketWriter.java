@@ -4,8 +4,10 @@ import com.mongodb.MongoBulkWriteException;
 import com.mongodb.MongoCommandException;
 import com.mongodb.bulk.BulkWriteError;
 import com.mongodb.client.model.BulkWriteOptions;
+import com.mongodb.client.model.Filters;
 import com.mongodb.client.model.IndexOptions;
 import com.mongodb.client.model.Indexes;
+import com.mongodb.client.model.Projections;
 import com.mongodb.client.model.ReplaceOneModel;
 import com.mongodb.client.model.ReplaceOptions;
 import com.mongodb.reactivestreams.client.MongoClient;
@@ -20,7 +22,10 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
 import org.bson.BsonDocument;
+import org.bson.BsonInt32;
 import org.bson.BsonSerializationException;
 import reactor.core.Exceptions;
 import reactor.core.publisher.Flux;
@@ -41,6 +46,10 @@ public final class MongoBucketWriter implements AutoCloseable {
   public static final String SERIES_TIME_INDEX = "sensor_id_metric_start_date";
 
   private static final BulkWriteOptions UNORDERED = new BulkWriteOptions().ordered(false);
+
+  /** MongoDB's duplicate-key error code. */
+  private static final int DUPLICATE_KEY = 11000;
+
   private static final ReplaceOptions UPSERT = new ReplaceOptions().upsert(true);
 
   private final Map<String, MongoCollection<BsonDocument>> collectionsByLabel;
@@ -145,9 +154,10 @@ public final class MongoBucketWriter implements AutoCloseable {
   }
 
   /**
-   * Upserts {@code buckets} and returns once MongoDB acknowledged all of them. Buckets with the
-   * same {@code _id} in one call are written once, as the last of them: an unordered bulk gives no
-   * order between two writes of one document.
+   * Upserts {@code buckets} and returns once MongoDB acknowledged all of them. A stored document is
+   * replaced only by a higher revision. Buckets with the same {@code _id} in one call are written
+   * once, as the highest revision (the last of equals): an unordered bulk gives no order between
+   * two writes of one document.
    *
    * @throws BucketWriteException when any document was not acknowledged within {@code timeout};
    *     some of the others may have been written, which a retry of the whole call repairs
@@ -182,7 +192,58 @@ public final class MongoBucketWriter implements AutoCloseable {
     // defer: an exception thrown while building the request fails this chunk, not the whole call
     return Mono.defer(() -> Mono.from(chunk.collection().bulkWrite(chunk.models(), UNORDERED)))
         .then(Mono.<Failure>empty())
-        .onErrorResume(error -> Mono.just(new Failure(chunk, error)));
+        .onErrorResume(
+            error ->
+                staleWrites(chunk, error)
+                    .flatMap(
+                        stale ->
+                            isOnly(error, stale)
+                                ? Mono.empty()
+                                : Mono.just(new Failure(chunk, error, stale))));
+  }
+
+  /**
+   * The indexes, within the chunk, of duplicate-key errors on buckets whose stored revision is
+   * already this one or newer. The revision filter turns such a replace into an insert that
+   * collides on {@code _id}; asking the store for the stored revisions tells that harmless case
+   * apart from a real unique-index violation, without parsing error messages.
+   */
+  private static Mono<Set<Integer>> staleWrites(final Chunk chunk, final Throwable error) {
+    if (!(error instanceof MongoBulkWriteException bulk)) {
+      return Mono.just(Set.of());
+    }
+    final Map<BsonDocument, BulkWriteError> duplicates = new LinkedHashMap<>();
+    for (final BulkWriteError writeError : bulk.getWriteErrors()) {
+      if (writeError.getCode() == DUPLICATE_KEY) {
+        duplicates.put(
+            BucketDocuments.idOf(chunk.buckets().get(writeError.getIndex())), writeError);
+      }
+    }
+    if (duplicates.isEmpty()) {
+      return Mono.just(Set.of());
+    }
+    return Flux.from(
+            chunk
+                .collection()
+                .find(Filters.in("_id", List.copyOf(duplicates.keySet())))
+                .projection(Projections.include("revision")))
+        .filter(stored -> stored.isInt32("revision"))
+        .mapNotNull(
+            stored -> {
+              final int index = duplicates.get(stored.getDocument("_id")).getIndex();
+              final int revision = chunk.buckets().get(index).revision();
+              return stored.getInt32("revision").getValue() >= revision ? index : null;
+            })
+        .collect(Collectors.toSet())
+        .onErrorReturn(Set.of());
+  }
+
+  /** True when the bulk failed only because of the given (stale) writes. */
+  private static boolean isOnly(final Throwable error, final Set<Integer> stale) {
+    return error instanceof MongoBulkWriteException bulk
+        && bulk.getWriteConcernError() == null
+        && !bulk.getWriteErrors().isEmpty()
+        && bulk.getWriteErrors().stream().allMatch(e -> stale.contains(e.getIndex()));
   }
 
   // package-private: tests check de-duplication and chunking without racing writes
@@ -196,7 +257,7 @@ public final class MongoBucketWriter implements AutoCloseable {
       } else {
         lastById
             .computeIfAbsent(label, l -> new LinkedHashMap<>())
-            .put(BucketDocuments.idOf(bucket), bucket);
+            .merge(BucketDocuments.idOf(bucket), bucket, MongoBucketWriter::newerRevision);
       }
     }
     if (!unknown.isEmpty()) {
@@ -214,6 +275,10 @@ public final class MongoBucketWriter implements AutoCloseable {
           }
         });
     return chunks;
+  }
+
+  private static ClosedBucket newerRevision(final ClosedBucket earlier, final ClosedBucket later) {
+    return later.revision() >= earlier.revision() ? later : earlier;
   }
 
   /**
@@ -269,7 +334,12 @@ public final class MongoBucketWriter implements AutoCloseable {
     static Chunk of(final MongoCollection<BsonDocument> collection, final List<ClosedBucket> part) {
       final List<ReplaceOneModel<BsonDocument>> models = new ArrayList<>(part.size());
       for (final ClosedBucket bucket : part) {
-        final BsonDocument filter = new BsonDocument("_id", BucketDocuments.idOf(bucket));
+        // Replace only an older revision. When the stored one is as new or newer, the filter
+        // matches nothing, the upsert's insert collides on _id, and that duplicate-key error
+        // means "already written": replays and reordered revisions leave the newest in place.
+        final BsonDocument filter =
+            new BsonDocument("_id", BucketDocuments.idOf(bucket))
+                .append("revision", new BsonDocument("$lt", new BsonInt32(bucket.revision())));
         models.add(new ReplaceOneModel<>(filter, BucketDocuments.toDocument(bucket), UPSERT));
       }
       return new Chunk(collection, part, models);
@@ -277,7 +347,7 @@ public final class MongoBucketWriter implements AutoCloseable {
   }
 
   /** A bulk write that failed as a whole or in part. */
-  record Failure(Chunk chunk, Throwable error) {
+  record Failure(Chunk chunk, Throwable error, Set<Integer> staleWrites) {
 
     /**
      * Keys of the buckets MongoDB will reject again, or empty when the failure is infrastructure
@@ -287,7 +357,9 @@ public final class MongoBucketWriter implements AutoCloseable {
       if (error instanceof MongoBulkWriteException bulk && !bulk.getWriteErrors().isEmpty()) {
         final List<String> keys = new ArrayList<>();
         for (final BulkWriteError writeError : bulk.getWriteErrors()) {
-          keys.add(BucketKey.of(chunk.buckets().get(writeError.getIndex())));
+          if (!staleWrites.contains(writeError.getIndex())) {
+            keys.add(BucketKey.of(chunk.buckets().get(writeError.getIndex())));
+          }
         }
         return keys;
       }

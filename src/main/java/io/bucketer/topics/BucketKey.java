@@ -33,6 +33,8 @@ public final class BucketKey {
       } else {
         generator.writeString(bucket.series().metric());
       }
+      // A window written as several buckets needs a key per bucket, or compaction drops some.
+      generator.writeNumber(bucket.seq());
       generator.writeEndArray();
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write the key of a bucket", e);

@@ -107,6 +107,15 @@ public final class ClosedBucketSerde implements Serde<ClosedBucket> {
         .setFirstTimestamp(stats.firstTimestamp())
         .setLastTimestamp(stats.lastTimestamp())
         .setUtcOffsetMinutes(stats.utcOffsetMinutes())
+        .setWindowCount(bucket.window().count())
+        .setWindowSum(bucket.window().sum())
+        .setWindowMin(bucket.window().min())
+        .setWindowMax(bucket.window().max())
+        .setWindowFirstTimestamp(bucket.window().firstTimestamp())
+        .setWindowLastTimestamp(bucket.window().lastTimestamp())
+        .setSeq(bucket.seq())
+        .setBuckets(bucket.buckets())
+        .setRevision(bucket.revision())
         .setMeasurements(measurements)
         .build();
   }
@@ -135,6 +144,17 @@ public final class ClosedBucketSerde implements Serde<ClosedBucket> {
             record.getFirstTimestamp(),
             record.getLastTimestamp(),
             record.getUtcOffsetMinutes()),
-        measurements);
+        measurements,
+        new BucketStats(
+            record.getWindowCount(),
+            record.getWindowSum(),
+            record.getWindowMin(),
+            record.getWindowMax(),
+            record.getWindowFirstTimestamp(),
+            record.getWindowLastTimestamp(),
+            record.getUtcOffsetMinutes()),
+        record.getSeq(),
+        record.getBuckets(),
+        record.getRevision());
   }
 }

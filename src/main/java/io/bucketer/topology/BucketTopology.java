@@ -41,7 +41,9 @@ public final class BucketTopology {
       List<Granularity> granularities,
       Duration grace,
       Duration idleTimeout,
-      int seriesPartitions) {}
+      int seriesPartitions,
+      Duration latenessHorizon,
+      int maxMeasurementsPerBucket) {}
 
   private BucketTopology() {}
 
@@ -91,7 +93,7 @@ public final class BucketTopology {
                     .withValueSerde(new ReadingSerde())
                     .withNumberOfPartitions(settings.seriesPartitions()))
             .process(
-                () -> new BucketAggregator(plan, settings.grace(), settings.idleTimeout(), metrics),
+                () -> new BucketAggregator(settings, metrics),
                 Named.as(TopologyNames.AGGREGATE),
                 storeNames.toArray(String[]::new))
             .split(Named.as(TopologyNames.ROUTE_AGGREGATED))
@@ -122,9 +124,9 @@ public final class BucketTopology {
   private static List<String> addStores(final StreamsBuilder builder, final RollupPlan plan) {
     final List<StoreBuilder<?>> stores = new ArrayList<>();
     for (final Granularity granularity : plan.granularities()) {
-      stores.add(bytesStore(TopologyNames.statsStore(granularity)));
-      stores.add(bytesStore(TopologyNames.measurementsStore(granularity)));
+      stores.add(bytesStore(TopologyNames.windowStore(granularity)));
     }
+    stores.add(bytesStore(TopologyNames.READINGS_STORE));
     stores.add(
         Stores.keyValueStoreBuilder(
                 Stores.persistentKeyValueStore(TopologyNames.WATERMARK_STORE),

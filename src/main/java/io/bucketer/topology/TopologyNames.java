@@ -19,6 +19,7 @@ public final class TopologyNames {
   public static final String CLOSED = "closed";
   public static final String TOO_LATE = "too-late";
   public static final String WATERMARK_STORE = "series-watermark-store";
+  public static final String READINGS_STORE = "reading-log-store";
 
   private TopologyNames() {}
 
@@ -30,13 +31,8 @@ public final class TopologyNames {
     return "egress-" + topic;
   }
 
-  /** Running sums of the open buckets of one granularity. */
-  public static String statsStore(final Granularity granularity) {
-    return "bucket-" + granularity.label() + "-stats-store";
-  }
-
-  /** Measurements of the open buckets of one granularity. */
-  public static String measurementsStore(final Granularity granularity) {
-    return "bucket-" + granularity.label() + "-measurements-store";
+  /** Running sums of the open and recently closed windows of one granularity. */
+  public static String windowStore(final Granularity granularity) {
+    return "window-" + granularity.label() + "-store";
   }
 }

@@ -31,13 +31,17 @@ class BucketDocumentsTest {
                 "sensor_id": "sensor-1",
                 "metric": "temperature",
                 "granularity": "1m",
-                "start": {"$date": "2023-11-14T22:13:00Z"}
+                "start": {"$date": "2023-11-14T22:13:00Z"},
+                "seq": 0
               },
               "sensor_id": "sensor-1",
               "metric": "temperature",
               "granularity": "1m",
               "start_date": {"$date": "2023-11-14T22:13:00Z"},
               "end_date": {"$date": "2023-11-14T22:14:00Z"},
+              "seq": 0,
+              "buckets": 1,
+              "revision": 0,
               "utc_offset_minutes": 60,
               "count": {"$numberLong": "2"},
               "sum": 43.0,
@@ -46,6 +50,7 @@ class BucketDocumentsTest {
               "max": 22.5,
               "first_timestamp": {"$date": "2023-11-14T22:13:00Z"},
               "last_timestamp": {"$date": "2023-11-14T22:13:01Z"},
+              "window": {"count": {"$numberLong": "2"}, "sum": 43.0, "avg": 21.5, "min": 20.5, "max": 22.5},
               "measurements": [
                 {"timestamp": {"$date": "2023-11-14T22:13:00Z"}, "value": 20.5},
                 {"timestamp": {"$date": "2023-11-14T22:13:01Z"}, "value": 22.5}
@@ -67,12 +72,16 @@ class BucketDocumentsTest {
                 "sensor_id": "sensor-2",
                 "metric": null,
                 "granularity": "1h",
-                "start": {"$date": "2023-11-14T22:00:00Z"}
+                "start": {"$date": "2023-11-14T22:00:00Z"},
+                "seq": 0
               },
               "sensor_id": "sensor-2",
               "granularity": "1h",
               "start_date": {"$date": "2023-11-14T22:00:00Z"},
               "end_date": {"$date": "2023-11-14T23:00:00Z"},
+              "seq": 0,
+              "buckets": 1,
+              "revision": 0,
               "count": {"$numberLong": "1"},
               "sum": 4.0,
               "avg": 4.0,
@@ -80,6 +89,7 @@ class BucketDocumentsTest {
               "max": 4.0,
               "first_timestamp": {"$date": "2023-11-14T22:00:00Z"},
               "last_timestamp": {"$date": "2023-11-14T22:00:00Z"},
+              "window": {"count": {"$numberLong": "1"}, "sum": 4.0, "avg": 4.0, "min": 4.0, "max": 4.0},
               "measurements": [{"timestamp": {"$date": "2023-11-14T22:00:00Z"}, "value": 4.0}]
             }
             """));

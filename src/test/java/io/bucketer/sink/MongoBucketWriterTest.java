@@ -109,13 +109,17 @@ class MongoBucketWriterTest {
                     "sensor_id": "sensor-1",
                     "metric": "temperature",
                     "granularity": "1m",
-                    "start": {"$date": "2023-11-14T22:13:00Z"}
+                    "start": {"$date": "2023-11-14T22:13:00Z"},
+                    "seq": 0
                   },
                   "sensor_id": "sensor-1",
                   "metric": "temperature",
                   "granularity": "1m",
                   "start_date": {"$date": "2023-11-14T22:13:00Z"},
                   "end_date": {"$date": "2023-11-14T22:14:00Z"},
+                  "seq": 0,
+                  "buckets": 1,
+                  "revision": 0,
                   "utc_offset_minutes": 60,
                   "count": {"$numberLong": "2"},
                   "sum": 43.0,
@@ -124,6 +128,7 @@ class MongoBucketWriterTest {
                   "max": 22.5,
                   "first_timestamp": {"$date": "2023-11-14T22:13:00Z"},
                   "last_timestamp": {"$date": "2023-11-14T22:13:01Z"},
+                  "window": {"count": {"$numberLong": "2"}, "sum": 43.0, "avg": 21.5, "min": 20.5, "max": 22.5},
                   "measurements": [
                     {"timestamp": {"$date": "2023-11-14T22:13:00Z"}, "value": 20.5},
                     {"timestamp": {"$date": "2023-11-14T22:13:01Z"}, "value": 22.5}
@@ -317,5 +322,51 @@ class MongoBucketWriterTest {
 
     assertThatThrownBy(() -> writer.write(List.of(minute("sensor-1", START)), TIMEOUT))
         .isInstanceOf(IllegalStateException.class);
+  }
+
+  private static ClosedBucket revision(
+      final ClosedBucket bucket, final int revision, final double value) {
+    final ClosedBucket changed = bucket("sensor-r", null, MINUTE, START, null, value);
+    return new ClosedBucket(
+        changed.series(),
+        changed.granularity(),
+        changed.windowStart(),
+        changed.stats(),
+        changed.measurements(),
+        changed.window(),
+        0,
+        1,
+        revision);
+  }
+
+  @Test
+  void keepsTheHighestRevisionWhateverOrderTheyArriveIn() {
+    final ClosedBucket base = minute("sensor-r", START);
+    writer.write(List.of(revision(base, 1, 10.0)), TIMEOUT);
+    writer.write(List.of(revision(base, 0, 5.0)), TIMEOUT); // a replay of the first close
+    writer.write(List.of(revision(base, 1, 10.0)), TIMEOUT); // the same revision again
+
+    assertThat(documents("buckets_1m"))
+        .singleElement()
+        .satisfies(
+            document -> {
+              assertThat(document.getInt32("revision").getValue()).isEqualTo(1);
+              assertThat(document.getDouble("sum").getValue()).isEqualTo(10.0);
+            });
+
+    writer.write(List.of(revision(base, 2, 20.0)), TIMEOUT);
+    assertThat(documents("buckets_1m"))
+        .singleElement()
+        .satisfies(document -> assertThat(document.getInt32("revision").getValue()).isEqualTo(2));
+  }
+
+  @Test
+  void keepsTheHighestRevisionOfOneBucketWithinOneCall() {
+    final ClosedBucket base = minute("sensor-r", START);
+    writer.write(List.of(revision(base, 3, 30.0), revision(base, 2, 20.0)), TIMEOUT);
+
+    assertThat(documents("buckets_1m"))
+        .singleElement()
+        .satisfies(document -> assertThat(document.getInt32("revision").getValue()).isEqualTo(3));
   }
 }

@@ -25,36 +25,52 @@ public final class BucketStoreAssertions {
       final BucketReader store, final List<Reading> readings, final Granularity granularity) {
     final Map<String, ExpectedBuckets.Expected> expected =
         ExpectedBuckets.compute(readings, granularity.sizeMillis());
-    final Map<String, BsonDocument> actual = new TreeMap<>();
+    // A window may be written as several bucket documents (seq 0, 1, ...): put them together.
+    final Map<String, TreeMap<Integer, BsonDocument>> windows = new TreeMap<>();
     for (final BsonDocument document : store.all(granularity)) {
       final String metric =
           document.containsKey("metric") ? document.getString("metric").getValue() : null;
-      actual.put(
-          ExpectedBuckets.key(
-              document.getString("sensor_id").getValue(),
-              metric,
-              document.getDateTime("start_date").getValue()),
-          document);
+      windows
+          .computeIfAbsent(
+              ExpectedBuckets.key(
+                  document.getString("sensor_id").getValue(),
+                  metric,
+                  document.getDateTime("start_date").getValue()),
+              key -> new TreeMap<>())
+          .put(document.getInt32("seq").getValue(), document);
     }
-    assertThat(actual.keySet()).isEqualTo(expected.keySet());
+    assertThat(windows.keySet()).isEqualTo(expected.keySet());
     expected.forEach(
         (key, bucket) -> {
-          final BsonDocument document = actual.get(key);
-          assertThat(document.getString("granularity").getValue()).isEqualTo(granularity.label());
-          assertThat(document.getDateTime("end_date").getValue()).isEqualTo(bucket.windowEnd());
-          assertThat(document.getNumber("count").longValue()).isEqualTo(bucket.count());
-          assertThat(document.getDouble("sum").getValue()).isCloseTo(bucket.sum(), within(1e-6));
-          assertThat(document.getDouble("min").getValue()).isEqualTo(bucket.min());
-          assertThat(document.getDouble("max").getValue()).isEqualTo(bucket.max());
+          final TreeMap<Integer, BsonDocument> documents = windows.get(key);
+          final BsonDocument first = documents.firstEntry().getValue();
+          assertThat(documents.keySet())
+              .as("%s: every bucket of the window, once", key)
+              .containsExactlyElementsOf(
+                  java.util.stream.IntStream.range(0, first.getInt32("buckets").getValue())
+                      .boxed()
+                      .toList());
+          final BsonDocument window = first.getDocument("window");
+          assertThat(first.getString("granularity").getValue()).isEqualTo(granularity.label());
+          assertThat(first.getDateTime("end_date").getValue()).isEqualTo(bucket.windowEnd());
+          assertThat(window.getNumber("count").longValue()).isEqualTo(bucket.count());
+          assertThat(window.getDouble("sum").getValue()).isCloseTo(bucket.sum(), within(1e-6));
+          assertThat(window.getDouble("min").getValue()).isEqualTo(bucket.min());
+          assertThat(window.getDouble("max").getValue()).isEqualTo(bucket.max());
+          long count = 0;
           final List<Long> timestamps = new ArrayList<>();
           final List<Double> values = new ArrayList<>();
-          document
-              .getArray("measurements")
-              .forEach(
-                  m -> {
-                    timestamps.add(m.asDocument().getDateTime("timestamp").getValue());
-                    values.add(m.asDocument().getDouble("value").getValue());
-                  });
+          for (final BsonDocument document : documents.values()) {
+            count += document.getNumber("count").longValue();
+            document
+                .getArray("measurements")
+                .forEach(
+                    m -> {
+                      timestamps.add(m.asDocument().getDateTime("timestamp").getValue());
+                      values.add(m.asDocument().getDouble("value").getValue());
+                    });
+          }
+          assertThat(count).isEqualTo(bucket.count());
           assertThat(timestamps).isEqualTo(bucket.timestamps());
           assertThat(values).isEqualTo(bucket.values());
         });

@@ -17,12 +17,12 @@ class BucketKeyTest {
   }
 
   @Test
-  void isAJsonArrayOfGranularityStartSensorAndMetric() {
+  void isAJsonArrayOfGranularityStartSensorMetricAndSeq() {
     assertThat(
             BucketKey.of(
                 bucket("sensor-1", "temperature", HOUR, 1_699_999_200_000L, null, 1.0, 2.0)))
-        .isEqualTo("[\"1h\",1699999200000,\"sensor-1\",\"temperature\"]");
-    assertThat(key("sensor-1", null)).isEqualTo("[\"1m\",1699999980000,\"sensor-1\",null]");
+        .isEqualTo("[\"1h\",1699999200000,\"sensor-1\",\"temperature\",0]");
+    assertThat(key("sensor-1", null)).isEqualTo("[\"1m\",1699999980000,\"sensor-1\",null,0]");
   }
 
   @Test
@@ -49,6 +49,6 @@ class BucketKeyTest {
     final String sensorId = "a\",\"b\\\u0000é\n";
     final Object[] parsed = new ObjectMapper().readValue(key(sensorId, null), Object[].class);
 
-    assertThat(Arrays.asList(parsed)).containsExactly("1m", 1_699_999_980_000L, sensorId, null);
+    assertThat(Arrays.asList(parsed)).containsExactly("1m", 1_699_999_980_000L, sensorId, null, 0);
   }
 }

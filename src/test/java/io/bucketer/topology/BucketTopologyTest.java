@@ -53,6 +53,7 @@ class BucketTopologyTest {
   private static final Granularity HOUR = Granularity.parse("1h");
   private static final Instant TEN = Instant.parse("2025-06-01T10:00:00Z");
   private static final Duration IDLE_TIMEOUT = Duration.ofSeconds(30);
+  private static final Duration HORIZON = Duration.ofHours(1);
   static final BucketTopology.Settings SETTINGS =
       new BucketTopology.Settings(
           "iot.readings",
@@ -61,7 +62,9 @@ class BucketTopologyTest {
           List.of(MINUTE, HOUR),
           Duration.ofSeconds(10),
           IDLE_TIMEOUT,
-          2);
+          2,
+          HORIZON,
+          1000);
 
   @TempDir Path stateDir;
 
@@ -213,15 +216,83 @@ class BucketTopologyTest {
   }
 
   @Test
-  void shouldDeadLetterAReadingWhoseWindowHasClosed() {
+  void shouldMergeALateReadingWithinTheHorizonAndWriteTheWindowAgainWithAHigherRevision() {
     send(reading("s1", "10:00:05", 1.0));
-    send(reading("s1", "10:01:10", 1.0)); // close [10:00, 10:01)
+    send(reading("s1", "10:01:10", 2.0)); // close [10:00, 10:01)
+    send(reading("s1", "10:00:50", 9.0)); // late for the closed minute; the hour is still open
+    send(reading("s1", "11:00:10", 0.0)); // close the rest of 10:00-11:00
+
+    final List<ClosedBucket> closed = buckets.readValuesToList();
+    final List<ClosedBucket> tenOClockMinute =
+        closed.stream()
+            .filter(b -> b.granularity().equals(MINUTE) && b.windowStart() == at("10:00:00"))
+            .toList();
+    assertThat(tenOClockMinute).extracting(ClosedBucket::revision).containsExactly(0, 1);
+    assertThat(tenOClockMinute.get(1).measurements())
+        .containsExactly(
+            new Measurement(at("10:00:05"), 1.0), new Measurement(at("10:00:50"), 9.0));
+    final ClosedBucket hour =
+        closed.stream().filter(b -> b.granularity().equals(HOUR)).findFirst().orElseThrow();
+    assertThat(hour.revision()).isZero();
+    assertThat(hour.stats().count()).isEqualTo(3);
+    assertThat(hour.stats().sum()).isEqualTo(12.0);
+    assertThat(deadLetters.isEmpty()).isTrue();
+  }
+
+  @Test
+  void shouldReviseTheClosedHourToo() {
+    send(reading("s1", "10:00:05", 1.0));
+    send(reading("s1", "11:00:20", 2.0)); // close [10:00, 10:01) and [10:00, 11:00)
+    send(reading("s1", "10:30:00", 5.0)); // late for a minute that never opened, and the hour
+
+    final List<ClosedBucket> closed = buckets.readValuesToList();
+    assertThat(closed)
+        .extracting(b -> b.granularity().label(), b -> b.windowStart(), ClosedBucket::revision)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple("1m", at("10:00:00"), 0),
+            org.assertj.core.groups.Tuple.tuple("1h", at("10:00:00"), 0),
+            org.assertj.core.groups.Tuple.tuple("1m", at("10:30:00"), 0),
+            org.assertj.core.groups.Tuple.tuple("1h", at("10:00:00"), 1));
+    final ClosedBucket revisedHour = closed.get(3);
+    assertThat(revisedHour.measurements())
+        .containsExactly(
+            new Measurement(at("10:00:05"), 1.0), new Measurement(at("10:30:00"), 5.0));
+    assertThat(revisedHour.stats().count()).isEqualTo(2);
+  }
+
+  @Test
+  void shouldDeadLetterAReadingBeyondTheLatenessHorizon() {
+    send(reading("s1", "10:00:05", 1.0));
+    send(reading("s1", "11:02:00", 1.0)); // the 10:00 minute closed over an hour ago
     send(reading("s1", "10:00:50", 9.0)); // too late
 
     final TestRecord<byte[], byte[]> dead = deadLetters.readRecord();
     assertThat(header(dead, DeadLetterHeaders.REASON)).isEqualTo("too-late");
     assertThat(new String(dead.value(), StandardCharsets.UTF_8)).contains("\"value\":9.0");
-    assertThat(buckets.readValuesToList()).extracting(b -> b.stats().count()).containsExactly(1L);
+    assertThat(buckets.readValuesToList())
+        .filteredOn(b -> b.windowStart() == at("10:00:00"))
+        .extracting(ClosedBucket::revision)
+        .containsOnly(0);
+  }
+
+  @Test
+  void shouldSplitAFullWindowIntoCappedBucketsThatEachKnowTheWindowTotals() {
+    final List<Reading> burst = new ArrayList<>();
+    for (int i = 0; i < 2_500; i++) { // 100 readings a second for 25 seconds
+      burst.add(reading("fast", TEN.plusMillis(10L * i), i));
+    }
+    burst.forEach(this::send);
+    send(reading("fast", TEN.plus(Duration.ofMinutes(70)), 0)); // close 10:00 minute and hour
+
+    final List<ClosedBucket> minute =
+        buckets.readValuesToList().stream().filter(b -> b.granularity().equals(MINUTE)).toList();
+    assertThat(minute).extracting(ClosedBucket::seq).containsExactly(0, 1, 2);
+    assertThat(minute).extracting(b -> b.measurements().size()).containsExactly(1000, 1000, 500);
+    assertThat(minute).extracting(ClosedBucket::buckets).containsOnly(3);
+    assertThat(minute.get(1).stats().min()).isEqualTo(1000.0);
+    assertThat(minute.get(1).stats().max()).isEqualTo(1999.0);
+    assertThat(minute).extracting(b -> b.window().count()).containsOnly(2500L);
+    assertThat(minute.get(2).window().sum()).isEqualTo(2499.0 * 2500 / 2);
   }
 
   @Test
@@ -248,9 +319,9 @@ class BucketTopologyTest {
     driver.advanceWallClockTime(Duration.ofDays(1));
 
     for (final Granularity granularity : SETTINGS.granularities()) {
-      assertThat(entries(TopologyNames.statsStore(granularity))).isZero();
-      assertThat(entries(TopologyNames.measurementsStore(granularity))).isZero();
+      assertThat(entries(TopologyNames.windowStore(granularity))).isZero();
     }
+    assertThat(entries(TopologyNames.READINGS_STORE)).isZero();
     assertThat(buckets.readValuesToList()).hasSize(4);
   }
 

@@ -1,0 +1,140 @@
+package io.bucketer.topology;
+
+import io.bucketer.avro.BucketStateRecord;
+import io.bucketer.buckets.BucketStats;
+import io.bucketer.buckets.SeriesKey;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.Set;
+import org.apache.avro.io.BinaryEncoder;
+import org.apache.avro.io.DecoderFactory;
+import org.apache.avro.io.EncoderFactory;
+import org.apache.avro.specific.SpecificDatumReader;
+import org.apache.avro.specific.SpecificDatumWriter;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+
+/**
+ * The windows of one granularity, open and recently closed, keyed {@code [series][window start]}: a
+ * series' windows are one contiguous range of keys in start order, so closing and expiring read
+ * only the keys they act on.
+ */
+final class WindowStateStore {
+
+  /** A window start and its state. */
+  record Window(long start, WindowState state) {}
+
+  private final KeyValueStore<Bytes, byte[]> store;
+  private final SpecificDatumWriter<BucketStateRecord> writer =
+      new SpecificDatumWriter<>(BucketStateRecord.class);
+  private final SpecificDatumReader<BucketStateRecord> reader =
+      new SpecificDatumReader<>(BucketStateRecord.class);
+
+  WindowStateStore(final KeyValueStore<Bytes, byte[]> store) {
+    this.store = store;
+  }
+
+  WindowState get(final SeriesKey series, final long start) {
+    final byte[] value = store.get(StoreKeys.of(series, start));
+    return value == null ? null : decode(value);
+  }
+
+  void put(final SeriesKey series, final long start, final WindowState state) {
+    store.put(StoreKeys.of(series, start), encode(state));
+  }
+
+  /** The windows of {@code series} with {@code after < start <= upTo}, in start order. */
+  List<Window> between(final SeriesKey series, final long after, final long upTo) {
+    final List<Window> found = new ArrayList<>();
+    if (after >= upTo) {
+      return found;
+    }
+    try (KeyValueIterator<Bytes, byte[]> range =
+        store.range(StoreKeys.of(series, after + 1), StoreKeys.of(series, upTo))) {
+      while (range.hasNext()) {
+        final KeyValue<Bytes, byte[]> entry = range.next();
+        found.add(new Window(StoreKeys.timeOf(entry.key), decode(entry.value)));
+      }
+    }
+    return found;
+  }
+
+  /** Deletes the windows of {@code series} that start at or before {@code upTo}. */
+  void deleteUpTo(final SeriesKey series, final long upTo) {
+    final List<Bytes> doomed = new ArrayList<>();
+    try (KeyValueIterator<Bytes, byte[]> range =
+        store.range(StoreKeys.of(series, Long.MIN_VALUE), StoreKeys.of(series, upTo))) {
+      range.forEachRemaining(entry -> doomed.add(entry.key));
+    }
+    doomed.forEach(store::delete);
+  }
+
+  /** Start of the latest window of {@code series}, if it has any. */
+  OptionalLong latestStart(final SeriesKey series) {
+    try (KeyValueIterator<Bytes, byte[]> range =
+        store.reverseRange(
+            StoreKeys.of(series, Long.MIN_VALUE), StoreKeys.of(series, Long.MAX_VALUE))) {
+      return range.hasNext()
+          ? OptionalLong.of(StoreKeys.timeOf(range.next().key))
+          : OptionalLong.empty();
+    }
+  }
+
+  /** Adds every series that has a window here to {@code into}; read once when a task starts. */
+  void collectSeries(final Set<SeriesKey> into) {
+    try (KeyValueIterator<Bytes, byte[]> all = store.all()) {
+      while (all.hasNext()) {
+        into.add(StoreKeys.seriesOf(all.next().key));
+      }
+    }
+  }
+
+  private byte[] encode(final WindowState state) {
+    final BucketStats stats = state.stats();
+    final BucketStateRecord record =
+        new BucketStateRecord(
+            stats.count(),
+            stats.sum(),
+            stats.min(),
+            stats.max(),
+            stats.firstTimestamp(),
+            stats.lastTimestamp(),
+            stats.utcOffsetMinutes(),
+            state.closed(),
+            state.revision());
+    final ByteArrayOutputStream out = new ByteArrayOutputStream(56);
+    final BinaryEncoder encoder = EncoderFactory.get().directBinaryEncoder(out, null);
+    try {
+      writer.write(record, encoder);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return out.toByteArray();
+  }
+
+  private WindowState decode(final byte[] value) {
+    try {
+      final BucketStateRecord record =
+          reader.read(null, DecoderFactory.get().binaryDecoder(value, null));
+      return new WindowState(
+          new BucketStats(
+              record.getCount(),
+              record.getSum(),
+              record.getMin(),
+              record.getMax(),
+              record.getFirstTimestamp(),
+              record.getLastTimestamp(),
+              record.getUtcOffsetMinutes()),
+          record.getClosed(),
+          record.getRevision());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}
