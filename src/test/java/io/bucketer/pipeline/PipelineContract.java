@@ -103,6 +103,78 @@ abstract class PipelineContract {
     }
   }
 
+  /**
+   * Readings that arrive after their windows closed, within the lateness horizon, are merged: the
+   * minute and the hour that hold them are written again, whole, with a higher revision, and
+   * MongoDB ends up equal to the computation over every reading.
+   */
+  @Test
+  void shouldMergeLateReadingsIntoClosedWindowsAndWriteThemAgain() throws Exception {
+    final Run run = new Run(Map.of(BucketerConfig.IDLE_TIMEOUT, "2s"));
+    final List<Reading> onTime =
+        generate(
+            new ReadingGenerator.Options(
+                4, HISTORY, Duration.ofSeconds(2), Duration.ZERO, 0, 0, 1200, 5));
+    final List<Reading> late = new ArrayList<>();
+    for (int sensor = 0; sensor < 4; sensor++) {
+      final String id = String.format("sensor-%04d", sensor);
+      final String metric = sensor % 3 == 2 ? "humidity" : "temperature";
+      late.add(reading(id, metric, HISTORY.plusSeconds(185).plusMillis(500), 100 + sensor));
+      late.add(reading(id, metric, HISTORY.plusSeconds(420).plusMillis(250), 200 + sensor));
+    }
+    final List<Reading> all = new ArrayList<>(onTime);
+    all.addAll(late);
+
+    try (BucketerApp app = run.start();
+        BucketReader store = run.reader()) {
+      run.produce(onTime);
+      // Every window closes: on event time, then the last ones on the idle timeout.
+      await().atMost(DEADLINE).until(() -> store.readingsInBuckets(HOUR) == onTime.size());
+      run.produce(late);
+      await()
+          .atMost(DEADLINE)
+          .until(
+              () ->
+                  store.readingsInBuckets(MINUTE) == all.size()
+                      && store.readingsInBuckets(HOUR) == all.size());
+      BucketStoreAssertions.assertStoreEqualsComputation(store, all, MINUTE);
+      BucketStoreAssertions.assertStoreEqualsComputation(store, all, HOUR);
+      assertThat(store.all(HOUR))
+          .extracting(d -> d.getInt32("revision").getValue())
+          .containsOnly(2);
+      assertThat(store.all(MINUTE))
+          .filteredOn(d -> d.getInt32("revision").getValue() == 1)
+          .hasSize(8);
+    }
+  }
+
+  /** 100 readings a second: each minute is six capped documents, each hour many more. */
+  @Test
+  void shouldSplitTheWindowsOfAFastSensorIntoCappedDocuments() throws Exception {
+    final Run run = new Run(Map.of(BucketerConfig.IDLE_TIMEOUT, "2s"));
+    final List<Reading> readings =
+        generate(
+            new ReadingGenerator.Options(
+                1, HISTORY, Duration.ofMillis(10), Duration.ZERO, 0, 0, 15_000, 9));
+
+    try (BucketerApp app = run.start();
+        BucketReader store = run.reader()) {
+      run.produce(readings);
+      await()
+          .atMost(DEADLINE)
+          .until(
+              () ->
+                  store.readingsInBuckets(MINUTE) == readings.size()
+                      && store.readingsInBuckets(HOUR) == readings.size());
+      BucketStoreAssertions.assertStoreEqualsComputation(store, readings, MINUTE);
+      BucketStoreAssertions.assertStoreEqualsComputation(store, readings, HOUR);
+      assertThat(store.all(MINUTE)).hasSize(15);
+      assertThat(store.all(HOUR)).hasSize(15);
+      assertThat(store.all(HOUR))
+          .allSatisfy(d -> assertThat(d.getArray("measurements")).hasSizeLessThanOrEqualTo(1000));
+    }
+  }
+
   private static List<Reading> generate(final ReadingGenerator.Options options) {
     final List<Reading> readings = new ArrayList<>();
     new ReadingGenerator(options).forEachRemaining(readings::add);
@@ -110,9 +182,14 @@ abstract class PipelineContract {
   }
 
   private static Reading reading(final String sensor, final Instant time, final double value) {
+    return reading(sensor, null, time, value);
+  }
+
+  private static Reading reading(
+      final String sensor, final String metric, final Instant time, final double value) {
     return Reading.newBuilder()
         .setSensorId(sensor)
-        .setMetric(null)
+        .setMetric(metric)
         .setTimestamp(time)
         .setValue(value)
         .build();
