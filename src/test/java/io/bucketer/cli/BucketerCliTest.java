@@ -56,4 +56,33 @@ class BucketerCliTest {
         .isEqualTo(BucketerCli.BAD_CONFIGURATION);
     assertThat(err.toString()).contains("schema.registry.url");
   }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "granularities=1m,1fortnight",
+        "grace=-10s",
+        "mongodb.uri=mongo://user:s3cret@host",
+        "lateness.horizon=forever",
+        "series.partitions=0"
+      })
+  void shouldNameEachBadSettingWithoutAStackTraceOrASecret(final String badSetting) {
+    final int exitCode =
+        execute(
+            "run",
+            "-s",
+            "bootstrap.servers=localhost:9092",
+            "-s",
+            "schema.registry.url=http://localhost:8081",
+            "-s",
+            "mongodb.uri=mongodb://localhost",
+            "-s",
+            badSetting);
+
+    assertThat(exitCode).isEqualTo(BucketerCli.BAD_CONFIGURATION);
+    assertThat(err.toString())
+        .contains(badSetting.substring(0, badSetting.indexOf('=')))
+        .doesNotContain("s3cret")
+        .doesNotContain("\tat ");
+  }
 }
