@@ -41,7 +41,8 @@ public final class BucketTopology {
       List<Granularity> granularities,
       Duration grace,
       Duration idleTimeout,
-      int seriesPartitions) {}
+      int seriesPartitions,
+      ReadingChecks readingChecks) {}
 
   private BucketTopology() {}
 
@@ -59,7 +60,7 @@ public final class BucketTopology {
                 Consumed.with(Serdes.ByteArray(), Serdes.ByteArray())
                     .withName(TopologyNames.source(settings.inputTopic())))
             .process(
-                () -> new ReadingDecodeProcessor(decoders.get(), metrics),
+                () -> new ReadingDecodeProcessor(decoders.get(), settings.readingChecks(), metrics),
                 Named.as(TopologyNames.DECODE))
             .split(Named.as(TopologyNames.ROUTE))
             .branch(

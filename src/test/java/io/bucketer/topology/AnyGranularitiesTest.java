@@ -92,7 +92,8 @@ class AnyGranularitiesTest {
             granularities,
             Duration.ofSeconds(5),
             Duration.ofSeconds(30),
-            2);
+            2,
+            BucketTopologyTest.CHECKS);
     final Properties properties = new Properties();
     properties.put(StreamsConfig.APPLICATION_ID_CONFIG, "any-granularities");
     properties.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
