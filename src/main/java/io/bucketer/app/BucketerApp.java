@@ -10,6 +10,7 @@ import io.bucketer.sink.BucketSink;
 import io.bucketer.sink.MongoBucketWriter;
 import io.bucketer.sink.SinkConfig;
 import io.bucketer.topology.BucketTopology;
+import io.bucketer.topology.ReadingChecks;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.HashMap;
@@ -26,6 +27,9 @@ import org.slf4j.LoggerFactory;
  * writes them to MongoDB. It holds no logic of its own.
  */
 public final class BucketerApp implements AutoCloseable {
+
+  /** The cause tag of stream-thread restarts due to a registry outage. */
+  public static final String SCHEMA_REGISTRY_UNAVAILABLE = "schema-registry-unavailable";
 
   private static final Logger LOG = LoggerFactory.getLogger(BucketerApp.class);
   private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(30);
@@ -60,16 +64,15 @@ public final class BucketerApp implements AutoCloseable {
         new SchemaRegistryClient(
             config.schemaRegistryUrl(),
             Duration.ofSeconds(10),
-            RetryBudget.defaults(),
+            registryRetryBudget(config),
             config.schemaRegistryUserInfo());
+    final BucketerMetrics metrics = new BucketerMetrics(meters);
     final KafkaStreams streams =
         new KafkaStreams(
             BucketTopology.build(
-                topologySettings(config),
-                () -> new ReadingDecoder(registry),
-                new BucketerMetrics(meters)),
+                topologySettings(config), () -> new ReadingDecoder(registry), metrics),
             streamsProperties(config));
-    streams.setUncaughtExceptionHandler(BucketerApp::onStreamThreadFailure);
+    streams.setUncaughtExceptionHandler(error -> onStreamThreadFailure(error, metrics));
 
     final BucketSink sink =
         new BucketSink(
@@ -118,7 +121,16 @@ public final class BucketerApp implements AutoCloseable {
         config.idleTimeout(),
         config.seriesPartitions(),
         config.latenessHorizon(),
-        config.measurementsPerBucket());
+        config.measurementsPerBucket(),
+        new ReadingChecks(
+            config.timestampFloor(), config.maxFutureSkew(), config.maxReadingBytes()));
+  }
+
+  /** The default backoff, within the configured total: a registry restart takes seconds. */
+  static RetryBudget registryRetryBudget(final BucketerConfig config) {
+    final RetryBudget defaults = RetryBudget.defaults();
+    return new RetryBudget(
+        defaults.initialBackoff(), defaults.maxBackoff(), config.schemaRegistryRetryTimeout());
   }
 
   /**
@@ -142,12 +154,14 @@ public final class BucketerApp implements AutoCloseable {
    * is replaced and resumes from the last commit. Anything else is a bug or a broken cluster, and
    * retrying it in a loop would hide it, so the client shuts down.
    */
-  private static StreamThreadExceptionResponse onStreamThreadFailure(final Throwable error) {
+  private static StreamThreadExceptionResponse onStreamThreadFailure(
+      final Throwable error, final BucketerMetrics metrics) {
     Throwable cause = error;
     while (cause != null) {
       if (cause instanceof SchemaRegistryUnavailableException) {
         LOG.warn(
             "schema registry unavailable; restarting the stream thread: {}", cause.getMessage());
+        metrics.streamThreadRestarted(SCHEMA_REGISTRY_UNAVAILABLE);
         return StreamThreadExceptionResponse.REPLACE_THREAD;
       }
       cause = cause.getCause();

@@ -5,6 +5,8 @@ import io.bucketer.buckets.BucketLimits;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.TimeSpans;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -47,6 +49,10 @@ public final class BucketerConfig extends AbstractConfig {
   public static final String SINK_BATCH_SIZE = "sink.batch.size";
   public static final String SINK_WRITES_IN_FLIGHT = "sink.max.writes.in.flight";
   public static final String SINK_WRITE_TIMEOUT = "sink.write.timeout";
+  public static final String TIMESTAMP_FLOOR = "timestamp.floor";
+  public static final String MAX_FUTURE_SKEW = "max.future.skew";
+  public static final String MAX_READING_BYTES = "max.reading.bytes";
+  public static final String SCHEMA_REGISTRY_RETRY_TIMEOUT = "schema.registry.retry.timeout";
 
   public static final ConfigDef DEFINITION =
       new ConfigDef()
@@ -69,6 +75,16 @@ public final class BucketerConfig extends AbstractConfig {
               null,
               Importance.MEDIUM,
               "user:password for the registry's HTTP basic authentication, if it needs one.")
+          .define(
+              SCHEMA_REGISTRY_RETRY_TIMEOUT,
+              Type.STRING,
+              "30s",
+              new SpanOfAtLeast(1_000),
+              Importance.LOW,
+              "How long a schema lookup retries an unreachable registry (connection errors, 5xx,"
+                  + " 429) before giving up; the stream thread is then replaced and resumes from its"
+                  + " last commit, after a pause of about the consumer's session.timeout.ms."
+                  + " Readings are never dead-lettered for it. Keep it under max.poll.interval.ms.")
           .define(
               MONGODB_URI,
               Type.PASSWORD,
@@ -110,6 +126,33 @@ public final class BucketerConfig extends AbstractConfig {
               Importance.MEDIUM,
               "Dead-letter topic: records that cannot become part of a bucket, with a reason"
                   + " header; created at start if missing.")
+          .define(
+              TIMESTAMP_FLOOR,
+              Type.STRING,
+              "2000-01-01T00:00:00Z",
+              new IsoInstant(),
+              Importance.LOW,
+              "Readings timestamped before this instant go to the dead-letter topic"
+                  + " (timestamp-before-floor): a gateway whose clock was never set sends times"
+                  + " near 1970.")
+          .define(
+              MAX_FUTURE_SKEW,
+              Type.STRING,
+              "1h",
+              new Span(),
+              Importance.LOW,
+              "Readings timestamped further than this ahead of the processor's wall clock go to"
+                  + " the dead-letter topic (timestamp-in-future): accepted, they would move their"
+                  + " series' event time ahead and close its open windows early.")
+          .define(
+              MAX_READING_BYTES,
+              Type.INT,
+              65_536,
+              ConfigDef.Range.atLeast(64),
+              Importance.LOW,
+              "Input records whose value is larger than this many bytes go to the dead-letter"
+                  + " topic (record-too-large) without being decoded: a reading takes well under"
+                  + " a hundred bytes.")
           .define(
               GRANULARITIES,
               Type.STRING,
@@ -297,6 +340,22 @@ public final class BucketerConfig extends AbstractConfig {
     return TimeSpans.parse(getString(SINK_WRITE_TIMEOUT));
   }
 
+  public Instant timestampFloor() {
+    return Instant.parse(getString(TIMESTAMP_FLOOR));
+  }
+
+  public Duration maxFutureSkew() {
+    return TimeSpans.parse(getString(MAX_FUTURE_SKEW));
+  }
+
+  public int maxReadingBytes() {
+    return getInt(MAX_READING_BYTES);
+  }
+
+  public Duration schemaRegistryRetryTimeout() {
+    return TimeSpans.parse(getString(SCHEMA_REGISTRY_RETRY_TIMEOUT));
+  }
+
   private static final class NonBlank implements ConfigDef.Validator {
     @Override
     public void ensureValid(final String name, final Object value) {
@@ -342,6 +401,44 @@ public final class BucketerConfig extends AbstractConfig {
     @Override
     public String toString() {
       return "comma-separated spans, e.g. 1m,1h";
+    }
+  }
+
+  private static final class IsoInstant implements ConfigDef.Validator {
+    @Override
+    public void ensureValid(final String name, final Object value) {
+      try {
+        Instant.parse(String.valueOf(value));
+      } catch (DateTimeParseException e) {
+        throw new ConfigException(name, value, "not an ISO-8601 instant: " + e.getMessage());
+      }
+    }
+
+    @Override
+    public String toString() {
+      return "an ISO-8601 instant in UTC, e.g. 2000-01-01T00:00:00Z";
+    }
+  }
+
+  /** A span no shorter than a minimum, for timeouts that would be meaningless below it. */
+  private static final class SpanOfAtLeast implements ConfigDef.Validator {
+    private final long minMillis;
+
+    SpanOfAtLeast(final long minMillis) {
+      this.minMillis = minMillis;
+    }
+
+    @Override
+    public void ensureValid(final String name, final Object value) {
+      new Span().ensureValid(name, value);
+      if (TimeSpans.parseMillis(String.valueOf(value)) < minMillis) {
+        throw new ConfigException(name, value, "must be at least " + TimeSpans.format(minMillis));
+      }
+    }
+
+    @Override
+    public String toString() {
+      return "a span of at least " + TimeSpans.format(minMillis) + ", such as 30s";
     }
   }
 

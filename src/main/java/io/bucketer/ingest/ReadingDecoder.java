@@ -7,6 +7,8 @@ import java.io.IOException;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.apache.avro.LogicalType;
 import org.apache.avro.LogicalTypes;
@@ -37,6 +39,7 @@ public final class ReadingDecoder {
 
   private static final Schema READER_SCHEMA = Reading.getClassSchema();
   private static final SpecificData MODEL = SpecificData.getForClass(Reading.class);
+  private static final Pattern TOP_LEVEL_FIELD = Pattern.compile("/fields/(\\d+)");
 
   private final SchemaLookup schemas;
   // Incompatible ids are cached too: one bad producer must not cost a compatibility check per
@@ -103,7 +106,14 @@ public final class ReadingDecoder {
               + READER_SCHEMA.getFullName()
               + ": "
               + pair.getResult().getIncompatibilities().stream()
-                  .map(i -> i.getType() + " at " + i.getLocation() + " (" + i.getMessage() + ")")
+                  .map(
+                      i ->
+                          i.getType()
+                              + " at "
+                              + namedLocation(i.getLocation())
+                              + " ("
+                              + i.getMessage()
+                              + ")")
                   .collect(Collectors.joining("; ")));
     }
     final String timestampProblem = timestampUnitProblem(writer);
@@ -111,6 +121,26 @@ public final class ReadingDecoder {
       return Resolution.incompatible("writer schema id " + schemaId + ": " + timestampProblem);
     }
     return new Resolution(new SpecificDatumReader<>(writer, READER_SCHEMA, MODEL), null);
+  }
+
+  /**
+   * Avro locates an incompatibility by the reader field's position ({@code /fields/0/type/0}); the
+   * field's name is what an operator knows, so it is added: {@code /fields/0[sensor_id]/type/0}.
+   */
+  private static String namedLocation(final String location) {
+    final Matcher field = TOP_LEVEL_FIELD.matcher(location);
+    if (!field.lookingAt()) {
+      return location;
+    }
+    final int position = Integer.parseInt(field.group(1));
+    if (position >= READER_SCHEMA.getFields().size()) {
+      return location;
+    }
+    return field.group()
+        + "["
+        + READER_SCHEMA.getFields().get(position).name()
+        + "]"
+        + location.substring(field.end());
   }
 
   /**

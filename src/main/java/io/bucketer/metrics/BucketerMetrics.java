@@ -15,6 +15,7 @@ public final class BucketerMetrics {
 
   public static final String READINGS = "bucketer.readings";
   public static final String DEAD_LETTERS = "bucketer.dead.letters";
+  public static final String STREAM_THREAD_RESTARTS = "bucketer.stream.thread.restarts";
 
   /** What became of a reading that was decoded. */
   public enum ReadingOutcome {
@@ -58,6 +59,19 @@ public final class BucketerMetrics {
 
   public void deadLetter(final String reason) {
     counter(DEAD_LETTERS, "reason", reason).increment();
+  }
+
+  /**
+   * A stream thread failed with a transient {@code cause} and was replaced; it resumes from its
+   * last commit. Counted so that an outage of a dependency shows as more than a log line.
+   */
+  public void streamThreadRestarted(final String cause) {
+    counter(STREAM_THREAD_RESTARTS, "cause", cause).increment();
+  }
+
+  /** The current count of stream-thread restarts for one cause. */
+  public double streamThreadRestarts(final String cause) {
+    return counter(STREAM_THREAD_RESTARTS, "cause", cause).count();
   }
 
   /** The current count of a reading outcome. */

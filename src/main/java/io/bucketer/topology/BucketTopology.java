@@ -43,7 +43,8 @@ public final class BucketTopology {
       Duration idleTimeout,
       int seriesPartitions,
       Duration latenessHorizon,
-      int maxMeasurementsPerBucket) {}
+      int maxMeasurementsPerBucket,
+      ReadingChecks readingChecks) {}
 
   private BucketTopology() {}
 
@@ -61,7 +62,7 @@ public final class BucketTopology {
                 Consumed.with(Serdes.ByteArray(), Serdes.ByteArray())
                     .withName(TopologyNames.source(settings.inputTopic())))
             .process(
-                () -> new ReadingDecodeProcessor(decoders.get(), metrics),
+                () -> new ReadingDecodeProcessor(decoders.get(), settings.readingChecks(), metrics),
                 Named.as(TopologyNames.DECODE))
             .split(Named.as(TopologyNames.ROUTE))
             .branch(

@@ -5,28 +5,30 @@ import io.bucketer.buckets.SeriesKey;
 import io.bucketer.ingest.InvalidReadingException;
 import io.bucketer.ingest.ReadingDecoder;
 import io.bucketer.metrics.BucketerMetrics;
+import java.util.Optional;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 
 /**
- * Decodes the registry-framed Avro value, checks it, and keys the reading by its series. The input
- * key is ignored: gateways may send any key or none. Input that cannot become a reading is passed
- * on as {@link Ingested.Rejected} with dead-letter headers, so one bad record never stops the
- * stream. Event time moves from the Kafka record to the reading here: the record forwarded
- * downstream carries the reading's timestamp, so the repartitioned stream's time is event time.
+ * Decodes the registry-framed Avro value, checks it ({@link ReadingChecks}), and keys the reading
+ * by its series. The input key is ignored: gateways may send any key or none. Input that cannot
+ * become a reading is passed on as {@link Ingested.Rejected} with dead-letter headers, so one bad
+ * record never stops the stream. Event time moves from the Kafka record to the reading here: the
+ * record forwarded downstream carries the reading's timestamp, so the repartitioned stream's time
+ * is event time.
  */
 final class ReadingDecodeProcessor implements Processor<byte[], byte[], SeriesKey, Ingested> {
 
-  static final String INVALID_SENSOR_ID = "invalid-sensor-id";
-  static final String INVALID_VALUE = "invalid-value";
-
   private final ReadingDecoder decoder;
+  private final ReadingChecks checks;
   private final BucketerMetrics metrics;
   private ProcessorContext<SeriesKey, Ingested> context;
 
-  ReadingDecodeProcessor(final ReadingDecoder decoder, final BucketerMetrics metrics) {
+  ReadingDecodeProcessor(
+      final ReadingDecoder decoder, final ReadingChecks checks, final BucketerMetrics metrics) {
     this.decoder = decoder;
+    this.checks = checks;
     this.metrics = metrics;
   }
 
@@ -37,19 +39,23 @@ final class ReadingDecodeProcessor implements Processor<byte[], byte[], SeriesKe
 
   @Override
   public void process(final Record<byte[], byte[]> record) {
+    final Optional<ReadingChecks.Rejection> tooLarge = checks.checkSize(record.value());
+    if (tooLarge.isPresent()) {
+      reject(record, tooLarge.get());
+      return;
+    }
     final Reading reading;
     try {
       reading = decoder.decode(record.value());
     } catch (InvalidReadingException e) {
-      reject(record, e.reason().label(), e.getMessage());
+      reject(record, new ReadingChecks.Rejection(e.reason().label(), e.getMessage()));
       return;
     }
-    if (reading.getSensorId().isBlank()) {
-      reject(record, INVALID_SENSOR_ID, "sensor_id is empty");
-      return;
-    }
-    if (!Double.isFinite(reading.getValue())) {
-      reject(record, INVALID_VALUE, "value is " + reading.getValue());
+    // The processor's clock, not System's, so that TopologyTestDriver can move it.
+    final Optional<ReadingChecks.Rejection> invalid =
+        checks.checkReading(reading, context.currentSystemTimeMs());
+    if (invalid.isPresent()) {
+      reject(record, invalid.get());
       return;
     }
     final SeriesKey series = new SeriesKey(reading.getSensorId(), reading.getMetric());
@@ -61,15 +67,20 @@ final class ReadingDecodeProcessor implements Processor<byte[], byte[], SeriesKe
             record.headers()));
   }
 
-  private void reject(final Record<byte[], byte[]> record, final String reason, final String why) {
+  private void reject(
+      final Record<byte[], byte[]> record, final ReadingChecks.Rejection rejection) {
     final Record<SeriesKey, Ingested> rejected =
         new Record<SeriesKey, Ingested>(
             null,
             new Ingested.Rejected(record.key(), record.value()),
             record.timestamp(),
             record.headers());
-    DeadLetterHeaders.add(rejected.headers(), reason, why, context.recordMetadata().orElse(null));
-    metrics.deadLetter(reason);
+    DeadLetterHeaders.add(
+        rejected.headers(),
+        rejection.reason(),
+        rejection.message(),
+        context.recordMetadata().orElse(null));
+    metrics.deadLetter(rejection.reason());
     context.forward(rejected);
   }
 }

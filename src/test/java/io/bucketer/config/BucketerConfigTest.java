@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.kafka.common.config.ConfigException;
@@ -66,6 +67,47 @@ class BucketerConfigTest {
         .hasMessageNotContaining("s3cret");
     assertThatThrownBy(() -> new BucketerConfig(missing))
         .hasMessageContaining("schema.registry.url");
+  }
+
+  @Test
+  void shouldReadTheBadInputSettingsWithTheirDefaults() {
+    final BucketerConfig defaults = new BucketerConfig(required());
+    final Map<String, Object> settings = required();
+    settings.put("timestamp.floor", "2020-03-01T00:00:00Z");
+    settings.put("max.future.skew", "5m");
+    settings.put("max.reading.bytes", "1024");
+    settings.put("schema.registry.retry.timeout", "2s");
+    final BucketerConfig set = new BucketerConfig(settings);
+
+    assertThat(defaults.timestampFloor()).isEqualTo(Instant.parse("2000-01-01T00:00:00Z"));
+    assertThat(defaults.maxFutureSkew()).isEqualTo(Duration.ofHours(1));
+    assertThat(defaults.maxReadingBytes()).isEqualTo(65_536);
+    assertThat(defaults.schemaRegistryRetryTimeout()).isEqualTo(Duration.ofSeconds(30));
+    assertThat(set.timestampFloor()).isEqualTo(Instant.parse("2020-03-01T00:00:00Z"));
+    assertThat(set.maxFutureSkew()).isEqualTo(Duration.ofMinutes(5));
+    assertThat(set.maxReadingBytes()).isEqualTo(1024);
+    assertThat(set.schemaRegistryRetryTimeout()).isEqualTo(Duration.ofSeconds(2));
+  }
+
+  @Test
+  void shouldNameABadInputSettingThatIsWrong() {
+    assertThatThrownBy(() -> new BucketerConfig(with("timestamp.floor", "2000-01-01")))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("timestamp.floor");
+    assertThatThrownBy(() -> new BucketerConfig(with("max.future.skew", "1 hour")))
+        .hasMessageContaining("max.future.skew");
+    assertThatThrownBy(() -> new BucketerConfig(with("max.reading.bytes", "10")))
+        .hasMessageContaining("max.reading.bytes");
+    // The retry budget's backoff starts at 100 ms: a shorter budget could not retry at all.
+    assertThatThrownBy(() -> new BucketerConfig(with("schema.registry.retry.timeout", "500ms")))
+        .hasMessageContaining("schema.registry.retry.timeout")
+        .hasMessageContaining("at least 1s");
+  }
+
+  private static Map<String, Object> with(final String name, final String value) {
+    final Map<String, Object> settings = required();
+    settings.put(name, value);
+    return settings;
   }
 
   @Test

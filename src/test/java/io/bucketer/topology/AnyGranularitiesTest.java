@@ -100,7 +100,8 @@ class AnyGranularitiesTest {
             Duration.ofSeconds(30),
             2,
             Duration.ofHours(24),
-            1000);
+            1000,
+            BucketTopologyTest.CHECKS);
     final Properties properties = new Properties();
     properties.put(StreamsConfig.APPLICATION_ID_CONFIG, "any-granularities");
     properties.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");

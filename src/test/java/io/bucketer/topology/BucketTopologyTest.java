@@ -54,6 +54,11 @@ class BucketTopologyTest {
   private static final Instant TEN = Instant.parse("2025-06-01T10:00:00Z");
   private static final Duration IDLE_TIMEOUT = Duration.ofSeconds(30);
   private static final Duration HORIZON = Duration.ofHours(1);
+
+  /** bucketer's defaults: floor 2000-01-01, an hour of future skew, 64 KiB per reading. */
+  static final ReadingChecks CHECKS =
+      new ReadingChecks(Instant.parse("2000-01-01T00:00:00Z"), Duration.ofHours(1), 65_536);
+
   static final BucketTopology.Settings SETTINGS =
       new BucketTopology.Settings(
           "iot.readings",
@@ -64,7 +69,8 @@ class BucketTopologyTest {
           IDLE_TIMEOUT,
           2,
           HORIZON,
-          1000);
+          1000,
+          CHECKS);
 
   @TempDir Path stateDir;
 

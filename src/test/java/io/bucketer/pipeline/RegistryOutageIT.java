@@ -1,0 +1,281 @@
+package io.bucketer.pipeline;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.bucketer.app.BucketerApp;
+import io.bucketer.avro.Reading;
+import io.bucketer.buckets.Granularity;
+import io.bucketer.config.BucketerConfig;
+import io.bucketer.embedded.EmbeddedKafkaBroker;
+import io.bucketer.embedded.EmbeddedMongoServer;
+import io.bucketer.embedded.InProcessSchemaRegistry;
+import io.bucketer.ingest.ReadingEncoder;
+import io.bucketer.ingest.SchemaRegistryClient;
+import io.bucketer.metrics.BucketerMetrics;
+import io.bucketer.simulate.ReadingGenerator;
+import io.bucketer.sink.BucketReader;
+import io.bucketer.testing.BucketStoreAssertions;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.Future;
+import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericData;
+import org.apache.avro.generic.GenericRecord;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * An unreachable schema registry is not bad input: readings whose writer schema the processor has
+ * not fetched yet must wait for the registry, not go to the dead-letter topic. The registry fails
+ * for longer than the processor's retry budget, so the stream thread gives up and is replaced,
+ * resuming from its last commit; every reading must still end in MongoDB exactly once.
+ */
+@Tag("integration")
+class RegistryOutageIT {
+
+  private static final Granularity MINUTE = Granularity.parse("1m");
+  private static final Granularity HOUR = Granularity.parse("1h");
+  private static final Duration DEADLINE = Duration.ofSeconds(120);
+
+  /**
+   * With a 1 s budget (backoff 100 ms doubling) a lookup makes at most about six attempts, so this
+   * many failures outlast at least two budgets.
+   */
+  private static final int FAILED_REQUESTS = 15;
+
+  /** A newer producer: the reading plus a field the processor does not know, so a new id. */
+  private static final Schema WITH_FIRMWARE =
+      new Schema.Parser()
+          .parse(
+              "{\"type\":\"record\",\"name\":\"Reading\",\"namespace\":\"io.bucketer.avro\","
+                  + "\"fields\":[{\"name\":\"sensor_id\",\"type\":\"string\"},"
+                  + "{\"name\":\"timestamp\","
+                  + "\"type\":{\"type\":\"long\",\"logicalType\":\"timestamp-millis\"}},"
+                  + "{\"name\":\"value\",\"type\":\"double\"},"
+                  + "{\"name\":\"metric\",\"type\":[\"null\",\"string\"],\"default\":null},"
+                  + "{\"name\":\"utc_offset_minutes\",\"type\":[\"null\",\"int\"],"
+                  + "\"default\":null},"
+                  + "{\"name\":\"firmware\",\"type\":\"string\",\"default\":\"unknown\"}]}");
+
+  private static EmbeddedKafkaBroker broker;
+  private static EmbeddedMongoServer mongo;
+  private static InProcessSchemaRegistry registry;
+
+  @TempDir Path stateDir;
+
+  @BeforeAll
+  static void startInfrastructure() {
+    broker = EmbeddedKafkaBroker.start();
+    mongo = EmbeddedMongoServer.start();
+    registry = InProcessSchemaRegistry.start();
+  }
+
+  @AfterAll
+  static void stopInfrastructure() {
+    registry.close();
+    mongo.close();
+    broker.close();
+  }
+
+  @Test
+  void shouldBucketEveryReadingThroughARegistryOutageAndDeadLetterNone() throws Exception {
+    final String id = "outage-" + UUID.randomUUID().toString().substring(0, 8);
+    final BucketerConfig config = config(id);
+    // Two hours apart, so that the first part's windows have closed before the second arrives.
+    final List<Reading> before = generate(Instant.parse("2025-06-01T09:00:00Z"), 1);
+    final List<Reading> during = generate(Instant.parse("2025-06-01T11:00:00Z"), 2);
+    final List<Reading> all = new ArrayList<>(before);
+    all.addAll(during);
+    final ReadingEncoder encoder =
+        new ReadingEncoder(new SchemaRegistryClient(registry.url()), config.inputTopic());
+    final SimpleMeterRegistry meters = new SimpleMeterRegistry();
+
+    try (BucketerApp app = BucketerApp.start(config, meters);
+        BucketReader store =
+            new BucketReader(mongo.connectionString(), id, config.collectionPrefix());
+        KafkaProducer<byte[], byte[]> producer = producer()) {
+      send(producer, config.inputTopic(), before, before.stream().map(encoder::encode).toList());
+      awaitReadingsInBuckets(store, HOUR, before.size(), meters);
+
+      // Each sensor's first readings use the known schema, so the thread has usually forwarded
+      // some of them in a transaction it has not committed when it meets the new one: replacing
+      // the thread must neither lose nor repeat those. The new schema is registered now, while the
+      // registry answers.
+      final List<byte[]> mixed = new ArrayList<>();
+      for (int i = 0; i < during.size(); i++) {
+        final Reading reading = during.get(i);
+        mixed.add(i < during.size() / 2 ? encoder.encode(reading) : withFirmware(encoder, reading));
+      }
+      registry.failNextRequests(FAILED_REQUESTS, 503);
+      send(producer, config.inputTopic(), during, mixed);
+
+      awaitReadingsInBuckets(store, MINUTE, all.size(), meters);
+      awaitReadingsInBuckets(store, HOUR, all.size(), meters);
+      assertThat(count(meters, BucketerMetrics.STREAM_THREAD_RESTARTS))
+          .as("stream threads replaced because the registry was unavailable")
+          .isGreaterThanOrEqualTo(1);
+      BucketStoreAssertions.assertStoreEqualsComputation(store, all, MINUTE);
+      BucketStoreAssertions.assertStoreEqualsComputation(store, all, HOUR);
+      assertThat(count(meters, BucketerMetrics.DEAD_LETTERS)).isZero();
+      assertThat(committedRecords(config.deadLetterTopic())).isEmpty();
+    }
+  }
+
+  /** Fails with the count it last saw and the dead letters so far, which say what went wrong. */
+  private static void awaitReadingsInBuckets(
+      final BucketReader store,
+      final Granularity granularity,
+      final long expected,
+      final SimpleMeterRegistry meters) {
+    await()
+        // A replaced stream thread ends by rethrowing its error (Kafka Streams does so after
+        // starting the replacement): expected here, not a reason to fail the wait.
+        .dontCatchUncaughtExceptions()
+        .atMost(DEADLINE)
+        .untilAsserted(
+            () ->
+                assertThat(store.readingsInBuckets(granularity))
+                    .as(
+                        "readings in %s buckets; dead letters %s",
+                        granularity.label(),
+                        meters.find(BucketerMetrics.DEAD_LETTERS).counters().stream()
+                            .map(c -> c.getId().getTag("reason") + "=" + c.count())
+                            .toList())
+                    .isEqualTo(expected));
+  }
+
+  private BucketerConfig config(final String id) throws Exception {
+    final Map<String, Object> settings = new HashMap<>();
+    settings.put(BucketerConfig.BOOTSTRAP_SERVERS, broker.bootstrapServers());
+    settings.put(BucketerConfig.SCHEMA_REGISTRY_URL, registry.url());
+    settings.put(BucketerConfig.MONGODB_URI, mongo.connectionString());
+    settings.put(BucketerConfig.MONGODB_DATABASE, id);
+    settings.put(BucketerConfig.APPLICATION_ID, id);
+    settings.put(BucketerConfig.INPUT_TOPIC, id + ".readings");
+    settings.put(BucketerConfig.BUCKETS_TOPIC, id + ".buckets");
+    settings.put(BucketerConfig.DEAD_LETTER_TOPIC, id + ".dlq");
+    settings.put(BucketerConfig.SERIES_PARTITIONS, "3");
+    settings.put(BucketerConfig.TOPIC_REPLICATION_FACTOR, "1");
+    settings.put(BucketerConfig.IDLE_TIMEOUT, "2s");
+    settings.put(BucketerConfig.SCHEMA_REGISTRY_RETRY_TIMEOUT, "1s");
+    // A replaced thread stays a group member until its session expires (Kafka Streams replaces it
+    // with REMAIN_IN_GROUP), and the rebalance that hands its tasks on waits for that: the
+    // broker's minimum session instead of the default 45 s keeps the test short.
+    settings.put(BucketerConfig.KAFKA_PREFIX + "session.timeout.ms", "6000");
+    settings.put(BucketerConfig.KAFKA_PREFIX + "heartbeat.interval.ms", "2000");
+    settings.put(BucketerConfig.KAFKA_PREFIX + "state.dir", stateDir.toString());
+    final BucketerConfig config = new BucketerConfig(settings);
+    try (Admin admin = Admin.create(config.kafkaProperties())) {
+      admin.createTopics(List.of(new NewTopic(config.inputTopic(), 2, (short) 1))).all().get();
+    }
+    return config;
+  }
+
+  /** Twenty minutes of six sensors, in order, seeded so every run sends the same readings. */
+  private static List<Reading> generate(final Instant start, final long seed) {
+    final List<Reading> readings = new ArrayList<>();
+    new ReadingGenerator(
+            new ReadingGenerator.Options(
+                6, start, Duration.ofSeconds(5), Duration.ofMillis(500), 0, 24, 1440, seed))
+        .forEachRemaining(readings::add);
+    return readings;
+  }
+
+  private static byte[] withFirmware(final ReadingEncoder encoder, final Reading reading) {
+    final GenericRecord record = new GenericData.Record(WITH_FIRMWARE);
+    record.put("sensor_id", reading.getSensorId());
+    record.put("timestamp", reading.getTimestamp().toEpochMilli());
+    record.put("value", reading.getValue());
+    record.put("metric", reading.getMetric());
+    record.put("utc_offset_minutes", reading.getUtcOffsetMinutes());
+    record.put("firmware", "2.1.0");
+    return encoder.encode(record, WITH_FIRMWARE);
+  }
+
+  private static KafkaProducer<byte[], byte[]> producer() {
+    final Map<String, Object> properties = new HashMap<>();
+    properties.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
+    return new KafkaProducer<>(properties, new ByteArraySerializer(), new ByteArraySerializer());
+  }
+
+  /**
+   * Keyed by sensor, as gateways do: each series stays in one input partition, in order. (Spread
+   * over partitions, a series' readings could overtake each other by more than the grace.)
+   */
+  private static void send(
+      final KafkaProducer<byte[], byte[]> producer,
+      final String topic,
+      final List<Reading> readings,
+      final List<byte[]> values)
+      throws Exception {
+    final List<Future<RecordMetadata>> acks = new ArrayList<>();
+    for (int i = 0; i < values.size(); i++) {
+      final byte[] key = readings.get(i).getSensorId().getBytes(StandardCharsets.UTF_8);
+      acks.add(producer.send(new ProducerRecord<>(topic, key, values.get(i))));
+    }
+    producer.flush();
+    for (final Future<RecordMetadata> ack : acks) {
+      ack.get(); // throws if the broker rejected it
+    }
+  }
+
+  private static double count(final SimpleMeterRegistry meters, final String name) {
+    return meters.find(name).counters().stream().mapToDouble(Counter::count).sum();
+  }
+
+  /** Every committed record of a topic, read from its beginning to its current end. */
+  private static List<ConsumerRecord<byte[], byte[]>> committedRecords(final String topic) {
+    final Map<String, Object> properties =
+        Map.of(
+            ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+            broker.bootstrapServers(),
+            ConsumerConfig.ISOLATION_LEVEL_CONFIG,
+            "read_committed");
+    final List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
+    try (KafkaConsumer<byte[], byte[]> consumer =
+        new KafkaConsumer<>(properties, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+      final List<TopicPartition> partitions =
+          consumer.partitionsFor(topic).stream()
+              .map(info -> new TopicPartition(topic, info.partition()))
+              .toList();
+      consumer.assign(partitions);
+      consumer.seekToBeginning(partitions);
+      final Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
+      // In this thread: a consumer must not be used by two threads.
+      await()
+          .pollInSameThread()
+          .atMost(DEADLINE)
+          .until(
+              () -> {
+                consumer.poll(Duration.ofMillis(200)).forEach(records::add);
+                return partitions.stream().allMatch(p -> consumer.position(p) >= ends.get(p));
+              });
+    }
+    return records;
+  }
+}
