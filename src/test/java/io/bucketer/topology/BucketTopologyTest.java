@@ -10,6 +10,7 @@ import io.bucketer.buckets.Measurement;
 import io.bucketer.ingest.ConfluentWireFormat;
 import io.bucketer.ingest.ReadingDecoder;
 import io.bucketer.metrics.BucketerMetrics;
+import io.bucketer.metrics.BucketerMetrics.ReadingOutcome;
 import io.bucketer.simulate.ReadingGenerator;
 import io.bucketer.testing.ExpectedBuckets;
 import io.bucketer.topics.ClosedBucketSerde;
@@ -74,6 +75,8 @@ class BucketTopologyTest {
 
   @TempDir Path stateDir;
 
+  private final BucketerMetrics metrics = BucketerMetrics.unregistered();
+
   private TopologyTestDriver driver;
   private TestInputTopic<byte[], byte[]> input;
   private TestOutputTopic<String, ClosedBucket> buckets;
@@ -81,7 +84,7 @@ class BucketTopologyTest {
 
   @BeforeEach
   void startDriver() {
-    driver = newDriver(stateDir);
+    driver = newDriver(stateDir, metrics);
     input =
         driver.createInputTopic(
             "iot.readings", new ByteArraySerializer(), new ByteArraySerializer());
@@ -98,16 +101,14 @@ class BucketTopologyTest {
     driver.close();
   }
 
-  static TopologyTestDriver newDriver(final Path stateDir) {
+  static TopologyTestDriver newDriver(final Path stateDir, final BucketerMetrics metrics) {
     final Properties properties = new Properties();
     properties.put(StreamsConfig.APPLICATION_ID_CONFIG, "bucketer-test");
     properties.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
     properties.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
     return new TopologyTestDriver(
         BucketTopology.build(
-            SETTINGS,
-            () -> new ReadingDecoder(id -> Reading.getClassSchema()),
-            BucketerMetrics.unregistered()),
+            SETTINGS, () -> new ReadingDecoder(id -> Reading.getClassSchema()), metrics),
         properties);
   }
 
@@ -184,7 +185,7 @@ class BucketTopologyTest {
 
     final Map<String, ClosedBucket> fromShuffled = bucketsOf(shuffled, this.driver, buckets);
     final Map<String, ClosedBucket> fromSorted;
-    try (TopologyTestDriver other = newDriver(otherStateDir)) {
+    try (TopologyTestDriver other = newDriver(otherStateDir, BucketerMetrics.unregistered())) {
       fromSorted =
           bucketsOf(
               sorted,
@@ -243,6 +244,9 @@ class BucketTopologyTest {
     assertThat(hour.stats().count()).isEqualTo(3);
     assertThat(hour.stats().sum()).isEqualTo(12.0);
     assertThat(deadLetters.isEmpty()).isTrue();
+    assertThat(metrics.readings(ReadingOutcome.ON_TIME)).isEqualTo(3);
+    assertThat(metrics.readings(ReadingOutcome.LATE_MERGED)).isEqualTo(1);
+    assertThat(metrics.readings(ReadingOutcome.TOO_LATE)).isZero();
   }
 
   @Test
@@ -274,6 +278,8 @@ class BucketTopologyTest {
 
     final TestRecord<byte[], byte[]> dead = deadLetters.readRecord();
     assertThat(header(dead, DeadLetterHeaders.REASON)).isEqualTo("too-late");
+    assertThat(metrics.readings(ReadingOutcome.TOO_LATE)).isEqualTo(1);
+    assertThat(metrics.deadLetters("too-late")).isEqualTo(1);
     assertThat(new String(dead.value(), StandardCharsets.UTF_8)).contains("\"value\":9.0");
     assertThat(buckets.readValuesToList())
         .filteredOn(b -> b.windowStart() == at("10:00:00"))
