@@ -53,7 +53,8 @@ public final class BucketerApp implements AutoCloseable {
             config.collectionPrefix(),
             config.granularities(),
             config.sinkBatchSize(),
-            config.sinkWritesInFlight());
+            config.sinkWritesInFlight(),
+            config.sinkWriteTimeout());
     writer.ensureIndexes(config.sinkWriteTimeout());
 
     final SchemaRegistryClient registry =
