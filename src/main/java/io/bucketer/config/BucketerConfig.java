@@ -47,6 +47,7 @@ public final class BucketerConfig extends AbstractConfig {
   public static final String SINK_BATCH_SIZE = "sink.batch.size";
   public static final String SINK_WRITES_IN_FLIGHT = "sink.max.writes.in.flight";
   public static final String SINK_WRITE_TIMEOUT = "sink.write.timeout";
+  public static final String SINK_RETRY_BACKOFF_MAX = "sink.retry.backoff.max";
 
   public static final ConfigDef DEFINITION =
       new ConfigDef()
@@ -196,7 +197,18 @@ public final class BucketerConfig extends AbstractConfig {
               "30s",
               new Span(),
               Importance.LOW,
-              "How long one batch may wait for MongoDB before it is retried.");
+              "How long one batch may wait for MongoDB before it is retried. Unless mongodb.uri"
+                  + " sets them, also the MongoDB client's socket read timeout and (up to 30s) its"
+                  + " server selection timeout.")
+          .define(
+              SINK_RETRY_BACKOFF_MAX,
+              Type.STRING,
+              "10s",
+              new Span(),
+              Importance.LOW,
+              "Longest wait between two attempts at a batch MongoDB did not acknowledge; the wait"
+                  + " doubles from 200ms up to it, which bounds how long the sink takes to notice"
+                  + " that MongoDB is back.");
 
   private final Map<String, Object> kafkaProperties;
 
@@ -295,6 +307,10 @@ public final class BucketerConfig extends AbstractConfig {
 
   public Duration sinkWriteTimeout() {
     return TimeSpans.parse(getString(SINK_WRITE_TIMEOUT));
+  }
+
+  public Duration sinkRetryBackoffMax() {
+    return TimeSpans.parse(getString(SINK_RETRY_BACKOFF_MAX));
   }
 
   private static final class NonBlank implements ConfigDef.Validator {
