@@ -83,6 +83,7 @@ public final class BucketerApp implements AutoCloseable {
                 Duration.ofMillis(500),
                 config.sinkWriteTimeout(),
                 SINK_INITIAL_BACKOFF,
+                // a cap below the first wait means "no doubling", not an invalid setting
                 max(SINK_INITIAL_BACKOFF, config.sinkRetryBackoffMax())),
             writer,
             meters);
