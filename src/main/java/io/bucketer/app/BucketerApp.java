@@ -33,6 +33,7 @@ public final class BucketerApp implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(BucketerApp.class);
   private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(30);
+  private static final Duration SINK_INITIAL_BACKOFF = Duration.ofMillis(200);
 
   private final KafkaStreams streams;
   private final MongoBucketWriter writer;
@@ -57,7 +58,8 @@ public final class BucketerApp implements AutoCloseable {
             config.collectionPrefix(),
             config.granularities(),
             config.sinkBatchSize(),
-            config.sinkWritesInFlight());
+            config.sinkWritesInFlight(),
+            config.sinkWriteTimeout());
     writer.ensureIndexes(config.sinkWriteTimeout());
 
     final SchemaRegistryClient registry =
@@ -78,12 +80,14 @@ public final class BucketerApp implements AutoCloseable {
         new BucketSink(
             new SinkConfig(
                 config.bucketsTopic(),
+                config.deadLetterTopic(),
                 config.applicationId() + "-sink",
                 config.kafkaProperties(),
                 Duration.ofMillis(500),
                 config.sinkWriteTimeout(),
-                Duration.ofMillis(200),
-                Duration.ofSeconds(30)),
+                SINK_INITIAL_BACKOFF,
+                // a cap below the first wait means "no doubling", not an invalid setting
+                max(SINK_INITIAL_BACKOFF, config.sinkRetryBackoffMax())),
             writer,
             meters);
     final BucketerApp app = new BucketerApp(streams, writer, sink);
@@ -98,11 +102,19 @@ public final class BucketerApp implements AutoCloseable {
     return app;
   }
 
+  private static Duration max(final Duration a, final Duration b) {
+    return a.compareTo(b) >= 0 ? a : b;
+  }
+
   public KafkaStreams.State streamsState() {
     return streams.state();
   }
 
-  /** True while both halves run: the topology is running or rebalancing and the sink is alive. */
+  /**
+   * True while both halves run: the topology is running or rebalancing and the sink is alive. A
+   * sink that waits for MongoDB is alive (it retries, paused, until MongoDB answers); it dies only
+   * on a record it cannot decode or a dead letter Kafka does not take.
+   */
   public boolean isHealthy() {
     return streams.state().isRunningOrRebalancing() && sinkThread.isAlive();
   }

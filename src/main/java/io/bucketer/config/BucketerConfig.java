@@ -53,6 +53,7 @@ public final class BucketerConfig extends AbstractConfig {
   public static final String MAX_FUTURE_SKEW = "max.future.skew";
   public static final String MAX_READING_BYTES = "max.reading.bytes";
   public static final String SCHEMA_REGISTRY_RETRY_TIMEOUT = "schema.registry.retry.timeout";
+  public static final String SINK_RETRY_BACKOFF_MAX = "sink.retry.backoff.max";
 
   public static final ConfigDef DEFINITION =
       new ConfigDef()
@@ -239,7 +240,18 @@ public final class BucketerConfig extends AbstractConfig {
               "30s",
               new Span(),
               Importance.LOW,
-              "How long one batch may wait for MongoDB before it is retried.");
+              "How long one batch may wait for MongoDB before it is retried. Unless mongodb.uri"
+                  + " sets them, also the MongoDB client's socket read timeout and (up to 30s) its"
+                  + " server selection timeout.")
+          .define(
+              SINK_RETRY_BACKOFF_MAX,
+              Type.STRING,
+              "10s",
+              new Span(),
+              Importance.LOW,
+              "Longest wait between two attempts at a batch MongoDB did not acknowledge; the wait"
+                  + " doubles from 200ms up to it, which bounds how long the sink takes to notice"
+                  + " that MongoDB is back.");
 
   private final Map<String, Object> kafkaProperties;
 
@@ -354,6 +366,10 @@ public final class BucketerConfig extends AbstractConfig {
 
   public Duration schemaRegistryRetryTimeout() {
     return TimeSpans.parse(getString(SCHEMA_REGISTRY_RETRY_TIMEOUT));
+  }
+
+  public Duration sinkRetryBackoffMax() {
+    return TimeSpans.parse(getString(SINK_RETRY_BACKOFF_MAX));
   }
 
   private static final class NonBlank implements ConfigDef.Validator {

@@ -2,12 +2,11 @@ package io.bucketer.sink;
 
 import io.bucketer.buckets.ClosedBucket;
 import io.bucketer.buckets.Granularity;
-import io.bucketer.topics.ClosedBucketSerde;
+import io.bucketer.metrics.BucketerMetrics;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
@@ -16,19 +15,21 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.clients.consumer.CommitFailedException;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.RebalanceInProgressException;
-import org.apache.kafka.common.errors.RecordDeserializationException;
 import org.apache.kafka.common.errors.WakeupException;
-import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -42,9 +43,16 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Infrastructure failures (MongoDB unreachable or slow) are retried with the same batch and an
  * exponential backoff; meanwhile every assigned partition is paused and the loop keeps polling, so
- * the consumer stays in its group without fetching more. Data errors (MongoDB rejects a document,
- * or a record cannot be decoded) stop the sink: {@link #run()} logs the offending bucket keys and
- * throws {@link BucketSinkException}; the records stay uncommitted until they are dealt with.
+ * the consumer stays in its group without fetching more: memory holds one poll, however long
+ * MongoDB is away. A document MongoDB rejects (a data error) is set aside: its bucket record goes,
+ * as it was read, to the dead-letter topic with MongoDB's reason, the rest of the batch is written,
+ * and the offsets are committed once Kafka acknowledged the dead letters and MongoDB the rest. A
+ * record that is not a bucket at all (another format version) stops the sink: {@link #run()} throws
+ * {@link BucketSinkException}, and the record stays uncommitted.
+ *
+ * <p>Meters: {@value #RETRIES} counts retried writes, {@value #PENDING} is the number of polled
+ * buckets not yet acknowledged (it stays up while MongoDB is away), {@value #BUCKETS_WRITTEN} and
+ * {@value #WRITE_LATENCY} count and time the writes.
  *
  * <p>The sink does not own the writer: close the writer after the sink.
  */
@@ -52,15 +60,20 @@ public final class BucketSink implements Runnable, AutoCloseable {
 
   public static final String BUCKETS_WRITTEN = "bucketer.sink.buckets.written";
   public static final String WRITE_LATENCY = "bucketer.sink.write.latency";
+  public static final String RETRIES = "bucketer.sink.retries";
+  public static final String PENDING = "bucketer.sink.pending";
 
   private static final Logger LOG = LoggerFactory.getLogger(BucketSink.class);
   private static final Duration CONSUMER_CLOSE_ALLOWANCE = Duration.ofSeconds(35);
 
   private final SinkConfig config;
-  private final Consumer<String, ClosedBucket> consumer;
+  private final Consumer<byte[], byte[]> consumer;
+  private final RejectedBucketDeadLetters deadLetters;
   private final MongoBucketWriter writer;
   private final MeterRegistry registry;
   private final Map<String, Counter> writtenByGranularity = new ConcurrentHashMap<>();
+  private final Counter retries;
+  private final AtomicInteger pending = new AtomicInteger();
   private final AtomicBoolean started = new AtomicBoolean();
   private final AtomicBoolean closing = new AtomicBoolean();
   private final CountDownLatch stopped = new CountDownLatch(1);
@@ -68,31 +81,43 @@ public final class BucketSink implements Runnable, AutoCloseable {
 
   public BucketSink(
       final SinkConfig config, final MongoBucketWriter writer, final MeterRegistry registry) {
-    this(
-        config,
-        new KafkaConsumer<>(
-            consumerProperties(config),
-            new StringDeserializer(),
-            new ClosedBucketSerde().deserializer()),
-        writer,
-        registry);
+    this(config, newConsumer(config), newProducer(config), writer, registry);
   }
 
-  /** For tests: any consumer, for example Kafka's {@code MockConsumer}. */
+  /** For tests: any consumer and producer, for example Kafka's mocks. */
   BucketSink(
       final SinkConfig config,
-      final Consumer<String, ClosedBucket> consumer,
+      final Consumer<byte[], byte[]> consumer,
+      final Producer<byte[], byte[]> deadLetterProducer,
       final MongoBucketWriter writer,
       final MeterRegistry registry) {
     this.config = config;
     this.consumer = consumer;
+    this.deadLetters =
+        new RejectedBucketDeadLetters(
+            deadLetterProducer, config.deadLetterTopic(), new BucketerMetrics(registry));
     this.writer = writer;
     this.registry = registry;
+    this.retries = registry.counter(RETRIES);
+    registry.gauge(PENDING, pending);
+  }
+
+  private static Consumer<byte[], byte[]> newConsumer(final SinkConfig config) {
+    // Bytes, decoded by the sink: a rejected bucket goes to the dead-letter topic as it was read.
+    return new KafkaConsumer<>(
+        consumerProperties(config), new ByteArrayDeserializer(), new ByteArrayDeserializer());
+  }
+
+  private static Producer<byte[], byte[]> newProducer(final SinkConfig config) {
+    return new KafkaProducer<>(
+        RejectedBucketDeadLetters.producerProperties(config.kafkaProperties()),
+        new ByteArraySerializer(),
+        new ByteArraySerializer());
   }
 
   /** The pass-through properties plus the settings the sink's guarantees depend on. */
   static Map<String, Object> consumerProperties(final SinkConfig config) {
-    final Map<String, Object> properties = new HashMap<>(config.consumerProperties());
+    final Map<String, Object> properties = new HashMap<>(config.kafkaProperties());
     // A new group starts at the beginning: buckets closed before the sink first ran still count.
     properties.putIfAbsent(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
     properties.put(ConsumerConfig.GROUP_ID_CONFIG, config.groupId());
@@ -114,9 +139,10 @@ public final class BucketSink implements Runnable, AutoCloseable {
   }
 
   /**
-   * Runs until {@link #close()} or a data error.
+   * Runs until {@link #close()}, or until a record cannot be decoded or a dead letter cannot be
+   * written.
    *
-   * @throws BucketSinkException when MongoDB rejects a bucket or a record cannot be decoded
+   * @throws BucketSinkException when a record is not a bucket, or Kafka does not take a dead letter
    */
   @Override
   public void run() {
@@ -129,28 +155,28 @@ public final class BucketSink implements Runnable, AutoCloseable {
     try {
       consumer.subscribe(List.of(config.topic()), new PauseNewPartitionsWhileRetrying());
       while (!closing.get()) {
-        final ConsumerRecords<String, ClosedBucket> records = consumer.poll(config.pollTimeout());
+        final ConsumerRecords<byte[], byte[]> records = consumer.poll(config.pollTimeout());
         if (!records.isEmpty()) {
-          writeThenCommit(records);
+          writeThenCommit(SinkBatch.of(records));
         }
       }
     } catch (WakeupException e) {
       if (!closing.get()) {
         throw e;
       }
-    } catch (RecordDeserializationException e) {
-      LOG.error(
-          "undecodable bucket record at {} offset {}; the sink stops",
-          e.topicPartition(),
-          e.offset(),
-          e);
-      throw new BucketSinkException(
-          "cannot decode the bucket record at " + e.topicPartition() + " offset " + e.offset(), e);
+    } catch (BucketSinkException e) {
+      LOG.error("the sink stops: {}", e.getMessage(), e);
+      throw e;
     } finally {
+      pending.set(0);
       try {
         consumer.close();
       } finally {
-        stopped.countDown();
+        try {
+          deadLetters.close();
+        } finally {
+          stopped.countDown();
+        }
       }
     }
   }
@@ -160,7 +186,11 @@ public final class BucketSink implements Runnable, AutoCloseable {
   public void close() {
     closing.set(true);
     if (started.compareAndSet(false, true)) {
-      consumer.close();
+      try {
+        consumer.close();
+      } finally {
+        deadLetters.close();
+      }
       return;
     }
     if (stopped.getCount() > 0) {
@@ -187,27 +217,20 @@ public final class BucketSink implements Runnable, AutoCloseable {
     return counter == null ? 0 : (long) counter.count();
   }
 
-  private void writeThenCommit(final ConsumerRecords<String, ClosedBucket> records) {
-    final List<ClosedBucket> batch = new ArrayList<>(records.count());
-    final Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
-    for (final ConsumerRecord<String, ClosedBucket> record : records) {
-      // A tombstone only tells compaction to drop the key; there is nothing to write.
-      if (record.value() != null) {
-        batch.add(record.value());
-      }
-      offsets.put(
-          new TopicPartition(record.topic(), record.partition()),
-          new OffsetAndMetadata(record.offset() + 1));
-    }
+  private void writeThenCommit(final SinkBatch batch) {
+    pending.set(batch.size());
     writeUntilAcknowledged(batch);
-    commit(offsets);
+    // The dead letters were sent while the rest was written; both must be safe before the commit.
+    deadLetters.awaitAcknowledged();
+    commit(batch.offsets());
+    pending.set(0);
   }
 
-  private void writeUntilAcknowledged(final List<ClosedBucket> batch) {
+  private void writeUntilAcknowledged(final SinkBatch batch) {
     Duration backoff = config.initialBackoff();
     while (true) {
       try {
-        timedWrite(batch);
+        timedWrite(batch.buckets());
         if (paused) {
           consumer.resume(consumer.paused());
           paused = false;
@@ -215,11 +238,17 @@ public final class BucketSink implements Runnable, AutoCloseable {
         return;
       } catch (BucketWriteException e) {
         if (!e.isRetryable()) {
-          LOG.error("MongoDB rejected buckets {}; the sink stops", e.rejectedBucketKeys(), e);
-          throw new BucketSinkException("MongoDB rejected buckets " + e.rejectedBucketKeys(), e);
+          // Rewriting the rest is harmless: the writer replaces only older revisions.
+          setAside(batch, e);
+          continue;
         }
+        retries.increment();
         LOG.warn(
-            "writing {} buckets failed, retrying in {}: {}", batch.size(), backoff, e.toString());
+            "writing {} buckets failed, retrying in {}: {}{}",
+            batch.size(),
+            backoff,
+            e.getMessage(),
+            e.getCause() == null ? "" : " (" + e.getCause() + ")");
         if (!paused) {
           consumer.pause(consumer.assignment());
           paused = true;
@@ -228,6 +257,29 @@ public final class BucketSink implements Runnable, AutoCloseable {
         final Duration doubled = backoff.multipliedBy(2);
         backoff = doubled.compareTo(config.maxBackoff()) < 0 ? doubled : config.maxBackoff();
       }
+    }
+  }
+
+  /** Takes the rejected buckets out of the batch and sends their records to the dead letters. */
+  private void setAside(final SinkBatch batch, final BucketWriteException rejection) {
+    final List<SinkBatch.Polled> rejected = batch.reject(rejection.rejectedBucketKeys());
+    if (rejected.isEmpty()) {
+      // Nothing left to take out: writing the same batch again would loop for ever.
+      throw new BucketSinkException(
+          "MongoDB rejected buckets that are not in the batch: " + rejection.rejectedBucketKeys(),
+          rejection);
+    }
+    for (final SinkBatch.Polled polled : rejected) {
+      final String reason = rejection.rejectionReason(polled.key());
+      LOG.warn(
+          "MongoDB rejected bucket {} ({}-{} offset {}), sent to {}: {}",
+          polled.key(),
+          polled.record().topic(),
+          polled.record().partition(),
+          polled.record().offset(),
+          config.deadLetterTopic(),
+          reason);
+      deadLetters.send(polled.record(), "MongoDB rejected the bucket document: " + reason);
     }
   }
 
@@ -255,7 +307,7 @@ public final class BucketSink implements Runnable, AutoCloseable {
 
   /** Keeps the group membership alive during a backoff; throws WakeupException on close. */
   private void pollWhilePaused(final Duration backoff) {
-    final ConsumerRecords<String, ClosedBucket> unexpected = consumer.poll(backoff);
+    final ConsumerRecords<byte[], byte[]> unexpected = consumer.poll(backoff);
     // New partitions are paused on assignment; should records arrive anyway, rewind so they are
     // fetched again after the batch in hand is acknowledged instead of being skipped by its commit.
     for (final TopicPartition partition : unexpected.partitions()) {

@@ -1,6 +1,8 @@
 package io.bucketer.sink;
 
+import com.mongodb.ConnectionString;
 import com.mongodb.MongoBulkWriteException;
+import com.mongodb.MongoClientSettings;
 import com.mongodb.MongoCommandException;
 import com.mongodb.bulk.BulkWriteError;
 import com.mongodb.client.model.BulkWriteOptions;
@@ -23,6 +25,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.bson.BsonDocument;
 import org.bson.BsonInt32;
@@ -51,6 +54,9 @@ public final class MongoBucketWriter implements AutoCloseable {
   private static final int DUPLICATE_KEY = 11000;
 
   private static final ReplaceOptions UPSERT = new ReplaceOptions().upsert(true);
+
+  /** The driver's own default server selection timeout. */
+  private static final long DRIVER_SERVER_SELECTION_MILLIS = 30_000;
 
   private final Map<String, MongoCollection<BsonDocument>> collectionsByLabel;
   private final int maxBatchSize;
@@ -106,8 +112,11 @@ public final class MongoBucketWriter implements AutoCloseable {
 
   /**
    * A writer with its own client, closed with the writer. Connection and timeout settings come from
-   * the connection string; the Stable API is not requested (servers without {@code hello}, like the
-   * in-JVM stand-in, could not be reached).
+   * the connection string, with defaults derived from {@code writeTimeout} where it sets none (see
+   * {@link #clientSettings}); the Stable API is not requested (servers without {@code hello}, like
+   * the in-JVM stand-in, could not be reached).
+   *
+   * @param writeTimeout the longest the caller lets one {@link #write} wait
    */
   public static MongoBucketWriter connect(
       final String connectionString,
@@ -115,8 +124,9 @@ public final class MongoBucketWriter implements AutoCloseable {
       final String collectionPrefix,
       final List<Granularity> granularities,
       final int maxBatchSize,
-      final int maxWritesInFlight) {
-    final MongoClient client = MongoClients.create(connectionString);
+      final int maxWritesInFlight,
+      final Duration writeTimeout) {
+    final MongoClient client = MongoClients.create(clientSettings(connectionString, writeTimeout));
     try {
       return new MongoBucketWriter(
           client.getDatabase(databaseName),
@@ -129,6 +139,35 @@ public final class MongoBucketWriter implements AutoCloseable {
       client.close();
       throw e;
     }
+  }
+
+  /**
+   * The connection string's settings, plus two timeouts where it sets neither them nor {@code
+   * timeoutMS}. Socket reads: the driver waits for ever by default, so a connection whose peer
+   * vanished without a reset (a partition, a dead host) would never fail and never return to the
+   * pool, though the writer gave up on its batch long ago; they now fail after {@code
+   * writeTimeout}, the longest a batch may take anyway. Server selection (30 s by default): at most
+   * {@code writeTimeout}, so an unreachable server fails a write as "no server" with the driver's
+   * view of the cluster, not as an anonymous batch timeout.
+   */
+  static MongoClientSettings clientSettings(
+      final String connectionString, final Duration writeTimeout) {
+    final ConnectionString uri = new ConnectionString(connectionString);
+    final MongoClientSettings.Builder settings =
+        MongoClientSettings.builder().applyConnectionString(uri);
+    if (uri.getTimeout() != null) {
+      return settings.build();
+    }
+    final long timeoutMillis = writeTimeout.toMillis();
+    if (uri.getSocketTimeout() == null) {
+      settings.applyToSocketSettings(s -> s.readTimeout(timeoutMillis, TimeUnit.MILLISECONDS));
+    }
+    if (uri.getServerSelectionTimeout() == null) {
+      final long selectionMillis = Math.min(timeoutMillis, DRIVER_SERVER_SELECTION_MILLIS);
+      settings.applyToClusterSettings(
+          c -> c.serverSelectionTimeout(selectionMillis, TimeUnit.MILLISECONDS));
+    }
+    return settings.build();
   }
 
   /** Creates the series/time index on every granularity's collection (a no-op when present). */
@@ -147,7 +186,7 @@ public final class MongoBucketWriter implements AutoCloseable {
       final Throwable cause = unwrap(e);
       if (cause instanceof MongoCommandException) {
         // The server answered and refused, e.g. an index of that name with other keys exists.
-        throw BucketWriteException.rejected("cannot create bucket indexes", cause, List.of());
+        throw BucketWriteException.rejected("cannot create bucket indexes", cause, Map.of());
       }
       throw BucketWriteException.retryable("cannot create bucket indexes", cause);
     }
@@ -249,11 +288,11 @@ public final class MongoBucketWriter implements AutoCloseable {
   // package-private: tests check de-duplication and chunking without racing writes
   List<Chunk> chunks(final List<ClosedBucket> buckets) {
     final Map<String, Map<BsonDocument, ClosedBucket>> lastById = new LinkedHashMap<>();
-    final List<String> unknown = new ArrayList<>();
+    final Map<String, String> unknown = new LinkedHashMap<>();
     for (final ClosedBucket bucket : buckets) {
       final String label = bucket.granularity().label();
       if (!collectionsByLabel.containsKey(label)) {
-        unknown.add(BucketKey.of(bucket));
+        unknown.put(BucketKey.of(bucket), "no collection configured for granularity " + label);
       } else {
         lastById
             .computeIfAbsent(label, l -> new LinkedHashMap<>())
@@ -262,7 +301,7 @@ public final class MongoBucketWriter implements AutoCloseable {
     }
     if (!unknown.isEmpty()) {
       throw BucketWriteException.rejected(
-          "no collection configured for the granularity of " + unknown, null, unknown);
+          "no collection configured for the granularity of " + unknown.keySet(), null, unknown);
     }
     final List<Chunk> chunks = new ArrayList<>();
     lastById.forEach(
@@ -286,23 +325,23 @@ public final class MongoBucketWriter implements AutoCloseable {
    * call rewrites the rejected documents too, and they fail again once the store is reachable.
    */
   private static BucketWriteException classify(final List<Failure> failures, final int total) {
-    final List<String> rejectedKeys = new ArrayList<>();
+    final Map<String, String> rejections = new LinkedHashMap<>();
     Throwable retryableCause = null;
     for (final Failure failure : failures) {
-      final List<String> keys = failure.rejectedKeys();
-      if (keys.isEmpty() && retryableCause == null) {
+      final Map<String, String> rejected = failure.rejections();
+      if (rejected.isEmpty() && retryableCause == null) {
         retryableCause = failure.error();
       }
-      rejectedKeys.addAll(keys);
+      rejections.putAll(rejected);
     }
     final String summary = failures.size() + " of " + total + " bulk writes failed";
     final BucketWriteException exception =
         retryableCause != null
             ? BucketWriteException.retryable(summary, retryableCause)
             : BucketWriteException.rejected(
-                summary + ", MongoDB rejected buckets " + rejectedKeys,
+                summary + ", MongoDB rejected buckets " + rejections.keySet(),
                 failures.get(0).error(),
-                rejectedKeys);
+                rejections);
     for (final Failure failure : failures) {
       if (failure.error() != exception.getCause()) {
         exception.addSuppressed(failure.error());
@@ -350,24 +389,25 @@ public final class MongoBucketWriter implements AutoCloseable {
   record Failure(Chunk chunk, Throwable error, Set<Integer> staleWrites) {
 
     /**
-     * Keys of the buckets MongoDB will reject again, or empty when the failure is infrastructure
-     * (timeouts, connections, write-concern errors) and a retry may succeed.
+     * MongoDB's error for each bucket it will reject again, by bucket key, or empty when the
+     * failure is infrastructure (timeouts, connections, write-concern errors) and a retry may
+     * succeed.
      */
-    List<String> rejectedKeys() {
+    Map<String, String> rejections() {
+      final Map<String, String> rejections = new LinkedHashMap<>();
       if (error instanceof MongoBulkWriteException bulk && !bulk.getWriteErrors().isEmpty()) {
-        final List<String> keys = new ArrayList<>();
         for (final BulkWriteError writeError : bulk.getWriteErrors()) {
           if (!staleWrites.contains(writeError.getIndex())) {
-            keys.add(BucketKey.of(chunk.buckets().get(writeError.getIndex())));
+            rejections.put(
+                BucketKey.of(chunk.buckets().get(writeError.getIndex())),
+                "error " + writeError.getCode() + ": " + writeError.getMessage());
           }
         }
-        return keys;
-      }
-      if (error instanceof BsonSerializationException) {
+      } else if (error instanceof BsonSerializationException) {
         // The driver refused to encode a document (too large); it does not say which one.
-        return chunk.buckets().stream().map(BucketKey::of).toList();
+        chunk.buckets().forEach(b -> rejections.put(BucketKey.of(b), error.getMessage()));
       }
-      return List.of();
+      return rejections;
     }
   }
 }

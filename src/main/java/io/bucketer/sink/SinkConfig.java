@@ -8,9 +8,11 @@ import java.util.Objects;
  * Settings of a {@link BucketSink}.
  *
  * @param topic the compacted buckets topic
+ * @param deadLetterTopic where buckets MongoDB rejects go, with the reason
  * @param groupId consumer group; its committed offsets mark what MongoDB acknowledged
- * @param consumerProperties passed to the consumer as they are (bootstrap servers, security...),
- *     except group id, isolation level and auto commit, which the sink sets itself
+ * @param kafkaProperties passed to the sink's consumer and dead-letter producer as they are
+ *     (bootstrap servers, security...), except the settings the sink's guarantees rest on (group
+ *     id, isolation level, auto commit; acks, idempotence), which the sink sets itself
  * @param pollTimeout longest wait of one poll
  * @param writeTimeout longest wait for MongoDB to acknowledge one batch
  * @param initialBackoff first wait before retrying a batch after a retryable failure
@@ -18,8 +20,9 @@ import java.util.Objects;
  */
 public record SinkConfig(
     String topic,
+    String deadLetterTopic,
     String groupId,
-    Map<String, Object> consumerProperties,
+    Map<String, Object> kafkaProperties,
     Duration pollTimeout,
     Duration writeTimeout,
     Duration initialBackoff,
@@ -27,8 +30,9 @@ public record SinkConfig(
 
   public SinkConfig {
     Objects.requireNonNull(topic, "topic");
+    Objects.requireNonNull(deadLetterTopic, "deadLetterTopic");
     Objects.requireNonNull(groupId, "groupId");
-    consumerProperties = Map.copyOf(consumerProperties);
+    kafkaProperties = Map.copyOf(kafkaProperties);
     for (final Duration duration :
         new Duration[] {pollTimeout, writeTimeout, initialBackoff, maxBackoff}) {
       if (duration.isNegative() || duration.isZero()) {
@@ -40,16 +44,20 @@ public record SinkConfig(
     }
   }
 
-  /** Poll 500 ms, write timeout 30 s, backoff from 200 ms doubling up to 30 s. */
+  /** Poll 500 ms, write timeout 30 s, backoff from 200 ms doubling up to 10 s. */
   public static SinkConfig defaults(
-      final String topic, final String groupId, final Map<String, Object> consumerProperties) {
+      final String topic,
+      final String deadLetterTopic,
+      final String groupId,
+      final Map<String, Object> kafkaProperties) {
     return new SinkConfig(
         topic,
+        deadLetterTopic,
         groupId,
-        consumerProperties,
+        kafkaProperties,
         Duration.ofMillis(500),
         Duration.ofSeconds(30),
         Duration.ofMillis(200),
-        Duration.ofSeconds(30));
+        Duration.ofSeconds(10));
   }
 }

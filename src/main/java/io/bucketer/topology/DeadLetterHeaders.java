@@ -27,10 +27,28 @@ public final class DeadLetterHeaders {
     put(headers, REASON, reason);
     put(headers, MESSAGE, message);
     if (source != null) {
-      put(headers, SOURCE_TOPIC, source.topic());
-      put(headers, SOURCE_PARTITION, Integer.toString(source.partition()));
-      put(headers, SOURCE_OFFSET, Long.toString(source.offset()));
+      addSource(headers, source.topic(), source.partition(), source.offset());
     }
+  }
+
+  /** The headers of a dead letter whose original was read outside Kafka Streams (the sink). */
+  public static void add(
+      final Headers headers,
+      final String reason,
+      final String message,
+      final String sourceTopic,
+      final int sourcePartition,
+      final long sourceOffset) {
+    put(headers, REASON, reason);
+    put(headers, MESSAGE, message);
+    addSource(headers, sourceTopic, sourcePartition, sourceOffset);
+  }
+
+  private static void addSource(
+      final Headers headers, final String topic, final int partition, final long offset) {
+    put(headers, SOURCE_TOPIC, topic);
+    put(headers, SOURCE_PARTITION, Integer.toString(partition));
+    put(headers, SOURCE_OFFSET, Long.toString(offset));
   }
 
   private static void put(final Headers headers, final String key, final String value) {

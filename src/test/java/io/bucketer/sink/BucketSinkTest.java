@@ -17,40 +17,70 @@ import com.mongodb.reactivestreams.client.MongoDatabase;
 import de.bwaldvogel.mongo.MongoServer;
 import de.bwaldvogel.mongo.backend.memory.MemoryBackend;
 import io.bucketer.buckets.ClosedBucket;
+import io.bucketer.metrics.BucketerMetrics;
 import io.bucketer.topics.BucketKey;
+import io.bucketer.topics.ClosedBucketSerde;
+import io.bucketer.topology.DeadLetterHeaders;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.function.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.MockConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.MockProducer;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.InvalidTopicException;
+import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.record.TimestampType;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.bson.BsonDocument;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
-/** The sink's loop against Kafka's MockConsumer and the in-JVM MongoDB stand-in (no broker). */
+/** The sink's loop against Kafka's mock clients and the in-JVM MongoDB stand-in (no broker). */
 class BucketSinkTest {
 
   private static final String TOPIC = "buckets";
+  private static final String DEAD_LETTERS = "dead-letters";
   private static final TopicPartition PARTITION = new TopicPartition(TOPIC, 0);
   private static final Duration DEADLINE = Duration.ofSeconds(20);
 
+  /** What the sink did to Kafka, in order: "commit" and "flush". */
+  private final List<String> events = new CopyOnWriteArrayList<>();
+
   private final List<Map<TopicPartition, OffsetAndMetadata>> commits = new CopyOnWriteArrayList<>();
-  private final MockConsumer<String, ClosedBucket> consumer =
+  private final MockConsumer<byte[], byte[]> consumer =
       new MockConsumer<>("earliest") {
         @Override
         public synchronized void commitSync(final Map<TopicPartition, OffsetAndMetadata> offsets) {
+          events.add("commit");
           commits.add(Map.copyOf(offsets));
           super.commitSync(offsets);
+        }
+      };
+
+  /** Runs on the sink's thread when it flushes the dead letters, before they are acknowledged. */
+  private volatile Consumer<MockProducer<byte[], byte[]>> beforeFlush = producer -> {};
+
+  private final MockProducer<byte[], byte[]> producer =
+      new MockProducer<>(false, null, new ByteArraySerializer(), new ByteArraySerializer()) {
+        @Override
+        public void flush() {
+          events.add("flush");
+          beforeFlush.accept(this);
+          super.flush();
         }
       };
   private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
@@ -77,13 +107,14 @@ class BucketSinkTest {
     final SinkConfig config =
         new SinkConfig(
             TOPIC,
+            DEAD_LETTERS,
             "sink",
             Map.of(),
             Duration.ofMillis(20),
             Duration.ofSeconds(2),
             Duration.ofMillis(20),
             Duration.ofMillis(100));
-    sink = new BucketSink(config, consumer, writer, registry);
+    sink = new BucketSink(config, consumer, producer, writer, registry);
   }
 
   @AfterEach
@@ -105,18 +136,26 @@ class BucketSinkTest {
     }
   }
 
-  /** Assigns partition 0 and appends the buckets to it, on the polling thread. */
+  /** Assigns partition 0 and appends the buckets to it (null: a tombstone), on the poll thread. */
   private void deliver(final ClosedBucket... buckets) {
     consumer.schedulePollTask(
         () -> {
           consumer.rebalance(List.of(PARTITION));
           consumer.updateBeginningOffsets(Map.of(PARTITION, 0L));
           for (int i = 0; i < buckets.length; i++) {
-            final ClosedBucket bucket = buckets[i];
-            final String key = bucket == null ? "tombstone" : BucketKey.of(bucket);
-            consumer.addRecord(new ConsumerRecord<>(TOPIC, 0, i, key, bucket));
+            consumer.addRecord(record(i, buckets[i]));
           }
         });
+  }
+
+  private static ConsumerRecord<byte[], byte[]> record(final long offset, final ClosedBucket b) {
+    final String key = b == null ? "tombstone" : BucketKey.of(b);
+    return new ConsumerRecord<>(
+        TOPIC,
+        0,
+        offset,
+        key.getBytes(StandardCharsets.UTF_8),
+        b == null ? null : ClosedBucketSerde.encode(b));
   }
 
   private Long committedOffset() {
@@ -126,6 +165,23 @@ class BucketSinkTest {
 
   private long documentCount(final String collection) {
     return Mono.from(database.getCollection(collection).countDocuments()).block(DEADLINE);
+  }
+
+  private double meter(final String name) {
+    return registry.get(name).meter().measure().iterator().next().getValue();
+  }
+
+  /** A unique index the sink never creates: every minute bucket of a sensor after its first. */
+  private void rejectASecondMinuteOfOneSensor() {
+    Mono.from(
+            database
+                .getCollection("buckets_1m", BsonDocument.class)
+                .createIndex(Indexes.ascending("sensor_id"), new IndexOptions().unique(true)))
+        .block(DEADLINE);
+  }
+
+  private static String header(final Headers headers, final String key) {
+    return new String(headers.lastHeader(key).value(), StandardCharsets.UTF_8);
   }
 
   @Test
@@ -146,11 +202,15 @@ class BucketSinkTest {
         .isEqualTo(1.0);
     assertThat(registry.get(BucketSink.WRITE_LATENCY).tag("outcome", "success").timer().count())
         .isEqualTo(1);
+    assertThat(meter(BucketSink.RETRIES)).isZero();
+    assertThat(meter(BucketSink.PENDING)).isZero();
+    assertThat(producer.history()).isEmpty();
 
     sink.close();
     await().atMost(DEADLINE).until(loop::isDone);
     assertThat(loop).isCompleted();
     assertThat(consumer.closed()).isTrue();
+    assertThat(producer.closed()).isTrue();
   }
 
   @Test
@@ -161,11 +221,11 @@ class BucketSinkTest {
 
     await()
         .atMost(DEADLINE)
-        .until(
-            () ->
-                registry.find(BucketSink.WRITE_LATENCY).tag("outcome", "retryable").timer() != null
-                    && consumer.paused().contains(PARTITION));
+        .until(() -> meter(BucketSink.RETRIES) >= 2 && consumer.paused().contains(PARTITION));
     assertThat(commits).isEmpty();
+    assertThat(meter(BucketSink.PENDING)).isEqualTo(2);
+    assertThat(registry.get(BucketSink.WRITE_LATENCY).tag("outcome", "retryable").timer().count())
+        .isGreaterThanOrEqualTo(2);
 
     server = new MongoServer(new MemoryBackend());
     server.bind(address.getHostString(), address.getPort());
@@ -173,45 +233,162 @@ class BucketSinkTest {
     await().atMost(DEADLINE).until(() -> Long.valueOf(2).equals(committedOffset()));
     assertThat(documentCount("buckets_1m")).isEqualTo(2);
     assertThat(consumer.paused()).isEmpty();
+    assertThat(meter(BucketSink.PENDING)).isZero();
     assertThat(loop).isNotDone();
   }
 
   @Test
-  void aRejectedBucketStopsTheSinkWithoutCommitting() {
-    Mono.from(
-            database
-                .getCollection("buckets_1m", BsonDocument.class)
-                .createIndex(Indexes.ascending("sensor_id"), new IndexOptions().unique(true)))
-        .block(DEADLINE);
+  void aRejectedBucketGoesToTheDeadLetterTopicAsItWasReadAndTheRestIsWritten() {
+    rejectASecondMinuteOfOneSensor();
+    final ClosedBucket first = minute("sensor-1", START);
+    final ClosedBucket second = minute("sensor-1", START + 60_000);
+    final ClosedBucket other = minute("sensor-2", START);
+    beforeFlush = MockProducer::completeNext;
+    deliver(first, second, other);
+    final CompletableFuture<Void> loop = CompletableFuture.runAsync(sink);
+
+    await().atMost(DEADLINE).until(() -> Long.valueOf(3).equals(committedOffset()));
+    assertThat(producer.history())
+        .singleElement()
+        .satisfies(
+            letter -> {
+              final long offset =
+                  Long.parseLong(header(letter.headers(), "bucketer.dlq.source.offset"));
+              final ConsumerRecord<byte[], byte[]> original =
+                  record(offset, offset == 0 ? first : second);
+              assertThat(offset).isIn(0L, 1L);
+              assertThat(letter.topic()).isEqualTo(DEAD_LETTERS);
+              assertThat(letter.key()).isEqualTo(original.key());
+              assertThat(letter.value()).isEqualTo(original.value());
+              assertThat(header(letter.headers(), DeadLetterHeaders.REASON))
+                  .isEqualTo("mongodb-rejected");
+              assertThat(header(letter.headers(), DeadLetterHeaders.MESSAGE))
+                  .startsWith("MongoDB rejected the bucket document: error 11000");
+              assertThat(header(letter.headers(), DeadLetterHeaders.SOURCE_TOPIC)).isEqualTo(TOPIC);
+              assertThat(header(letter.headers(), DeadLetterHeaders.SOURCE_PARTITION))
+                  .isEqualTo("0");
+            });
+    assertThat(documentCount("buckets_1m")).isEqualTo(2);
+    assertThat(events).containsExactly("flush", "commit");
+    assertThat(new BucketerMetrics(registry).deadLetters("mongodb-rejected")).isEqualTo(1.0);
+    assertThat(meter(BucketSink.RETRIES)).isZero();
+    assertThat(loop).isNotDone();
+
+    // The sink goes on: a later batch is written and committed.
+    consumer.schedulePollTask(() -> consumer.addRecord(record(3, minute("sensor-3", START))));
+    await().atMost(DEADLINE).until(() -> Long.valueOf(4).equals(committedOffset()));
+    assertThat(documentCount("buckets_1m")).isEqualTo(3);
+  }
+
+  @Test
+  void commitsOnlyAfterKafkaAcknowledgedTheDeadLetters() {
+    rejectASecondMinuteOfOneSensor();
+    final CountDownLatch acknowledge = new CountDownLatch(1);
+    beforeFlush =
+        mock -> {
+          try {
+            acknowledge.await();
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+          mock.completeNext();
+        };
+    deliver(minute("sensor-1", START), minute("sensor-1", START + 60_000));
+    CompletableFuture.runAsync(sink);
+
+    // MongoDB took the rest, the letter is sent, Kafka has not acknowledged it: no commit.
+    await().atMost(DEADLINE).until(() -> events.contains("flush"));
+    assertThat(documentCount("buckets_1m")).isEqualTo(1);
+    assertThat(producer.history()).hasSize(1);
+    assertThat(commits).isEmpty();
+
+    acknowledge.countDown();
+    await().atMost(DEADLINE).until(() -> Long.valueOf(2).equals(committedOffset()));
+  }
+
+  @Test
+  void aDeadLetterKafkaRefusesStopsTheSinkWithoutCommitting() {
+    rejectASecondMinuteOfOneSensor();
+    beforeFlush = mock -> mock.errorNext(new InvalidTopicException("no such topic"));
     deliver(minute("sensor-1", START), minute("sensor-1", START + 60_000));
 
     assertThatThrownBy(sink::run)
         .isInstanceOf(BucketSinkException.class)
-        .hasMessageContaining("sensor-1");
+        .hasMessageContaining(DEAD_LETTERS)
+        .hasRootCauseInstanceOf(InvalidTopicException.class);
     assertThat(commits).isEmpty();
     assertThat(consumer.closed()).isTrue();
-    assertThat(Flux.from(database.getCollection("buckets_1m").find()).count().block(DEADLINE))
-        .isEqualTo(1);
+    assertThat(producer.closed()).isTrue();
+  }
+
+  @Test
+  void aRecordThatIsNotABucketStopsTheSinkWithoutCommitting() {
+    consumer.schedulePollTask(
+        () -> {
+          consumer.rebalance(List.of(PARTITION));
+          consumer.updateBeginningOffsets(Map.of(PARTITION, 0L));
+          consumer.addRecord(new ConsumerRecord<>(TOPIC, 0, 0, new byte[] {1}, new byte[] {9}));
+        });
+
+    assertThatThrownBy(sink::run)
+        .isInstanceOf(BucketSinkException.class)
+        .hasMessageContaining("buckets-0 offset 0");
+    assertThat(commits).isEmpty();
+    assertThat(documentCount("buckets_1m")).isZero();
   }
 
   @Test
   void theSinkSettingsOverridePassThroughProperties() {
-    final Map<String, Object> properties =
-        BucketSink.consumerProperties(
-            SinkConfig.defaults(
-                TOPIC,
-                "group-a",
-                Map.of(
-                    "bootstrap.servers", "localhost:9092",
-                    "enable.auto.commit", "true",
-                    "isolation.level", "read_uncommitted",
-                    "group.id", "other")));
+    final Map<String, Object> passThrough =
+        Map.of(
+            "bootstrap.servers", "localhost:9092",
+            "enable.auto.commit", "true",
+            "isolation.level", "read_uncommitted",
+            "group.id", "other",
+            "acks", "1",
+            "enable.idempotence", "false");
 
-    assertThat(properties)
+    assertThat(
+            BucketSink.consumerProperties(
+                SinkConfig.defaults(TOPIC, DEAD_LETTERS, "group-a", passThrough)))
         .containsEntry("bootstrap.servers", "localhost:9092")
         .containsEntry("enable.auto.commit", false)
         .containsEntry("isolation.level", "read_committed")
         .containsEntry("group.id", "group-a")
         .containsEntry("auto.offset.reset", "earliest");
+    assertThat(RejectedBucketDeadLetters.producerProperties(passThrough))
+        .containsEntry("bootstrap.servers", "localhost:9092")
+        .containsEntry("acks", "all")
+        .containsEntry("enable.idempotence", true);
+  }
+
+  @Test
+  void aDeadLetterKeepsTheOriginalsTimestamp() {
+    final ConsumerRecord<byte[], byte[]> original =
+        new ConsumerRecord<>(
+            TOPIC,
+            2,
+            7,
+            1_700_000_000_000L,
+            TimestampType.CREATE_TIME,
+            1,
+            1,
+            new byte[] {1},
+            new byte[] {2},
+            new RecordHeaders(),
+            Optional.empty());
+    final RejectedBucketDeadLetters letters =
+        new RejectedBucketDeadLetters(producer, DEAD_LETTERS, new BucketerMetrics(registry));
+
+    letters.send(original, "why");
+
+    assertThat(producer.history())
+        .singleElement()
+        .satisfies(
+            sent -> {
+              assertThat(sent.timestamp()).isEqualTo(1_700_000_000_000L);
+              assertThat(header(sent.headers(), DeadLetterHeaders.SOURCE_PARTITION)).isEqualTo("2");
+              assertThat(header(sent.headers(), DeadLetterHeaders.SOURCE_OFFSET)).isEqualTo("7");
+            });
   }
 }

@@ -256,6 +256,9 @@ class MongoBucketWriterTest {
               assertThat(e.rejectedBucketKeys())
                   .singleElement()
                   .isIn(BucketKey.of(first), BucketKey.of(second));
+              assertThat(e.rejectionReason(e.rejectedBucketKeys().get(0)))
+                  .startsWith("error 11000: ")
+                  .contains("duplicate key");
             });
     assertThat(documents("buckets_1m")).hasSize(1);
   }
@@ -308,12 +311,35 @@ class MongoBucketWriterTest {
             "buckets_",
             GRANULARITIES,
             10,
-            4)) {
+            4,
+            TIMEOUT)) {
       connected.write(List.of(minute("sensor-9", START)), TIMEOUT);
     }
 
     assertThat(documents("buckets_1m"))
         .containsExactly(BucketDocuments.toDocument(minute("sensor-9", START)));
+  }
+
+  @Test
+  void clientTimeoutsTheConnectionStringLeavesOpenFollowTheWriteTimeout() {
+    final MongoClientSettings defaults =
+        MongoBucketWriter.clientSettings("mongodb://db.example:27017", Duration.ofSeconds(5));
+    final MongoClientSettings explicit =
+        MongoBucketWriter.clientSettings(
+            "mongodb://db.example:27017/?socketTimeoutMS=700&serverSelectionTimeoutMS=800",
+            Duration.ofSeconds(5));
+    final MongoClientSettings longWrites =
+        MongoBucketWriter.clientSettings("mongodb://db.example:27017", Duration.ofMinutes(2));
+
+    assertThat(defaults.getSocketSettings().getReadTimeout(TimeUnit.MILLISECONDS)).isEqualTo(5000);
+    assertThat(defaults.getClusterSettings().getServerSelectionTimeout(TimeUnit.MILLISECONDS))
+        .isEqualTo(5000);
+    assertThat(explicit.getSocketSettings().getReadTimeout(TimeUnit.MILLISECONDS)).isEqualTo(700);
+    assertThat(explicit.getClusterSettings().getServerSelectionTimeout(TimeUnit.MILLISECONDS))
+        .isEqualTo(800);
+    // Server selection never waits longer than the driver's own default, 30 s.
+    assertThat(longWrites.getClusterSettings().getServerSelectionTimeout(TimeUnit.MILLISECONDS))
+        .isEqualTo(30_000);
   }
 
   @Test

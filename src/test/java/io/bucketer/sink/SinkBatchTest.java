@@ -1,0 +1,83 @@
+package io.bucketer.sink;
+
+import static io.bucketer.buckets.TestBuckets.MINUTE;
+import static io.bucketer.buckets.TestBuckets.START;
+import static io.bucketer.buckets.TestBuckets.minute;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.bucketer.buckets.ClosedBucket;
+import io.bucketer.topics.BucketKey;
+import io.bucketer.topics.ClosedBucketSerde;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.Test;
+
+class SinkBatchTest {
+
+  private static final TopicPartition PARTITION = new TopicPartition("buckets", 0);
+
+  private static ClosedBucket revision(final ClosedBucket bucket, final int revision) {
+    return new ClosedBucket(
+        bucket.series(),
+        bucket.granularity(),
+        bucket.windowStart(),
+        bucket.stats(),
+        bucket.measurements(),
+        bucket.window(),
+        bucket.seq(),
+        bucket.buckets(),
+        revision);
+  }
+
+  private static SinkBatch poll(final ClosedBucket... buckets) {
+    final List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
+    for (int offset = 0; offset < buckets.length; offset++) {
+      final ClosedBucket bucket = buckets[offset];
+      records.add(
+          new ConsumerRecord<>(
+              PARTITION.topic(),
+              PARTITION.partition(),
+              offset,
+              BucketKey.of(bucket).getBytes(StandardCharsets.UTF_8),
+              ClosedBucketSerde.encode(bucket)));
+    }
+    return SinkBatch.of(new ConsumerRecords<>(Map.of(PARTITION, records), Map.of()));
+  }
+
+  @Test
+  void aRejectedKeyTakesEveryVersionOutAndReturnsTheOneTheWriterWrote() {
+    final ClosedBucket base = minute("sensor-1", START);
+    final ClosedBucket other = minute("sensor-2", START);
+    final SinkBatch batch =
+        poll(revision(base, 1), other, revision(base, 2), revision(base, 0), revision(base, 2));
+
+    final List<SinkBatch.Polled> rejected = batch.reject(List.of(BucketKey.of(base)));
+
+    // Revision 2 twice: the writer keeps the last of equals, offset 4.
+    assertThat(rejected)
+        .singleElement()
+        .satisfies(
+            polled -> {
+              assertThat(polled.record().offset()).isEqualTo(4);
+              assertThat(polled.bucket().revision()).isEqualTo(2);
+              assertThat(polled.bucket().granularity()).isEqualTo(MINUTE);
+            });
+    assertThat(batch.buckets()).containsExactly(other);
+    assertThat(batch.size()).isEqualTo(1);
+    assertThat(batch.offsets()).containsExactly(Map.entry(PARTITION, new OffsetAndMetadata(5)));
+  }
+
+  @Test
+  void rejectingAKeyThatIsNotInTheBatchChangesNothing() {
+    final SinkBatch batch = poll(minute("sensor-1", START));
+
+    assertThat(batch.reject(List.of("[\"1m\",0,\"elsewhere\",null,0]"))).isEmpty();
+    assertThat(batch.size()).isEqualTo(1);
+  }
+}
