@@ -60,7 +60,6 @@ public final class BucketerApp implements AutoCloseable {
             config.sinkBatchSize(),
             config.sinkWritesInFlight(),
             config.sinkWriteTimeout());
-    writer.ensureIndexes(config.sinkWriteTimeout());
 
     final SchemaRegistryClient registry =
         new SchemaRegistryClient(

@@ -76,6 +76,7 @@ public final class BucketSink implements Runnable, AutoCloseable {
   private final AtomicInteger pending = new AtomicInteger();
   private final AtomicBoolean started = new AtomicBoolean();
   private final AtomicBoolean closing = new AtomicBoolean();
+  private final CountDownLatch closeRequested = new CountDownLatch(1);
   private final CountDownLatch stopped = new CountDownLatch(1);
   private boolean paused;
 
@@ -153,6 +154,7 @@ public final class BucketSink implements Runnable, AutoCloseable {
       throw new IllegalStateException("a BucketSink runs once");
     }
     try {
+      createIndexesOnceReachable();
       consumer.subscribe(List.of(config.topic()), new PauseNewPartitionsWhileRetrying());
       while (!closing.get()) {
         final ConsumerRecords<byte[], byte[]> records = consumer.poll(config.pollTimeout());
@@ -167,6 +169,8 @@ public final class BucketSink implements Runnable, AutoCloseable {
     } catch (BucketSinkException e) {
       LOG.error("the sink stops: {}", e.getMessage(), e);
       throw e;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     } finally {
       pending.set(0);
       try {
@@ -185,6 +189,7 @@ public final class BucketSink implements Runnable, AutoCloseable {
   @Override
   public void close() {
     closing.set(true);
+    closeRequested.countDown();
     if (started.compareAndSet(false, true)) {
       try {
         consumer.close();
@@ -305,6 +310,31 @@ public final class BucketSink implements Runnable, AutoCloseable {
         label, l -> registry.counter(BUCKETS_WRITTEN, "granularity", l));
   }
 
+  /**
+   * MongoDB may be down when the processor starts: the indexes are created once it answers, and
+   * nothing is consumed before, so the topology can already run while the sink waits.
+   */
+  private void createIndexesOnceReachable() throws InterruptedException {
+    Duration backoff = config.initialBackoff();
+    while (!closing.get()) {
+      try {
+        writer.ensureIndexes(config.writeTimeout());
+        return;
+      } catch (BucketWriteException e) {
+        if (!e.isRetryable()) {
+          throw new BucketSinkException("MongoDB refused the bucket indexes: " + e.getMessage(), e);
+        }
+        LOG.warn("cannot create the bucket indexes yet, retrying in {}: {}", backoff, e.toString());
+        retries.increment();
+        if (closeRequested.await(backoff.toMillis(), TimeUnit.MILLISECONDS)) {
+          return;
+        }
+        final Duration doubled = backoff.multipliedBy(2);
+        backoff = doubled.compareTo(config.maxBackoff()) < 0 ? doubled : config.maxBackoff();
+      }
+    }
+  }
+
   /** Keeps the group membership alive during a backoff; throws WakeupException on close. */
   private void pollWhilePaused(final Duration backoff) {
     final ConsumerRecords<byte[], byte[]> unexpected = consumer.poll(backoff);
@@ -327,7 +357,9 @@ public final class BucketSink implements Runnable, AutoCloseable {
       // close() woke us after MongoDB acknowledged: commit the written batch, then stop.
       consumer.commitSync(offsets);
       throw e;
-    } catch (CommitFailedException | RebalanceInProgressException e) {
+    } catch (CommitFailedException
+        | RebalanceInProgressException
+        | org.apache.kafka.common.errors.TimeoutException e) {
       LOG.warn(
           "offsets {} not committed, the buckets will be rewritten: {}", offsets, e.toString());
     }

@@ -187,6 +187,35 @@ class MongoOutageIT {
   }
 
   @Test
+  void startsWhileMongoDbIsDownAndWritesEverythingOnceItIsUp() throws Exception {
+    final Run run = new Run();
+    final List<Reading> readings =
+        generate(
+            new ReadingGenerator.Options(
+                5, HISTORY, Duration.ofSeconds(2), Duration.ZERO, 0, 0, 2_000, 4));
+    proxy.cut();
+
+    try (BucketerApp app = run.start();
+        BucketReader store = run.directReader()) {
+      run.simulator().send(readings);
+      // The sink cannot even create its indexes yet; it retries and the app stays up.
+      await().atMost(DEADLINE).until(() -> run.retries() >= 2 && app.isHealthy());
+      assertThat(store.documents(MINUTE)).isZero();
+
+      proxy.restore();
+
+      await()
+          .atMost(DEADLINE)
+          .until(
+              () ->
+                  store.readingsInBuckets(MINUTE) == readings.size()
+                      && store.readingsInBuckets(HOUR) == readings.size());
+      BucketStoreAssertions.assertStoreEqualsComputation(store, readings, MINUTE);
+      BucketStoreAssertions.assertStoreEqualsComputation(store, readings, HOUR);
+    }
+  }
+
+  @Test
   void aDocumentMongoDbRejectsBecomesADeadLetterAndTheSinkGoesOn() throws Exception {
     final Run run = new Run();
     final List<Reading> readings =
