@@ -214,10 +214,31 @@ class BucketSinkTest {
   }
 
   @Test
+  void waitsForMongoDbBeforeConsumingWhenItIsDownAtStart() {
+    shutDownServer();
+    final CompletableFuture<Void> loop = CompletableFuture.runAsync(sink);
+
+    await().atMost(DEADLINE).until(() -> meter(BucketSink.RETRIES) >= 2);
+    assertThat(consumer.subscription()).isEmpty();
+
+    server = new MongoServer(new MemoryBackend());
+    server.bind(address.getHostString(), address.getPort());
+    await().atMost(DEADLINE).until(() -> !consumer.subscription().isEmpty());
+    deliver(minute("sensor-1", START));
+    await().atMost(DEADLINE).until(() -> Long.valueOf(1).equals(committedOffset()));
+    assertThat(documentCount("buckets_1m")).isEqualTo(1);
+
+    sink.close();
+    await().atMost(DEADLINE).until(loop::isDone);
+  }
+
+  @Test
   void retriesWhileMongoIsDownWithPartitionsPausedAndCommitsOnlyAfterwards() {
+    final CompletableFuture<Void> loop = CompletableFuture.runAsync(sink);
+    // The sink consumes once it has created its indexes; then MongoDB goes away.
+    await().atMost(DEADLINE).until(() -> !consumer.subscription().isEmpty());
     shutDownServer();
     deliver(minute("sensor-1", START), minute("sensor-2", START));
-    final CompletableFuture<Void> loop = CompletableFuture.runAsync(sink);
 
     await()
         .atMost(DEADLINE)
