@@ -1,0 +1,134 @@
+package io.bucketer.resilience;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.bucketer.avro.Reading;
+import io.bucketer.buckets.Granularity;
+import io.bucketer.simulate.ReadingGenerator;
+import io.bucketer.sink.BucketReader;
+import io.bucketer.testing.BucketStoreAssertions;
+import io.bucketer.testing.DeadLetters;
+import io.bucketer.testing.GeneratedReadings;
+import io.bucketer.testing.IsolatedRun;
+import io.bucketer.testing.LocalInfrastructure;
+import io.bucketer.testing.PacedProducer;
+import io.bucketer.testing.ProcessorProcess;
+import io.bucketer.testing.Timeline;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.CleanupMode;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The processor, a separate JVM, is killed with SIGKILL while it writes buckets, and restarted on
+ * the state directory it left, several times in one stream. Exactly-once processing must leave
+ * MongoDB with every reading in exactly one bucket of each granularity: nothing lost with the
+ * killed process, nothing counted twice when the restart replays what the kill interrupted.
+ */
+@Tag("integration")
+class CrashRecoveryIT {
+
+  private static final Granularity MINUTE = Granularity.parse("1m");
+  private static final Granularity HOUR = Granularity.parse("1h");
+  private static final int KILLS = 3;
+  private static final int READINGS = 30_000;
+  // 30,000 readings at 1,500 a second: about 20 s of sending, long enough for three kills.
+  private static final double RATE = 1_500;
+  private static final long NEW_DOCUMENTS_BEFORE_A_KILL = 20;
+
+  private static LocalInfrastructure infrastructure;
+
+  @TempDir(cleanup = CleanupMode.ON_SUCCESS)
+  Path dir;
+
+  @BeforeAll
+  static void startInfrastructure() {
+    infrastructure = LocalInfrastructure.start(ResilienceSettings.broker());
+  }
+
+  @AfterAll
+  static void stopInfrastructure() {
+    infrastructure.close();
+  }
+
+  @Test
+  void shouldHoldEveryReadingExactlyOnceAfterTheProcessorIsKilledWhileWritingBuckets()
+      throws Exception {
+    // 20 sensors every 5 s of event time from a day in the past: 7,500 s of history, so about
+    // 2,500 minute buckets to write while the kills happen, and 5 % of readings out of order.
+    final List<Reading> readings =
+        GeneratedReadings.of(
+            new ReadingGenerator.Options(
+                20,
+                Instant.parse("2025-06-01T09:00:00Z"),
+                Duration.ofSeconds(5),
+                Duration.ofMillis(500),
+                0.05,
+                20,
+                READINGS,
+                7));
+    final Timeline timeline = new Timeline();
+    try (IsolatedRun run =
+        new IsolatedRun(infrastructure, dir, 3, ResilienceSettings.processor(Map.of()))) {
+      final BucketReader store = run.store();
+      ProcessorProcess processor = run.startProcessor("a");
+      run.awaitConsumingBy(processor);
+      timeline.mark("consuming");
+      final List<Long> readingsInBucketsAtKills = new ArrayList<>();
+      try (PacedProducer gateways =
+          PacedProducer.start(infrastructure, run.inputTopic(), readings, RATE, Map.of())) {
+        for (int kill = 0; kill < KILLS; kill++) {
+          awaitNewDocuments(run, store);
+          readingsInBucketsAtKills.add(store.readingsInBuckets(MINUTE));
+          processor.kill();
+          timeline.mark("killed at " + readingsInBucketsAtKills.get(kill) + " readings in buckets");
+          processor = run.startProcessor("a");
+          run.awaitConsumingBy(processor);
+          timeline.mark("restarted");
+        }
+        assertThat(gateways.awaitDone(IsolatedRun.DEADLINE)).isEqualTo(READINGS);
+        timeline.mark("all sent");
+      }
+      run.closeEveryWindowOf(readings);
+      run.awaitReadingsInBuckets(READINGS, MINUTE, HOUR);
+      timeline.mark("all in buckets");
+
+      assertThat(readingsInBucketsAtKills)
+          .as("each kill hit a processor that had written buckets since its start, mid-stream")
+          .hasSize(KILLS)
+          .isSorted()
+          .doesNotHaveDuplicates()
+          .allSatisfy(written -> assertThat(written).isBetween(1L, READINGS - 1L));
+      assertThat(DeadLetters.byReason(infrastructure.bootstrapServers(), run.deadLetterTopic()))
+          .as("readings sent to the dead-letter topic")
+          .isEmpty();
+      BucketStoreAssertions.assertStoreEqualsComputation(store, readings, MINUTE);
+      BucketStoreAssertions.assertStoreEqualsComputation(store, readings, HOUR);
+      assertThat(processor.stop())
+          .as("SIGTERM ends the last processor, its shutdown hook closing the app in time")
+          .isEqualTo(ProcessorProcess.ENDED_BY_SIGTERM);
+      System.out.printf(
+          "CrashRecoveryIT: %d readings, %d 1m and %d 1h documents; %s%n",
+          READINGS, store.documents(MINUTE), store.documents(HOUR), timeline);
+    }
+  }
+
+  /** Waits until buckets are being written: MongoDB gained documents since this start. */
+  private static void awaitNewDocuments(final IsolatedRun run, final BucketReader store) {
+    final long before = store.documents(MINUTE);
+    await("new bucket documents in MongoDB")
+        .atMost(IsolatedRun.DEADLINE)
+        .pollInterval(Duration.ofMillis(100))
+        .failFast(run::assertNoProcessorDiedOnItsOwn)
+        .until(() -> store.documents(MINUTE) >= before + NEW_DOCUMENTS_BEFORE_A_KILL);
+  }
+}

@@ -1,0 +1,53 @@
+package io.bucketer.testing;
+
+import io.bucketer.embedded.EmbeddedKafkaBroker;
+import io.bucketer.embedded.EmbeddedMongoServer;
+import io.bucketer.embedded.InProcessSchemaRegistry;
+import java.util.Map;
+
+/**
+ * What the processor needs around it, running in the test's JVM on loopback ports: a real Kafka
+ * broker, the MongoDB stand-in and the Schema Registry endpoint. Processors in child JVMs reach
+ * them over loopback, as they would reach a cluster.
+ */
+public final class LocalInfrastructure implements AutoCloseable {
+
+  private final EmbeddedKafkaBroker broker;
+  private final EmbeddedMongoServer mongo;
+  private final InProcessSchemaRegistry registry;
+
+  private LocalInfrastructure(
+      final EmbeddedKafkaBroker broker,
+      final EmbeddedMongoServer mongo,
+      final InProcessSchemaRegistry registry) {
+    this.broker = broker;
+    this.mongo = mongo;
+    this.registry = registry;
+  }
+
+  /** Starts all three; {@code brokerOverrides} change the broker's settings. */
+  public static LocalInfrastructure start(final Map<String, String> brokerOverrides) {
+    final EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start(brokerOverrides);
+    final EmbeddedMongoServer mongo = EmbeddedMongoServer.start();
+    return new LocalInfrastructure(broker, mongo, InProcessSchemaRegistry.start());
+  }
+
+  public String bootstrapServers() {
+    return broker.bootstrapServers();
+  }
+
+  public String schemaRegistryUrl() {
+    return registry.url();
+  }
+
+  public String mongoUri() {
+    return mongo.connectionString();
+  }
+
+  @Override
+  public void close() {
+    registry.close();
+    mongo.close();
+    broker.close();
+  }
+}

@@ -1,0 +1,171 @@
+package io.bucketer.testing;
+
+import io.bucketer.cli.BucketerCli;
+import io.bucketer.config.BucketerConfig;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.ProcessBuilder.Redirect;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The processor ({@code bucketer run}) in a JVM of its own, started from this JVM's class path so
+ * that no packaged jar is needed, with its output appended to a log file. It can be killed for real
+ * (SIGKILL: no shutdown hook, no clean close, like a power cut or the OOM killer) or stopped as an
+ * orchestrator stops a pod (SIGTERM: the shutdown hook closes the app).
+ */
+public final class ProcessorProcess implements AutoCloseable {
+
+  /** Exit status of a process ended by a signal: 128 + the signal's number. */
+  public static final int KILLED_BY_SIGKILL = 128 + 9;
+
+  public static final int ENDED_BY_SIGTERM = 128 + 15;
+
+  private static final String CLIENT_ID = BucketerConfig.KAFKA_PREFIX + "client.id";
+  private static final Duration EXIT_TIMEOUT = Duration.ofSeconds(60);
+
+  /** Children still running: killed when this JVM exits, so that none outlives the test run. */
+  private static final Set<Process> RUNNING = ConcurrentHashMap.newKeySet();
+
+  static {
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(() -> RUNNING.forEach(Process::destroyForcibly), "kill-processors"));
+  }
+
+  private final String name;
+  private final String clientId;
+  private final Process process;
+  private final Path log;
+  private volatile boolean endedByTest;
+
+  private ProcessorProcess(
+      final String name, final String clientId, final Process process, final Path log) {
+    this.name = name;
+    this.clientId = clientId;
+    this.process = process;
+    this.log = log;
+  }
+
+  /**
+   * Starts {@code bucketer run -s key=value ...} with {@code settings}, appending stdout and stderr
+   * to {@code log}. It logs as the packaged product does (its own logback.xml, not the tests').
+   */
+  public static ProcessorProcess start(
+      final String name, final Map<String, String> settings, final Path log) {
+    final List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    // Two of these run beside the broker on two cores: a small heap, a single-threaded collector,
+    // and only the quick JIT compiler, whose code is good enough for a run of seconds and which
+    // leaves the cores to the work instead of to compiling.
+    command.add("-Xmx384m");
+    command.add("-XX:+UseSerialGC");
+    command.add("-XX:TieredStopAtLevel=1");
+    command.add("-Dlogback.configurationFile=logback.xml");
+    command.add("-cp");
+    command.add(System.getProperty("java.class.path"));
+    command.add(BucketerCli.class.getName());
+    command.add("run");
+    settings.forEach(
+        (key, value) -> {
+          command.add("-s");
+          command.add(key + "=" + value);
+        });
+    try {
+      Files.createDirectories(log.getParent());
+      final Process process =
+          new ProcessBuilder(command)
+              .redirectErrorStream(true)
+              .redirectOutput(Redirect.appendTo(log.toFile()))
+              .start();
+      RUNNING.add(process);
+      return new ProcessorProcess(name, settings.getOrDefault(CLIENT_ID, name), process, log);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot start processor " + name, e);
+    }
+  }
+
+  /** Its Kafka client id, the prefix of its consumers' ids in the group. */
+  public String clientId() {
+    return clientId;
+  }
+
+  /** True when it is gone although the test neither killed nor stopped it. */
+  public boolean diedOnItsOwn() {
+    return !endedByTest && !process.isAlive();
+  }
+
+  /**
+   * SIGKILL: on Linux {@link Process#destroyForcibly()} sends signal 9, which the JVM cannot catch,
+   * so no shutdown hook runs, no transaction is aborted and no state is flushed. Returns once the
+   * process is gone, and fails unless the exit status says it died of that signal.
+   */
+  public void kill() {
+    endedByTest = true;
+    process.destroyForcibly();
+    final int status = awaitExit();
+    if (status != KILLED_BY_SIGKILL) {
+      throw new IllegalStateException(
+          this + " was to die of SIGKILL (" + KILLED_BY_SIGKILL + ") but exited with " + status);
+    }
+  }
+
+  /**
+   * SIGTERM: {@link Process#destroy()} sends signal 15, the JVM runs its shutdown hooks, and the
+   * run command's hook closes the app. Returns the exit status ({@link #ENDED_BY_SIGTERM} once the
+   * hook has finished).
+   */
+  public int stop() {
+    endedByTest = true;
+    process.destroy();
+    return awaitExit();
+  }
+
+  private int awaitExit() {
+    try {
+      if (!process.waitFor(EXIT_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
+        process.destroyForcibly();
+        throw new IllegalStateException(this + " did not exit within " + EXIT_TIMEOUT);
+      }
+      RUNNING.remove(process);
+      return process.exitValue();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      process.destroyForcibly();
+      throw new IllegalStateException("interrupted while waiting for " + this, e);
+    }
+  }
+
+  /** The last lines of its output, to explain a failure. */
+  public String logTail(final int lines) {
+    try {
+      final List<String> all = Files.readAllLines(log, StandardCharsets.UTF_8);
+      return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
+    } catch (IOException e) {
+      return "(no log: " + e + ")";
+    }
+  }
+
+  /** Kills it if it still runs: a test that failed half-way must not leave a JVM behind. */
+  @Override
+  public void close() {
+    endedByTest = true;
+    if (process.isAlive()) {
+      process.destroyForcibly();
+      awaitExit();
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "processor " + name + " (pid " + process.pid() + ", log " + log + ")";
+  }
+}
