@@ -23,15 +23,13 @@ final class ResilienceSettings {
    * The processors' settings, plus {@code more}:
    *
    * <ul>
-   *   <li>{@code idle.timeout=1h}: windows close on event time only, and {@link
-   *       io.bucketer.testing.ClosingReadings} close the last ones. The wall-clock idle close
-   *       cannot tell a quiet sensor from one whose readings are held up upstream: a series that
-   *       gets no reading for the idle timeout, because its input partition waits for a takeover or
-   *       lags behind the others in a catch-up, has its windows closed, and its held-up readings
-   *       then arrive too late. With a short idle timeout these tests dead-letter them: 2 s made
-   *       the failover dead-letter 6,194 of 24,000 readings, 5 s made three kills dead-letter 4,093
-   *       of 40,000. That is a finding of its own; these tests are about what crashes, takeovers
-   *       and new partitions do to state, buckets and offsets.
+   *   <li>{@code idle.timeout=2s}, short on purpose: the wall-clock idle close cannot tell a quiet
+   *       sensor from one whose readings are held up upstream, waiting for a takeover or lagging in
+   *       a catch-up, so it closes such windows early. The held-up readings then arrive late and
+   *       must be merged into the closed windows (written again with a higher revision), not
+   *       dead-lettered: before late merging existed, 2 s made the failover dead-letter 6,194 of
+   *       24,000 readings. {@link io.bucketer.testing.ClosingReadings} still close the last windows
+   *       on event time.
    *   <li>{@code session.timeout.ms=3000}, {@code heartbeat.interval.ms=1000}: Kafka Streams 4.3
    *       joins with {@code group.protocol=classic} by default, so its consumer's session timeout
    *       decides how long the group waits before it gives a dead member's tasks to another member,
@@ -44,7 +42,7 @@ final class ResilienceSettings {
    */
   static Map<String, String> processor(final Map<String, String> more) {
     final Map<String, String> settings = new HashMap<>();
-    settings.put(BucketerConfig.IDLE_TIMEOUT, "1h");
+    settings.put(BucketerConfig.IDLE_TIMEOUT, "2s");
     settings.put(
         BucketerConfig.KAFKA_PREFIX + "session.timeout.ms", String.valueOf(SESSION_TIMEOUT_MS));
     settings.put(
