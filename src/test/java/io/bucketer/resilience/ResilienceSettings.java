@@ -28,8 +28,7 @@ final class ResilienceSettings {
    *       a catch-up, so it closes such windows early. The held-up readings then arrive late and
    *       must be merged into the closed windows (written again with a higher revision), not
    *       dead-lettered: before late merging existed, 2 s made the failover dead-letter 6,194 of
-   *       24,000 readings. {@link io.bucketer.testing.ClosingReadings} still close the last windows
-   *       on event time.
+   *       24,000 readings. Once the stream ends, it also closes the last windows.
    *   <li>{@code session.timeout.ms=3000}, {@code heartbeat.interval.ms=1000}: Kafka Streams 4.3
    *       joins with {@code group.protocol=classic} by default, so its consumer's session timeout
    *       decides how long the group waits before it gives a dead member's tasks to another member,

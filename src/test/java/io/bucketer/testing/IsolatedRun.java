@@ -2,7 +2,6 @@ package io.bucketer.testing;
 
 import static org.awaitility.Awaitility.await;
 
-import io.bucketer.avro.Reading;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.config.BucketerConfig;
 import io.bucketer.sink.BucketReader;
@@ -80,6 +79,11 @@ public final class IsolatedRun implements AutoCloseable {
             id,
             new BucketerConfig(new HashMap<String, Object>(settings)).collectionPrefix());
     this.group = new ConsumerGroupWatch(admin, id, inputTopic());
+  }
+
+  /** The Kafka Streams application id; the sink's group is this plus {@code -sink}. */
+  public String applicationId() {
+    return id;
   }
 
   public String inputTopic() {
@@ -183,19 +187,6 @@ public final class IsolatedRun implements AutoCloseable {
         .pollInterval(Duration.ofMillis(250))
         .failFast(this::assertNoProcessorDiedOnItsOwn)
         .until(group::hasCommittedTheEndOfTheInput);
-  }
-
-  /**
-   * Sends {@link ClosingReadings} for {@code stream} once the processors have read all of it, so
-   * that every window of the stream closes on event time.
-   */
-  public void closeEveryWindowOf(final List<Reading> stream) throws Exception {
-    awaitInputConsumed();
-    final List<Reading> closing = ClosingReadings.after(stream);
-    try (PacedProducer producer =
-        PacedProducer.start(infrastructure, inputTopic(), closing, 0, Map.of())) {
-      producer.awaitDone(DEADLINE);
-    }
   }
 
   /**
