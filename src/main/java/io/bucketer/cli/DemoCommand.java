@@ -14,6 +14,7 @@ import io.bucketer.ingest.SchemaRegistryClient;
 import io.bucketer.simulate.ReadingGenerator;
 import io.bucketer.simulate.ReadingSimulator;
 import io.bucketer.sink.BucketReader;
+import io.bucketer.topics.DeadLetterTopic;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -111,7 +112,7 @@ final class DemoCommand implements Callable<Integer> {
         out.printf("%nfinished in %.1f s%n", (System.nanoTime() - started) / 1e9);
         new DemoSummary(out, store, sizes).print(readings);
         final Map<String, Long> deadLetters =
-            DeadLetterCount.byReason(broker.bootstrapServers(), config.deadLetterTopic());
+            DeadLetterTopic.countByReason(broker.bootstrapServers(), config.deadLetterTopic());
         out.println(
             deadLetters.isEmpty()
                 ? "dead-letter topic: empty"

@@ -9,13 +9,13 @@ import io.bucketer.config.BucketerConfig;
 import io.bucketer.simulate.ReadingGenerator;
 import io.bucketer.sink.BucketReader;
 import io.bucketer.testing.BucketStoreAssertions;
-import io.bucketer.testing.DeadLetters;
 import io.bucketer.testing.GeneratedReadings;
 import io.bucketer.testing.IsolatedRun;
 import io.bucketer.testing.LocalInfrastructure;
 import io.bucketer.testing.PacedProducer;
 import io.bucketer.testing.ProcessorProcess;
 import io.bucketer.testing.Timeline;
+import io.bucketer.topics.DeadLetterTopic;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -138,7 +138,9 @@ class AddPartitionsIT {
               "readings of the sensors that moved to the new partitions, by partition %s",
               readingsByPartition)
           .isPositive();
-      assertThat(DeadLetters.byReason(infrastructure.bootstrapServers(), run.deadLetterTopic()))
+      assertThat(
+              DeadLetterTopic.countByReason(
+                  infrastructure.bootstrapServers(), run.deadLetterTopic()))
           .as("readings sent to the dead-letter topic")
           .isEmpty();
       BucketStoreAssertions.assertStoreEqualsComputation(store, readings, MINUTE);

@@ -8,13 +8,13 @@ import io.bucketer.buckets.Granularity;
 import io.bucketer.simulate.ReadingGenerator;
 import io.bucketer.sink.BucketReader;
 import io.bucketer.testing.BucketStoreAssertions;
-import io.bucketer.testing.DeadLetters;
 import io.bucketer.testing.GeneratedReadings;
 import io.bucketer.testing.IsolatedRun;
 import io.bucketer.testing.LocalInfrastructure;
 import io.bucketer.testing.PacedProducer;
 import io.bucketer.testing.ProcessorProcess;
 import io.bucketer.testing.Timeline;
+import io.bucketer.topics.DeadLetterTopic;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -108,7 +108,9 @@ class CrashRecoveryIT {
           .isSorted()
           .doesNotHaveDuplicates()
           .allSatisfy(written -> assertThat(written).isBetween(1L, READINGS - 1L));
-      assertThat(DeadLetters.byReason(infrastructure.bootstrapServers(), run.deadLetterTopic()))
+      assertThat(
+              DeadLetterTopic.countByReason(
+                  infrastructure.bootstrapServers(), run.deadLetterTopic()))
           .as("readings sent to the dead-letter topic")
           .isEmpty();
       BucketStoreAssertions.assertStoreEqualsComputation(store, readings, MINUTE);

@@ -10,12 +10,12 @@ import io.bucketer.simulate.ReadingGenerator;
 import io.bucketer.sink.BucketReader;
 import io.bucketer.testing.BucketStoreAssertions;
 import io.bucketer.testing.CuttableTcpProxy;
-import io.bucketer.testing.DeadLetters;
 import io.bucketer.testing.GeneratedReadings;
 import io.bucketer.testing.IsolatedRun;
 import io.bucketer.testing.LocalInfrastructure;
 import io.bucketer.testing.PacedProducer;
 import io.bucketer.testing.ProcessorProcess;
+import io.bucketer.topics.DeadLetterTopic;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -118,7 +118,9 @@ class MongoOutageProcessIT {
         run.awaitInputConsumed(); // then the idle timeout closes the last windows
         run.awaitReadingsInBuckets(READINGS, MINUTE, HOUR);
 
-        assertThat(DeadLetters.byReason(infrastructure.bootstrapServers(), run.deadLetterTopic()))
+        assertThat(
+                DeadLetterTopic.countByReason(
+                    infrastructure.bootstrapServers(), run.deadLetterTopic()))
             .isEmpty();
         BucketStoreAssertions.assertStoreEqualsComputation(store, readings, MINUTE);
         BucketStoreAssertions.assertStoreEqualsComputation(store, readings, HOUR);

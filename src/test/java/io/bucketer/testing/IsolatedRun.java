@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.config.BucketerConfig;
 import io.bucketer.sink.BucketReader;
+import io.bucketer.topics.DeadLetterTopic;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -170,7 +171,7 @@ public final class IsolatedRun implements AutoCloseable {
               + " readings in the buckets of each granularity, found "
               + counts
               + "; dead letters by reason: "
-              + DeadLetters.byReason(infrastructure.bootstrapServers(), deadLetterTopic())
+              + DeadLetterTopic.countByReason(infrastructure.bootstrapServers(), deadLetterTopic())
               + "; processors: "
               + processors,
           e);

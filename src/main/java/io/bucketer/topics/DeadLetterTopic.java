@@ -1,4 +1,4 @@
-package io.bucketer.testing;
+package io.bucketer.topics;
 
 import io.bucketer.topology.DeadLetterHeaders;
 import java.nio.charset.StandardCharsets;
@@ -14,15 +14,15 @@ import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
- * The committed records of a dead-letter topic, counted by reason. A reading that went there (too
- * late, say) is accounted for but missing from MongoDB, so a test that expects every reading in a
- * bucket shows this count to tell such a reading from a lost one.
+ * Reads a dead-letter topic back: the committed records, counted by their reason header. The demo
+ * reports it, and tests that expect every reading in a bucket use it to tell a reading that was set
+ * aside from one that was lost.
  */
-public final class DeadLetters {
+public final class DeadLetterTopic {
 
-  private DeadLetters() {}
+  private DeadLetterTopic() {}
 
-  public static Map<String, Long> byReason(final String bootstrapServers, final String topic) {
+  public static Map<String, Long> countByReason(final String bootstrapServers, final String topic) {
     final Map<String, Object> properties =
         Map.of(
             ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
