@@ -1,6 +1,7 @@
 package io.bucketer.app;
 
 import io.bucketer.config.BucketerConfig;
+import io.bucketer.http.CachedCheck;
 import io.bucketer.ingest.ReadingDecoder;
 import io.bucketer.ingest.RetryBudget;
 import io.bucketer.ingest.SchemaRegistryClient;
@@ -12,10 +13,13 @@ import io.bucketer.sink.SinkConfig;
 import io.bucketer.topology.BucketTopology;
 import io.bucketer.topology.ReadingChecks;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
+import java.util.function.BooleanSupplier;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
@@ -35,17 +39,30 @@ public final class BucketerApp implements AutoCloseable {
   private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(30);
   private static final Duration SINK_INITIAL_BACKOFF = Duration.ofMillis(200);
 
+  /** Readiness probes usually give up after a second or so: a ping must answer well within. */
+  private static final Duration PING_TIMEOUT = Duration.ofMillis(800);
+
+  /** Probes may come often; MongoDB is asked at most once in this time. */
+  private static final Duration PING_CACHE = Duration.ofSeconds(1);
+
   private final KafkaStreams streams;
+  private final KafkaStreamsMetrics streamsMetrics;
   private final MongoBucketWriter writer;
   private final BucketSink sink;
   private final Thread sinkThread;
+  private final BooleanSupplier mongoAnswers;
 
   private BucketerApp(
-      final KafkaStreams streams, final MongoBucketWriter writer, final BucketSink sink) {
+      final KafkaStreams streams,
+      final KafkaStreamsMetrics streamsMetrics,
+      final MongoBucketWriter writer,
+      final BucketSink sink) {
     this.streams = streams;
+    this.streamsMetrics = streamsMetrics;
     this.writer = writer;
     this.sink = sink;
     this.sinkThread = new Thread(sink, "bucketer-sink");
+    this.mongoAnswers = new CachedCheck(() -> writer.ping(PING_TIMEOUT), PING_CACHE);
   }
 
   /** Creates the topics and indexes it needs, then starts the topology and the sink. */
@@ -74,6 +91,9 @@ public final class BucketerApp implements AutoCloseable {
                 topologySettings(config), () -> new ReadingDecoder(registry), metrics),
             streamsProperties(config));
     streams.setUncaughtExceptionHandler(error -> onStreamThreadFailure(error, metrics));
+    // The Kafka clients' own metrics (consumer lag, commit rates, ...) next to bucketer's.
+    final KafkaStreamsMetrics streamsMetrics = new KafkaStreamsMetrics(streams);
+    streamsMetrics.bindTo(meters);
 
     final BucketSink sink =
         new BucketSink(
@@ -89,7 +109,7 @@ public final class BucketerApp implements AutoCloseable {
                 max(SINK_INITIAL_BACKOFF, config.sinkRetryBackoffMax())),
             writer,
             meters);
-    final BucketerApp app = new BucketerApp(streams, writer, sink);
+    final BucketerApp app = new BucketerApp(streams, streamsMetrics, writer, sink);
     streams.start();
     app.sinkThread.start();
     LOG.info(
@@ -116,6 +136,25 @@ public final class BucketerApp implements AutoCloseable {
    */
   public boolean isHealthy() {
     return streams.state().isRunningOrRebalancing() && sinkThread.isAlive();
+  }
+
+  /**
+   * Why the processor cannot do its work right now, or empty when it can: Kafka Streams is RUNNING
+   * (not starting or rebalancing), the sink runs, and MongoDB answers a ping (asked at most once a
+   * second, waiting at most {@link #PING_TIMEOUT}).
+   */
+  public Optional<String> notReadyReason() {
+    final KafkaStreams.State state = streams.state();
+    if (state != KafkaStreams.State.RUNNING) {
+      return Optional.of("kafka streams is " + state);
+    }
+    if (!sinkThread.isAlive()) {
+      return Optional.of("the MongoDB sink stopped");
+    }
+    if (!mongoAnswers.getAsBoolean()) {
+      return Optional.of("MongoDB does not answer a ping within " + PING_TIMEOUT.toMillis() + "ms");
+    }
+    return Optional.empty();
   }
 
   public long bucketsWritten() {
@@ -190,6 +229,7 @@ public final class BucketerApp implements AutoCloseable {
       Thread.currentThread().interrupt();
     }
     streams.close(CLOSE_TIMEOUT);
+    streamsMetrics.close();
     try {
       writer.close();
     } catch (Exception e) {

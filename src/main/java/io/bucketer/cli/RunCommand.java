@@ -2,9 +2,14 @@ package io.bucketer.cli;
 
 import io.bucketer.app.BucketerApp;
 import io.bucketer.config.BucketerConfig;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.bucketer.http.OpsServer;
+import io.bucketer.metrics.ProcessMeters;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
@@ -14,26 +19,44 @@ import picocli.CommandLine.Mixin;
     mixinStandardHelpOptions = true,
     description = {
       "Runs the processor: readings from Kafka into bucket documents in MongoDB.",
-      "Required settings: bootstrap.servers, schema.registry.url, mongodb.uri."
+      "Required settings: bootstrap.servers, schema.registry.url, mongodb.uri.",
+      "Serves /metrics, /health and /ready on http.port (8080)."
     })
 final class RunCommand implements Callable<Integer> {
+
+  private static final Logger LOG = LoggerFactory.getLogger(RunCommand.class);
 
   @Mixin ConfigOptions configOptions;
 
   @Override
-  public Integer call() throws InterruptedException {
+  public Integer call() throws Exception {
     final BucketerConfig config = configOptions.load();
     final CountDownLatch stopped = new CountDownLatch(1);
-    final BucketerApp app = BucketerApp.start(config, new SimpleMeterRegistry());
+    final PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    final AutoCloseable processMeters = ProcessMeters.bindTo(meters);
+    final BucketerApp app = BucketerApp.start(config, meters);
+    final OpsServer ops;
+    try {
+      ops =
+          OpsServer.start(
+              config.httpAddress(), meters::scrape, app::isHealthy, app::notReadyReason);
+    } catch (RuntimeException e) {
+      // A taken port must stop the process, not leave a processor running without its endpoints.
+      app.close();
+      throw e;
+    }
+    LOG.info("serving /metrics, /health and /ready on port {}", ops.port());
     Runtime.getRuntime()
         .addShutdownHook(
             new Thread(
                 () -> {
+                  ops.close();
                   app.close();
                   stopped.countDown();
                 },
                 "bucketer-shutdown"));
     stopped.await();
+    processMeters.close();
     return 0;
   }
 }

@@ -4,6 +4,7 @@ import com.mongodb.ConnectionString;
 import io.bucketer.buckets.BucketLimits;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.TimeSpans;
+import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -54,6 +55,8 @@ public final class BucketerConfig extends AbstractConfig {
   public static final String MAX_READING_BYTES = "max.reading.bytes";
   public static final String SCHEMA_REGISTRY_RETRY_TIMEOUT = "schema.registry.retry.timeout";
   public static final String SINK_RETRY_BACKOFF_MAX = "sink.retry.backoff.max";
+  public static final String HTTP_PORT = "http.port";
+  public static final String HTTP_BIND_ADDRESS = "http.bind.address";
 
   public static final ConfigDef DEFINITION =
       new ConfigDef()
@@ -251,7 +254,22 @@ public final class BucketerConfig extends AbstractConfig {
               Importance.LOW,
               "Longest wait between two attempts at a batch MongoDB did not acknowledge; the wait"
                   + " doubles from 200ms up to it, which bounds how long the sink takes to notice"
-                  + " that MongoDB is back.");
+                  + " that MongoDB is back.")
+          .define(
+              HTTP_PORT,
+              Type.INT,
+              8080,
+              ConfigDef.Range.between(0, 65_535),
+              Importance.MEDIUM,
+              "Port of the operations endpoints (/metrics, /health, /ready); 0 picks a free"
+                  + " port.")
+          .define(
+              HTTP_BIND_ADDRESS,
+              Type.STRING,
+              "0.0.0.0",
+              new NonBlank(),
+              Importance.LOW,
+              "Address the operations endpoints listen on; 0.0.0.0 is every interface.");
 
   private final Map<String, Object> kafkaProperties;
 
@@ -370,6 +388,11 @@ public final class BucketerConfig extends AbstractConfig {
 
   public Duration sinkRetryBackoffMax() {
     return TimeSpans.parse(getString(SINK_RETRY_BACKOFF_MAX));
+  }
+
+  /** Where the operations endpoints listen. */
+  public InetSocketAddress httpAddress() {
+    return new InetSocketAddress(getString(HTTP_BIND_ADDRESS), getInt(HTTP_PORT));
   }
 
   private static final class NonBlank implements ConfigDef.Validator {

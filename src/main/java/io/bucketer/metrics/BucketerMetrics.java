@@ -16,6 +16,7 @@ public final class BucketerMetrics {
   public static final String READINGS = "bucketer.readings";
   public static final String DEAD_LETTERS = "bucketer.dead.letters";
   public static final String STREAM_THREAD_RESTARTS = "bucketer.stream.thread.restarts";
+  public static final String BUCKETS_EMITTED = "bucketer.buckets.emitted";
 
   /** What became of a reading that was decoded. */
   public enum ReadingOutcome {
@@ -59,6 +60,20 @@ public final class BucketerMetrics {
 
   public void deadLetter(final String reason) {
     counter(DEAD_LETTERS, "reason", reason).increment();
+  }
+
+  /**
+   * The topology closed a bucket document of {@code granularity} (a revision of a late-merged
+   * window counts again) and forwarded it to the buckets topic. Counted when forwarded: a
+   * transaction aborted afterwards counts its buckets twice.
+   */
+  public void bucketEmitted(final String granularity) {
+    counter(BUCKETS_EMITTED, "granularity", granularity).increment();
+  }
+
+  /** The current count of emitted buckets of one granularity. */
+  public double bucketsEmitted(final String granularity) {
+    return counter(BUCKETS_EMITTED, "granularity", granularity).count();
   }
 
   /**

@@ -4,6 +4,7 @@ import io.bucketer.buckets.ClosedBucket;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.metrics.BucketerMetrics;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
@@ -52,7 +53,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Meters: {@value #RETRIES} counts retried writes, {@value #PENDING} is the number of polled
  * buckets not yet acknowledged (it stays up while MongoDB is away), {@value #BUCKETS_WRITTEN} and
- * {@value #WRITE_LATENCY} count and time the writes.
+ * {@value #WRITE_LATENCY} count and time the writes (a percentile histogram), {@value #BATCH_SIZE}
+ * is the distribution of buckets per polled batch.
  *
  * <p>The sink does not own the writer: close the writer after the sink.
  */
@@ -62,6 +64,7 @@ public final class BucketSink implements Runnable, AutoCloseable {
   public static final String WRITE_LATENCY = "bucketer.sink.write.latency";
   public static final String RETRIES = "bucketer.sink.retries";
   public static final String PENDING = "bucketer.sink.pending";
+  public static final String BATCH_SIZE = "bucketer.sink.batch.size";
 
   private static final Logger LOG = LoggerFactory.getLogger(BucketSink.class);
   private static final Duration CONSUMER_CLOSE_ALLOWANCE = Duration.ofSeconds(35);
@@ -73,6 +76,7 @@ public final class BucketSink implements Runnable, AutoCloseable {
   private final MeterRegistry registry;
   private final Map<String, Counter> writtenByGranularity = new ConcurrentHashMap<>();
   private final Counter retries;
+  private final DistributionSummary batchSizes;
   private final AtomicInteger pending = new AtomicInteger();
   private final AtomicBoolean started = new AtomicBoolean();
   private final AtomicBoolean closing = new AtomicBoolean();
@@ -101,6 +105,11 @@ public final class BucketSink implements Runnable, AutoCloseable {
     this.registry = registry;
     this.retries = registry.counter(RETRIES);
     registry.gauge(PENDING, pending);
+    this.batchSizes =
+        DistributionSummary.builder(BATCH_SIZE)
+            .description("buckets per polled batch written to MongoDB")
+            .baseUnit("buckets")
+            .register(registry);
   }
 
   private static Consumer<byte[], byte[]> newConsumer(final SinkConfig config) {
@@ -224,6 +233,7 @@ public final class BucketSink implements Runnable, AutoCloseable {
 
   private void writeThenCommit(final SinkBatch batch) {
     pending.set(batch.size());
+    batchSizes.record(batch.size());
     writeUntilAcknowledged(batch);
     // The dead letters were sent while the rest was written; both must be safe before the commit.
     deadLetters.awaitAcknowledged();
@@ -298,7 +308,12 @@ public final class BucketSink implements Runnable, AutoCloseable {
       outcome = e.isRetryable() ? "retryable" : "rejected";
       throw e;
     } finally {
-      sample.stop(registry.timer(WRITE_LATENCY, "outcome", outcome));
+      // A histogram, so that percentiles can be aggregated across instances in Prometheus.
+      sample.stop(
+          Timer.builder(WRITE_LATENCY)
+              .tag("outcome", outcome)
+              .publishPercentileHistogram()
+              .register(registry));
     }
     final Map<String, Integer> perGranularity = new HashMap<>();
     batch.forEach(b -> perGranularity.merge(b.granularity().label(), 1, Integer::sum));

@@ -58,6 +58,9 @@ public final class MongoBucketWriter implements AutoCloseable {
   /** The driver's own default server selection timeout. */
   private static final long DRIVER_SERVER_SELECTION_MILLIS = 30_000;
 
+  private static final BsonDocument PING = new BsonDocument("ping", new BsonInt32(1));
+
+  private final MongoDatabase database;
   private final Map<String, MongoCollection<BsonDocument>> collectionsByLabel;
   private final int maxBatchSize;
   private final int maxWritesInFlight;
@@ -104,6 +107,7 @@ public final class MongoBucketWriter implements AutoCloseable {
           database.getCollection(
               BucketDocuments.collectionName(collectionPrefix, granularity), BsonDocument.class));
     }
+    this.database = database;
     this.collectionsByLabel = Map.copyOf(collections);
     this.maxBatchSize = maxBatchSize;
     this.maxWritesInFlight = maxWritesInFlight;
@@ -168,6 +172,22 @@ public final class MongoBucketWriter implements AutoCloseable {
           c -> c.serverSelectionTimeout(selectionMillis, TimeUnit.MILLISECONDS));
     }
     return settings.build();
+  }
+
+  /**
+   * Whether MongoDB answers a {@code ping} on the buckets' database within {@code timeout}: for
+   * readiness checks, which must not hang on a server that went away.
+   */
+  public boolean ping(final Duration timeout) {
+    if (closed) {
+      return false;
+    }
+    try {
+      Mono.from(database.runCommand(PING, BsonDocument.class)).timeout(timeout).block();
+      return true;
+    } catch (RuntimeException e) {
+      return false;
+    }
   }
 
   /** Creates the series/time index on every granularity's collection (a no-op when present). */

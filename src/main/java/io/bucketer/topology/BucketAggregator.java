@@ -271,6 +271,7 @@ final class BucketAggregator implements Processor<SeriesKey, Reading, String, Ag
       context.forward(
           new Record<String, AggregatorOutput>(
               BucketKey.of(bucket), new AggregatorOutput.Closed(bucket), outputTimestamp));
+      metrics.bucketEmitted(granularity.label());
     }
   }
 

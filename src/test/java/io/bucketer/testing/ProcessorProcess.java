@@ -74,6 +74,9 @@ public final class ProcessorProcess implements AutoCloseable {
     command.add(System.getProperty("java.class.path"));
     command.add(BucketerCli.class.getName());
     command.add("run");
+    // Several processors share this machine: each takes a free port for its endpoints.
+    command.add("-s");
+    command.add("http.port=0");
     settings.forEach(
         (key, value) -> {
           command.add("-s");

@@ -1,0 +1,145 @@
+package io.bucketer.http;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
+
+/**
+ * The operations endpoints: {@code /metrics} (Prometheus text format), {@code /health} (liveness:
+ * 200 unless the processor failed) and {@code /ready} (200 only when it can do its work, else 503
+ * with the reason as JSON).
+ *
+ * <p>Served by the JDK's own {@code com.sun.net.httpserver} (module jdk.httpserver, shipped with
+ * every JDK): three tiny GET endpoints do not justify a web framework and its dependencies.
+ */
+public final class OpsServer implements AutoCloseable {
+
+  private static final String PROMETHEUS_TEXT = "text/plain; version=0.0.4; charset=utf-8";
+  private static final String JSON = "application/json";
+  private static final int OK = 200;
+  private static final int NOT_FOUND = 404;
+  private static final int UNAVAILABLE = 503;
+
+  private final HttpServer server;
+  private final ExecutorService threads;
+
+  private OpsServer(final HttpServer server, final ExecutorService threads) {
+    this.server = server;
+    this.threads = threads;
+  }
+
+  /**
+   * Starts serving on {@code address} (port 0: a free one).
+   *
+   * @param scrape the metrics in Prometheus text format
+   * @param healthy false once the processor failed and should be restarted
+   * @param notReady why the processor cannot do its work now, empty when it can
+   */
+  public static OpsServer start(
+      final InetSocketAddress address,
+      final Supplier<String> scrape,
+      final BooleanSupplier healthy,
+      final Supplier<Optional<String>> notReady) {
+    final HttpServer server;
+    try {
+      server = HttpServer.create(address, 0);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot listen on " + address + " for /metrics", e);
+    }
+    // Two threads: a readiness check waiting on MongoDB must not hold up a scrape.
+    final ExecutorService threads =
+        Executors.newFixedThreadPool(
+            2,
+            task -> {
+              final Thread thread = new Thread(task, "bucketer-ops-http");
+              thread.setDaemon(true);
+              return thread;
+            });
+    server.setExecutor(threads);
+    server.createContext(
+        "/metrics", exchange -> respond(exchange, "/metrics", OK, PROMETHEUS_TEXT, scrape.get()));
+    server.createContext(
+        "/health",
+        exchange -> {
+          final boolean up = healthy.getAsBoolean();
+          respond(
+              exchange,
+              "/health",
+              up ? OK : UNAVAILABLE,
+              JSON,
+              up ? status("UP", null) : status("DOWN", "the processor failed"));
+        });
+    server.createContext(
+        "/ready",
+        exchange -> {
+          final Optional<String> reason = notReady.get();
+          respond(
+              exchange,
+              "/ready",
+              reason.isEmpty() ? OK : UNAVAILABLE,
+              JSON,
+              reason.map(r -> status("NOT_READY", r)).orElse(status("READY", null)));
+        });
+    server.start();
+    return new OpsServer(server, threads);
+  }
+
+  /** The port it listens on, the chosen one when started on port 0. */
+  public int port() {
+    return server.getAddress().getPort();
+  }
+
+  @Override
+  public void close() {
+    server.stop(0);
+    threads.shutdownNow();
+  }
+
+  private static String status(final String status, final String reason) {
+    return reason == null
+        ? "{\"status\":\"" + status + "\"}\n"
+        : "{\"status\":\"" + status + "\",\"reason\":\"" + escape(reason) + "\"}\n";
+  }
+
+  private static String escape(final String text) {
+    final StringBuilder escaped = new StringBuilder();
+    for (final char c : text.toCharArray()) {
+      if (c == '"' || c == '\\') {
+        escaped.append('\\').append(c);
+      } else if (c < 0x20) {
+        escaped.append(String.format("\\u%04x", (int) c));
+      } else {
+        escaped.append(c);
+      }
+    }
+    return escaped.toString();
+  }
+
+  /** Answers on the exact path only: a context also matches every path it prefixes. */
+  private static void respond(
+      final HttpExchange exchange,
+      final String path,
+      final int status,
+      final String contentType,
+      final String body)
+      throws IOException {
+    try (exchange) {
+      final boolean exact = exchange.getRequestURI().getPath().equals(path);
+      final byte[] bytes = (exact ? body : "not found\n").getBytes(StandardCharsets.UTF_8);
+      exchange.getResponseHeaders().set("Content-Type", exact ? contentType : "text/plain");
+      exchange.sendResponseHeaders(exact ? status : NOT_FOUND, bytes.length);
+      try (OutputStream out = exchange.getResponseBody()) {
+        out.write(bytes);
+      }
+    }
+  }
+}
