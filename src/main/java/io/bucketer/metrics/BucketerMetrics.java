@@ -5,6 +5,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * bucketer's own meters, in one place so that their names and tags stay consistent: what happened
@@ -15,6 +16,7 @@ public final class BucketerMetrics {
 
   public static final String READINGS = "bucketer.readings";
   public static final String DEAD_LETTERS = "bucketer.dead.letters";
+  public static final String OPEN_BUCKETS = "bucketer.open.buckets";
   public static final String STREAM_THREAD_RESTARTS = "bucketer.stream.thread.restarts";
   public static final String BUCKETS_EMITTED = "bucketer.buckets.emitted";
 
@@ -40,9 +42,11 @@ public final class BucketerMetrics {
 
   private final MeterRegistry registry;
   private final Map<String, Counter> counters = new ConcurrentHashMap<>();
+  private final AtomicLong openBuckets = new AtomicLong();
 
   public BucketerMetrics(final MeterRegistry registry) {
     this.registry = registry;
+    registry.gauge(OPEN_BUCKETS, openBuckets);
   }
 
   /** Meters that count but are not exported: for tests and tools that do not read them. */
@@ -87,6 +91,19 @@ public final class BucketerMetrics {
   /** The current count of stream-thread restarts for one cause. */
   public double streamThreadRestarts(final String cause) {
     return counter(STREAM_THREAD_RESTARTS, "cause", cause).count();
+  }
+
+  /**
+   * Windows opened (positive) or closed (negative) by one task. Each task reports its own changes,
+   * and its remaining open windows when it is closed, so the gauge is this instance's total.
+   */
+  public void openBucketsChanged(final long delta) {
+    openBuckets.addAndGet(delta);
+  }
+
+  /** Open windows, all granularities, of the tasks this instance runs. */
+  public long openBuckets() {
+    return openBuckets.get();
   }
 
   /** The current count of a reading outcome. */

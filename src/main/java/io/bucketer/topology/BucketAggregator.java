@@ -68,6 +68,9 @@ final class BucketAggregator implements Processor<SeriesKey, Reading, String, Ag
   private ReadingLogStore readings;
   private KeyValueStore<Bytes, Long> watermarks;
 
+  /** Open windows of this task, all granularities: its share of the open-buckets gauge. */
+  private long openWindows;
+
   /** Series that have state, with when they last sent a reading and when to look at them next. */
   private final Map<SeriesKey, Activity> activity = new HashMap<>();
 
@@ -106,7 +109,9 @@ final class BucketAggregator implements Processor<SeriesKey, Reading, String, Ag
     // their windows: they may simply not have been read again yet.
     final long now = context.currentSystemTimeMs();
     final Set<SeriesKey> restored = new HashSet<>();
-    windows.values().forEach(store -> store.collectSeries(restored));
+    for (final WindowStateStore store : windows.values()) {
+      openWindowsChanged(store.collectSeries(restored));
+    }
     restored.forEach(series -> activity.put(series, new Activity(now, now + idleTimeoutMillis)));
     final Duration checkEvery = Duration.ofMillis(Math.max(1, Math.min(idleTimeoutMillis, 1_000)));
     context.schedule(checkEvery, PunctuationType.WALL_CLOCK_TIME, this::closeIdleSeries);
@@ -140,6 +145,9 @@ final class BucketAggregator implements Processor<SeriesKey, Reading, String, Ag
         final WindowState fresh =
             WindowState.open(BucketStats.of(measurement, reading.getUtcOffsetMinutes()));
         after = isClosed(granularity, start, watermark) ? fresh.close() : fresh;
+        if (!after.closed()) {
+          openWindowsChanged(1);
+        }
       } else {
         after = before.add(measurement, reading.getUtcOffsetMinutes());
       }
@@ -230,6 +238,7 @@ final class BucketAggregator implements Processor<SeriesKey, Reading, String, Ag
           continue; // created late, in a window that had already closed, and emitted then
         }
         store.put(series, window.start(), window.state().close());
+        openWindowsChanged(-1);
         for (final Granularity coarser : plan.rolledUpFrom(granularity)) {
           rollUp(series, coarser, coarser.windowStart(window.start()), window.state().stats());
         }
@@ -247,6 +256,9 @@ final class BucketAggregator implements Processor<SeriesKey, Reading, String, Ag
       final BucketStats finer) {
     final WindowStateStore store = windows.get(coarser);
     final WindowState before = store.get(series, start);
+    if (before == null) {
+      openWindowsChanged(1);
+    }
     store.put(series, start, before == null ? WindowState.open(finer) : before.merge(finer));
   }
 
@@ -361,6 +373,18 @@ final class BucketAggregator implements Processor<SeriesKey, Reading, String, Ag
 
   private boolean hasState(final SeriesKey series) {
     return windows.values().stream().anyMatch(store -> store.latestStart(series).isPresent());
+  }
+
+  private void openWindowsChanged(final long delta) {
+    openWindows += delta;
+    metrics.openBucketsChanged(delta);
+  }
+
+  /** The task moves away or stops: its open windows no longer count on this instance. */
+  @Override
+  public void close() {
+    metrics.openBucketsChanged(-openWindows);
+    openWindows = 0;
   }
 
   private long watermark(final SeriesKey series) {

@@ -86,13 +86,22 @@ final class WindowStateStore {
     }
   }
 
-  /** Adds every series that has a window here to {@code into}; read once when a task starts. */
-  void collectSeries(final Set<SeriesKey> into) {
+  /**
+   * Adds every series that has a window here to {@code into} and returns how many of the windows
+   * are open; read once when a task starts.
+   */
+  long collectSeries(final Set<SeriesKey> into) {
+    long open = 0;
     try (KeyValueIterator<Bytes, byte[]> all = store.all()) {
       while (all.hasNext()) {
-        into.add(StoreKeys.seriesOf(all.next().key));
+        final KeyValue<Bytes, byte[]> entry = all.next();
+        into.add(StoreKeys.seriesOf(entry.key));
+        if (!decode(entry.value).closed()) {
+          open++;
+        }
       }
     }
+    return open;
   }
 
   private byte[] encode(final WindowState state) {

@@ -245,6 +245,8 @@ class BucketTopologyTest {
     assertThat(hour.stats().sum()).isEqualTo(12.0);
     assertThat(deadLetters.isEmpty()).isTrue();
     assertThat(metrics.readings(ReadingOutcome.ON_TIME)).isEqualTo(3);
+    // [11:00, 11:01) is open; its hour opens when the first of its minutes closes into it
+    assertThat(metrics.openBuckets()).isEqualTo(1);
     assertThat(metrics.readings(ReadingOutcome.LATE_MERGED)).isEqualTo(1);
     assertThat(metrics.readings(ReadingOutcome.TOO_LATE)).isZero();
   }
