@@ -3,6 +3,7 @@ package io.bucketer.topics;
 import io.bucketer.topology.DeadLetterHeaders;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -23,13 +24,27 @@ public final class DeadLetterTopic {
   private DeadLetterTopic() {}
 
   public static Map<String, Long> countByReason(final String bootstrapServers, final String topic) {
+    final Map<String, Long> counts = new TreeMap<>();
+    for (final ConsumerRecord<byte[], byte[]> record : committedRecords(bootstrapServers, topic)) {
+      final Header reason = record.headers().lastHeader(DeadLetterHeaders.REASON);
+      counts.merge(
+          reason == null ? "unknown" : new String(reason.value(), StandardCharsets.UTF_8),
+          1L,
+          Long::sum);
+    }
+    return counts;
+  }
+
+  /** Every committed record of the topic, read from the beginning to its last stable offsets. */
+  public static List<ConsumerRecord<byte[], byte[]>> committedRecords(
+      final String bootstrapServers, final String topic) {
     final Map<String, Object> properties =
         Map.of(
             ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
             bootstrapServers,
             ConsumerConfig.ISOLATION_LEVEL_CONFIG,
             "read_committed");
-    final Map<String, Long> counts = new TreeMap<>();
+    final List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
     try (KafkaConsumer<byte[], byte[]> consumer =
         new KafkaConsumer<>(properties, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
       final List<TopicPartition> partitions =
@@ -41,15 +56,9 @@ public final class DeadLetterTopic {
       // read_committed end offsets: the last stable offsets, past which nothing is committed yet
       final Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
       while (partitions.stream().anyMatch(p -> consumer.position(p) < ends.get(p))) {
-        for (final ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {
-          final Header reason = record.headers().lastHeader(DeadLetterHeaders.REASON);
-          counts.merge(
-              reason == null ? "unknown" : new String(reason.value(), StandardCharsets.UTF_8),
-              1L,
-              Long::sum);
-        }
+        consumer.poll(Duration.ofMillis(200)).forEach(records::add);
       }
     }
-    return counts;
+    return records;
   }
 }

@@ -10,9 +10,7 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.classic.spi.IThrowableProxy;
 import ch.qos.logback.core.read.ListAppender;
 import io.bucketer.config.BucketerConfig;
-import io.bucketer.embedded.EmbeddedKafkaBroker;
-import io.bucketer.embedded.EmbeddedMongoServer;
-import io.bucketer.embedded.InProcessSchemaRegistry;
+import io.bucketer.testing.LocalInfrastructure;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.URI;
 import java.nio.file.Path;
@@ -48,30 +46,25 @@ class SecretsNotLoggedIT {
   private static final List<String> CAPTURED_LOGGERS =
       List.of("io.bucketer", "org.apache.kafka", "org.mongodb");
 
-  private static EmbeddedKafkaBroker broker;
-  private static EmbeddedMongoServer mongo;
-  private static InProcessSchemaRegistry registry;
+  private static LocalInfrastructure infrastructure;
 
   @TempDir Path stateDir;
 
   @BeforeAll
   static void startInfrastructure() {
-    broker = EmbeddedKafkaBroker.start();
-    mongo = EmbeddedMongoServer.start();
-    registry = InProcessSchemaRegistry.start();
+    infrastructure = LocalInfrastructure.start();
   }
 
   @AfterAll
   static void stopInfrastructure() {
-    registry.close();
-    mongo.close();
-    broker.close();
+    infrastructure.close();
   }
 
   @Test
   void noSecretAppearsInTheStartupLog() throws Exception {
     final BucketerConfig config = configWithSecrets();
-    try (Admin admin = Admin.create(Map.of("bootstrap.servers", broker.bootstrapServers()))) {
+    try (Admin admin =
+        Admin.create(Map.of("bootstrap.servers", infrastructure.bootstrapServers()))) {
       admin.createTopics(List.of(new NewTopic(config.inputTopic(), 1, (short) 1))).all().get();
     }
 
@@ -106,10 +99,10 @@ class SecretsNotLoggedIT {
 
   private BucketerConfig configWithSecrets() {
     final String id = "s" + UUID.randomUUID().toString().substring(0, 8);
-    final URI server = URI.create(mongo.connectionString());
+    final URI server = URI.create(infrastructure.mongoUri());
     final Map<String, Object> settings = new HashMap<>();
-    settings.put(BucketerConfig.BOOTSTRAP_SERVERS, broker.bootstrapServers());
-    settings.put(BucketerConfig.SCHEMA_REGISTRY_URL, registry.url());
+    settings.put(BucketerConfig.BOOTSTRAP_SERVERS, infrastructure.bootstrapServers());
+    settings.put(BucketerConfig.SCHEMA_REGISTRY_URL, infrastructure.schemaRegistryUrl());
     settings.put(BucketerConfig.SCHEMA_REGISTRY_USER_INFO, "reader:" + REGISTRY_PASSWORD);
     settings.put(
         BucketerConfig.MONGODB_URI,

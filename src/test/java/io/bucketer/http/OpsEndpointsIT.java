@@ -7,9 +7,6 @@ import io.bucketer.app.BucketerApp;
 import io.bucketer.avro.Reading;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.config.BucketerConfig;
-import io.bucketer.embedded.EmbeddedKafkaBroker;
-import io.bucketer.embedded.EmbeddedMongoServer;
-import io.bucketer.embedded.InProcessSchemaRegistry;
 import io.bucketer.ingest.ReadingEncoder;
 import io.bucketer.ingest.SchemaRegistryClient;
 import io.bucketer.metrics.ProcessMeters;
@@ -17,6 +14,7 @@ import io.bucketer.simulate.ReadingGenerator;
 import io.bucketer.simulate.ReadingSimulator;
 import io.bucketer.sink.BucketReader;
 import io.bucketer.testing.CuttableTcpProxy;
+import io.bucketer.testing.LocalInfrastructure;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.InetAddress;
@@ -59,9 +57,7 @@ class OpsEndpointsIT {
   private static final Instant HISTORY = Instant.parse("2025-06-01T09:00:00Z");
   private static final Duration DEADLINE = Duration.ofSeconds(90);
 
-  private static EmbeddedKafkaBroker broker;
-  private static EmbeddedMongoServer mongo;
-  private static InProcessSchemaRegistry registry;
+  private static LocalInfrastructure infrastructure;
 
   @TempDir Path stateDir;
   private final HttpClient http = HttpClient.newHttpClient();
@@ -72,21 +68,17 @@ class OpsEndpointsIT {
 
   @BeforeAll
   static void startInfrastructure() {
-    broker = EmbeddedKafkaBroker.start();
-    mongo = EmbeddedMongoServer.start();
-    registry = InProcessSchemaRegistry.start();
+    infrastructure = LocalInfrastructure.start();
   }
 
   @AfterAll
   static void stopInfrastructure() {
-    registry.close();
-    mongo.close();
-    broker.close();
+    infrastructure.close();
   }
 
   @BeforeEach
   void startProxy() {
-    final URI target = URI.create(mongo.connectionString());
+    final URI target = URI.create(infrastructure.mongoUri());
     proxy = CuttableTcpProxy.start(target.getHost(), target.getPort());
   }
 
@@ -111,7 +103,7 @@ class OpsEndpointsIT {
         OpsServer ops = startOps(app);
         BucketReader store =
             new BucketReader(
-                mongo.connectionString(), config.mongoDatabase(), config.collectionPrefix())) {
+                infrastructure.mongoUri(), config.mongoDatabase(), config.collectionPrefix())) {
       produce(readings);
       await()
           .atMost(DEADLINE)
@@ -189,8 +181,8 @@ class OpsEndpointsIT {
   /** Its own application id, topics and database; MongoDB through the proxy. */
   private BucketerConfig config() throws Exception {
     final Map<String, Object> settings = new HashMap<>();
-    settings.put(BucketerConfig.BOOTSTRAP_SERVERS, broker.bootstrapServers());
-    settings.put(BucketerConfig.SCHEMA_REGISTRY_URL, registry.url());
+    settings.put(BucketerConfig.BOOTSTRAP_SERVERS, infrastructure.bootstrapServers());
+    settings.put(BucketerConfig.SCHEMA_REGISTRY_URL, infrastructure.schemaRegistryUrl());
     // Short client timeouts: a write to the cut proxy fails in about a second.
     settings.put(
         BucketerConfig.MONGODB_URI,
@@ -217,13 +209,16 @@ class OpsEndpointsIT {
 
   private void produce(final List<Reading> readings) {
     final Map<String, Object> properties =
-        Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
+        Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, infrastructure.bootstrapServers());
     try (KafkaProducer<byte[], byte[]> producer =
         new KafkaProducer<>(properties, new ByteArraySerializer(), new ByteArraySerializer())) {
       final String topic = id + ".readings";
       final ReadingSimulator simulator =
           new ReadingSimulator(
-              producer, new ReadingEncoder(new SchemaRegistryClient(registry.url()), topic), topic);
+              producer,
+              new ReadingEncoder(
+                  new SchemaRegistryClient(infrastructure.schemaRegistryUrl()), topic),
+              topic);
       assertThat(simulator.send(readings)).isEqualTo(readings.size());
     }
   }

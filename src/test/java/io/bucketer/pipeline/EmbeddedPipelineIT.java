@@ -1,44 +1,36 @@
 package io.bucketer.pipeline;
 
-import io.bucketer.embedded.EmbeddedKafkaBroker;
-import io.bucketer.embedded.EmbeddedMongoServer;
-import io.bucketer.embedded.InProcessSchemaRegistry;
+import io.bucketer.testing.LocalInfrastructure;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 
 /** The pipeline against a real Kafka broker in this JVM and the in-JVM MongoDB stand-in. */
 class EmbeddedPipelineIT extends PipelineContract {
 
-  private static EmbeddedKafkaBroker broker;
-  private static EmbeddedMongoServer mongo;
-  private static InProcessSchemaRegistry registry;
+  private static LocalInfrastructure infrastructure;
 
   @BeforeAll
   static void startInfrastructure() {
-    broker = EmbeddedKafkaBroker.start();
-    mongo = EmbeddedMongoServer.start();
-    registry = InProcessSchemaRegistry.start();
+    infrastructure = LocalInfrastructure.start();
   }
 
   @AfterAll
   static void stopInfrastructure() {
-    registry.close();
-    mongo.close();
-    broker.close();
+    infrastructure.close();
   }
 
   @Override
   String bootstrapServers() {
-    return broker.bootstrapServers();
+    return infrastructure.bootstrapServers();
   }
 
   @Override
   String schemaRegistryUrl() {
-    return registry.url();
+    return infrastructure.schemaRegistryUrl();
   }
 
   @Override
   String mongoUri() {
-    return mongo.connectionString();
+    return infrastructure.mongoUri();
   }
 }

@@ -7,15 +7,14 @@ import io.bucketer.app.BucketerApp;
 import io.bucketer.avro.Reading;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.config.BucketerConfig;
-import io.bucketer.embedded.EmbeddedKafkaBroker;
-import io.bucketer.embedded.EmbeddedMongoServer;
-import io.bucketer.embedded.InProcessSchemaRegistry;
 import io.bucketer.ingest.ReadingEncoder;
 import io.bucketer.ingest.SchemaRegistryClient;
 import io.bucketer.metrics.BucketerMetrics;
 import io.bucketer.simulate.ReadingGenerator;
 import io.bucketer.sink.BucketReader;
 import io.bucketer.testing.BucketStoreAssertions;
+import io.bucketer.testing.LocalInfrastructure;
+import io.bucketer.topics.DeadLetterTopic;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.charset.StandardCharsets;
@@ -33,15 +32,10 @@ import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -82,24 +76,18 @@ class RegistryOutageIT {
                   + "\"default\":null},"
                   + "{\"name\":\"firmware\",\"type\":\"string\",\"default\":\"unknown\"}]}");
 
-  private static EmbeddedKafkaBroker broker;
-  private static EmbeddedMongoServer mongo;
-  private static InProcessSchemaRegistry registry;
+  private static LocalInfrastructure infrastructure;
 
   @TempDir Path stateDir;
 
   @BeforeAll
   static void startInfrastructure() {
-    broker = EmbeddedKafkaBroker.start();
-    mongo = EmbeddedMongoServer.start();
-    registry = InProcessSchemaRegistry.start();
+    infrastructure = LocalInfrastructure.start();
   }
 
   @AfterAll
   static void stopInfrastructure() {
-    registry.close();
-    mongo.close();
-    broker.close();
+    infrastructure.close();
   }
 
   @Test
@@ -112,12 +100,13 @@ class RegistryOutageIT {
     final List<Reading> all = new ArrayList<>(before);
     all.addAll(during);
     final ReadingEncoder encoder =
-        new ReadingEncoder(new SchemaRegistryClient(registry.url()), config.inputTopic());
+        new ReadingEncoder(
+            new SchemaRegistryClient(infrastructure.schemaRegistryUrl()), config.inputTopic());
     final SimpleMeterRegistry meters = new SimpleMeterRegistry();
 
     try (BucketerApp app = BucketerApp.start(config, meters);
         BucketReader store =
-            new BucketReader(mongo.connectionString(), id, config.collectionPrefix());
+            new BucketReader(infrastructure.mongoUri(), id, config.collectionPrefix());
         KafkaProducer<byte[], byte[]> producer = producer()) {
       send(producer, config.inputTopic(), before, before.stream().map(encoder::encode).toList());
       awaitReadingsInBuckets(store, HOUR, before.size(), meters);
@@ -131,7 +120,7 @@ class RegistryOutageIT {
         final Reading reading = during.get(i);
         mixed.add(i < during.size() / 2 ? encoder.encode(reading) : withFirmware(encoder, reading));
       }
-      registry.failNextRequests(FAILED_REQUESTS, 503);
+      infrastructure.registry().failNextRequests(FAILED_REQUESTS, 503);
       send(producer, config.inputTopic(), during, mixed);
 
       awaitReadingsInBuckets(store, MINUTE, all.size(), meters);
@@ -142,7 +131,10 @@ class RegistryOutageIT {
       BucketStoreAssertions.assertStoreEqualsComputation(store, all, MINUTE);
       BucketStoreAssertions.assertStoreEqualsComputation(store, all, HOUR);
       assertThat(count(meters, BucketerMetrics.DEAD_LETTERS)).isZero();
-      assertThat(committedRecords(config.deadLetterTopic())).isEmpty();
+      assertThat(
+              DeadLetterTopic.committedRecords(
+                  infrastructure.bootstrapServers(), config.deadLetterTopic()))
+          .isEmpty();
     }
   }
 
@@ -171,9 +163,9 @@ class RegistryOutageIT {
 
   private BucketerConfig config(final String id) throws Exception {
     final Map<String, Object> settings = new HashMap<>();
-    settings.put(BucketerConfig.BOOTSTRAP_SERVERS, broker.bootstrapServers());
-    settings.put(BucketerConfig.SCHEMA_REGISTRY_URL, registry.url());
-    settings.put(BucketerConfig.MONGODB_URI, mongo.connectionString());
+    settings.put(BucketerConfig.BOOTSTRAP_SERVERS, infrastructure.bootstrapServers());
+    settings.put(BucketerConfig.SCHEMA_REGISTRY_URL, infrastructure.schemaRegistryUrl());
+    settings.put(BucketerConfig.MONGODB_URI, infrastructure.mongoUri());
     settings.put(BucketerConfig.MONGODB_DATABASE, id);
     settings.put(BucketerConfig.APPLICATION_ID, id);
     settings.put(BucketerConfig.INPUT_TOPIC, id + ".readings");
@@ -219,7 +211,7 @@ class RegistryOutageIT {
 
   private static KafkaProducer<byte[], byte[]> producer() {
     final Map<String, Object> properties = new HashMap<>();
-    properties.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
+    properties.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, infrastructure.bootstrapServers());
     return new KafkaProducer<>(properties, new ByteArraySerializer(), new ByteArraySerializer());
   }
 
@@ -249,33 +241,4 @@ class RegistryOutageIT {
   }
 
   /** Every committed record of a topic, read from its beginning to its current end. */
-  private static List<ConsumerRecord<byte[], byte[]>> committedRecords(final String topic) {
-    final Map<String, Object> properties =
-        Map.of(
-            ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
-            broker.bootstrapServers(),
-            ConsumerConfig.ISOLATION_LEVEL_CONFIG,
-            "read_committed");
-    final List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
-    try (KafkaConsumer<byte[], byte[]> consumer =
-        new KafkaConsumer<>(properties, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-      final List<TopicPartition> partitions =
-          consumer.partitionsFor(topic).stream()
-              .map(info -> new TopicPartition(topic, info.partition()))
-              .toList();
-      consumer.assign(partitions);
-      consumer.seekToBeginning(partitions);
-      final Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
-      // In this thread: a consumer must not be used by two threads.
-      await()
-          .pollInSameThread()
-          .atMost(DEADLINE)
-          .until(
-              () -> {
-                consumer.poll(Duration.ofMillis(200)).forEach(records::add);
-                return partitions.stream().allMatch(p -> consumer.position(p) >= ends.get(p));
-              });
-    }
-    return records;
-  }
 }

@@ -14,9 +14,6 @@ import io.bucketer.avro.Reading;
 import io.bucketer.buckets.ClosedBucket;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.config.BucketerConfig;
-import io.bucketer.embedded.EmbeddedKafkaBroker;
-import io.bucketer.embedded.EmbeddedMongoServer;
-import io.bucketer.embedded.InProcessSchemaRegistry;
 import io.bucketer.ingest.ReadingEncoder;
 import io.bucketer.ingest.SchemaRegistryClient;
 import io.bucketer.metrics.BucketerMetrics;
@@ -24,6 +21,7 @@ import io.bucketer.simulate.ReadingGenerator;
 import io.bucketer.simulate.ReadingSimulator;
 import io.bucketer.testing.BucketStoreAssertions;
 import io.bucketer.testing.CuttableTcpProxy;
+import io.bucketer.testing.LocalInfrastructure;
 import io.bucketer.topics.BucketKey;
 import io.bucketer.topics.ClosedBucketSerde;
 import io.bucketer.topology.DeadLetterHeaders;
@@ -79,9 +77,7 @@ class MongoOutageIT {
   private static final Duration DEADLINE = Duration.ofSeconds(60);
   private static final Duration OUTAGE = Duration.ofSeconds(5);
 
-  private static EmbeddedKafkaBroker broker;
-  private static EmbeddedMongoServer mongo;
-  private static InProcessSchemaRegistry registry;
+  private static LocalInfrastructure infrastructure;
 
   @TempDir Path stateDir;
   private final ExecutorService gateway = Executors.newSingleThreadExecutor();
@@ -91,23 +87,19 @@ class MongoOutageIT {
 
   @BeforeAll
   static void startInfrastructure() {
-    broker = EmbeddedKafkaBroker.start();
-    mongo = EmbeddedMongoServer.start();
-    registry = InProcessSchemaRegistry.start();
+    infrastructure = LocalInfrastructure.start();
   }
 
   @AfterAll
   static void stopInfrastructure() {
-    registry.close();
-    mongo.close();
-    broker.close();
+    infrastructure.close();
   }
 
   @BeforeEach
   void startProxy() {
-    final URI target = URI.create(mongo.connectionString());
+    final URI target = URI.create(infrastructure.mongoUri());
     proxy = CuttableTcpProxy.start(target.getHost(), target.getPort());
-    direct = MongoClients.create(mongo.connectionString());
+    direct = MongoClients.create(infrastructure.mongoUri());
   }
 
   @AfterEach
@@ -294,8 +286,8 @@ class MongoOutageIT {
 
     Run() throws Exception {
       final Map<String, Object> settings = new HashMap<>();
-      settings.put(BucketerConfig.BOOTSTRAP_SERVERS, broker.bootstrapServers());
-      settings.put(BucketerConfig.SCHEMA_REGISTRY_URL, registry.url());
+      settings.put(BucketerConfig.BOOTSTRAP_SERVERS, infrastructure.bootstrapServers());
+      settings.put(BucketerConfig.SCHEMA_REGISTRY_URL, infrastructure.schemaRegistryUrl());
       // Short client timeouts: an unreachable server fails a write in about a second.
       settings.put(
           BucketerConfig.MONGODB_URI,
@@ -332,7 +324,7 @@ class MongoOutageIT {
     /** Reads MongoDB directly, not through the proxy. */
     BucketReader directReader() {
       return new BucketReader(
-          mongo.connectionString(), config.mongoDatabase(), config.collectionPrefix());
+          infrastructure.mongoUri(), config.mongoDatabase(), config.collectionPrefix());
     }
 
     MongoCollection<BsonDocument> minuteCollection() {
@@ -343,12 +335,13 @@ class MongoOutageIT {
 
     ReadingSimulator simulator() {
       final Map<String, Object> properties =
-          Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
+          Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, infrastructure.bootstrapServers());
       final KafkaProducer<byte[], byte[]> producer =
           new KafkaProducer<>(properties, new ByteArraySerializer(), new ByteArraySerializer());
       return new ReadingSimulator(
           producer,
-          new ReadingEncoder(new SchemaRegistryClient(registry.url()), inputTopic),
+          new ReadingEncoder(
+              new SchemaRegistryClient(infrastructure.schemaRegistryUrl()), inputTopic),
           inputTopic);
     }
 
@@ -379,7 +372,7 @@ class MongoOutageIT {
       final Map<String, Object> properties =
           Map.of(
               ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
-              broker.bootstrapServers(),
+              infrastructure.bootstrapServers(),
               ConsumerConfig.ISOLATION_LEVEL_CONFIG,
               "read_committed");
       final List<ConsumerRecord<byte[], byte[]>> letters = new ArrayList<>();

@@ -25,6 +25,11 @@ public final class LocalInfrastructure implements AutoCloseable {
     this.registry = registry;
   }
 
+  /** Starts all three with the broker's default settings. */
+  public static LocalInfrastructure start() {
+    return start(Map.of());
+  }
+
   /** Starts all three; {@code brokerOverrides} change the broker's settings. */
   public static LocalInfrastructure start(final Map<String, String> brokerOverrides) {
     final EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start(brokerOverrides);
@@ -42,6 +47,11 @@ public final class LocalInfrastructure implements AutoCloseable {
 
   public String mongoUri() {
     return mongo.connectionString();
+  }
+
+  /** The registry endpoint itself, for tests that make it fail. */
+  public InProcessSchemaRegistry registry() {
+    return registry;
   }
 
   @Override
