@@ -122,7 +122,8 @@ final class BucketAggregator implements Processor<SeriesKey, Reading, String, Ag
     final SeriesKey series = record.key();
     final Reading reading = record.value();
     final long timestamp = reading.getTimestamp().toEpochMilli();
-    final long watermark = watermark(series);
+    final Bytes watermarkKey = watermarkKey(series); // serialised once per reading, used twice
+    final long watermark = watermark(watermarkKey);
     if (isBeyondHorizon(timestamp, watermark)) {
       metrics.reading(ReadingOutcome.TOO_LATE);
       metrics.deadLetter(TooLateReadings.REASON);
@@ -169,7 +170,7 @@ final class BucketAggregator implements Processor<SeriesKey, Reading, String, Ag
     seen.lastReadingWallClock = now;
     seen.nextIdleCheck = now + idleTimeoutMillis;
     if (timestamp > watermark) {
-      setWatermark(series, timestamp);
+      watermarks.put(watermarkKey, timestamp);
       closeWindows(series, watermark, timestamp, record.timestamp());
       if (watermark == Long.MIN_VALUE
           || lastClosedStart(finest, watermark) != lastClosedStart(finest, timestamp)) {
@@ -388,7 +389,11 @@ final class BucketAggregator implements Processor<SeriesKey, Reading, String, Ag
   }
 
   private long watermark(final SeriesKey series) {
-    final Long stored = watermarks.get(watermarkKey(series));
+    return watermark(watermarkKey(series));
+  }
+
+  private long watermark(final Bytes watermarkKey) {
+    final Long stored = watermarks.get(watermarkKey);
     return stored == null ? Long.MIN_VALUE : stored;
   }
 
