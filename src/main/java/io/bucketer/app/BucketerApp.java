@@ -10,6 +10,7 @@ import io.bucketer.metrics.BucketerMetrics;
 import io.bucketer.sink.BucketSink;
 import io.bucketer.sink.MongoBucketWriter;
 import io.bucketer.sink.SinkConfig;
+import io.bucketer.topology.BoundedRocksDbMemory;
 import io.bucketer.topology.BucketTopology;
 import io.bucketer.topology.ReadingChecks;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -192,6 +193,8 @@ public final class BucketerApp implements AutoCloseable {
     final Map<String, Object> properties = new HashMap<>();
     properties.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
     properties.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, (int) config.topicReplicationFactor());
+    properties.put(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG, BoundedRocksDbMemory.class);
+    properties.put(BoundedRocksDbMemory.MEMORY_BYTES_CONFIG, config.rocksDbMemoryBytes());
     properties.putAll(config.kafkaProperties());
     properties.put(StreamsConfig.APPLICATION_ID_CONFIG, config.applicationId());
     final Properties result = new Properties();

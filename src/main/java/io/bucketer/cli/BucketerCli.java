@@ -14,6 +14,7 @@ import picocli.CommandLine.Command;
       RunCommand.class,
       SimulateCommand.class,
       DemoCommand.class,
+      BenchCommand.class,
       ConfigReferenceCommand.class,
       CommandLine.HelpCommand.class
     })

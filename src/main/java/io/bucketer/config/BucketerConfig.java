@@ -55,6 +55,7 @@ public final class BucketerConfig extends AbstractConfig {
   public static final String MAX_READING_BYTES = "max.reading.bytes";
   public static final String SCHEMA_REGISTRY_RETRY_TIMEOUT = "schema.registry.retry.timeout";
   public static final String SINK_RETRY_BACKOFF_MAX = "sink.retry.backoff.max";
+  public static final String ROCKSDB_MEMORY_BYTES = "rocksdb.memory.bytes";
   public static final String HTTP_PORT = "http.port";
   public static final String HTTP_BIND_ADDRESS = "http.bind.address";
 
@@ -256,6 +257,15 @@ public final class BucketerConfig extends AbstractConfig {
                   + " doubles from 200ms up to it, which bounds how long the sink takes to notice"
                   + " that MongoDB is back.")
           .define(
+              ROCKSDB_MEMORY_BYTES,
+              Type.LONG,
+              256L * 1024 * 1024,
+              ConfigDef.Range.atLeast(16L * 1024 * 1024),
+              Importance.MEDIUM,
+              "Native memory all state stores of the process share (RocksDB block cache, index"
+                  + " and filter blocks, and memtables, up to half of it); comes on top of the"
+                  + " Java heap when sizing a container.")
+          .define(
               HTTP_PORT,
               Type.INT,
               8080,
@@ -356,6 +366,10 @@ public final class BucketerConfig extends AbstractConfig {
 
   public short topicReplicationFactor() {
     return getShort(TOPIC_REPLICATION_FACTOR);
+  }
+
+  public long rocksDbMemoryBytes() {
+    return getLong(ROCKSDB_MEMORY_BYTES);
   }
 
   public int sinkBatchSize() {

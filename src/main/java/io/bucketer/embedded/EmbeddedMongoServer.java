@@ -1,9 +1,11 @@
 package io.bucketer.embedded;
 
+import de.bwaldvogel.mongo.MongoBackend;
 import de.bwaldvogel.mongo.MongoServer;
 import de.bwaldvogel.mongo.backend.memory.MemoryBackend;
 import java.net.InetSocketAddress;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.UnaryOperator;
 
 /**
  * An in-memory server that speaks the MongoDB wire protocol (de.bwaldvogel mongo-java-server with
@@ -30,7 +32,15 @@ public final class EmbeddedMongoServer implements AutoCloseable {
 
   /** Starts an empty server; port 0 lets the OS pick a free port without any race. */
   public static EmbeddedMongoServer start() {
-    final MongoServer server = new MongoServer(new MemoryBackend());
+    return start(backend -> backend);
+  }
+
+  /**
+   * Starts an empty server whose backend is wrapped first, for instance to count the operations
+   * clients send.
+   */
+  public static EmbeddedMongoServer start(final UnaryOperator<MongoBackend> wrap) {
+    final MongoServer server = new MongoServer(wrap.apply(new MemoryBackend()));
     server.bind(LoopbackPorts.HOST, 0);
     return new EmbeddedMongoServer(server, server.getLocalAddress());
   }

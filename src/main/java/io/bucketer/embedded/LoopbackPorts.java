@@ -8,9 +8,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** Finds free TCP ports on the loopback interface. */
-final class LoopbackPorts {
+public final class LoopbackPorts {
 
-  static final String HOST = "127.0.0.1";
+  public static final String HOST = "127.0.0.1";
 
   private LoopbackPorts() {}
 
@@ -19,7 +19,7 @@ final class LoopbackPorts {
    * every port is chosen, so the ports are distinct; another process can still take one before the
    * caller binds it, which is why callers retry their startup.
    */
-  static List<Integer> free(final int count) {
+  public static List<Integer> free(final int count) {
     final List<ServerSocket> sockets = new ArrayList<>();
     try {
       final List<Integer> ports = new ArrayList<>();

@@ -54,7 +54,8 @@ import org.slf4j.LoggerFactory;
  * <p>Meters: {@value #RETRIES} counts retried writes, {@value #PENDING} is the number of polled
  * buckets not yet acknowledged (it stays up while MongoDB is away), {@value #BUCKETS_WRITTEN} and
  * {@value #WRITE_LATENCY} count and time the writes (a percentile histogram), {@value #BATCH_SIZE}
- * is the distribution of buckets per polled batch.
+ * is the distribution of buckets per polled batch, and {@value #CLOSE_TO_VISIBLE} times each bucket
+ * from its window's close in the topology to MongoDB's acknowledgement.
  *
  * <p>The sink does not own the writer: close the writer after the sink.
  */
@@ -65,6 +66,7 @@ public final class BucketSink implements Runnable, AutoCloseable {
   public static final String RETRIES = "bucketer.sink.retries";
   public static final String PENDING = "bucketer.sink.pending";
   public static final String BATCH_SIZE = "bucketer.sink.batch.size";
+  public static final String CLOSE_TO_VISIBLE = "bucketer.bucket.close.to.visible";
 
   private static final Logger LOG = LoggerFactory.getLogger(BucketSink.class);
   private static final Duration CONSUMER_CLOSE_ALLOWANCE = Duration.ofSeconds(35);
@@ -77,6 +79,7 @@ public final class BucketSink implements Runnable, AutoCloseable {
   private final Map<String, Counter> writtenByGranularity = new ConcurrentHashMap<>();
   private final Counter retries;
   private final DistributionSummary batchSizes;
+  private final Timer closeToVisible;
   private final AtomicInteger pending = new AtomicInteger();
   private final AtomicBoolean started = new AtomicBoolean();
   private final AtomicBoolean closing = new AtomicBoolean();
@@ -109,6 +112,12 @@ public final class BucketSink implements Runnable, AutoCloseable {
         DistributionSummary.builder(BATCH_SIZE)
             .description("buckets per polled batch written to MongoDB")
             .baseUnit("buckets")
+            .register(registry);
+    this.closeToVisible =
+        Timer.builder(CLOSE_TO_VISIBLE)
+            .description(
+                "from a window's close in the topology to MongoDB's acknowledgement of its bucket")
+            .publishPercentileHistogram()
             .register(registry);
   }
 
@@ -235,6 +244,11 @@ public final class BucketSink implements Runnable, AutoCloseable {
     pending.set(batch.size());
     batchSizes.record(batch.size());
     writeUntilAcknowledged(batch);
+    final long visible = System.currentTimeMillis();
+    batch
+        .closedAtMillis()
+        .forEach(
+            closed -> closeToVisible.record(Math.max(0, visible - closed), TimeUnit.MILLISECONDS));
     // The dead letters were sent while the rest was written; both must be safe before the commit.
     deadLetters.awaitAcknowledged();
     commit(batch.offsets());

@@ -9,9 +9,11 @@ import com.mongodb.client.model.BulkWriteOptions;
 import com.mongodb.client.model.Filters;
 import com.mongodb.client.model.IndexOptions;
 import com.mongodb.client.model.Indexes;
+import com.mongodb.client.model.InsertOneModel;
 import com.mongodb.client.model.Projections;
 import com.mongodb.client.model.ReplaceOneModel;
 import com.mongodb.client.model.ReplaceOptions;
+import com.mongodb.client.model.WriteModel;
 import com.mongodb.reactivestreams.client.MongoClient;
 import com.mongodb.reactivestreams.client.MongoClients;
 import com.mongodb.reactivestreams.client.MongoCollection;
@@ -388,18 +390,31 @@ public final class MongoBucketWriter implements AutoCloseable {
   record Chunk(
       MongoCollection<BsonDocument> collection,
       List<ClosedBucket> buckets,
-      List<ReplaceOneModel<BsonDocument>> models) {
+      List<WriteModel<BsonDocument>> models) {
+
+    /**
+     * Replace only an older revision. When the stored one is as new or newer, the filter matches
+     * nothing, the upsert's insert collides on {@code _id}, and that duplicate-key error means
+     * "already written": replays and reordered revisions leave the newest in place. Revision 0 is
+     * the oldest there is, so for it (almost every bucket) that upsert is exactly an insert: a
+     * lookup in the {@code _id} index, where a query on {@code _id} and revision may cost a server
+     * more (the in-JVM stand-in scans the whole collection for it).
+     */
+    private static WriteModel<BsonDocument> model(final ClosedBucket bucket) {
+      final BsonDocument document = BucketDocuments.toDocument(bucket);
+      if (bucket.revision() == 0) {
+        return new InsertOneModel<>(document);
+      }
+      final BsonDocument filter =
+          new BsonDocument("_id", BucketDocuments.idOf(bucket))
+              .append("revision", new BsonDocument("$lt", new BsonInt32(bucket.revision())));
+      return new ReplaceOneModel<>(filter, document, UPSERT);
+    }
 
     static Chunk of(final MongoCollection<BsonDocument> collection, final List<ClosedBucket> part) {
-      final List<ReplaceOneModel<BsonDocument>> models = new ArrayList<>(part.size());
+      final List<WriteModel<BsonDocument>> models = new ArrayList<>(part.size());
       for (final ClosedBucket bucket : part) {
-        // Replace only an older revision. When the stored one is as new or newer, the filter
-        // matches nothing, the upsert's insert collides on _id, and that duplicate-key error
-        // means "already written": replays and reordered revisions leave the newest in place.
-        final BsonDocument filter =
-            new BsonDocument("_id", BucketDocuments.idOf(bucket))
-                .append("revision", new BsonDocument("$lt", new BsonInt32(bucket.revision())));
-        models.add(new ReplaceOneModel<>(filter, BucketDocuments.toDocument(bucket), UPSERT));
+        models.add(model(bucket));
       }
       return new Chunk(collection, part, models);
     }

@@ -1,6 +1,7 @@
 package io.bucketer.sink;
 
 import io.bucketer.buckets.ClosedBucket;
+import io.bucketer.topics.BucketHeaders;
 import io.bucketer.topics.BucketKey;
 import io.bucketer.topics.ClosedBucketSerde;
 import java.util.ArrayList;
@@ -9,7 +10,9 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Set;
+import java.util.stream.LongStream;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -79,6 +82,14 @@ final class SinkBatch {
   /** The buckets still to be written. */
   List<ClosedBucket> buckets() {
     return unwritten.stream().map(Polled::bucket).toList();
+  }
+
+  /** The close times ({@link BucketHeaders#CLOSED_AT}) of the buckets still to be written. */
+  LongStream closedAtMillis() {
+    return unwritten.stream()
+        .map(polled -> BucketHeaders.closedAt(polled.record().headers()))
+        .filter(OptionalLong::isPresent)
+        .mapToLong(OptionalLong::getAsLong);
   }
 
   int size() {

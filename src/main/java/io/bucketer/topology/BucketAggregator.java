@@ -9,6 +9,7 @@ import io.bucketer.buckets.RollupPlan;
 import io.bucketer.buckets.SeriesKey;
 import io.bucketer.metrics.BucketerMetrics;
 import io.bucketer.metrics.BucketerMetrics.ReadingOutcome;
+import io.bucketer.topics.BucketHeaders;
 import io.bucketer.topics.BucketKey;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -20,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
@@ -269,6 +271,7 @@ final class BucketAggregator implements Processor<SeriesKey, Reading, String, Ag
       final Granularity granularity,
       final long start,
       final long outputTimestamp) {
+    final long closedAt = context.currentSystemTimeMs();
     final WindowState state = windows.get(granularity).get(series, start);
     final List<Measurement> measurements =
         readings.between(series, start, granularity.windowEnd(start));
@@ -283,7 +286,10 @@ final class BucketAggregator implements Processor<SeriesKey, Reading, String, Ag
             maxMeasurements)) {
       context.forward(
           new Record<String, AggregatorOutput>(
-              BucketKey.of(bucket), new AggregatorOutput.Closed(bucket), outputTimestamp));
+              BucketKey.of(bucket),
+              new AggregatorOutput.Closed(bucket),
+              outputTimestamp,
+              new RecordHeaders().add(BucketHeaders.closedAt(closedAt))));
       metrics.bucketEmitted(granularity.label());
     }
   }

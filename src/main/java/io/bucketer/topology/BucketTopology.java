@@ -127,7 +127,14 @@ public final class BucketTopology {
     for (final Granularity granularity : plan.granularities()) {
       stores.add(bytesStore(TopologyNames.windowStore(granularity)));
     }
-    stores.add(bytesStore(TopologyNames.READINGS_STORE));
+    // Append-only: no key is written twice, so a record cache could absorb nothing and would only
+    // add its bookkeeping, and evict the windows' and watermarks' entries, to every reading.
+    stores.add(
+        Stores.keyValueStoreBuilder(
+                Stores.persistentKeyValueStore(TopologyNames.READINGS_STORE),
+                Serdes.Bytes(),
+                Serdes.ByteArray())
+            .withCachingDisabled());
     stores.add(
         Stores.keyValueStoreBuilder(
                 Stores.persistentKeyValueStore(TopologyNames.WATERMARK_STORE),

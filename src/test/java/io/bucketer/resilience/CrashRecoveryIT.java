@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.bucketer.avro.Reading;
 import io.bucketer.buckets.Granularity;
+import io.bucketer.embedded.ProcessorProcess;
 import io.bucketer.simulate.ReadingGenerator;
 import io.bucketer.sink.BucketReader;
 import io.bucketer.testing.BucketStoreAssertions;
@@ -12,7 +13,6 @@ import io.bucketer.testing.GeneratedReadings;
 import io.bucketer.testing.IsolatedRun;
 import io.bucketer.testing.LocalInfrastructure;
 import io.bucketer.testing.PacedProducer;
-import io.bucketer.testing.ProcessorProcess;
 import io.bucketer.testing.Timeline;
 import io.bucketer.topics.DeadLetterTopic;
 import java.nio.file.Path;

@@ -4,6 +4,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.bucketer.buckets.Granularity;
 import io.bucketer.config.BucketerConfig;
+import io.bucketer.embedded.ProcessorProcess;
 import io.bucketer.sink.BucketReader;
 import io.bucketer.topics.DeadLetterTopic;
 import java.nio.file.Path;

@@ -1,4 +1,4 @@
-package io.bucketer.testing;
+package io.bucketer.embedded;
 
 import io.bucketer.cli.BucketerCli;
 import io.bucketer.config.BucketerConfig;
@@ -56,27 +56,43 @@ public final class ProcessorProcess implements AutoCloseable {
   }
 
   /**
-   * Starts {@code bucketer run -s key=value ...} with {@code settings}, appending stdout and stderr
-   * to {@code log}. It logs as the packaged product does (its own logback.xml, not the tests').
+   * JVM options for processors that share two cores with a broker and each other: a small heap, a
+   * single-threaded collector, and only the quick JIT compiler, whose code is good enough for a run
+   * of seconds and which leaves the cores to the work instead of to compiling.
    */
+  public static final List<String> SMALL_JVM =
+      List.of("-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
+
+  /** {@link #start(String, Map, Path, List)} with {@link #SMALL_JVM}. */
   public static ProcessorProcess start(
       final String name, final Map<String, String> settings, final Path log) {
+    return start(name, settings, log, SMALL_JVM);
+  }
+
+  /**
+   * Starts {@code bucketer run -s key=value ...} with {@code settings} in a JVM started with {@code
+   * jvmOptions}, appending stdout and stderr to {@code log}. It logs as the packaged product does
+   * (its own logback.xml, not the tests'), and serves its endpoints on a free port unless the
+   * settings name one.
+   */
+  public static ProcessorProcess start(
+      final String name,
+      final Map<String, String> settings,
+      final Path log,
+      final List<String> jvmOptions) {
     final List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    // Two of these run beside the broker on two cores: a small heap, a single-threaded collector,
-    // and only the quick JIT compiler, whose code is good enough for a run of seconds and which
-    // leaves the cores to the work instead of to compiling.
-    command.add("-Xmx384m");
-    command.add("-XX:+UseSerialGC");
-    command.add("-XX:TieredStopAtLevel=1");
+    command.addAll(jvmOptions);
     command.add("-Dlogback.configurationFile=logback.xml");
     command.add("-cp");
     command.add(System.getProperty("java.class.path"));
     command.add(BucketerCli.class.getName());
     command.add("run");
-    // Several processors share this machine: each takes a free port for its endpoints.
-    command.add("-s");
-    command.add("http.port=0");
+    if (!settings.containsKey(BucketerConfig.HTTP_PORT)) {
+      // Several processors share this machine: each takes a free port for its endpoints.
+      command.add("-s");
+      command.add(BucketerConfig.HTTP_PORT + "=0");
+    }
     settings.forEach(
         (key, value) -> {
           command.add("-s");
@@ -94,6 +110,16 @@ public final class ProcessorProcess implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot start processor " + name, e);
     }
+  }
+
+  /** Its operating system process id. */
+  public long pid() {
+    return process.pid();
+  }
+
+  /** True while its JVM runs. */
+  public boolean isAlive() {
+    return process.isAlive();
   }
 
   /** Its Kafka client id, the prefix of its consumers' ids in the group. */

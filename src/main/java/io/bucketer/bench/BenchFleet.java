@@ -1,0 +1,152 @@
+package io.bucketer.bench;
+
+import io.bucketer.avro.Reading;
+import io.bucketer.buckets.Granularity;
+import io.bucketer.ingest.ReadingEncoder;
+import io.bucketer.ingest.SchemaRegistryClient;
+import io.bucketer.simulate.ReadingGenerator;
+import io.bucketer.simulate.ReadingSimulator;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.function.LongConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+/**
+ * The readings every contender of the benchmark consumes: {@code sensors} sensors reporting every
+ * {@code interval} for {@code span} of event time, starting on an hour boundary in the past, so
+ * that hours are whole. The topic is filled once, before anybody reads it, so each contender
+ * catches up on the same backlog.
+ *
+ * <p>After the fleet's readings comes one trailing reading per sensor, an hour and a grace later:
+ * it moves each series' event time past the end of its last windows, which then close as they would
+ * in live traffic, by event time, without waiting for the idle timeout of the wall clock.
+ */
+final class BenchFleet {
+
+  /** What was sent, and how many bucket documents it makes per granularity. */
+  record Sent(
+      long readings,
+      long fleetReadings,
+      Instant start,
+      Instant end,
+      Map<Granularity, Long> bucketDocuments) {}
+
+  private final ReadingGenerator.Options options;
+  private final Duration trailingGap;
+
+  BenchFleet(final int sensors, final Duration interval, final Duration span, final long seed) {
+    final Instant start =
+        Instant.now().truncatedTo(ChronoUnit.HOURS).minus(span).minus(Duration.ofHours(3));
+    final long rounds = span.toMillis() / interval.toMillis();
+    // No jitter and no reordering: the figures compare throughput, not late-data handling.
+    this.options =
+        new ReadingGenerator.Options(
+            sensors, start, interval, Duration.ZERO, 0, 0, rounds * sensors, seed);
+    this.trailingGap = Duration.ofHours(1).plus(Duration.ofMinutes(1));
+  }
+
+  long readings() {
+    return options.count() + options.sensors();
+  }
+
+  Instant start() {
+    return options.start();
+  }
+
+  /**
+   * Sends the fleet's readings, then the trailing ones, as fast as the broker takes them; counts
+   * the bucket documents they make, given at most {@code maxMeasurements} per document.
+   */
+  Sent send(
+      final String bootstrapServers,
+      final SchemaRegistryClient registry,
+      final String topic,
+      final List<Granularity> granularities,
+      final int maxMeasurements,
+      final LongConsumer progress) {
+    final Map<WindowKey, Long> perWindow = new HashMap<>();
+    final Iterator<Reading> fleet = new ReadingGenerator(options);
+    final Instant end = options.start().plus(options.interval().multipliedBy(rounds()));
+    final Iterator<Reading> trailing = trailingRound(end);
+    final Iterator<Reading> counted =
+        new Iterator<>() {
+          long sent;
+
+          @Override
+          public boolean hasNext() {
+            return fleet.hasNext() || trailing.hasNext();
+          }
+
+          @Override
+          public Reading next() {
+            if (!hasNext()) {
+              throw new NoSuchElementException();
+            }
+            if (++sent % 50_000 == 0) {
+              progress.accept(sent);
+            }
+            if (fleet.hasNext()) {
+              final Reading reading = fleet.next();
+              for (final Granularity granularity : granularities) {
+                perWindow.merge(WindowKey.of(reading, granularity), 1L, Long::sum);
+              }
+              return reading;
+            }
+            return trailing.next();
+          }
+        };
+    try (KafkaProducer<byte[], byte[]> producer = producer(bootstrapServers)) {
+      new ReadingSimulator(producer, new ReadingEncoder(registry, topic), topic).run(counted, 0);
+    }
+    final Map<Granularity, Long> documents = new HashMap<>();
+    perWindow.forEach(
+        (window, count) ->
+            documents.merge(
+                window.granularity(), (count + maxMeasurements - 1) / maxMeasurements, Long::sum));
+    return new Sent(readings(), options.count(), options.start(), end, documents);
+  }
+
+  private long rounds() {
+    return options.count() / options.sensors();
+  }
+
+  /** One round of the same fleet, {@link #trailingGap} after its end: one reading per series. */
+  private Iterator<Reading> trailingRound(final Instant end) {
+    return new ReadingGenerator(
+        new ReadingGenerator.Options(
+            options.sensors(),
+            end.plus(trailingGap),
+            options.interval(),
+            Duration.ZERO,
+            0,
+            0,
+            options.sensors(),
+            options.seed()));
+  }
+
+  private static KafkaProducer<byte[], byte[]> producer(final String bootstrapServers) {
+    final Map<String, Object> properties = new HashMap<>();
+    properties.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+    properties.put(ProducerConfig.LINGER_MS_CONFIG, 20);
+    properties.put(ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024);
+    return new KafkaProducer<>(properties, new ByteArraySerializer(), new ByteArraySerializer());
+  }
+
+  private record WindowKey(String sensorId, String metric, Granularity granularity, long start) {
+    static WindowKey of(final Reading reading, final Granularity granularity) {
+      return new WindowKey(
+          reading.getSensorId(),
+          reading.getMetric(),
+          granularity,
+          granularity.windowStart(reading.getTimestamp().toEpochMilli()));
+    }
+  }
+}

@@ -1,0 +1,129 @@
+package io.bucketer.bench;
+
+import java.io.PrintStream;
+import java.util.List;
+
+/** The figures of one benchmark run, and the table that shows them next to their targets. */
+public record BenchResults(
+    BenchFleet.Sent sent,
+    Rate raw,
+    Rate processor,
+    Rate connector,
+    double latencyP50Millis,
+    double latencyP99Millis,
+    long latencySamples,
+    List<HourAverageReads.Answer> hourAverageReads) {
+
+  /** One contender: readings per second, and the MongoDB work it asked for (null: none). */
+  public record Rate(long readings, PhaseClock.Measured time, MongoOperationCounter.Counts mongo) {
+
+    public double readingsPerSecond() {
+      return readings / (time.elapsed().toNanos() / 1e9);
+    }
+
+    /** CPU milliseconds, of every process involved, per thousand readings. */
+    public double cpuMillisPerThousand() {
+      return time.cpu().toNanos() / 1e6 / (readings / 1000.0);
+    }
+
+    /** Write statements (documents inserted or updated) per reading. */
+    public double writesPerReading() {
+      return mongo.writeStatements() / (double) readings;
+    }
+
+    public double commandsPerReading() {
+      return mongo.writeCommands() / (double) readings;
+    }
+  }
+
+  static final double MIN_RAW_RATIO = 0.5;
+  static final double MIN_CONNECTOR_RATIO = 3;
+  static final double MAX_WRITES_PER_READING = 1 / 50.0;
+  static final double MAX_P99_MILLIS = 1_000;
+
+  public double processorToRaw() {
+    return processor.readingsPerSecond() / raw.readingsPerSecond();
+  }
+
+  public double processorToConnector() {
+    return processor.readingsPerSecond() / connector.readingsPerSecond();
+  }
+
+  void print(final PrintStream out) {
+    out.println();
+    out.printf(
+        "%-40s %12s %9s %13s %13s %15s %12s%n",
+        "", "readings/s", "seconds", "CPU ms/1k", "write cmds", "docs written", "writes/read");
+    row(out, "1 raw consume + decode (the limit)", raw);
+    row(out, "2 bucketer: produced -> in MongoDB", processor);
+    if (connector != null) {
+      row(out, "3 MongoDB sink connector, 1 doc/read", connector);
+    }
+    out.println();
+    target(
+        out,
+        "2/1 end-to-end vs raw consume",
+        processorToRaw(),
+        ">= 0.5",
+        processorToRaw() >= MIN_RAW_RATIO);
+    if (connector != null) {
+      target(
+          out,
+          "2/3 end-to-end vs sink connector",
+          processorToConnector(),
+          ">= 3",
+          processorToConnector() >= MIN_CONNECTOR_RATIO);
+    }
+    out.printf(
+        "%-40s 1 per %.1f readings (target <= 1 per 50: %s)%n",
+        "MongoDB writes, bucketer",
+        1 / processor.writesPerReading(),
+        verdict(processor.writesPerReading() <= MAX_WRITES_PER_READING));
+    if (connector != null) {
+      out.printf(
+          "%-40s %.2f per reading, %.4f write commands per reading%n",
+          "MongoDB writes, sink connector",
+          connector.writesPerReading(),
+          connector.commandsPerReading());
+    }
+    out.printf(
+        "%-40s p50 %.0f ms, p99 %.0f ms over %,d buckets (target p99 <= 1000 ms: %s)%n",
+        "close -> visible in MongoDB, bucketer",
+        latencyP50Millis,
+        latencyP99Millis,
+        latencySamples,
+        verdict(latencyP99Millis <= MAX_P99_MILLIS));
+    out.println();
+    out.println("\"average over one hour\" of sensor-0000 temperature:");
+    out.printf("  %-42s %10s %12s%n", "layout", "docs read", "average");
+    for (final HourAverageReads.Answer answer : hourAverageReads) {
+      out.printf(
+          "  %-42s %,10d %12.6f%n", answer.layout(), answer.documentsRead(), answer.average());
+    }
+  }
+
+  private static void row(final PrintStream out, final String name, final Rate rate) {
+    out.printf(
+        "%-40s %,12.0f %9.1f %13.1f %13s %15s %12s%n",
+        name,
+        rate.readingsPerSecond(),
+        rate.time().elapsed().toNanos() / 1e9,
+        rate.cpuMillisPerThousand(),
+        rate.mongo() == null ? "-" : String.format("%,d", rate.mongo().writeCommands()),
+        rate.mongo() == null ? "-" : String.format("%,d", rate.mongo().writeStatements()),
+        rate.mongo() == null ? "-" : String.format("%.4f", rate.writesPerReading()));
+  }
+
+  private static void target(
+      final PrintStream out,
+      final String name,
+      final double value,
+      final String target,
+      final boolean met) {
+    out.printf("%-40s %.2f (target %s: %s)%n", name, value, target, verdict(met));
+  }
+
+  private static String verdict(final boolean met) {
+    return met ? "met" : "MISSED";
+  }
+}

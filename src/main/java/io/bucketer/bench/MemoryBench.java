@@ -1,0 +1,155 @@
+package io.bucketer.bench;
+
+import io.bucketer.config.BucketerConfig;
+import io.bucketer.embedded.EmbeddedKafkaBroker;
+import io.bucketer.embedded.EmbeddedMongoServer;
+import io.bucketer.embedded.InProcessSchemaRegistry;
+import io.bucketer.embedded.LoopbackPorts;
+import io.bucketer.embedded.ProcessorProcess;
+import io.bucketer.ingest.ReadingEncoder;
+import io.bucketer.ingest.SchemaRegistryClient;
+import io.bucketer.simulate.ReadingGenerator;
+import io.bucketer.simulate.ReadingSimulator;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.utils.Utils;
+
+/**
+ * The memory benchmark: many series, each reporting at a steady rate in real time, into a processor
+ * in a JVM of its own with a fixed heap; samples its live heap (after a full GC), its resident
+ * memory and its state directory while it runs.
+ */
+public final class MemoryBench {
+
+  /** What to run; see {@code bucketer bench --help}. */
+  public record Options(
+      int series,
+      Duration interval,
+      Duration duration,
+      Duration sampleEvery,
+      String heap,
+      int inputPartitions,
+      Map<String, String> processorSettings) {}
+
+  static final String INPUT_TOPIC = "bench.memory.readings";
+
+  private final Options options;
+  private final PrintStream out;
+
+  public MemoryBench(final Options options, final PrintStream out) {
+    this.options = options;
+    this.out = out;
+  }
+
+  /** Runs the fleet for the duration and prints one line per sample, then a summary. */
+  public List<MemorySample> run() throws Exception {
+    final double rate = options.series() * 1000.0 / options.interval().toMillis();
+    out.printf(
+        "bucketer bench --memory: %,d series, one reading every %s each (%,.0f readings/s),"
+            + " for %s; processor heap %s%n",
+        options.series(), options.interval(), rate, options.duration(), options.heap());
+    final Path work = Files.createTempDirectory("bucketer-bench-memory-");
+    try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start();
+        EmbeddedMongoServer mongo = EmbeddedMongoServer.start();
+        InProcessSchemaRegistry registry = InProcessSchemaRegistry.start()) {
+      broker.createTopic(INPUT_TOPIC, options.inputPartitions(), Map.of());
+      final int httpPort = LoopbackPorts.free(1).get(0);
+      final Path stateDir = work.resolve("state");
+      try (ProcessorProcess processor =
+              ProcessorProcess.start(
+                  "bench-memory",
+                  settings(broker, mongo, registry, stateDir, httpPort),
+                  work.resolve("processor.log"),
+                  List.of("-Xmx" + options.heap(), "-Xms" + options.heap()));
+          KafkaProducer<byte[], byte[]> producer = producer(broker.bootstrapServers())) {
+        final ProcessorProbe probe = new ProcessorProbe(processor, httpPort, stateDir);
+        final ReadingSimulator simulator =
+            new ReadingSimulator(
+                producer,
+                new ReadingEncoder(new SchemaRegistryClient(registry.url()), INPUT_TOPIC),
+                INPUT_TOPIC);
+        final long readings = (long) (rate * options.duration().toSeconds());
+        // Event time runs with the wall clock, starting now: windows close as they would live.
+        final ReadingGenerator fleet =
+            new ReadingGenerator(
+                new ReadingGenerator.Options(
+                    options.series(),
+                    Instant.now().truncatedTo(ChronoUnit.SECONDS),
+                    options.interval(),
+                    Duration.ZERO,
+                    0,
+                    0,
+                    readings,
+                    7));
+        final CompletableFuture<Long> sending =
+            CompletableFuture.supplyAsync(() -> simulator.run(fleet, rate));
+        return sample(probe, simulator, sending);
+      }
+    } finally {
+      Utils.delete(work.toFile());
+    }
+  }
+
+  private List<MemorySample> sample(
+      final ProcessorProbe probe,
+      final ReadingSimulator simulator,
+      final CompletableFuture<Long> sending)
+      throws Exception {
+    final List<MemorySample> samples = new ArrayList<>();
+    final long started = System.nanoTime();
+    out.println(MemorySample.header());
+    while (!sending.isDone()) {
+      TimeUnit.MILLISECONDS.sleep(options.sampleEvery().toMillis());
+      if (!probe.isAlive()) {
+        throw new IllegalStateException("the processor died; see its log");
+      }
+      final MemorySample sample =
+          probe.sample(Duration.ofNanos(System.nanoTime() - started), simulator.acknowledged());
+      samples.add(sample);
+      out.println(sample.row());
+    }
+    sending.join();
+    MemorySample.summarise(samples, options.series(), out);
+    return samples;
+  }
+
+  private Map<String, String> settings(
+      final EmbeddedKafkaBroker broker,
+      final EmbeddedMongoServer mongo,
+      final InProcessSchemaRegistry registry,
+      final Path stateDir,
+      final int httpPort) {
+    final Map<String, String> settings = new HashMap<>();
+    settings.put(BucketerConfig.BOOTSTRAP_SERVERS, broker.bootstrapServers());
+    settings.put(BucketerConfig.SCHEMA_REGISTRY_URL, registry.url());
+    settings.put(BucketerConfig.MONGODB_URI, mongo.connectionString());
+    settings.put(BucketerConfig.INPUT_TOPIC, INPUT_TOPIC);
+    settings.put(BucketerConfig.APPLICATION_ID, "bucketer-bench-memory");
+    settings.put(BucketerConfig.TOPIC_REPLICATION_FACTOR, "1");
+    settings.put(BucketerConfig.HTTP_PORT, Integer.toString(httpPort));
+    settings.put(BucketerConfig.KAFKA_PREFIX + "state.dir", stateDir.toString());
+    settings.putAll(options.processorSettings());
+    return settings;
+  }
+
+  private static KafkaProducer<byte[], byte[]> producer(final String bootstrapServers) {
+    final Map<String, Object> properties = new HashMap<>();
+    properties.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+    properties.put(ProducerConfig.LINGER_MS_CONFIG, 20);
+    properties.put(ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024);
+    return new KafkaProducer<>(properties, new ByteArraySerializer(), new ByteArraySerializer());
+  }
+}

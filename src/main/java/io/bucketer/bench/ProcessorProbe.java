@@ -1,0 +1,125 @@
+package io.bucketer.bench;
+
+import io.bucketer.embedded.LoopbackPorts;
+import io.bucketer.embedded.ProcessorProcess;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * Looks at a processor running in its own JVM the way an operator would: its Prometheus endpoint,
+ * {@code jcmd}, {@code /proc} and its state directory.
+ */
+final class ProcessorProbe {
+
+  private static final Duration JCMD_TIMEOUT = Duration.ofSeconds(60);
+
+  private final ProcessorProcess processor;
+  private final URI metrics;
+  private final Path stateDir;
+  private final HttpClient http = HttpClient.newHttpClient();
+
+  ProcessorProbe(final ProcessorProcess processor, final int httpPort, final Path stateDir) {
+    this.processor = processor;
+    this.metrics = URI.create("http://" + LoopbackPorts.HOST + ":" + httpPort + "/metrics");
+    this.stateDir = stateDir;
+  }
+
+  boolean isAlive() {
+    return processor.isAlive();
+  }
+
+  /**
+   * One sample. The live heap is read right after a full collection requested with {@code jcmd
+   * GC.run}: what the heap holds, without the garbage a young collection leaves for later.
+   */
+  MemorySample sample(final Duration elapsed, final long readingsSent) throws InterruptedException {
+    jcmd("GC.run");
+    final PrometheusText scrape = PrometheusText.parse(scrape());
+    return new MemorySample(
+        elapsed,
+        readingsSent,
+        (long) scrape.sum("bucketer_readings_total"),
+        (long) scrape.sum("bucketer_open_buckets"),
+        (long) scrape.sum("jvm_memory_used_bytes", "area=\"heap\""),
+        residentBytes(),
+        directoryBytes(stateDir));
+  }
+
+  private String scrape() {
+    try {
+      final HttpResponse<String> response =
+          http.send(
+              HttpRequest.newBuilder(metrics).timeout(Duration.ofSeconds(30)).build(),
+              HttpResponse.BodyHandlers.ofString());
+      return response.body();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot scrape " + metrics, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while scraping " + metrics, e);
+    }
+  }
+
+  private void jcmd(final String command) throws InterruptedException {
+    final Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
+    try {
+      final Process process =
+          new ProcessBuilder(jcmd.toString(), Long.toString(processor.pid()), command)
+              .redirectErrorStream(true)
+              .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+              .start();
+      if (!process.waitFor(JCMD_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
+          || process.exitValue() != 0) {
+        process.destroyForcibly();
+        throw new IllegalStateException("jcmd " + command + " failed on " + processor);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot run " + jcmd, e);
+    }
+  }
+
+  /** VmRSS from /proc: the memory the process really holds, heap, RocksDB and all. */
+  private long residentBytes() {
+    try {
+      final List<String> status =
+          Files.readAllLines(Path.of("/proc", processor.pid() + "", "status"));
+      for (final String line : status) {
+        if (line.startsWith("VmRSS:")) {
+          return Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
+        }
+      }
+      return -1;
+    } catch (IOException e) {
+      return -1; // not Linux, or the process just ended: the sample says "unknown"
+    }
+  }
+
+  private static long directoryBytes(final Path directory) {
+    try (Stream<Path> files = Files.walk(directory)) {
+      return files.filter(Files::isRegularFile).mapToLong(ProcessorProbe::sizeOf).sum();
+    } catch (NoSuchFileException e) {
+      return 0;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static long sizeOf(final Path file) {
+    try {
+      return Files.size(file);
+    } catch (IOException e) {
+      return 0; // RocksDB compacted it away while we walked
+    }
+  }
+}

@@ -1,0 +1,115 @@
+package io.bucketer.bench;
+
+import io.bucketer.app.BucketerApp;
+import io.bucketer.config.BucketerConfig;
+import io.bucketer.sink.BucketSink;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.config.MeterFilter;
+import io.micrometer.core.instrument.distribution.DistributionStatisticConfig;
+import io.micrometer.core.instrument.distribution.ValueAtPercentile;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongConsumer;
+import java.util.function.LongSupplier;
+import org.apache.kafka.streams.KafkaStreams;
+
+/**
+ * bucketer itself, in this JVM, with its production defaults: from the moment its topology runs
+ * until MongoDB has acknowledged every bucket document the readings make. Also reads the
+ * close-to-visible latency of those buckets from the sink's own timer.
+ */
+final class ProcessorRun {
+
+  /** How long it took, and the close-to-visible latency of the buckets, in milliseconds. */
+  record Result(
+      PhaseClock.Measured time, double latencyP50Millis, double latencyP99Millis, long buckets) {}
+
+  private ProcessorRun() {}
+
+  /**
+   * Starts the processor on {@code settings} and waits until {@code bucketWrites} (write statements
+   * MongoDB received) reaches {@code expectedDocuments}.
+   */
+  static Result run(
+      final Map<String, Object> settings,
+      final long expectedDocuments,
+      final LongSupplier bucketWrites,
+      final LongSupplier storedDocuments,
+      final Duration timeout,
+      final LongConsumer progress)
+      throws InterruptedException {
+    final SimpleMeterRegistry meters = new SimpleMeterRegistry();
+    meters.config().meterFilter(exactPercentiles(BucketSink.CLOSE_TO_VISIBLE));
+    final long writesBefore = bucketWrites.getAsLong();
+    try (BucketerApp app = BucketerApp.start(new BucketerConfig(settings), meters)) {
+      final Deadline deadline = new Deadline(timeout);
+      // The clock starts when the topology runs: group join and task assignment are startup.
+      while (app.streamsState() != KafkaStreams.State.RUNNING) {
+        deadline.check("the processor to start");
+        TimeUnit.MILLISECONDS.sleep(5);
+      }
+      final PhaseClock clock = PhaseClock.thisProcess().start();
+      long lastReport = System.nanoTime();
+      while (bucketWrites.getAsLong() - writesBefore < expectedDocuments) {
+        deadline.check(
+            "MongoDB to receive "
+                + expectedDocuments
+                + " bucket documents (has "
+                + (bucketWrites.getAsLong() - writesBefore)
+                + ")");
+        if (!app.isHealthy()) {
+          throw new IllegalStateException("the processor stopped: " + app.streamsState());
+        }
+        // Polling a counter in memory: cheap enough at this pace to leave the CPU to the run.
+        TimeUnit.MILLISECONDS.sleep(2);
+        if (System.nanoTime() - lastReport > TimeUnit.SECONDS.toNanos(2)) {
+          lastReport = System.nanoTime();
+          progress.accept(bucketWrites.getAsLong() - writesBefore);
+        }
+      }
+      // Write statements include rewrites (a redelivered batch); the documents must be there too.
+      while (storedDocuments.getAsLong() < expectedDocuments) {
+        deadline.check("MongoDB to hold " + expectedDocuments + " bucket documents");
+        TimeUnit.MILLISECONDS.sleep(50);
+      }
+      final PhaseClock.Measured time = clock.stop();
+      final Timer latency = meters.get(BucketSink.CLOSE_TO_VISIBLE).timer();
+      return new Result(time, percentile(latency, 0.5), percentile(latency, 0.99), latency.count());
+    }
+  }
+
+  /**
+   * Client-side percentiles over the whole run for one timer, instead of the rolling two-minute
+   * window Micrometer uses by default.
+   */
+  private static MeterFilter exactPercentiles(final String name) {
+    return new MeterFilter() {
+      @Override
+      public DistributionStatisticConfig configure(
+          final Meter.Id id, final DistributionStatisticConfig config) {
+        if (!id.getName().equals(name)) {
+          return config;
+        }
+        return DistributionStatisticConfig.builder()
+            .percentiles(0.5, 0.99)
+            .percentilePrecision(2)
+            .expiry(Duration.ofHours(1))
+            .bufferLength(1)
+            .build()
+            .merge(config);
+      }
+    };
+  }
+
+  private static double percentile(final Timer timer, final double percentile) {
+    for (final ValueAtPercentile value : timer.takeSnapshot().percentileValues()) {
+      if (value.percentile() == percentile) {
+        return value.value(TimeUnit.MILLISECONDS);
+      }
+    }
+    throw new IllegalStateException("no percentile " + percentile + " on " + timer.getId());
+  }
+}

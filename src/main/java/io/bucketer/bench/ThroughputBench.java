@@ -1,0 +1,299 @@
+package io.bucketer.bench;
+
+import io.bucketer.buckets.Granularity;
+import io.bucketer.buckets.TimeSpans;
+import io.bucketer.config.BucketerConfig;
+import io.bucketer.embedded.EmbeddedKafkaBroker;
+import io.bucketer.embedded.EmbeddedMongoServer;
+import io.bucketer.embedded.InProcessSchemaRegistry;
+import io.bucketer.ingest.SchemaRegistryClient;
+import io.bucketer.sink.BucketDocuments;
+import io.bucketer.sink.BucketReader;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.kafka.common.utils.Utils;
+
+/**
+ * The side-by-side benchmark: one embedded broker, one MongoDB stand-in whose operations are
+ * counted, one topic of readings; then, one after another on the same readings, (1) a plain
+ * consumer that only decodes them, (2) bucketer, (3) MongoDB's Kafka sink connector. Each starts
+ * when the one before has finished, so none competes with another for the machine.
+ */
+public final class ThroughputBench {
+
+  /** What to run; see {@code bucketer bench --help}. */
+  public record Options(
+      int sensors,
+      Duration interval,
+      Duration span,
+      Duration warmup,
+      int inputPartitions,
+      boolean withConnector,
+      Duration phaseTimeout,
+      Map<String, String> processorSettings) {}
+
+  private static final List<Granularity> GRANULARITIES =
+      List.of(Granularity.parse("1m"), Granularity.parse("1h"));
+  private static final String CONNECTOR_COLLECTION = "readings_connector";
+  private static final int MAX_MEASUREMENTS = 1000;
+
+  private final Options options;
+  private final PrintStream out;
+
+  public ThroughputBench(final Options options, final PrintStream out) {
+    this.options = options;
+    this.out = out;
+  }
+
+  /** Runs every phase and prints the table; returns the figures for whoever wants to check them. */
+  public BenchResults run() throws Exception {
+    final AtomicReference<MongoOperationCounter> counter = new AtomicReference<>();
+    try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start();
+        EmbeddedMongoServer mongo =
+            EmbeddedMongoServer.start(
+                backend -> {
+                  counter.set(new MongoOperationCounter(backend));
+                  return counter.get();
+                });
+        InProcessSchemaRegistry registry = InProcessSchemaRegistry.start()) {
+      final Infrastructure infrastructure =
+          new Infrastructure(broker, mongo, registry, counter.get());
+      if (!options.warmup().isZero()) {
+        // The JIT compiles Kafka's, RocksDB's and bucketer's hot code while it first runs, which
+        // on two cores costs tens of CPU seconds: a warm-up round keeps that out of the figures.
+        out.println("warm-up round, not measured");
+        round(infrastructure, new Round("warmup", options.warmup()), false);
+        out.println();
+      }
+      final BenchResults results =
+          round(infrastructure, new Round("measured", options.span()), true);
+      results.print(out);
+      return results;
+    }
+  }
+
+  private record Infrastructure(
+      EmbeddedKafkaBroker broker,
+      EmbeddedMongoServer mongo,
+      InProcessSchemaRegistry registry,
+      MongoOperationCounter operations) {}
+
+  /** The names one round uses: its own topic, application id and database. */
+  private record Round(String name, Duration span) {
+    String topic() {
+      return "bench." + name + ".readings";
+    }
+
+    String bucketsTopic() {
+      return "bench." + name + ".buckets";
+    }
+
+    String deadLetterTopic() {
+      return "bench." + name + ".dead-letters";
+    }
+
+    String database() {
+      return "bench_" + name;
+    }
+
+    String applicationId() {
+      return "bucketer-bench-" + name;
+    }
+  }
+
+  private BenchResults round(
+      final Infrastructure infrastructure, final Round round, final boolean measured)
+      throws Exception {
+    final EmbeddedKafkaBroker broker = infrastructure.broker();
+    final MongoOperationCounter operations = infrastructure.operations();
+    final BenchFleet fleet =
+        new BenchFleet(options.sensors(), options.interval(), round.span(), 42);
+    out.printf(
+        "%s: %d sensors, one reading every %s each, %s of event time: %,d readings%n",
+        round.name(),
+        options.sensors(),
+        TimeSpans.format(options.interval().toMillis()),
+        TimeSpans.format(round.span().toMillis()),
+        fleet.readings());
+    broker.createTopic(round.topic(), options.inputPartitions(), Map.of());
+    final SchemaRegistryClient registryClient =
+        new SchemaRegistryClient(infrastructure.registry().url());
+
+    out.println("[0] filling the input topic");
+    final BenchFleet.Sent sent =
+        fleet.send(
+            broker.bootstrapServers(),
+            registryClient,
+            round.topic(),
+            GRANULARITIES,
+            MAX_MEASUREMENTS,
+            n -> out.printf("    sent %,d%n", n));
+    final long expectedDocuments =
+        sent.bucketDocuments().values().stream().mapToLong(Long::longValue).sum();
+
+    out.println("[1] raw consume: a plain consumer decoding every reading");
+    final PhaseClock.Measured raw =
+        RawConsumeRun.run(
+            broker.bootstrapServers(),
+            registryClient,
+            round.topic(),
+            sent.readings(),
+            options.phaseTimeout(),
+            n -> out.printf("    decoded %,d%n", n));
+    final BenchResults.Rate rawRate = new BenchResults.Rate(sent.readings(), raw, null);
+    out.printf("    %,.0f readings/s%n", rawRate.readingsPerSecond());
+
+    out.printf("[2] bucketer: until MongoDB holds all %,d bucket documents%n", expectedDocuments);
+    final Path stateDir = Files.createTempDirectory("bucketer-bench-");
+    final ProcessorRun.Result processor;
+    final MongoOperationCounter.Counts beforeProcessor = operations.counts();
+    try {
+      processor =
+          ProcessorRun.run(
+              processorSettings(infrastructure, round, stateDir),
+              expectedDocuments,
+              () -> operations.counts().writeStatements() - beforeProcessor.writeStatements(),
+              () -> storedDocuments(infrastructure.mongo(), round),
+              options.phaseTimeout(),
+              n -> out.printf("    %,d of %,d documents written%n", n, expectedDocuments));
+    } finally {
+      Utils.delete(stateDir.toFile());
+    }
+    final MongoOperationCounter.Counts processorOps = operations.counts().minus(beforeProcessor);
+    final BenchResults.Rate processorRate =
+        new BenchResults.Rate(sent.readings(), processor.time(), processorOps);
+    out.printf("    %,.0f readings/s%n", processorRate.readingsPerSecond());
+    checkEveryReadingIsInABucket(infrastructure.mongo(), round, sent);
+
+    BenchResults.Rate connectorRate = null;
+    if (options.withConnector() && measured) {
+      out.println("[3] MongoDB Kafka sink connector (Connect standalone, its own JVM)");
+      final long insertedBefore = operations.counts().insertedDocuments();
+      connectorRate =
+          ConnectorRun.run(
+              SinkConnectorSettings.of(
+                  broker.bootstrapServers(),
+                  round.topic(),
+                  infrastructure.registry().url(),
+                  infrastructure.mongo().connectionString(),
+                  round.database(),
+                  CONNECTOR_COLLECTION),
+              operations,
+              sent.readings(),
+              options.phaseTimeout(),
+              n ->
+                  out.printf(
+                      "    %,d of %,d documents written%n", n - insertedBefore, sent.readings()));
+      out.printf(
+          "    %,.0f readings/s (after the first %.0f%%)%n",
+          connectorRate.readingsPerSecond(), ConnectorRun.WARMUP_SHARE * 100);
+    }
+    final List<HourAverageReads.Answer> reads =
+        measured ? hourAverageReads(infrastructure, round, sent) : List.of();
+    return new BenchResults(
+        sent,
+        rawRate,
+        processorRate,
+        connectorRate,
+        processor.latencyP50Millis(),
+        processor.latencyP99Millis(),
+        processor.buckets(),
+        reads);
+  }
+
+  private List<HourAverageReads.Answer> hourAverageReads(
+      final Infrastructure infrastructure, final Round round, final BenchFleet.Sent sent) {
+    final String database = round.database();
+    final MongoOperationCounter operations = infrastructure.operations();
+    if (sent.end().isBefore(sent.start().plus(Duration.ofHours(1)))) {
+      return List.of(); // no whole hour to ask about
+    }
+    // The first sensor and the fleet's first hour; mid-hour, the half hour after its start.
+    final String sensor = "sensor-0000";
+    final String metric = "temperature";
+    try (HourAverageReads reads =
+        new HourAverageReads(
+            infrastructure.mongo().connectionString(),
+            () -> operations.counts().documentsReturned())) {
+      final List<HourAverageReads.Answer> answers = new ArrayList<>();
+      answers.add(
+          reads.fromHourBucket(
+              database, BucketDocuments.DEFAULT_COLLECTION_PREFIX, sensor, metric, sent.start()));
+      if (options.withConnector()) {
+        answers.add(
+            reads.fromReadingDocuments(
+                database, CONNECTOR_COLLECTION, sensor, metric, sent.start()));
+      }
+      final Instant midHour = sent.start().plus(Duration.ofMinutes(30));
+      if (!midHour.plus(Duration.ofHours(1)).isAfter(sent.end())) {
+        answers.add(
+            reads.fromMinuteBuckets(
+                database, BucketDocuments.DEFAULT_COLLECTION_PREFIX, sensor, metric, midHour));
+        if (options.withConnector()) {
+          answers.add(
+              reads.fromReadingDocuments(database, CONNECTOR_COLLECTION, sensor, metric, midHour));
+        }
+      }
+      return answers;
+    }
+  }
+
+  private static long storedDocuments(final EmbeddedMongoServer mongo, final Round round) {
+    try (BucketReader reader =
+        new BucketReader(
+            mongo.connectionString(),
+            round.database(),
+            BucketDocuments.DEFAULT_COLLECTION_PREFIX)) {
+      return GRANULARITIES.stream().mapToLong(reader::documents).sum();
+    }
+  }
+
+  /** A fast run that lost readings would be worthless: the buckets must hold every reading. */
+  private void checkEveryReadingIsInABucket(
+      final EmbeddedMongoServer mongo, final Round round, final BenchFleet.Sent sent) {
+    try (BucketReader reader =
+        new BucketReader(
+            mongo.connectionString(),
+            round.database(),
+            BucketDocuments.DEFAULT_COLLECTION_PREFIX)) {
+      for (final Granularity granularity : GRANULARITIES) {
+        final long inBuckets = reader.readingsInBuckets(granularity);
+        if (inBuckets != sent.fleetReadings()) {
+          throw new IllegalStateException(
+              granularity
+                  + " buckets hold "
+                  + inBuckets
+                  + " readings, expected "
+                  + sent.fleetReadings());
+        }
+      }
+    }
+  }
+
+  private Map<String, Object> processorSettings(
+      final Infrastructure infrastructure, final Round round, final Path stateDir) {
+    final Map<String, Object> settings = new HashMap<>();
+    settings.put(BucketerConfig.BOOTSTRAP_SERVERS, infrastructure.broker().bootstrapServers());
+    settings.put(BucketerConfig.SCHEMA_REGISTRY_URL, infrastructure.registry().url());
+    settings.put(BucketerConfig.MONGODB_URI, infrastructure.mongo().connectionString());
+    settings.put(BucketerConfig.MONGODB_DATABASE, round.database());
+    settings.put(BucketerConfig.INPUT_TOPIC, round.topic());
+    settings.put(BucketerConfig.BUCKETS_TOPIC, round.bucketsTopic());
+    settings.put(BucketerConfig.DEAD_LETTER_TOPIC, round.deadLetterTopic());
+    settings.put(BucketerConfig.APPLICATION_ID, round.applicationId());
+    settings.put(BucketerConfig.TOPIC_REPLICATION_FACTOR, "1");
+    // The trailing readings close every window by event time; nothing should close by wall clock.
+    settings.put(BucketerConfig.IDLE_TIMEOUT, "1h");
+    settings.put(BucketerConfig.KAFKA_PREFIX + "state.dir", stateDir.toString());
+    settings.putAll(options.processorSettings());
+    return settings;
+  }
+}

@@ -1,0 +1,96 @@
+package io.bucketer.cli;
+
+import ch.qos.logback.classic.LoggerContext;
+import io.bucketer.bench.ThroughputBench;
+import io.bucketer.buckets.TimeSpans;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code bucketer bench}: measures bucketer side by side with the limit (a plain consumer) and with
+ * MongoDB's own Kafka sink connector, on the same readings, on an embedded broker and MongoDB
+ * stand-in.
+ */
+@Command(
+    name = "bench",
+    mixinStandardHelpOptions = true,
+    subcommands = MemoryBenchCommand.class,
+    description = {
+      "Benchmarks bucketer on an embedded Kafka broker and MongoDB stand-in, side by side with",
+      "a plain consumer (the limit) and MongoDB's Kafka sink connector, on the same readings."
+    })
+final class BenchCommand implements Callable<Integer> {
+
+  @Option(
+      names = "--sensors",
+      defaultValue = "100",
+      description = "Sensors, each one series (default: ${DEFAULT-VALUE}).")
+  int sensors;
+
+  @Option(
+      names = "--interval",
+      defaultValue = "1s",
+      description = "Event time between two readings of a sensor (default: ${DEFAULT-VALUE}).")
+  String interval;
+
+  @Option(
+      names = "--duration",
+      defaultValue = "1h",
+      description = "Event time the readings span (default: ${DEFAULT-VALUE}).")
+  String duration;
+
+  @Option(
+      names = "--warmup",
+      defaultValue = "20m",
+      description =
+          "Event time of a first, unmeasured round that lets the JIT compile the hot code; 0s for"
+              + " none (default: ${DEFAULT-VALUE}).")
+  String warmup;
+
+  @Option(
+      names = "--partitions",
+      defaultValue = "4",
+      description = "Partitions of the input topic (default: ${DEFAULT-VALUE}).")
+  int partitions;
+
+  @Option(
+      names = "--no-connector",
+      negatable = true,
+      defaultValue = "true",
+      description = "Also run MongoDB's Kafka sink connector (default: ${DEFAULT-VALUE}).")
+  boolean connector;
+
+  @Option(
+      names = "--timeout",
+      defaultValue = "10m",
+      description = "Longest any one phase may take (default: ${DEFAULT-VALUE}).")
+  String timeout;
+
+  @Option(
+      names = {"-s", "--set"},
+      description = "A processor setting, key=value, e.g. -s kafka.num.stream.threads=2.")
+  Map<String, String> processorSettings = new LinkedHashMap<>();
+
+  @Override
+  public Integer call() throws Exception {
+    // The table is the output: libraries' logs would bury it.
+    ((LoggerContext) LoggerFactory.getILoggerFactory()).reset();
+    new ThroughputBench(
+            new ThroughputBench.Options(
+                sensors,
+                TimeSpans.parse(interval),
+                TimeSpans.parse(duration),
+                TimeSpans.parse(warmup),
+                partitions,
+                connector,
+                TimeSpans.parse(timeout),
+                processorSettings),
+            System.out)
+        .run();
+    return 0;
+  }
+}
