@@ -108,6 +108,19 @@ public final class SinkConnectorProcess implements AutoCloseable {
     return process != null && process.isAlive();
   }
 
+  /**
+   * The connector's JVM, for its CPU time and memory ({@code info().totalCpuDuration()}, {@code
+   * /proc/<pid>/status}): on a shared machine, CPU per document varies less than documents per
+   * second.
+   */
+  public ProcessHandle processHandle() {
+    final Process running = process;
+    if (running == null) {
+      throw new IllegalStateException(this + " was not started");
+    }
+    return running.toHandle();
+  }
+
   /** Connect's log and anything else the JVM prints. */
   public Path logFile() {
     return workDirectory.resolve("connect.log");
