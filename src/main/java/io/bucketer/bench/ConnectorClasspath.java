@@ -17,7 +17,8 @@ import java.util.Properties;
  * The class path of the sink connector's JVM: Kafka Connect, MongoDB's connector and their
  * libraries from {@code connectLib} (the build's {@code target/connect-lib}), then bucketer's own
  * classes, for the converter, without bucketer's dependencies. The shaded {@code bucketer.jar} must
- * not be on it: it holds newer Kafka clients and MongoDB drivers than the connector was built for.
+ * not be on it: it holds MongoDB's 5.x drivers beside the connector's 4.7 sync driver, its own
+ * Jackson and SLF4J binding, and whichever copy of a class came first would win.
  */
 public record ConnectorClasspath(Path connectLib, List<Path> bucketerClasses) {
 
@@ -39,7 +40,9 @@ public record ConnectorClasspath(Path connectLib, List<Path> bucketerClasses) {
   /**
    * Finds both parts next to the running code: beside {@code target/classes} when run from the
    * build (tests), or beside the jars when run from {@code target/bucketer.jar}, whose thin sibling
-   * {@code bucketer-<version>.jar} then provides bucketer's classes.
+   * {@code bucketer-<version>.jar} then provides bucketer's classes. Not {@code
+   * original-bucketer.jar}: the shade plugin leaves the previous build's shaded jar under that
+   * name.
    *
    * @throws IllegalStateException if {@code connect-lib} or the thin jar is not there
    */
