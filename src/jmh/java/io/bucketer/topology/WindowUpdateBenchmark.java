@@ -20,11 +20,13 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * What {@link BucketAggregator#process} does to an open window for each reading, once per
- * granularity: read the window's serialised state from its store, add the measurement, write it
- * back. The store is Kafka Streams' in-memory one, a sorted map, so what is measured is mostly the
- * store keys and the state's Avro form; RocksDB, which production uses, adds its own cost on top.
- * Plain {@link BucketStats#add} shows what the arithmetic alone costs.
+ * What {@link BucketAggregator#process} does to an open window for each reading: read the window's
+ * serialised state from its store, add the measurement, write it back. Readings feed the finest
+ * granularity only (a coarser one is rolled up once per closed finer window), so with the default
+ * {@code 1m,1h} this happens once per reading. The store is Kafka Streams' in-memory one, a sorted
+ * map, so what is measured is mostly the store keys and the state's Avro form; RocksDB, which
+ * production uses, adds its own cost on top. Plain {@link BucketStats#add} shows what the
+ * arithmetic alone costs.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
