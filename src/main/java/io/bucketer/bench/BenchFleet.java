@@ -43,8 +43,11 @@ final class BenchFleet {
   private final Duration trailingGap;
 
   BenchFleet(final int sensors, final Duration interval, final Duration span, final long seed) {
+    // On an hour, so that hour buckets are whole; three hours of margin before now.
+    final long hours =
+        (span.toMillis() + Duration.ofHours(1).toMillis() - 1) / Duration.ofHours(1).toMillis();
     final Instant start =
-        Instant.now().truncatedTo(ChronoUnit.HOURS).minus(span).minus(Duration.ofHours(3));
+        Instant.now().truncatedTo(ChronoUnit.HOURS).minus(Duration.ofHours(hours + 3));
     final long rounds = span.toMillis() / interval.toMillis();
     // No jitter and no reordering: the figures compare throughput, not late-data handling.
     this.options =

@@ -7,6 +7,7 @@ import java.util.List;
 public record BenchResults(
     BenchFleet.Sent sent,
     Rate raw,
+    Rate streamsFloor,
     Rate processor,
     Rate connector,
     double latencyP50Millis,
@@ -55,11 +56,16 @@ public record BenchResults(
         "%-40s %12s %9s %13s %13s %15s %12s%n",
         "", "readings/s", "seconds", "CPU ms/1k", "write cmds", "docs written", "writes/read");
     row(out, "1 raw consume + decode (the limit)", raw);
+    row(out, "1b Kafka Streams floor (repartition only)", streamsFloor);
     row(out, "2 bucketer: produced -> in MongoDB", processor);
     if (connector != null) {
       row(out, "3 MongoDB sink connector, 1 doc/read", connector);
     }
     out.println();
+    out.printf(
+        "%-40s %.2f (bucketer's share of what Kafka Streams alone can do)%n",
+        "2/1b end-to-end vs Kafka Streams floor",
+        processor.readingsPerSecond() / streamsFloor.readingsPerSecond());
     target(
         out,
         "2/1 end-to-end vs raw consume",

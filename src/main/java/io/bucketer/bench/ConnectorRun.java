@@ -27,24 +27,24 @@ final class ConnectorRun {
       final LongConsumer progress)
       throws Exception {
     final Path work = Files.createTempDirectory("bucketer-bench-connector-");
-    final long insertedBefore = operations.counts().insertedDocuments();
+    final long writtenBefore = operations.counts().writeStatements();
     final Deadline deadline = new Deadline(timeout);
     try (SinkConnectorProcess connector =
         new SinkConnectorProcess(ConnectorClasspath.locate(), settings, work).start()) {
       final long warm = (long) (readings * WARMUP_SHARE);
-      awaitInserted(connector, operations, insertedBefore + warm, deadline, progress);
+      awaitWritten(connector, operations, writtenBefore + warm, deadline, progress);
       final PhaseClock clock = PhaseClock.withChild(connector.processHandle()).start();
       final MongoOperationCounter.Counts start = operations.counts();
-      awaitInserted(connector, operations, insertedBefore + readings, deadline, progress);
+      awaitWritten(connector, operations, writtenBefore + readings, deadline, progress);
       final PhaseClock.Measured time = clock.stop();
-      final MongoOperationCounter.Counts work = operations.counts().minus(start);
-      return new BenchResults.Rate(work.insertedDocuments(), time, work);
+      final MongoOperationCounter.Counts measured = operations.counts().minus(start);
+      return new BenchResults.Rate(measured.writeStatements(), time, measured);
     } finally {
       Utils.delete(work.toFile());
     }
   }
 
-  private static void awaitInserted(
+  private static void awaitWritten(
       final SinkConnectorProcess connector,
       final MongoOperationCounter operations,
       final long target,
@@ -52,15 +52,15 @@ final class ConnectorRun {
       final LongConsumer progress)
       throws InterruptedException {
     long lastReport = System.nanoTime();
-    while (operations.counts().insertedDocuments() < target) {
-      deadline.check("the sink connector to insert documents; its log: " + connector.logFile());
+    while (operations.counts().writeStatements() < target) {
+      deadline.check("the sink connector to write documents; its log: " + connector.logFile());
       if (!connector.isAlive()) {
         throw new IllegalStateException(connector + " stopped");
       }
       TimeUnit.MILLISECONDS.sleep(2);
       if (System.nanoTime() - lastReport > TimeUnit.SECONDS.toNanos(2)) {
         lastReport = System.nanoTime();
-        progress.accept(operations.counts().insertedDocuments());
+        progress.accept(operations.counts().writeStatements());
       }
     }
   }

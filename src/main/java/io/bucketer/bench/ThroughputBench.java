@@ -45,6 +45,9 @@ public final class ThroughputBench {
   private static final String CONNECTOR_COLLECTION = "readings_connector";
   private static final int MAX_MEASUREMENTS = 1000;
 
+  /** bucketer's default, given to the floor topology too. */
+  private static final int SERIES_PARTITIONS = 6;
+
   private final Options options;
   private final PrintStream out;
 
@@ -151,6 +154,20 @@ public final class ThroughputBench {
     final BenchResults.Rate rawRate = new BenchResults.Rate(sent.readings(), raw, null);
     out.printf("    %,.0f readings/s%n", rawRate.readingsPerSecond());
 
+    out.println("[1b] Kafka Streams floor: decode, repartition by series, nothing else");
+    final PhaseClock.Measured floor =
+        StreamsFloorRun.run(
+            broker.bootstrapServers(),
+            registryClient,
+            round.topic(),
+            round.applicationId() + "-floor",
+            SERIES_PARTITIONS,
+            sent.readings(),
+            options.phaseTimeout(),
+            n -> out.printf("    repartitioned %,d%n", n));
+    final BenchResults.Rate floorRate = new BenchResults.Rate(sent.readings(), floor, null);
+    out.printf("    %,.0f readings/s%n", floorRate.readingsPerSecond());
+
     out.printf("[2] bucketer: until MongoDB holds all %,d bucket documents%n", expectedDocuments);
     final Path stateDir = Files.createTempDirectory("bucketer-bench-");
     final ProcessorRun.Result processor;
@@ -176,7 +193,7 @@ public final class ThroughputBench {
     BenchResults.Rate connectorRate = null;
     if (options.withConnector() && measured) {
       out.println("[3] MongoDB Kafka sink connector (Connect standalone, its own JVM)");
-      final long insertedBefore = operations.counts().insertedDocuments();
+      final long writtenBefore = operations.counts().writeStatements();
       connectorRate =
           ConnectorRun.run(
               SinkConnectorSettings.of(
@@ -191,7 +208,7 @@ public final class ThroughputBench {
               options.phaseTimeout(),
               n ->
                   out.printf(
-                      "    %,d of %,d documents written%n", n - insertedBefore, sent.readings()));
+                      "    %,d of %,d documents written%n", n - writtenBefore, sent.readings()));
       out.printf(
           "    %,.0f readings/s (after the first %.0f%%)%n",
           connectorRate.readingsPerSecond(), ConnectorRun.WARMUP_SHARE * 100);
@@ -201,6 +218,7 @@ public final class ThroughputBench {
     return new BenchResults(
         sent,
         rawRate,
+        floorRate,
         processorRate,
         connectorRate,
         processor.latencyP50Millis(),
@@ -289,6 +307,7 @@ public final class ThroughputBench {
     settings.put(BucketerConfig.BUCKETS_TOPIC, round.bucketsTopic());
     settings.put(BucketerConfig.DEAD_LETTER_TOPIC, round.deadLetterTopic());
     settings.put(BucketerConfig.APPLICATION_ID, round.applicationId());
+    settings.put(BucketerConfig.SERIES_PARTITIONS, Integer.toString(SERIES_PARTITIONS));
     settings.put(BucketerConfig.TOPIC_REPLICATION_FACTOR, "1");
     // The trailing readings close every window by event time; nothing should close by wall clock.
     settings.put(BucketerConfig.IDLE_TIMEOUT, "1h");

@@ -39,13 +39,13 @@ final class BenchCommand implements Callable<Integer> {
 
   @Option(
       names = "--duration",
-      defaultValue = "1h",
+      defaultValue = "2h",
       description = "Event time the readings span (default: ${DEFAULT-VALUE}).")
   String duration;
 
   @Option(
       names = "--warmup",
-      defaultValue = "20m",
+      defaultValue = "1h",
       description =
           "Event time of a first, unmeasured round that lets the JIT compile the hot code; 0s for"
               + " none (default: ${DEFAULT-VALUE}).")

@@ -1,0 +1,93 @@
+package io.bucketer.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The benchmark harness at tiny sizes, so that it cannot rot: every phase runs for real and its
+ * figures hold together. The figures themselves are not judged here; BENCHMARKS.md does that.
+ */
+@Tag("integration")
+class BenchIT {
+
+  private static final Duration PHASE_TIMEOUT = Duration.ofMinutes(3);
+
+  @Test
+  void shouldMeasureEveryContenderOnTheSameReadings() throws Exception {
+    final ByteArrayOutputStream printed = new ByteArrayOutputStream();
+    // 4 sensors for 90 minutes: one whole hour bucket and one mid-hour range of minute buckets.
+    final BenchResults results =
+        new ThroughputBench(
+                new ThroughputBench.Options(
+                    4,
+                    Duration.ofSeconds(1),
+                    Duration.ofMinutes(90),
+                    Duration.ZERO,
+                    2,
+                    true,
+                    PHASE_TIMEOUT,
+                    Map.of()),
+                new PrintStream(printed, true, StandardCharsets.UTF_8))
+            .run();
+
+    final long fleetReadings = 4 * 90 * 60;
+    assertThat(results.sent().fleetReadings()).isEqualTo(fleetReadings);
+    assertThat(results.sent().readings()).isEqualTo(fleetReadings + 4); // one trailing per sensor
+    // 4 series x (90 minute buckets + 2 hours: one of 3,600 readings in 4 parts, one of 1,800 in 2)
+    final long bucketDocuments = 4 * (90 + 4 + 2);
+    assertThat(results.processor().mongo().writeStatements()).isEqualTo(bucketDocuments);
+    assertThat(results.latencySamples()).isEqualTo(bucketDocuments);
+    assertThat(results.latencyP99Millis()).isPositive();
+    assertThat(results.raw().readingsPerSecond()).isPositive();
+    assertThat(results.processor().readingsPerSecond()).isPositive();
+    assertThat(results.processor().cpuMillisPerThousand()).isPositive();
+    // the connector is timed after its first quarter: the rest is what it writes in that time
+    assertThat(results.connector().mongo().writeStatements())
+        .isBetween((long) (results.sent().readings() * 0.74), results.sent().readings());
+    assertThat(results.connector().writesPerReading()).isEqualTo(1.0);
+
+    final List<HourAverageReads.Answer> reads = results.hourAverageReads();
+    assertThat(reads)
+        .extracting(HourAverageReads.Answer::documentsRead)
+        .containsExactly(1L, 3_600L, 60L, 3_600L);
+    // the same hour answered from buckets and from single readings gives the same average
+    assertThat(reads.get(0).average()).isCloseTo(reads.get(1).average(), within(1e-9));
+    assertThat(reads.get(2).average()).isCloseTo(reads.get(3).average(), within(1e-9));
+
+    assertThat(printed.toString(StandardCharsets.UTF_8))
+        .contains("2/1 end-to-end vs raw consume", "2/3 end-to-end vs sink connector");
+  }
+
+  @Test
+  void shouldSampleTheProcessorsMemoryWhileSeriesReport() throws Exception {
+    final List<MemorySample> samples =
+        new MemoryBench(
+                new MemoryBench.Options(
+                    2_000,
+                    Duration.ofSeconds(1),
+                    Duration.ofSeconds(24),
+                    Duration.ofSeconds(5),
+                    "256m",
+                    2,
+                    Map.of()),
+                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8))
+            .run();
+
+    assertThat(samples).hasSizeGreaterThanOrEqualTo(3);
+    final MemorySample last = samples.get(samples.size() - 1);
+    assertThat(last.readingsProcessed()).isPositive().isLessThanOrEqualTo(last.readingsSent());
+    assertThat(last.openBuckets()).isPositive();
+    assertThat(last.liveHeapBytes()).isBetween(1L, 256L * 1024 * 1024);
+    assertThat(last.residentBytes()).isPositive();
+    assertThat(last.stateDirectoryBytes()).isPositive();
+  }
+}
