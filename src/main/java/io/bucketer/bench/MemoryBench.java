@@ -1,5 +1,6 @@
 package io.bucketer.bench;
 
+import io.bucketer.buckets.TimeSpans;
 import io.bucketer.config.BucketerConfig;
 import io.bucketer.embedded.EmbeddedKafkaBroker;
 import io.bucketer.embedded.EmbeddedMongoServer;
@@ -58,10 +59,16 @@ public final class MemoryBench {
   public List<MemorySample> run() throws Exception {
     final double rate = options.series() * 1000.0 / options.interval().toMillis();
     out.printf(
-        "bucketer bench --memory: %,d series, one reading every %s each (%,.0f readings/s),"
+        "bucketer bench memory: %,d series, one reading every %s each (%,.0f readings/s),"
             + " for %s; processor heap %s%n",
-        options.series(), options.interval(), rate, options.duration(), options.heap());
+        options.series(),
+        TimeSpans.format(options.interval().toMillis()),
+        rate,
+        TimeSpans.format(options.duration().toMillis()),
+        options.heap());
     final Path work = Files.createTempDirectory("bucketer-bench-memory-");
+    // Outside the work directory, which goes at the end: the processor's log stays to be read.
+    final Path log = Files.createTempFile("bucketer-bench-memory-processor-", ".log");
     try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start();
         EmbeddedMongoServer mongo = EmbeddedMongoServer.start();
         InProcessSchemaRegistry registry = InProcessSchemaRegistry.start()) {
@@ -72,7 +79,7 @@ public final class MemoryBench {
               ProcessorProcess.start(
                   "bench-memory",
                   settings(broker, mongo, registry, stateDir, httpPort),
-                  work.resolve("processor.log"),
+                  log,
                   List.of("-Xmx" + options.heap(), "-Xms" + options.heap()));
           KafkaProducer<byte[], byte[]> producer = producer(broker.bootstrapServers())) {
         final ProcessorProbe probe = new ProcessorProbe(processor, httpPort, stateDir);
@@ -96,7 +103,9 @@ public final class MemoryBench {
                     7));
         final CompletableFuture<Long> sending =
             CompletableFuture.supplyAsync(() -> simulator.run(fleet, rate));
-        return sample(probe, simulator, sending);
+        final List<MemorySample> samples = sample(probe, simulator, sending);
+        out.println("processor log: " + log);
+        return samples;
       }
     } finally {
       Utils.delete(work.toFile());
