@@ -16,8 +16,6 @@ import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.function.LongConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
  * The readings every contender of the benchmark consumes: {@code sensors} sensors reporting every
@@ -106,7 +104,7 @@ final class BenchFleet {
             return trailing.next();
           }
         };
-    try (KafkaProducer<byte[], byte[]> producer = producer(bootstrapServers)) {
+    try (KafkaProducer<byte[], byte[]> producer = FleetProducer.to(bootstrapServers)) {
       new ReadingSimulator(producer, new ReadingEncoder(registry, topic), topic).run(counted, 0);
     }
     final Map<Granularity, Long> documents = new HashMap<>();
@@ -133,14 +131,6 @@ final class BenchFleet {
             0,
             options.sensors(),
             options.seed()));
-  }
-
-  private static KafkaProducer<byte[], byte[]> producer(final String bootstrapServers) {
-    final Map<String, Object> properties = new HashMap<>();
-    properties.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-    properties.put(ProducerConfig.LINGER_MS_CONFIG, 20);
-    properties.put(ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024);
-    return new KafkaProducer<>(properties, new ByteArraySerializer(), new ByteArraySerializer());
   }
 
   private record WindowKey(String sensorId, String metric, Granularity granularity, long start) {

@@ -24,8 +24,6 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.utils.Utils;
 
 /**
@@ -81,7 +79,7 @@ public final class MemoryBench {
                   settings(broker, mongo, registry, stateDir, httpPort),
                   log,
                   List.of("-Xmx" + options.heap(), "-Xms" + options.heap()));
-          KafkaProducer<byte[], byte[]> producer = producer(broker.bootstrapServers())) {
+          KafkaProducer<byte[], byte[]> producer = FleetProducer.to(broker.bootstrapServers())) {
         final ProcessorProbe probe = new ProcessorProbe(processor, httpPort, stateDir);
         final ReadingSimulator simulator =
             new ReadingSimulator(
@@ -152,13 +150,5 @@ public final class MemoryBench {
     settings.put(BucketerConfig.KAFKA_PREFIX + "state.dir", stateDir.toString());
     settings.putAll(options.processorSettings());
     return settings;
-  }
-
-  private static KafkaProducer<byte[], byte[]> producer(final String bootstrapServers) {
-    final Map<String, Object> properties = new HashMap<>();
-    properties.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-    properties.put(ProducerConfig.LINGER_MS_CONFIG, 20);
-    properties.put(ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024);
-    return new KafkaProducer<>(properties, new ByteArraySerializer(), new ByteArraySerializer());
   }
 }

@@ -1,13 +1,10 @@
 package io.bucketer.cli;
 
-import ch.qos.logback.classic.LoggerContext;
 import io.bucketer.bench.ThroughputBench;
 import io.bucketer.buckets.TimeSpans;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.concurrent.Callable;
-import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -52,12 +49,6 @@ final class BenchCommand implements Callable<Integer> {
   String warmup;
 
   @Option(
-      names = "--partitions",
-      defaultValue = "4",
-      description = "Partitions of the input topic (default: ${DEFAULT-VALUE}).")
-  int partitions;
-
-  @Option(
       names = "--no-connector",
       negatable = true,
       defaultValue = "true",
@@ -70,25 +61,21 @@ final class BenchCommand implements Callable<Integer> {
       description = "Longest any one phase may take (default: ${DEFAULT-VALUE}).")
   String timeout;
 
-  @Option(
-      names = {"-s", "--set"},
-      description = "A processor setting, key=value, e.g. -s kafka.num.stream.threads=2.")
-  Map<String, String> processorSettings = new LinkedHashMap<>();
+  @Mixin BenchSetupOptions setup;
 
   @Override
   public Integer call() throws Exception {
-    // The table is the output: libraries' logs would bury it.
-    ((LoggerContext) LoggerFactory.getILoggerFactory()).reset();
+    BenchSetupOptions.silenceLibraries();
     new ThroughputBench(
             new ThroughputBench.Options(
                 sensors,
                 TimeSpans.parse(interval),
                 TimeSpans.parse(duration),
                 TimeSpans.parse(warmup),
-                partitions,
+                setup.partitions,
                 connector,
                 TimeSpans.parse(timeout),
-                processorSettings),
+                setup.processorSettings),
             System.out)
         .run();
     return 0;

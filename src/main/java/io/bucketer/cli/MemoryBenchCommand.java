@@ -1,13 +1,10 @@
 package io.bucketer.cli;
 
-import ch.qos.logback.classic.LoggerContext;
 import io.bucketer.bench.MemoryBench;
 import io.bucketer.buckets.TimeSpans;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.concurrent.Callable;
-import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code bucketer bench memory}: the processor's memory with many series open at once. */
@@ -50,20 +47,11 @@ final class MemoryBenchCommand implements Callable<Integer> {
       description = "The processor's -Xmx and -Xms (default: ${DEFAULT-VALUE}).")
   String heap;
 
-  @Option(
-      names = "--partitions",
-      defaultValue = "4",
-      description = "Partitions of the input topic (default: ${DEFAULT-VALUE}).")
-  int partitions;
-
-  @Option(
-      names = {"-s", "--set"},
-      description = "A processor setting, key=value.")
-  Map<String, String> processorSettings = new LinkedHashMap<>();
+  @Mixin BenchSetupOptions setup;
 
   @Override
   public Integer call() throws Exception {
-    ((LoggerContext) LoggerFactory.getILoggerFactory()).reset();
+    BenchSetupOptions.silenceLibraries();
     new MemoryBench(
             new MemoryBench.Options(
                 series,
@@ -71,8 +59,8 @@ final class MemoryBenchCommand implements Callable<Integer> {
                 TimeSpans.parse(duration),
                 TimeSpans.parse(sampleEvery),
                 heap,
-                partitions,
-                processorSettings),
+                setup.partitions,
+                setup.processorSettings),
             System.out)
         .run();
     return 0;
