@@ -1,5 +1,6 @@
 package io.bucketer.app;
 
+import io.bucketer.buckets.Granularity;
 import io.bucketer.config.BucketerConfig;
 import io.bucketer.http.CachedCheck;
 import io.bucketer.ingest.ReadingDecoder;
@@ -7,6 +8,7 @@ import io.bucketer.ingest.RetryBudget;
 import io.bucketer.ingest.SchemaRegistryClient;
 import io.bucketer.ingest.SchemaRegistryUnavailableException;
 import io.bucketer.metrics.BucketerMetrics;
+import io.bucketer.query.StoredRangeStatistics;
 import io.bucketer.sink.BucketSink;
 import io.bucketer.sink.MongoBucketWriter;
 import io.bucketer.sink.SinkConfig;
@@ -17,6 +19,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
@@ -52,12 +55,17 @@ public final class BucketerApp implements AutoCloseable {
   private final BucketSink sink;
   private final Thread sinkThread;
   private final BooleanSupplier mongoAnswers;
+  private final String collectionPrefix;
+  private final List<Granularity> granularities;
 
   private BucketerApp(
       final KafkaStreams streams,
       final KafkaStreamsMetrics streamsMetrics,
       final MongoBucketWriter writer,
-      final BucketSink sink) {
+      final BucketSink sink,
+      final BucketerConfig config) {
+    this.collectionPrefix = config.collectionPrefix();
+    this.granularities = config.granularities();
     this.streams = streams;
     this.streamsMetrics = streamsMetrics;
     this.writer = writer;
@@ -110,7 +118,7 @@ public final class BucketerApp implements AutoCloseable {
                 max(SINK_INITIAL_BACKOFF, config.sinkRetryBackoffMax())),
             writer,
             meters);
-    final BucketerApp app = new BucketerApp(streams, streamsMetrics, writer, sink);
+    final BucketerApp app = new BucketerApp(streams, streamsMetrics, writer, sink, config);
     streams.start();
     app.sinkThread.start();
     LOG.info(
@@ -156,6 +164,11 @@ public final class BucketerApp implements AutoCloseable {
       return Optional.of("MongoDB does not answer a ping within " + PING_TIMEOUT.toMillis() + "ms");
     }
     return Optional.empty();
+  }
+
+  /** Statistics over ranges from the stored buckets, on the sink's MongoDB client. */
+  public StoredRangeStatistics storedStatistics() {
+    return new StoredRangeStatistics(writer.database(), collectionPrefix, granularities);
   }
 
   public long bucketsWritten() {

@@ -3,9 +3,12 @@ package io.bucketer.cli;
 import io.bucketer.app.BucketerApp;
 import io.bucketer.config.BucketerConfig;
 import io.bucketer.http.OpsServer;
+import io.bucketer.http.StatisticsEndpoint;
 import io.bucketer.metrics.ProcessMeters;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import org.slf4j.Logger;
@@ -26,6 +29,9 @@ final class RunCommand implements Callable<Integer> {
 
   private static final Logger LOG = LoggerFactory.getLogger(RunCommand.class);
 
+  /** The longest range one statistics request may cover: a year of minute edges at most. */
+  private static final Duration MAX_QUERY_RANGE = Duration.ofDays(366);
+
   @Mixin ConfigOptions configOptions;
 
   @Override
@@ -39,13 +45,20 @@ final class RunCommand implements Callable<Integer> {
     try {
       ops =
           OpsServer.start(
-              config.httpAddress(), meters::scrape, app::isHealthy, app::notReadyReason);
+              config.httpAddress(),
+              meters::scrape,
+              app::isHealthy,
+              app::notReadyReason,
+              Map.of(
+                  StatisticsEndpoint.PATH,
+                  new StatisticsEndpoint(app.storedStatistics(), MAX_QUERY_RANGE)));
     } catch (RuntimeException e) {
       // A taken port must stop the process, not leave a processor running without its endpoints.
       app.close();
       throw e;
     }
-    LOG.info("serving /metrics, /health and /ready on port {}", ops.port());
+    LOG.info(
+        "serving /metrics, /health, /ready and {} on port {}", StatisticsEndpoint.PATH, ops.port());
     Runtime.getRuntime()
         .addShutdownHook(
             new Thread(

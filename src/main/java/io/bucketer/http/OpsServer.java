@@ -1,12 +1,14 @@
 package io.bucketer.http;
 
 import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpHandler;
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -49,6 +51,19 @@ public final class OpsServer implements AutoCloseable {
       final Supplier<String> scrape,
       final BooleanSupplier healthy,
       final Supplier<Optional<String>> notReady) {
+    return start(address, scrape, healthy, notReady, Map.of());
+  }
+
+  /**
+   * As {@link #start(InetSocketAddress, Supplier, BooleanSupplier, Supplier)}, with more handlers
+   * by path prefix (the query API).
+   */
+  public static OpsServer start(
+      final InetSocketAddress address,
+      final Supplier<String> scrape,
+      final BooleanSupplier healthy,
+      final Supplier<Optional<String>> notReady,
+      final Map<String, HttpHandler> more) {
     final HttpServer server;
     try {
       server = HttpServer.create(address, 0);
@@ -89,6 +104,7 @@ public final class OpsServer implements AutoCloseable {
               JSON,
               reason.map(r -> status("NOT_READY", r)).orElse(status("READY", null)));
         });
+    more.forEach(server::createContext);
     server.start();
     return new OpsServer(server, threads);
   }

@@ -79,6 +79,18 @@ public final class StoredRangeStatistics {
     return statistics;
   }
 
+  /** True when any bucket of {@code series} is stored, in the finest granularity's collection. */
+  public boolean hasSeries(final SeriesKey series, final Duration timeout) {
+    final Granularity finest = granularities.stream().min(Granularity::compareTo).orElseThrow();
+    final MongoCollection<BsonDocument> collection =
+        database.getCollection(
+            BucketDocuments.collectionName(collectionPrefix, finest), BsonDocument.class);
+    return Flux.from(
+            collection.find(seriesFilter(series)).projection(Projections.include("_id")).limit(1))
+        .hasElements()
+        .block(timeout);
+  }
+
   private Statistics addWholeBuckets(
       final Statistics before,
       final SeriesKey series,

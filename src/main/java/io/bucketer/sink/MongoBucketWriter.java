@@ -176,6 +176,11 @@ public final class MongoBucketWriter implements AutoCloseable {
     return settings.build();
   }
 
+  /** The database the buckets are written to, for readers that share this writer's client. */
+  public MongoDatabase database() {
+    return database;
+  }
+
   /**
    * Whether MongoDB answers a {@code ping} on the buckets' database within {@code timeout}: for
    * readiness checks, which must not hang on a server that went away.

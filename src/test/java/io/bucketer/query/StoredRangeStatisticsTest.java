@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.within;
 
 import com.mongodb.reactivestreams.client.MongoClient;
 import com.mongodb.reactivestreams.client.MongoClients;
-import io.bucketer.buckets.BucketStats;
 import io.bucketer.buckets.ClosedBucket;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.Measurement;
@@ -13,13 +12,12 @@ import io.bucketer.buckets.SeriesKey;
 import io.bucketer.embedded.EmbeddedMongoServer;
 import io.bucketer.query.StoredRangeStatistics.Statistics;
 import io.bucketer.sink.MongoBucketWriter;
+import io.bucketer.testing.SeriesBuckets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.SplittableRandom;
-import java.util.TreeMap;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -40,7 +38,8 @@ class StoredRangeStatisticsTest {
   private static final long START = Instant.parse("2026-11-22T12:00:00Z").toEpochMilli();
 
   /** Three hours at about 1 Hz, with jitter: a few minutes hold 59 or 61 readings. */
-  private static final List<Measurement> READINGS = readings(SERIES, 3 * 3_600);
+  private static final List<Measurement> READINGS =
+      SeriesBuckets.readings(SERIES, START, 3 * 3_600);
 
   private static EmbeddedMongoServer server;
   private static MongoClient client;
@@ -53,9 +52,11 @@ class StoredRangeStatisticsTest {
     final MongoBucketWriter writer =
         new MongoBucketWriter(client.getDatabase("iot"), "buckets_", GRANULARITIES, 500, 4);
     final List<ClosedBucket> buckets = new ArrayList<>();
-    buckets.addAll(bucketsOf(SERIES, READINGS));
+    buckets.addAll(SeriesBuckets.closed(SERIES, GRANULARITIES, READINGS));
     // another series in the same collections must not leak into the answers
-    buckets.addAll(bucketsOf(OTHER, readings(OTHER, 3 * 3_600)));
+    buckets.addAll(
+        SeriesBuckets.closed(
+            OTHER, GRANULARITIES, SeriesBuckets.readings(OTHER, START, 3 * 3_600)));
     writer.write(buckets, TIMEOUT);
     statistics = new StoredRangeStatistics(client.getDatabase("iot"), "buckets_", GRANULARITIES);
   }
@@ -123,43 +124,6 @@ class StoredRangeStatisticsTest {
         .isEqualTo(inRange.stream().mapToDouble(Measurement::value).min().orElseThrow());
     assertThat(stored.max())
         .isEqualTo(inRange.stream().mapToDouble(Measurement::value).max().orElseThrow());
-  }
-
-  private static List<Measurement> readings(final SeriesKey series, final int count) {
-    final SplittableRandom random = new SplittableRandom(series.sensorId().hashCode());
-    final List<Measurement> readings = new ArrayList<>();
-    for (int i = 0; i < count; i++) {
-      final long timestamp = START + i * 1_000L + random.nextLong(0, 999);
-      readings.add(
-          new Measurement(timestamp, Math.round(random.nextDouble(-10, 40) * 100) / 100.0));
-    }
-    return readings;
-  }
-
-  /** The buckets the topology would close: every minute and hour, split at 1000 measurements. */
-  private static List<ClosedBucket> bucketsOf(
-      final SeriesKey series, final List<Measurement> readings) {
-    final List<ClosedBucket> buckets = new ArrayList<>();
-    for (final Granularity granularity : GRANULARITIES) {
-      final Map<Long, List<Measurement>> windows = new TreeMap<>();
-      for (final Measurement reading : readings) {
-        windows
-            .computeIfAbsent(granularity.windowStart(reading.timestamp()), s -> new ArrayList<>())
-            .add(reading);
-      }
-      windows.forEach(
-          (start, measurements) ->
-              buckets.addAll(
-                  ClosedBucket.ofWindow(
-                      series,
-                      granularity,
-                      start,
-                      BucketStats.ofAll(measurements, null),
-                      measurements,
-                      0,
-                      1000)));
-    }
-    return buckets;
   }
 
   private static long at(final String time) {
