@@ -5,7 +5,8 @@ import com.mongodb.reactivestreams.client.MongoClient;
 import com.mongodb.reactivestreams.client.MongoClients;
 import com.mongodb.reactivestreams.client.MongoCollection;
 import io.bucketer.buckets.Granularity;
-import io.bucketer.sink.BucketDocuments;
+import io.bucketer.buckets.SeriesKey;
+import io.bucketer.query.StoredRangeStatistics;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Date;
@@ -16,9 +17,9 @@ import org.bson.conversions.Bson;
 import reactor.core.publisher.Flux;
 
 /**
- * Answers "the average of one series over one hour" from each layout and counts the documents
- * MongoDB returned for it: one bucket per hour, minute buckets when the hour does not start on an
- * hour, and one document per reading as the sink connector writes them.
+ * Answers "the average of one series over one hour" from each layout and counts, on the server, the
+ * documents MongoDB returned for it: bucketer's buckets, read as its own query reads them, and one
+ * document per reading as the sink connector writes them.
  */
 final class HourAverageReads implements AutoCloseable {
 
@@ -35,43 +36,26 @@ final class HourAverageReads implements AutoCloseable {
     this.documentsReturned = documentsReturned;
   }
 
-  /** The hour bucket's window totals: every part of a split window carries them. */
-  Answer fromHourBucket(
+  /**
+   * The buckets as the processor's own query reads them ({@link StoredRangeStatistics}): one hour
+   * bucket for an hour on the hour, sixty minute buckets for one that starts mid-hour.
+   */
+  Answer fromBuckets(
+      final String layout,
       final String database,
       final String prefix,
-      final String sensorId,
-      final String metric,
-      final Instant hour) {
-    final Bson query =
-        Filters.and(
-            Filters.eq("sensor_id", sensorId),
-            Filters.eq("metric", metric),
-            Filters.eq("start_date", Date.from(hour)),
-            Filters.eq("seq", 0));
-    return totals(
-        "hour bucket, hour starts on the hour",
-        collection(database, BucketDocuments.collectionName(prefix, Granularity.parse("1h"))),
-        query);
-  }
-
-  /** Sixty minute buckets' window totals, for an hour that starts at {@code from}. */
-  Answer fromMinuteBuckets(
-      final String database,
-      final String prefix,
-      final String sensorId,
-      final String metric,
+      final List<Granularity> granularities,
+      final SeriesKey series,
       final Instant from) {
-    final Bson query =
-        Filters.and(
-            Filters.eq("sensor_id", sensorId),
-            Filters.eq("metric", metric),
-            Filters.gte("start_date", Date.from(from)),
-            Filters.lt("start_date", Date.from(from.plus(Duration.ofHours(1)))),
-            Filters.eq("seq", 0));
-    return totals(
-        "minute buckets, hour starts mid-hour",
-        collection(database, BucketDocuments.collectionName(prefix, Granularity.parse("1m"))),
-        query);
+    final long before = documentsReturned.getAsLong();
+    final StoredRangeStatistics.Statistics statistics =
+        new StoredRangeStatistics(client.getDatabase(database), prefix, granularities)
+            .over(
+                series,
+                from.toEpochMilli(),
+                from.plus(Duration.ofHours(1)).toEpochMilli(),
+                TIMEOUT);
+    return new Answer(layout, documentsReturned.getAsLong() - before, statistics.average());
   }
 
   /** Every reading's own document, as the sink connector wrote it. */
@@ -96,21 +80,6 @@ final class HourAverageReads implements AutoCloseable {
         "one document per reading (connector)",
         documentsReturned.getAsLong() - before,
         sum / readings.size());
-  }
-
-  private Answer totals(
-      final String layout, final MongoCollection<BsonDocument> collection, final Bson query) {
-    final long before = documentsReturned.getAsLong();
-    final List<BsonDocument> buckets =
-        Flux.from(collection.find(query)).collectList().block(TIMEOUT);
-    long count = 0;
-    double sum = 0;
-    for (final BsonDocument bucket : buckets) {
-      final BsonDocument window = bucket.getDocument("window");
-      count += window.getNumber("count").longValue();
-      sum += window.getNumber("sum").doubleValue();
-    }
-    return new Answer(layout, documentsReturned.getAsLong() - before, sum / count);
   }
 
   private MongoCollection<BsonDocument> collection(final String database, final String name) {

@@ -1,6 +1,7 @@
 package io.bucketer.bench;
 
 import io.bucketer.buckets.Granularity;
+import io.bucketer.buckets.SeriesKey;
 import io.bucketer.buckets.TimeSpans;
 import io.bucketer.config.BucketerConfig;
 import io.bucketer.embedded.EmbeddedKafkaBroker;
@@ -242,9 +243,15 @@ public final class ThroughputBench {
             infrastructure.mongo().connectionString(),
             () -> operations.counts().documentsReturned())) {
       final List<HourAverageReads.Answer> answers = new ArrayList<>();
+      final SeriesKey series = new SeriesKey(sensor, metric);
       answers.add(
-          reads.fromHourBucket(
-              database, BucketDocuments.DEFAULT_COLLECTION_PREFIX, sensor, metric, sent.start()));
+          reads.fromBuckets(
+              "hour bucket, hour starts on the hour",
+              database,
+              BucketDocuments.DEFAULT_COLLECTION_PREFIX,
+              GRANULARITIES,
+              series,
+              sent.start()));
       if (options.withConnector()) {
         answers.add(
             reads.fromReadingDocuments(
@@ -253,8 +260,13 @@ public final class ThroughputBench {
       final Instant midHour = sent.start().plus(Duration.ofMinutes(30));
       if (!midHour.plus(Duration.ofHours(1)).isAfter(sent.end())) {
         answers.add(
-            reads.fromMinuteBuckets(
-                database, BucketDocuments.DEFAULT_COLLECTION_PREFIX, sensor, metric, midHour));
+            reads.fromBuckets(
+                "minute buckets, hour starts mid-hour",
+                database,
+                BucketDocuments.DEFAULT_COLLECTION_PREFIX,
+                GRANULARITIES,
+                series,
+                midHour));
         if (options.withConnector()) {
           answers.add(
               reads.fromReadingDocuments(database, CONNECTOR_COLLECTION, sensor, metric, midHour));
