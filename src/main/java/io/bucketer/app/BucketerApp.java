@@ -3,18 +3,22 @@ package io.bucketer.app;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.config.BucketerConfig;
 import io.bucketer.http.CachedCheck;
+import io.bucketer.http.SeriesApi;
 import io.bucketer.ingest.ReadingDecoder;
 import io.bucketer.ingest.RetryBudget;
 import io.bucketer.ingest.SchemaRegistryClient;
 import io.bucketer.ingest.SchemaRegistryUnavailableException;
 import io.bucketer.metrics.BucketerMetrics;
-import io.bucketer.query.StoredRangeStatistics;
+import io.bucketer.query.QueryLimits;
+import io.bucketer.query.SeriesQueries;
+import io.bucketer.query.StoredBuckets;
 import io.bucketer.sink.BucketSink;
 import io.bucketer.sink.MongoBucketWriter;
 import io.bucketer.sink.SinkConfig;
 import io.bucketer.topology.BoundedRocksDbMemory;
 import io.bucketer.topology.BucketTopology;
 import io.bucketer.topology.ReadingChecks;
+import io.bucketer.topology.SeriesOwnerLookup;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
 import java.time.Duration;
@@ -27,6 +31,7 @@ import java.util.function.BooleanSupplier;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
+import org.apache.kafka.streams.state.HostInfo;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -57,13 +62,16 @@ public final class BucketerApp implements AutoCloseable {
   private final BooleanSupplier mongoAnswers;
   private final String collectionPrefix;
   private final List<Granularity> granularities;
+  private final HostInfo advertised;
 
   private BucketerApp(
       final KafkaStreams streams,
       final KafkaStreamsMetrics streamsMetrics,
       final MongoBucketWriter writer,
       final BucketSink sink,
-      final BucketerConfig config) {
+      final BucketerConfig config,
+      final HostInfo advertised) {
+    this.advertised = advertised;
     this.collectionPrefix = config.collectionPrefix();
     this.granularities = config.granularities();
     this.streams = streams;
@@ -74,8 +82,20 @@ public final class BucketerApp implements AutoCloseable {
     this.mongoAnswers = new CachedCheck(() -> writer.ping(PING_TIMEOUT), PING_CACHE);
   }
 
-  /** Creates the topics and indexes it needs, then starts the topology and the sink. */
+  /**
+   * Creates the topics and indexes it needs, then starts the topology and the sink; no query API
+   * (an embedded run).
+   */
   public static BucketerApp start(final BucketerConfig config, final MeterRegistry meters) {
+    return start(config, meters, null);
+  }
+
+  /**
+   * As {@link #start(BucketerConfig, MeterRegistry)}, advertising {@code advertised} as this
+   * instance's query endpoint to the others, so that {@link #seriesApi} can forward to them.
+   */
+  public static BucketerApp start(
+      final BucketerConfig config, final MeterRegistry meters, final HostInfo advertised) {
     new TopicSetup(config).createMissingTopics();
     final MongoBucketWriter writer =
         MongoBucketWriter.connect(
@@ -98,7 +118,7 @@ public final class BucketerApp implements AutoCloseable {
         new KafkaStreams(
             BucketTopology.build(
                 topologySettings(config), () -> new ReadingDecoder(registry), metrics),
-            streamsProperties(config));
+            streamsProperties(config, advertised));
     streams.setUncaughtExceptionHandler(error -> onStreamThreadFailure(error, metrics));
     // The Kafka clients' own metrics (consumer lag, commit rates, ...) next to bucketer's.
     final KafkaStreamsMetrics streamsMetrics = new KafkaStreamsMetrics(streams);
@@ -118,7 +138,8 @@ public final class BucketerApp implements AutoCloseable {
                 max(SINK_INITIAL_BACKOFF, config.sinkRetryBackoffMax())),
             writer,
             meters);
-    final BucketerApp app = new BucketerApp(streams, streamsMetrics, writer, sink, config);
+    final BucketerApp app =
+        new BucketerApp(streams, streamsMetrics, writer, sink, config, advertised);
     streams.start();
     app.sinkThread.start();
     LOG.info(
@@ -166,9 +187,25 @@ public final class BucketerApp implements AutoCloseable {
     return Optional.empty();
   }
 
-  /** Statistics over ranges from the stored buckets, on the sink's MongoDB client. */
-  public StoredRangeStatistics storedStatistics() {
-    return new StoredRangeStatistics(writer.database(), collectionPrefix, granularities);
+  /**
+   * The query API: statistics and windows of a series from MongoDB and this instance's state, a
+   * request for a series another instance holds forwarded to it.
+   *
+   * @throws IllegalStateException when started without an advertised endpoint
+   */
+  public SeriesApi seriesApi(final QueryLimits limits) {
+    if (advertised == null) {
+      throw new IllegalStateException("started without an advertised endpoint: no query API");
+    }
+    final SeriesQueries queries =
+        new SeriesQueries(
+            new StoredBuckets(
+                writer.database(), collectionPrefix, granularities, limits.timeout()));
+    final SeriesOwnerLookup owners =
+        new SeriesOwnerLookup(
+            streams, advertised, granularities.stream().min(Granularity::compareTo).orElseThrow());
+    return new SeriesApi(
+        queries, owners::ownerOf, limits, advertised.host() + ":" + advertised.port());
   }
 
   public long bucketsWritten() {
@@ -202,7 +239,7 @@ public final class BucketerApp implements AutoCloseable {
    * is the default so that a crash never emits a bucket twice or loses one between the state store,
    * the buckets topic and the input offsets.
    */
-  static Properties streamsProperties(final BucketerConfig config) {
+  static Properties streamsProperties(final BucketerConfig config, final HostInfo advertised) {
     final Map<String, Object> properties = new HashMap<>();
     properties.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
     properties.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, (int) config.topicReplicationFactor());
@@ -210,6 +247,10 @@ public final class BucketerApp implements AutoCloseable {
     properties.put(BoundedRocksDbMemory.MEMORY_BYTES_CONFIG, config.rocksDbMemoryBytes());
     properties.putAll(config.kafkaProperties());
     properties.put(StreamsConfig.APPLICATION_ID_CONFIG, config.applicationId());
+    if (advertised != null) {
+      properties.put(
+          StreamsConfig.APPLICATION_SERVER_CONFIG, advertised.host() + ":" + advertised.port());
+    }
     final Properties result = new Properties();
     result.putAll(properties);
     return result;

@@ -6,7 +6,9 @@ import com.mongodb.reactivestreams.client.MongoClients;
 import com.mongodb.reactivestreams.client.MongoCollection;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.SeriesKey;
-import io.bucketer.query.StoredRangeStatistics;
+import io.bucketer.query.LiveWindows;
+import io.bucketer.query.SeriesQueries;
+import io.bucketer.query.StoredBuckets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Date;
@@ -37,8 +39,9 @@ final class HourAverageReads implements AutoCloseable {
   }
 
   /**
-   * The buckets as the processor's own query reads them ({@link StoredRangeStatistics}): one hour
-   * bucket for an hour on the hour, sixty minute buckets for one that starts mid-hour.
+   * The buckets as the processor's own query reads them ({@link SeriesQueries}, from MongoDB
+   * alone): one hour bucket for an hour on the hour, sixty minute buckets for one that starts
+   * mid-hour.
    */
   Answer fromBuckets(
       final String layout,
@@ -48,13 +51,14 @@ final class HourAverageReads implements AutoCloseable {
       final SeriesKey series,
       final Instant from) {
     final long before = documentsReturned.getAsLong();
-    final StoredRangeStatistics.Statistics statistics =
-        new StoredRangeStatistics(client.getDatabase(database), prefix, granularities)
-            .over(
+    final SeriesQueries.Statistics statistics =
+        new SeriesQueries(
+                new StoredBuckets(client.getDatabase(database), prefix, granularities, TIMEOUT))
+            .statistics(
                 series,
                 from.toEpochMilli(),
                 from.plus(Duration.ofHours(1)).toEpochMilli(),
-                TIMEOUT);
+                LiveWindows.NONE);
     return new Answer(layout, documentsReturned.getAsLong() - before, statistics.average());
   }
 

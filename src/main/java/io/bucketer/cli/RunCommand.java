@@ -3,14 +3,14 @@ package io.bucketer.cli;
 import io.bucketer.app.BucketerApp;
 import io.bucketer.config.BucketerConfig;
 import io.bucketer.http.OpsServer;
-import io.bucketer.http.StatisticsEndpoint;
+import io.bucketer.http.SeriesApi;
 import io.bucketer.metrics.ProcessMeters;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import org.apache.kafka.streams.state.HostInfo;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
@@ -29,9 +29,6 @@ final class RunCommand implements Callable<Integer> {
 
   private static final Logger LOG = LoggerFactory.getLogger(RunCommand.class);
 
-  /** The longest range one statistics request may cover: a year of minute edges at most. */
-  private static final Duration MAX_QUERY_RANGE = Duration.ofDays(366);
-
   @Mixin ConfigOptions configOptions;
 
   @Override
@@ -40,25 +37,26 @@ final class RunCommand implements Callable<Integer> {
     final CountDownLatch stopped = new CountDownLatch(1);
     final PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     final AutoCloseable processMeters = ProcessMeters.bindTo(meters);
-    final BucketerApp app = BucketerApp.start(config, meters);
-    final OpsServer ops;
+    final OpsServer ops = OpsServer.bind(config.httpAddress());
+    final BucketerApp app;
     try {
-      ops =
-          OpsServer.start(
-              config.httpAddress(),
-              meters::scrape,
-              app::isHealthy,
-              app::notReadyReason,
-              Map.of(
-                  StatisticsEndpoint.PATH,
-                  new StatisticsEndpoint(app.storedStatistics(), MAX_QUERY_RANGE)));
+      app =
+          BucketerApp.start(config, meters, new HostInfo(config.httpAdvertisedHost(), ops.port()));
     } catch (RuntimeException e) {
-      // A taken port must stop the process, not leave a processor running without its endpoints.
-      app.close();
+      ops.close();
       throw e;
     }
+    ops.serve(
+        meters::scrape,
+        app::isHealthy,
+        app::notReadyReason,
+        Map.of(SeriesApi.PATH, app.seriesApi(config.queryLimits())));
     LOG.info(
-        "serving /metrics, /health, /ready and {} on port {}", StatisticsEndpoint.PATH, ops.port());
+        "serving /metrics, /health, /ready and {} on port {}, advertised as {}:{}",
+        SeriesApi.PATH,
+        ops.port(),
+        config.httpAdvertisedHost(),
+        ops.port());
     Runtime.getRuntime()
         .addShutdownHook(
             new Thread(

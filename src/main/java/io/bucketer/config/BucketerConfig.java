@@ -4,7 +4,10 @@ import com.mongodb.ConnectionString;
 import io.bucketer.buckets.BucketLimits;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.TimeSpans;
+import io.bucketer.query.QueryLimits;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -58,6 +61,10 @@ public final class BucketerConfig extends AbstractConfig {
   public static final String ROCKSDB_MEMORY_BYTES = "rocksdb.memory.bytes";
   public static final String HTTP_PORT = "http.port";
   public static final String HTTP_BIND_ADDRESS = "http.bind.address";
+  public static final String HTTP_ADVERTISED_HOST = "http.advertised.host";
+  public static final String QUERY_MAX_RANGE = "query.max.range";
+  public static final String QUERY_MAX_POINTS = "query.max.points";
+  public static final String QUERY_TIMEOUT = "query.timeout";
 
   public static final ConfigDef DEFINITION =
       new ConfigDef()
@@ -279,7 +286,36 @@ public final class BucketerConfig extends AbstractConfig {
               "0.0.0.0",
               new NonBlank(),
               Importance.LOW,
-              "Address the operations endpoints listen on; 0.0.0.0 is every interface.");
+              "Address the operations endpoints listen on; 0.0.0.0 is every interface.")
+          .define(
+              HTTP_ADVERTISED_HOST,
+              Type.STRING,
+              "",
+              Importance.MEDIUM,
+              "Host name or address under which the other instances reach this one's http.port:"
+                  + " a query for a series another instance holds is forwarded there (Kafka"
+                  + " Streams' application.server). Empty: this machine's host name.")
+          .define(
+              QUERY_MAX_RANGE,
+              Type.STRING,
+              "366d",
+              new Span(),
+              Importance.LOW,
+              "Longest range one query may cover; longer ones are refused with 400.")
+          .define(
+              QUERY_MAX_POINTS,
+              Type.INT,
+              2_000,
+              ConfigDef.Range.atLeast(1),
+              Importance.LOW,
+              "Most windows one chart query (/buckets) may cover; more are refused with 400.")
+          .define(
+              QUERY_TIMEOUT,
+              Type.STRING,
+              "30s",
+              new Span(),
+              Importance.LOW,
+              "How long a query waits for MongoDB, or for the instance it was forwarded to.");
 
   private final Map<String, Object> kafkaProperties;
 
@@ -407,6 +443,27 @@ public final class BucketerConfig extends AbstractConfig {
   /** Where the operations endpoints listen. */
   public InetSocketAddress httpAddress() {
     return new InetSocketAddress(getString(HTTP_BIND_ADDRESS), getInt(HTTP_PORT));
+  }
+
+  /** This instance's query endpoint as the other instances reach it. */
+  public String httpAdvertisedHost() {
+    final String configured = getString(HTTP_ADVERTISED_HOST);
+    if (!configured.isBlank()) {
+      return configured;
+    }
+    try {
+      return InetAddress.getLocalHost().getHostName();
+    } catch (UnknownHostException e) {
+      throw new ConfigException(
+          HTTP_ADVERTISED_HOST, configured, "this machine's host name is unknown: set it");
+    }
+  }
+
+  public QueryLimits queryLimits() {
+    return new QueryLimits(
+        TimeSpans.parse(getString(QUERY_MAX_RANGE)),
+        getInt(QUERY_MAX_POINTS),
+        TimeSpans.parse(getString(QUERY_TIMEOUT)));
   }
 
   private static final class NonBlank implements ConfigDef.Validator {

@@ -21,7 +21,7 @@ import java.util.function.Supplier;
  * with the reason as JSON).
  *
  * <p>Served by the JDK's own {@code com.sun.net.httpserver} (module jdk.httpserver, shipped with
- * every JDK): three tiny GET endpoints do not justify a web framework and its dependencies.
+ * every JDK): a few small GET endpoints do not justify a web framework and its dependencies.
  */
 public final class OpsServer implements AutoCloseable {
 
@@ -30,6 +30,7 @@ public final class OpsServer implements AutoCloseable {
   private static final int OK = 200;
   private static final int NOT_FOUND = 404;
   private static final int UNAVAILABLE = 503;
+  private static final int THREADS = 8;
 
   private final HttpServer server;
   private final ExecutorService threads;
@@ -64,22 +65,42 @@ public final class OpsServer implements AutoCloseable {
       final BooleanSupplier healthy,
       final Supplier<Optional<String>> notReady,
       final Map<String, HttpHandler> more) {
+    final OpsServer server = bind(address);
+    server.serve(scrape, healthy, notReady, more);
+    return server;
+  }
+
+  /**
+   * Takes the port without serving yet: the processor must know the port it advertises to the other
+   * instances (port 0: a free one) before it starts, and the endpoints need the processor.
+   */
+  public static OpsServer bind(final InetSocketAddress address) {
     final HttpServer server;
     try {
       server = HttpServer.create(address, 0);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot listen on " + address + " for /metrics", e);
     }
-    // Two threads: a readiness check waiting on MongoDB must not hold up a scrape.
+    // A readiness check waiting on MongoDB must not hold up a scrape, and a query forwarded to
+    // another instance holds its thread until that instance answers.
     final ExecutorService threads =
         Executors.newFixedThreadPool(
-            2,
+            THREADS,
             task -> {
               final Thread thread = new Thread(task, "bucketer-ops-http");
               thread.setDaemon(true);
               return thread;
             });
     server.setExecutor(threads);
+    return new OpsServer(server, threads);
+  }
+
+  /** Serves the operations endpoints, and {@code more} handlers by path prefix. */
+  public void serve(
+      final Supplier<String> scrape,
+      final BooleanSupplier healthy,
+      final Supplier<Optional<String>> notReady,
+      final Map<String, HttpHandler> more) {
     server.createContext(
         "/metrics", exchange -> respond(exchange, "/metrics", OK, PROMETHEUS_TEXT, scrape.get()));
     server.createContext(
@@ -106,7 +127,6 @@ public final class OpsServer implements AutoCloseable {
         });
     more.forEach(server::createContext);
     server.start();
-    return new OpsServer(server, threads);
   }
 
   /** The port it listens on, the chosen one when started on port 0. */

@@ -9,6 +9,7 @@ import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 
 /**
  * Every reading of every series, kept until no window that contains it can change any more, keyed
@@ -36,9 +37,18 @@ final class ReadingLogStore {
 
   /** The readings of {@code series} with {@code from <= timestamp < to}, in time order. */
   List<Measurement> between(final SeriesKey series, final long from, final long to) {
+    return between(store, series, from, to);
+  }
+
+  /** As {@link #between(SeriesKey, long, long)}, over any view of the log: a query reads it too. */
+  static List<Measurement> between(
+      final ReadOnlyKeyValueStore<Bytes, byte[]> log,
+      final SeriesKey series,
+      final long from,
+      final long to) {
     final List<Measurement> found = new ArrayList<>();
     try (KeyValueIterator<Bytes, byte[]> range =
-        store.range(
+        log.range(
             StoreKeys.of(series, from, Integer.MIN_VALUE),
             StoreKeys.of(series, to - 1, Integer.MAX_VALUE))) {
       while (range.hasNext()) {

@@ -1,24 +1,15 @@
 package io.bucketer.topology;
 
-import io.bucketer.avro.BucketStateRecord;
-import io.bucketer.buckets.BucketStats;
 import io.bucketer.buckets.SeriesKey;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.Set;
-import org.apache.avro.io.BinaryEncoder;
-import org.apache.avro.io.DecoderFactory;
-import org.apache.avro.io.EncoderFactory;
-import org.apache.avro.specific.SpecificDatumReader;
-import org.apache.avro.specific.SpecificDatumWriter;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 
 /**
  * The windows of one granularity, open and recently closed, keyed {@code [series][window start]}: a
@@ -31,10 +22,7 @@ final class WindowStateStore {
   record Window(long start, WindowState state) {}
 
   private final KeyValueStore<Bytes, byte[]> store;
-  private final SpecificDatumWriter<BucketStateRecord> writer =
-      new SpecificDatumWriter<>(BucketStateRecord.class);
-  private final SpecificDatumReader<BucketStateRecord> reader =
-      new SpecificDatumReader<>(BucketStateRecord.class);
+  private final WindowStateCodec codec = new WindowStateCodec();
 
   WindowStateStore(final KeyValueStore<Bytes, byte[]> store) {
     this.store = store;
@@ -42,15 +30,25 @@ final class WindowStateStore {
 
   WindowState get(final SeriesKey series, final long start) {
     final byte[] value = store.get(StoreKeys.of(series, start));
-    return value == null ? null : decode(value);
+    return value == null ? null : codec.decode(value);
   }
 
   void put(final SeriesKey series, final long start, final WindowState state) {
-    store.put(StoreKeys.of(series, start), encode(state));
+    store.put(StoreKeys.of(series, start), codec.encode(state));
   }
 
   /** The windows of {@code series} with {@code after < start <= upTo}, in start order. */
   List<Window> between(final SeriesKey series, final long after, final long upTo) {
+    return between(store, codec, series, after, upTo);
+  }
+
+  /** As {@link #between(SeriesKey, long, long)}, over any view of a window store. */
+  static List<Window> between(
+      final ReadOnlyKeyValueStore<Bytes, byte[]> store,
+      final WindowStateCodec codec,
+      final SeriesKey series,
+      final long after,
+      final long upTo) {
     final List<Window> found = new ArrayList<>();
     if (after >= upTo) {
       return found;
@@ -59,7 +57,7 @@ final class WindowStateStore {
         store.range(StoreKeys.of(series, after + 1), StoreKeys.of(series, upTo))) {
       while (range.hasNext()) {
         final KeyValue<Bytes, byte[]> entry = range.next();
-        found.add(new Window(StoreKeys.timeOf(entry.key), decode(entry.value)));
+        found.add(new Window(StoreKeys.timeOf(entry.key), codec.decode(entry.value)));
       }
     }
     return found;
@@ -96,54 +94,11 @@ final class WindowStateStore {
       while (all.hasNext()) {
         final KeyValue<Bytes, byte[]> entry = all.next();
         into.add(StoreKeys.seriesOf(entry.key));
-        if (!decode(entry.value).closed()) {
+        if (!codec.decode(entry.value).closed()) {
           open++;
         }
       }
     }
     return open;
-  }
-
-  private byte[] encode(final WindowState state) {
-    final BucketStats stats = state.stats();
-    final BucketStateRecord record =
-        new BucketStateRecord(
-            stats.count(),
-            stats.sum(),
-            stats.min(),
-            stats.max(),
-            stats.firstTimestamp(),
-            stats.lastTimestamp(),
-            stats.utcOffsetMinutes(),
-            state.closed(),
-            state.revision());
-    final ByteArrayOutputStream out = new ByteArrayOutputStream(56);
-    final BinaryEncoder encoder = EncoderFactory.get().directBinaryEncoder(out, null);
-    try {
-      writer.write(record, encoder);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    return out.toByteArray();
-  }
-
-  private WindowState decode(final byte[] value) {
-    try {
-      final BucketStateRecord record =
-          reader.read(null, DecoderFactory.get().binaryDecoder(value, null));
-      return new WindowState(
-          new BucketStats(
-              record.getCount(),
-              record.getSum(),
-              record.getMin(),
-              record.getMax(),
-              record.getFirstTimestamp(),
-              record.getLastTimestamp(),
-              record.getUtcOffsetMinutes()),
-          record.getClosed(),
-          record.getRevision());
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
   }
 }

@@ -10,7 +10,7 @@ import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.Measurement;
 import io.bucketer.buckets.SeriesKey;
 import io.bucketer.embedded.EmbeddedMongoServer;
-import io.bucketer.query.StoredRangeStatistics.Statistics;
+import io.bucketer.query.SeriesQueries.Statistics;
 import io.bucketer.sink.MongoBucketWriter;
 import io.bucketer.testing.SeriesBuckets;
 import java.time.Duration;
@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Test;
  * the MongoDB stand-in, equal a computation straight from the readings; the documents read are
  * counted.
  */
-class StoredRangeStatisticsTest {
+class StoredSeriesQueriesTest {
 
   private static final Granularity MINUTE = Granularity.parse("1m");
   private static final Granularity HOUR = Granularity.parse("1h");
@@ -43,7 +43,7 @@ class StoredRangeStatisticsTest {
 
   private static EmbeddedMongoServer server;
   private static MongoClient client;
-  private static StoredRangeStatistics statistics;
+  private static SeriesQueries queries;
 
   @BeforeAll
   static void storeBuckets() {
@@ -58,7 +58,9 @@ class StoredRangeStatisticsTest {
         SeriesBuckets.closed(
             OTHER, GRANULARITIES, SeriesBuckets.readings(OTHER, START, 3 * 3_600)));
     writer.write(buckets, TIMEOUT);
-    statistics = new StoredRangeStatistics(client.getDatabase("iot"), "buckets_", GRANULARITIES);
+    queries =
+        new SeriesQueries(
+            new StoredBuckets(client.getDatabase("iot"), "buckets_", GRANULARITIES, TIMEOUT));
   }
 
   @AfterAll
@@ -69,7 +71,7 @@ class StoredRangeStatisticsTest {
 
   @Test
   void shouldReadOneDocumentForAnHourOnTheHour() {
-    final Statistics hour = statistics.over(SERIES, at("13:00"), at("14:00"), TIMEOUT);
+    final Statistics hour = statistics(at("13:00"), at("14:00"));
 
     assertEqualsComputed(hour, at("13:00"), at("14:00"));
     assertThat(hour.documentsRead()).isEqualTo(1);
@@ -77,7 +79,7 @@ class StoredRangeStatisticsTest {
 
   @Test
   void shouldReadOneHourAndSixtyMinutesForTwoHoursFromHalfPast() {
-    final Statistics twoHours = statistics.over(SERIES, at("12:30"), at("14:30"), TIMEOUT);
+    final Statistics twoHours = statistics(at("12:30"), at("14:30"));
 
     assertEqualsComputed(twoHours, at("12:30"), at("14:30"));
     assertThat(twoHours.documentsRead()).isEqualTo(1 + 60);
@@ -87,7 +89,7 @@ class StoredRangeStatisticsTest {
   void shouldReadRawMeasurementsOnlyWhereAnEdgeCutsAMinute() {
     final long from = at("12:59") + 12_345;
     final long to = at("14:02") + 40_000;
-    final Statistics cut = statistics.over(SERIES, from, to, TIMEOUT);
+    final Statistics cut = statistics(from, to);
 
     assertEqualsComputed(cut, from, to);
     // the cut minutes 12:59 and 14:02, whole minute 13:00 ... no: the hour 13:00, minutes
@@ -101,16 +103,20 @@ class StoredRangeStatisticsTest {
     for (int i = 0; i < 40; i++) {
       final long from = START + random.nextLong(0, 3 * 3_600_000L);
       final long to = Math.min(START + 3 * 3_600_000L, from + 1 + random.nextLong(0, 7_200_000));
-      assertEqualsComputed(statistics.over(SERIES, from, to, TIMEOUT), from, to);
+      assertEqualsComputed(statistics(from, to), from, to);
     }
   }
 
   @Test
   void shouldFindNothingOutsideTheStoredHours() {
-    final Statistics none = statistics.over(SERIES, at("16:00"), at("17:00"), TIMEOUT);
+    final Statistics none = statistics(at("16:00"), at("17:00"));
 
     assertThat(none.count()).isZero();
     assertThat(none.average()).isNaN();
+  }
+
+  private static Statistics statistics(final long from, final long to) {
+    return queries.statistics(SERIES, from, to, LiveWindows.NONE);
   }
 
   private static void assertEqualsComputed(

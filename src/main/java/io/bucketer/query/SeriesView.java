@@ -1,0 +1,102 @@
+package io.bucketer.query;
+
+import io.bucketer.buckets.Granularity;
+import io.bucketer.buckets.Measurement;
+import io.bucketer.buckets.RollupPlan;
+import io.bucketer.buckets.SeriesKey;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * One series as one query sees it: the processor's state where it still holds a window, MongoDB for
+ * the rest, and a count of what was read from each.
+ *
+ * <p>The state wins for every window it holds: an open window is in MongoDB not at all, a closed
+ * one not yet or in an older revision. MongoDB answers for the windows the state has forgotten,
+ * which no reading can change any more. A window of a rolled-up granularity is completed with the
+ * open windows of the granularities it is rolled up from: their readings are in them alone until
+ * they close.
+ */
+final class SeriesView {
+
+  private final SeriesKey series;
+  private final StoredBuckets stored;
+  private final LiveWindows live;
+  private final RollupPlan plan;
+  private long documentsRead;
+  private long stateWindowsRead;
+
+  SeriesView(
+      final SeriesKey series,
+      final StoredBuckets stored,
+      final LiveWindows live,
+      final RollupPlan plan) {
+    this.series = series;
+    this.stored = stored;
+    this.live = live;
+    this.plan = plan;
+  }
+
+  /** The windows of {@code granularity} starting in {@code [from, to)} that have readings. */
+  List<WindowTotals> windows(final Granularity granularity, final long from, final long to) {
+    final TreeMap<Long, WindowTotals> byStart = new TreeMap<>();
+    for (final LiveWindows.Window window : live.windows(series, granularity, from, to)) {
+      stateWindowsRead++;
+      byStart.put(
+          window.start(),
+          WindowTotals.of(granularity, window.start(), window.stats(), window.open()));
+    }
+    // Finer windows of every window starting before `to`, even where it ends after `to`.
+    final long windowsEnd = granularity.windowEnd(granularity.windowStart(to - 1));
+    for (Optional<Granularity> finer = plan.sourceOf(granularity);
+        finer.isPresent();
+        finer = plan.sourceOf(finer.get())) {
+      for (final LiveWindows.Window window : live.windows(series, finer.get(), from, windowsEnd)) {
+        stateWindowsRead++;
+        if (window.open()) {
+          final long start = granularity.windowStart(window.start());
+          byStart.merge(
+              start, WindowTotals.of(granularity, start, window.stats(), true), WindowTotals::plus);
+        }
+      }
+    }
+    final StoredBuckets.Read<List<WindowTotals>> fromMongo =
+        stored.windows(series, granularity, from, to);
+    documentsRead += fromMongo.documentsRead();
+    fromMongo.found().forEach(window -> byStart.putIfAbsent(window.start(), window));
+    return new ArrayList<>(byStart.values());
+  }
+
+  /**
+   * The readings with {@code from <= timestamp < to}, window by window of the finest granularity:
+   * from the state's reading log while it holds that window, else from MongoDB.
+   */
+  List<Measurement> measurements(final long from, final long to) {
+    final Granularity finest = plan.granularities().get(0);
+    final List<Measurement> found = new ArrayList<>();
+    for (long start = finest.windowStart(from); start < to; start = finest.windowEnd(start)) {
+      final long stretchFrom = Math.max(from, start);
+      final long stretchTo = Math.min(to, finest.windowEnd(start));
+      if (live.windows(series, finest, start, start + 1).isEmpty()) {
+        final StoredBuckets.Read<List<Measurement>> fromMongo =
+            stored.measurements(series, stretchFrom, stretchTo);
+        documentsRead += fromMongo.documentsRead();
+        found.addAll(fromMongo.found());
+      } else {
+        stateWindowsRead++;
+        found.addAll(live.measurements(series, stretchFrom, stretchTo));
+      }
+    }
+    return found;
+  }
+
+  long documentsRead() {
+    return documentsRead;
+  }
+
+  long stateWindowsRead() {
+    return stateWindowsRead;
+  }
+}

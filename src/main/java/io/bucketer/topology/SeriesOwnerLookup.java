@@ -1,0 +1,61 @@
+package io.bucketer.topology;
+
+import io.bucketer.buckets.Granularity;
+import io.bucketer.buckets.SeriesKey;
+import io.bucketer.query.SeriesOwner;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.KeyQueryMetadata;
+import org.apache.kafka.streams.StoreQueryParameters;
+import org.apache.kafka.streams.state.HostInfo;
+import org.apache.kafka.streams.state.QueryableStoreTypes;
+
+/**
+ * Which instance holds a series' windows, from Kafka Streams' metadata: the series' partition of
+ * the repartition topic, and the instance its active task is assigned to, named by the endpoint
+ * each instance advertises ({@code application.server}). Standby replicas are not asked: they may
+ * lag, and an answer must include every reading the active task has seen.
+ */
+public final class SeriesOwnerLookup {
+
+  private final KafkaStreams streams;
+  private final HostInfo self;
+  private final String anyWindowStore;
+  private final SeriesKeySerde keySerde = new SeriesKeySerde();
+
+  /**
+   * @param self the endpoint this instance advertises, as given to {@code application.server}
+   * @param finest the finest granularity: any of the aggregator's stores locates the same partition
+   */
+  public SeriesOwnerLookup(
+      final KafkaStreams streams, final HostInfo self, final Granularity finest) {
+    this.streams = streams;
+    this.self = self;
+    this.anyWindowStore = TopologyNames.windowStore(finest);
+  }
+
+  public SeriesOwner ownerOf(final SeriesKey series) {
+    final KeyQueryMetadata metadata =
+        streams.queryMetadataForKey(anyWindowStore, series, keySerde.serializer());
+    if (metadata == null || KeyQueryMetadata.NOT_AVAILABLE.equals(metadata)) {
+      return new SeriesOwner.Unavailable(
+          "no instance holds the state of series "
+              + series
+              + " now (Kafka Streams is "
+              + streams.state()
+              + ")");
+    }
+    final HostInfo owner = metadata.activeHost();
+    if (!owner.equals(self)) {
+      return new SeriesOwner.Remote(owner.host(), owner.port());
+    }
+    final int partition = metadata.partition();
+    return new SeriesOwner.Local(
+        new StateStoreWindows(
+            name ->
+                streams.store(
+                    StoreQueryParameters.fromNameAndType(
+                            name, QueryableStoreTypes.<Bytes, byte[]>keyValueStore())
+                        .withPartition(partition))));
+  }
+}

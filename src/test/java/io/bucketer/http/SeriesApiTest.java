@@ -1,0 +1,295 @@
+package io.bucketer.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.mongodb.reactivestreams.client.MongoClient;
+import com.mongodb.reactivestreams.client.MongoClients;
+import com.sun.net.httpserver.HttpServer;
+import io.bucketer.buckets.Granularity;
+import io.bucketer.buckets.Measurement;
+import io.bucketer.buckets.SeriesKey;
+import io.bucketer.embedded.EmbeddedMongoServer;
+import io.bucketer.query.LiveWindows;
+import io.bucketer.query.QueryLimits;
+import io.bucketer.query.SeriesOwner;
+import io.bucketer.query.SeriesQueries;
+import io.bucketer.query.StoredBuckets;
+import io.bucketer.sink.MongoBucketWriter;
+import io.bucketer.testing.SeriesBuckets;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The query API over HTTP, from stored buckets: answers, the 400s and 404s, and forwarding to the
+ * instance that holds a series (two APIs on two ports, each told the other holds some series).
+ */
+class SeriesApiTest {
+
+  private static final List<Granularity> GRANULARITIES = Granularity.parseList("1m,1h");
+  private static final SeriesKey SERIES = new SeriesKey("sensor 7/a", "temperature");
+  private static final SeriesKey ELSEWHERE = new SeriesKey("sensor-8", "temperature");
+  private static final long START = Instant.parse("2026-11-22T12:00:00Z").toEpochMilli();
+  private static final List<Measurement> READINGS = SeriesBuckets.readings(SERIES, START, 7_200);
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final QueryLimits LIMITS =
+      new QueryLimits(Duration.ofDays(1), 100, Duration.ofSeconds(30));
+
+  private static EmbeddedMongoServer mongo;
+  private static MongoClient client;
+  private static HttpServer here;
+  private static HttpServer there;
+
+  /** What {@link #here} is told about {@link #ELSEWHERE}. */
+  private static final AtomicReference<SeriesOwner> ELSEWHERE_OWNER = new AtomicReference<>();
+
+  @BeforeAll
+  static void serve() throws Exception {
+    mongo = EmbeddedMongoServer.start();
+    client = MongoClients.create(mongo.connectionString());
+    final List<io.bucketer.buckets.ClosedBucket> buckets = new ArrayList<>();
+    buckets.addAll(SeriesBuckets.closed(SERIES, GRANULARITIES, READINGS));
+    buckets.addAll(
+        SeriesBuckets.closed(
+            ELSEWHERE, GRANULARITIES, SeriesBuckets.readings(ELSEWHERE, START, 7_200)));
+    new MongoBucketWriter(client.getDatabase("iot"), "buckets_", GRANULARITIES, 500, 4)
+        .write(buckets, Duration.ofSeconds(30));
+    here = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    there = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    final String hereName = "127.0.0.1:" + here.getAddress().getPort();
+    final String thereName = "127.0.0.1:" + there.getAddress().getPort();
+    ELSEWHERE_OWNER.set(new SeriesOwner.Remote("127.0.0.1", there.getAddress().getPort()));
+    here.createContext(
+        SeriesApi.PATH,
+        api(
+            series ->
+                series.equals(ELSEWHERE)
+                    ? ELSEWHERE_OWNER.get()
+                    : new SeriesOwner.Local(LiveWindows.NONE),
+            hereName));
+    // "there" believes "here" holds SERIES: a request forwarded to it must not bounce back.
+    there.createContext(
+        SeriesApi.PATH,
+        api(
+            series ->
+                series.equals(ELSEWHERE)
+                    ? new SeriesOwner.Local(LiveWindows.NONE)
+                    : new SeriesOwner.Remote("127.0.0.1", here.getAddress().getPort()),
+            thereName));
+    here.start();
+    there.start();
+  }
+
+  private static SeriesApi api(final Function<SeriesKey, SeriesOwner> owners, final String self) {
+    return new SeriesApi(
+        new SeriesQueries(
+            new StoredBuckets(
+                client.getDatabase("iot"), "buckets_", GRANULARITIES, Duration.ofSeconds(30))),
+        owners,
+        LIMITS,
+        self);
+  }
+
+  @AfterAll
+  static void stop() {
+    here.stop(0);
+    there.stop(0);
+    client.close();
+    mongo.close();
+  }
+
+  @Test
+  void shouldAnswerAnHourFromOneDocument() throws Exception {
+    final HttpResponse<String> response =
+        get(
+            here,
+            "/api/v1/series/sensor%207%2Fa/statistics?metric=temperature"
+                + "&from=2026-11-22T13:00:00Z&to=2026-11-22T14:00:00Z");
+
+    assertThat(response.statusCode()).isEqualTo(200);
+    final JsonNode body = JSON.readTree(response.body());
+    final List<Measurement> hour = between(at("13:00"), at("14:00"));
+    assertThat(body.get("sensor_id").asText()).isEqualTo("sensor 7/a");
+    assertThat(body.get("count").asLong()).isEqualTo(hour.size());
+    assertThat(body.get("max").asDouble())
+        .isEqualTo(hour.stream().mapToDouble(Measurement::value).max().orElseThrow());
+    assertThat(body.get("documents_read").asLong()).isEqualTo(1);
+    assertThat(body.get("state_windows_read").asLong()).isZero();
+  }
+
+  @Test
+  void shouldListTheWindowsOfAGranularityForACharts() throws Exception {
+    final HttpResponse<String> response =
+        get(
+            here,
+            "/api/v1/series/sensor%207%2Fa/buckets?metric=temperature&granularity=1m"
+                + "&from=2026-11-22T13:00:30Z&to=2026-11-22T13:10:00Z");
+
+    assertThat(response.statusCode()).isEqualTo(200);
+    final JsonNode body = JSON.readTree(response.body());
+    assertThat(body.get("granularity").asText()).isEqualTo("1m");
+    final JsonNode buckets = body.get("buckets");
+    // the minute cut by `from` is listed whole: a chart point is a whole window
+    assertThat(buckets).hasSize(10);
+    for (int minute = 0; minute < 10; minute++) {
+      final JsonNode bucket = buckets.get(minute);
+      final long start = at("13:00") + minute * 60_000L;
+      final List<Measurement> inMinute = between(start, start + 60_000);
+      assertThat(Instant.parse(bucket.get("start").asText()).toEpochMilli()).isEqualTo(start);
+      assertThat(bucket.get("count").asLong()).isEqualTo(inMinute.size());
+      assertThat(bucket.get("min").asDouble())
+          .isEqualTo(inMinute.stream().mapToDouble(Measurement::value).min().orElseThrow());
+      assertThat(bucket.get("open").asBoolean()).isFalse();
+    }
+    assertThat(body.get("documents_read").asLong()).isEqualTo(10);
+  }
+
+  @Test
+  void shouldListStoredSeriesAndGranularities() throws Exception {
+    final JsonNode body = JSON.readTree(get(here, "/api/v1/series?prefix=sensor%207").body());
+
+    assertThat(body.get("series")).hasSize(1);
+    assertThat(body.get("series").get(0).get("sensor_id").asText()).isEqualTo("sensor 7/a");
+    assertThat(body.get("series").get(0).get("metric").asText()).isEqualTo("temperature");
+    assertThat(body.get("granularities").toString()).isEqualTo("[\"1m\",\"1h\"]");
+    assertThat(JSON.readTree(get(here, "/api/v1/series").body()).get("series")).hasSize(2);
+  }
+
+  @Test
+  void shouldRefuseMalformedRequestsWithAMessage() throws Exception {
+    final String statistics = "/api/v1/series/sensor%207%2Fa/statistics?metric=temperature";
+    assertRefused(statistics + "&from=2026-11-22T14:00:00Z&to=2026-11-22T13:00:00Z", "before");
+    assertRefused(statistics + "&from=yesterday&to=2026-11-22T13:00:00Z", "ISO-8601");
+    assertRefused(statistics + "&to=2026-11-22T13:00:00Z", "from is required");
+    assertRefused(statistics + "&from=2026-11-01T00:00:00Z&to=2026-11-22T13:00:00Z", "limit");
+    final String buckets = "/api/v1/series/sensor%207%2Fa/buckets?metric=temperature";
+    final String range = "&from=2026-11-22T12:00:00Z&to=2026-11-22T14:00:00Z";
+    assertRefused(buckets + range, "granularity is required");
+    assertRefused(buckets + "&granularity=5m" + range, "one of [1m, 1h]");
+    assertRefused(buckets + "&granularity=1m" + range, "120 windows");
+    assertRefused("/api/v1/series?limit=0", "limit");
+  }
+
+  @Test
+  void shouldSayNotFoundForAnUnknownSeriesOrPath() throws Exception {
+    final HttpResponse<String> response =
+        get(
+            here,
+            "/api/v1/series/sensor-9/statistics?metric=temperature"
+                + "&from=2026-11-22T13:00:00Z&to=2026-11-22T14:00:00Z");
+
+    assertThat(response.statusCode()).isEqualTo(404);
+    assertThat(JSON.readTree(response.body()).get("error").asText()).contains("sensor-9");
+    assertThat(get(here, "/api/v1/series/sensor-9/average").statusCode()).isEqualTo(404);
+    assertThat(get(here, "/api/v1/series//statistics").statusCode()).isEqualTo(404);
+  }
+
+  @Test
+  void shouldForwardASeriesAnotherInstanceHoldsAndRelayItsAnswer() throws Exception {
+    final String path =
+        "/api/v1/series/sensor-8/statistics?metric=temperature"
+            + "&from=2026-11-22T13:00:00Z&to=2026-11-22T14:00:00Z";
+    final HttpResponse<String> forwarded = get(here, path);
+    final HttpResponse<String> direct = get(there, path);
+
+    assertThat(forwarded.statusCode()).isEqualTo(200);
+    assertThat(forwarded.headers().firstValue(QueryForwarder.SERVED_BY))
+        .hasValue("127.0.0.1:" + there.getAddress().getPort());
+    assertThat(forwarded.body()).isEqualTo(direct.body());
+  }
+
+  @Test
+  void shouldNotBounceARequestBetweenInstancesThatDisagree() throws Exception {
+    // "there" thinks "here" holds SERIES; asked by "here" on a client's behalf, it must not
+    // forward back, so ask it as "here" would.
+    final HttpResponse<String> response =
+        HttpClient.newHttpClient()
+            .send(
+                HttpRequest.newBuilder(
+                        uri(
+                            there,
+                            "/api/v1/series/sensor%207%2Fa/statistics?metric=temperature"
+                                + "&from=2026-11-22T13:00:00Z&to=2026-11-22T14:00:00Z"))
+                    .header(QueryForwarder.HEADER, "127.0.0.1:" + here.getAddress().getPort())
+                    .build(),
+                HttpResponse.BodyHandlers.ofString());
+
+    assertThat(response.statusCode()).isEqualTo(503);
+    assertThat(response.headers().firstValue("Retry-After")).hasValue("1");
+  }
+
+  @Test
+  void shouldSayUnavailableWithRetryAfterWhileNoInstanceHoldsTheSeries() throws Exception {
+    final SeriesOwner before =
+        ELSEWHERE_OWNER.getAndSet(new SeriesOwner.Unavailable("rebalancing"));
+    try {
+      final HttpResponse<String> response =
+          get(
+              here,
+              "/api/v1/series/sensor-8/statistics?metric=temperature"
+                  + "&from=2026-11-22T13:00:00Z&to=2026-11-22T14:00:00Z");
+
+      assertThat(response.statusCode()).isEqualTo(503);
+      assertThat(response.headers().firstValue("Retry-After")).hasValue("1");
+      assertThat(JSON.readTree(response.body()).get("error").asText()).isEqualTo("rebalancing");
+    } finally {
+      ELSEWHERE_OWNER.set(before);
+    }
+  }
+
+  @Test
+  void shouldSayBadGatewayWhenTheHoldingInstanceDoesNotAnswer() throws Exception {
+    final SeriesOwner before = ELSEWHERE_OWNER.getAndSet(new SeriesOwner.Remote("127.0.0.1", 1));
+    try {
+      final HttpResponse<String> response =
+          get(
+              here,
+              "/api/v1/series/sensor-8/statistics?metric=temperature"
+                  + "&from=2026-11-22T13:00:00Z&to=2026-11-22T14:00:00Z");
+
+      assertThat(response.statusCode()).isEqualTo(502);
+      assertThat(JSON.readTree(response.body()).get("error").asText()).contains("127.0.0.1:1");
+    } finally {
+      ELSEWHERE_OWNER.set(before);
+    }
+  }
+
+  private static void assertRefused(final String path, final String message) throws Exception {
+    final HttpResponse<String> response = get(here, path);
+    assertThat(response.statusCode()).as(path).isEqualTo(400);
+    assertThat(JSON.readTree(response.body()).get("error").asText()).as(path).contains(message);
+  }
+
+  private static List<Measurement> between(final long from, final long to) {
+    return READINGS.stream().filter(m -> m.timestamp() >= from && m.timestamp() < to).toList();
+  }
+
+  private static long at(final String time) {
+    return Instant.parse("2026-11-22T" + time + ":00Z").toEpochMilli();
+  }
+
+  private static URI uri(final HttpServer server, final String path) {
+    return URI.create("http://127.0.0.1:" + server.getAddress().getPort() + path);
+  }
+
+  private static HttpResponse<String> get(final HttpServer server, final String path)
+      throws Exception {
+    return HttpClient.newHttpClient()
+        .send(
+            HttpRequest.newBuilder(uri(server, path)).build(),
+            HttpResponse.BodyHandlers.ofString());
+  }
+}

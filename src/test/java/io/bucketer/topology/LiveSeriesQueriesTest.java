@@ -1,0 +1,237 @@
+package io.bucketer.topology;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import com.mongodb.reactivestreams.client.MongoClient;
+import com.mongodb.reactivestreams.client.MongoClients;
+import io.bucketer.avro.Reading;
+import io.bucketer.buckets.ClosedBucket;
+import io.bucketer.buckets.Granularity;
+import io.bucketer.buckets.Measurement;
+import io.bucketer.buckets.SeriesKey;
+import io.bucketer.embedded.EmbeddedMongoServer;
+import io.bucketer.metrics.BucketerMetrics;
+import io.bucketer.query.LiveWindows;
+import io.bucketer.query.SeriesQueries;
+import io.bucketer.query.SeriesQueries.Statistics;
+import io.bucketer.query.StoredBuckets;
+import io.bucketer.query.WindowTotals;
+import io.bucketer.sink.MongoBucketWriter;
+import io.bucketer.testing.SeriesBuckets;
+import io.bucketer.topics.ClosedBucketSerde;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.TestInputTopic;
+import org.apache.kafka.streams.TopologyTestDriver;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Queries that include open buckets: readings go through the real topology (in a test driver), its
+ * closed buckets go to MongoDB except the last few (a sink that lags), and a late reading re-closes
+ * a minute whose newer revision MongoDB does not have yet. Statistics and chart windows over ranges
+ * that cut minutes, span whole hours and reach into the open ones must equal a computation straight
+ * from the readings sent.
+ */
+class LiveSeriesQueriesTest {
+
+  private static final Granularity MINUTE = Granularity.parse("1m");
+  private static final Granularity HOUR = Granularity.parse("1h");
+  private static final SeriesKey SERIES = new SeriesKey("s-live", "temperature");
+  private static final SeriesKey NEIGHBOUR = new SeriesKey("s-next", "temperature");
+  private static final long TEN = Instant.parse("2025-06-01T10:00:00Z").toEpochMilli();
+  private static final Duration TIMEOUT = Duration.ofSeconds(30);
+
+  /** Buckets the sink has not written yet: the newest closed minutes are only in the state. */
+  private static final int IN_FLIGHT = 3;
+
+  @TempDir static Path stateDir;
+
+  private static final List<Measurement> SENT = new ArrayList<>();
+  private static TopologyTestDriver driver;
+  private static EmbeddedMongoServer mongo;
+  private static MongoClient client;
+  private static SeriesQueries queries;
+  private static LiveWindows live;
+
+  @BeforeAll
+  static void runTheTopologyAndTheSink() {
+    driver = BucketTopologyTest.newDriver(stateDir, BucketerMetrics.unregistered());
+    final TestInputTopic<byte[], byte[]> input =
+        driver.createInputTopic(
+            "iot.readings", new ByteArraySerializer(), new ByteArraySerializer());
+    // 10:00 to about 12:57:30 at about 1 Hz: hours 10 and 11 close, hour 12 and its last minute
+    // stay open.
+    final List<Measurement> onTime = SeriesBuckets.readings(SERIES, TEN, 3 * 3_600 - 150);
+    for (final Measurement reading : onTime) {
+      send(input, SERIES, reading);
+    }
+    // late, within the horizon: minute 12:40 closed long ago and is emitted again, revision 1
+    send(input, SERIES, new Measurement(TEN + 2 * 3_600_000L + 40 * 60_000L + 1_234, 99.5));
+    // another series in the same stores and collections must not leak into the answers
+    for (final Measurement reading : SeriesBuckets.readings(NEIGHBOUR, TEN, 3 * 3_600)) {
+      input.pipeInput(null, BucketTopologyTest.frame(reading(NEIGHBOUR, reading)));
+    }
+
+    final List<ClosedBucket> closed =
+        driver
+            .createOutputTopic(
+                "iot.buckets", new StringDeserializer(), new ClosedBucketSerde().deserializer())
+            .readValuesToList();
+    final List<ClosedBucket> ofSeries =
+        closed.stream().filter(bucket -> bucket.series().equals(SERIES)).toList();
+    final List<ClosedBucket> written = new ArrayList<>(closed);
+    // the sink lags: the newest closed buckets of the series, the late revision among them
+    written.removeAll(ofSeries.subList(ofSeries.size() - IN_FLIGHT, ofSeries.size()));
+    assertThat(ofSeries.get(ofSeries.size() - 1).revision()).isEqualTo(1);
+
+    mongo = EmbeddedMongoServer.start();
+    client = MongoClients.create(mongo.connectionString());
+    new MongoBucketWriter(client.getDatabase("iot"), "buckets_", List.of(MINUTE, HOUR), 500, 4)
+        .write(written, TIMEOUT);
+    queries =
+        new SeriesQueries(
+            new StoredBuckets(
+                client.getDatabase("iot"), "buckets_", List.of(MINUTE, HOUR), TIMEOUT));
+    live = new StateStoreWindows(LiveSeriesQueriesTest::store);
+  }
+
+  @SuppressWarnings("unchecked")
+  private static ReadOnlyKeyValueStore<Bytes, byte[]> store(final String name) {
+    return (ReadOnlyKeyValueStore<Bytes, byte[]>) (Object) driver.getKeyValueStore(name);
+  }
+
+  @AfterAll
+  static void stop() {
+    driver.close();
+    client.close();
+    mongo.close();
+  }
+
+  @Test
+  void shouldCountTheOpenHourAndItsOpenMinute() {
+    final Statistics openHour = queries.statistics(SERIES, at(12, 0), at(13, 0), live);
+
+    assertEqualsSent(openHour, at(12, 0), at(13, 0));
+    assertThat(openHour.documentsRead()).as("no hour 12:00 in MongoDB yet").isZero();
+    assertThat(openHour.stateWindowsRead()).isPositive();
+  }
+
+  @Test
+  void shouldReadAClosedHourFromOneDocumentOnceTheStateForgotIt() {
+    final Statistics closedHour = queries.statistics(SERIES, at(10, 0), at(11, 0), live);
+
+    assertEqualsSent(closedHour, at(10, 0), at(11, 0));
+    assertThat(closedHour.documentsRead()).isEqualTo(1);
+    assertThat(closedHour.stateWindowsRead()).isZero();
+  }
+
+  @Test
+  void shouldTakeTheStatesNewerRevisionOfALateMinute() {
+    final Statistics minute = queries.statistics(SERIES, at(12, 40), at(12, 41), live);
+
+    assertEqualsSent(minute, at(12, 40), at(12, 41));
+    assertThat(minute.max()).isEqualTo(99.5);
+  }
+
+  @Test
+  void shouldEqualTheReadingsOverRandomRangesIntoTheOpenWindows() {
+    final SplittableRandom random = new SplittableRandom(5);
+    for (int i = 0; i < 60; i++) {
+      final long from = TEN + random.nextLong(0, 3 * 3_600_000L);
+      final long to = from + 1 + random.nextLong(0, 2 * 3_600_000L);
+      assertEqualsSent(queries.statistics(SERIES, from, to, live), from, to);
+    }
+  }
+
+  @Test
+  void shouldChartMinutesUpToTheOpenOneAndHoursUpToTheOpenOne() {
+    final SeriesQueries.Windows minutes =
+        queries.windows(SERIES, MINUTE, at(12, 30) + 15_000, at(13, 0), live);
+    assertWindowsEqualSent(minutes.windows(), MINUTE, at(12, 30), at(13, 0));
+    assertThat(minutes.windows().get(minutes.windows().size() - 1).open()).isTrue();
+    assertThat(minutes.windows().stream().filter(WindowTotals::open)).hasSize(1);
+
+    final SeriesQueries.Windows hours = queries.windows(SERIES, HOUR, at(10, 0), at(13, 0), live);
+    assertWindowsEqualSent(hours.windows(), HOUR, at(10, 0), at(13, 0));
+    assertThat(hours.windows()).extracting(WindowTotals::open).containsExactly(false, false, true);
+  }
+
+  @Test
+  void shouldKnowASeriesThatOnlyTheStateHolds() {
+    assertThat(queries.exists(SERIES, live)).isTrue();
+    assertThat(queries.exists(new SeriesKey("s-none", "temperature"), live)).isFalse();
+  }
+
+  private static void assertWindowsEqualSent(
+      final List<WindowTotals> windows,
+      final Granularity granularity,
+      final long from,
+      final long to) {
+    final List<Long> expectedStarts = new ArrayList<>();
+    for (long start = from; start < to; start += granularity.sizeMillis()) {
+      if (!between(start, granularity.windowEnd(start)).isEmpty()) {
+        expectedStarts.add(start);
+      }
+    }
+    assertThat(windows).extracting(WindowTotals::start).containsExactlyElementsOf(expectedStarts);
+    for (final WindowTotals window : windows) {
+      final List<Measurement> inWindow = between(window.start(), window.end());
+      assertThat(window.count()).as("count of %s", window).isEqualTo(inWindow.size());
+      assertThat(window.sum())
+          .isCloseTo(inWindow.stream().mapToDouble(Measurement::value).sum(), within(1e-6));
+      assertThat(window.min())
+          .isEqualTo(inWindow.stream().mapToDouble(Measurement::value).min().orElseThrow());
+      assertThat(window.max())
+          .isEqualTo(inWindow.stream().mapToDouble(Measurement::value).max().orElseThrow());
+    }
+  }
+
+  private static void assertEqualsSent(final Statistics found, final long from, final long to) {
+    final List<Measurement> inRange = between(from, to);
+    assertThat(found.count()).as("count over [%d, %d)", from, to).isEqualTo(inRange.size());
+    if (inRange.isEmpty()) {
+      return;
+    }
+    assertThat(found.sum())
+        .isCloseTo(inRange.stream().mapToDouble(Measurement::value).sum(), within(1e-6));
+    assertThat(found.min())
+        .isEqualTo(inRange.stream().mapToDouble(Measurement::value).min().orElseThrow());
+    assertThat(found.max())
+        .isEqualTo(inRange.stream().mapToDouble(Measurement::value).max().orElseThrow());
+  }
+
+  private static List<Measurement> between(final long from, final long to) {
+    return SENT.stream().filter(m -> m.timestamp() >= from && m.timestamp() < to).toList();
+  }
+
+  private static void send(
+      final TestInputTopic<byte[], byte[]> input, final SeriesKey series, final Measurement m) {
+    SENT.add(m);
+    input.pipeInput(null, BucketTopologyTest.frame(reading(series, m)));
+  }
+
+  private static Reading reading(final SeriesKey series, final Measurement measurement) {
+    return Reading.newBuilder()
+        .setSensorId(series.sensorId())
+        .setMetric(series.metric())
+        .setTimestamp(Instant.ofEpochMilli(measurement.timestamp()))
+        .setValue(measurement.value())
+        .build();
+  }
+
+  private static long at(final int hour, final int minute) {
+    return TEN + (hour - 10) * 3_600_000L + minute * 60_000L;
+  }
+}
