@@ -121,6 +121,11 @@ public final class IsolatedRun implements AutoCloseable {
    * keeps its volume; each start logs to a file of its own.
    */
   public ProcessorProcess startProcessor(final String instance) {
+    return startProcessor(instance, Map.of());
+  }
+
+  /** As {@link #startProcessor(String)}, with settings of this instance's own (its port, say). */
+  public ProcessorProcess startProcessor(final String instance, final Map<String, String> own) {
     final int start = startsByInstance.merge(instance, 1, Integer::sum);
     final String name = instance + "-" + start;
     final Map<String, String> processorSettings = new LinkedHashMap<>(settings);
@@ -129,6 +134,7 @@ public final class IsolatedRun implements AutoCloseable {
         dir.resolve(instance).resolve("state").toString());
     // A client id per start tells this start's group members from those of a killed predecessor.
     processorSettings.put(BucketerConfig.KAFKA_PREFIX + "client.id", id + "-" + name);
+    processorSettings.putAll(own);
     final ProcessorProcess processor =
         ProcessorProcess.start(name, processorSettings, dir.resolve(name + ".log"));
     processors.add(processor);
