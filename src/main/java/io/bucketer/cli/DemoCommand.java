@@ -4,6 +4,7 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.LoggerContext;
 import io.bucketer.app.BucketerApp;
 import io.bucketer.buckets.Granularity;
+import io.bucketer.buckets.SeriesKey;
 import io.bucketer.buckets.TimeSpans;
 import io.bucketer.config.BucketerConfig;
 import io.bucketer.embedded.EmbeddedKafkaBroker;
@@ -108,9 +109,26 @@ final class DemoCommand implements Callable<Integer> {
           BucketReader store =
               new BucketReader(
                   mongo.connectionString(), config.mongoDatabase(), config.collectionPrefix())) {
-        final boolean complete = replayAndWait(broker, registry, app, store, sizes);
+        final Instant replayStart = replayStart();
+        final boolean complete = replayAndWait(broker, registry, app, store, sizes, replayStart);
         out.printf("%nfinished in %.1f s%n", (System.nanoTime() - started) / 1e9);
         new DemoSummary(out, store, sizes).print(readings);
+        store
+            .fullest(sizes.get(0))
+            .ifPresent(
+                document ->
+                    new DemoReadBack(out)
+                        .print(
+                            mongo.connectionString(),
+                            config.mongoDatabase(),
+                            config.collectionPrefix(),
+                            sizes,
+                            new SeriesKey(
+                                document.getString("sensor_id").getValue(),
+                                document.isString("metric")
+                                    ? document.getString("metric").getValue()
+                                    : null),
+                            replayStart));
         final Map<String, Long> deadLetters =
             DeadLetterTopic.countByReason(broker.bootstrapServers(), config.deadLetterTopic());
         out.println(
@@ -129,10 +147,11 @@ final class DemoCommand implements Callable<Integer> {
       final InProcessSchemaRegistry registry,
       final BucketerApp app,
       final BucketReader store,
-      final List<Granularity> sizes)
+      final List<Granularity> sizes,
+      final Instant replayStart)
       throws InterruptedException {
     final ReadingGenerator generator =
-        new ReadingGenerator(simulatorOptions.generatorOptions(replayStart(), readings));
+        new ReadingGenerator(simulatorOptions.generatorOptions(replayStart, readings));
     try (KafkaProducer<byte[], byte[]> producer = producer(broker)) {
       final ReadingSimulator simulator =
           new ReadingSimulator(
