@@ -33,12 +33,11 @@ public final class StateStoreWindows implements LiveWindows {
     if (from >= to) {
       return List.of();
     }
-    final WindowStateCodec codec = new WindowStateCodec();
-    return WindowStateStore.between(
+    return WindowStateStore.from(
             storesByName.apply(TopologyNames.windowStore(granularity)),
-            codec,
+            new WindowStateCodec(),
             series,
-            from - 1,
+            from,
             to - 1)
         .stream()
         .map(window -> new Window(window.start(), window.state().stats(), !window.state().closed()))

@@ -39,22 +39,22 @@ final class WindowStateStore {
 
   /** The windows of {@code series} with {@code after < start <= upTo}, in start order. */
   List<Window> between(final SeriesKey series, final long after, final long upTo) {
-    return between(store, codec, series, after, upTo);
+    return after >= upTo ? new ArrayList<>() : from(store, codec, series, after + 1, upTo);
   }
 
-  /** As {@link #between(SeriesKey, long, long)}, over any view of a window store. */
-  static List<Window> between(
+  /**
+   * The windows of {@code series} with {@code first <= start <= last}, in start order, over any
+   * view of a window store: a query reads them too.
+   */
+  static List<Window> from(
       final ReadOnlyKeyValueStore<Bytes, byte[]> store,
       final WindowStateCodec codec,
       final SeriesKey series,
-      final long after,
-      final long upTo) {
+      final long first,
+      final long last) {
     final List<Window> found = new ArrayList<>();
-    if (after >= upTo) {
-      return found;
-    }
     try (KeyValueIterator<Bytes, byte[]> range =
-        store.range(StoreKeys.of(series, after + 1), StoreKeys.of(series, upTo))) {
+        store.range(StoreKeys.of(series, first), StoreKeys.of(series, last))) {
       while (range.hasNext()) {
         final KeyValue<Bytes, byte[]> entry = range.next();
         found.add(new Window(StoreKeys.timeOf(entry.key), codec.decode(entry.value)));

@@ -50,6 +50,10 @@ class LiveSeriesQueriesTest {
   private static final Granularity HOUR = Granularity.parse("1h");
   private static final SeriesKey SERIES = new SeriesKey("s-live", "temperature");
   private static final SeriesKey NEIGHBOUR = new SeriesKey("s-next", "temperature");
+
+  /** A series that has only just started: all its windows are open, none is in MongoDB. */
+  private static final SeriesKey FRESH = new SeriesKey("s-fresh", null);
+
   private static final long TEN = Instant.parse("2025-06-01T10:00:00Z").toEpochMilli();
   private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
@@ -82,6 +86,13 @@ class LiveSeriesQueriesTest {
     // another series in the same stores and collections must not leak into the answers
     for (final Measurement reading : SeriesBuckets.readings(NEIGHBOUR, TEN, 3 * 3_600)) {
       input.pipeInput(null, BucketTopologyTest.frame(reading(NEIGHBOUR, reading)));
+    }
+
+    for (int second = 0; second < 30; second++) {
+      input.pipeInput(
+          null,
+          BucketTopologyTest.frame(
+              reading(FRESH, new Measurement(at(12, 57) + second * 1_000L, second))));
     }
 
     final List<ClosedBucket> closed =
@@ -172,6 +183,11 @@ class LiveSeriesQueriesTest {
   void shouldKnowASeriesThatOnlyTheStateHolds() {
     assertThat(queries.exists(SERIES, live)).isTrue();
     assertThat(queries.exists(new SeriesKey("s-none", "temperature"), live)).isFalse();
+    assertThat(queries.exists(FRESH, live)).isTrue();
+    final Statistics fresh = queries.statistics(FRESH, at(12, 0), at(13, 0), live);
+    assertThat(fresh.count()).isEqualTo(30);
+    assertThat(fresh.sum()).isEqualTo(29 * 30 / 2.0);
+    assertThat(fresh.documentsRead()).isZero();
   }
 
   private static void assertWindowsEqualSent(
