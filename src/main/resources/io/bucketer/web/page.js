@@ -10,6 +10,7 @@ const SERIES_LIMIT = 200;
 // The most windows a range gets at the granularity picked for it (a day of minutes): finer would
 // be unreadable, and a processor refuses more than its query.max.points anyway.
 const MAX_WINDOWS = 1440;
+const MIN_WINDOWS = 10;
 const FILTER_DELAY_MILLIS = 250;
 
 const page = {
@@ -88,6 +89,7 @@ async function draw() {
   }
   if (!(state.from < state.to)) {
     drawMessage(page.plot, 'from must be before to', true);
+    page.statistics.replaceChildren();
     setStatus('error', 'from must be before to');
     return;
   }
@@ -175,9 +177,13 @@ function fittingGranularity() {
   );
 }
 
-/** After a change of range: a coarser granularity if the chosen one gives too many windows. */
+/**
+ * After a change of range: the fitting granularity if the chosen one splits it into too many
+ * windows to draw, or into too few to show a shape (one 1h window for the last hour).
+ */
 function fitGranularity() {
-  if (state.granularity && (state.to - state.from) / parseSpan(state.granularity) > MAX_WINDOWS) {
+  const windows = (state.to - state.from) / parseSpan(state.granularity);
+  if (!(windows <= MAX_WINDOWS && windows >= MIN_WINDOWS)) {
     state.granularity = fittingGranularity() ?? state.granularity;
   }
 }
