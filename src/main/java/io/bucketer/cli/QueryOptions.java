@@ -16,6 +16,7 @@ import java.util.function.Function;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 
 /**
  * What both query subcommands share: the series, the range, the processor's address, the form of
@@ -61,6 +62,11 @@ final class QueryOptions {
       final Function<JsonNode, String> readable) {
     final PrintWriter out = spec.commandLine().getOut();
     final PrintWriter err = spec.commandLine().getErr();
+    if (!("http".equals(url.getScheme()) || "https".equals(url.getScheme()))
+        || url.getHost() == null) {
+      throw new ParameterException(
+          spec.commandLine(), "--url must be an http:// or https:// address, not " + url);
+    }
     final Interval interval = range.resolve(Clock.systemUTC());
     final Map<String, String> parameters = new LinkedHashMap<>();
     if (metric != null) {

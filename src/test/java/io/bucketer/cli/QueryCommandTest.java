@@ -328,6 +328,16 @@ class QueryCommandTest {
   }
 
   @Test
+  void shouldRefuseAUrlThatIsNotHttp() {
+    assertThat(
+            execute(
+                "query", "statistics", "--sensor", "s", "--last", "1h", "--url", "localhost:8080"))
+        .isEqualTo(2);
+
+    assertThat(err.toString()).contains("--url must be an http:// or https:// address");
+  }
+
+  @Test
   void shouldRefuseASpanWithoutAUnit() {
     assertThat(execute("query", "statistics", "--sensor", "s", "--last", "60")).isEqualTo(2);
 
