@@ -15,6 +15,7 @@ import picocli.CommandLine.Command;
       SimulateCommand.class,
       DemoCommand.class,
       BenchCommand.class,
+      QueryCommand.class,
       ConfigReferenceCommand.class,
       CommandLine.HelpCommand.class
     })

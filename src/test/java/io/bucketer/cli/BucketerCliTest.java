@@ -22,9 +22,18 @@ class BucketerCliTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"run", "simulate", "demo", "config-reference"})
+  @ValueSource(
+      strings = {
+        "run",
+        "simulate",
+        "demo",
+        "config-reference",
+        "query",
+        "query statistics",
+        "query buckets"
+      })
   void shouldExplainEverySubcommand(final String subcommand) {
-    assertThat(execute(subcommand, "--help")).isZero();
+    assertThat(execute((subcommand + " --help").split(" "))).isZero();
     assertThat(out.toString()).contains("Usage: bucketer " + subcommand);
   }
 

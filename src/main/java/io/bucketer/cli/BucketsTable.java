@@ -1,0 +1,78 @@
+package io.bucketer.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A buckets answer as an aligned table, one window per line in start order, the windows not closed
+ * yet marked {@code open}: their figures still change.
+ */
+final class BucketsTable {
+
+  private static final String[] HEADERS = {"start", "count", "min", "avg", "max", "sum", ""};
+  private static final String[] FIELDS = {"count", "min", "avg", "max", "sum"};
+
+  private BucketsTable() {}
+
+  static String format(final JsonNode body) {
+    final JsonNode buckets = body.path("buckets");
+    if (!buckets.isArray()) {
+      throw new IllegalArgumentException("not a buckets answer: " + body);
+    }
+    final StringBuilder text = new StringBuilder();
+    text.append(
+        String.format(
+            "%s%s, %s buckets in [%s, %s)%n",
+            body.path("sensor_id").asText(),
+            body.path("metric").isTextual() ? " " + body.path("metric").asText() : "",
+            body.path("granularity").asText(),
+            body.path("from").asText(),
+            body.path("to").asText()));
+    final List<String[]> rows = new ArrayList<>();
+    rows.add(HEADERS);
+    int open = 0;
+    for (final JsonNode bucket : buckets) {
+      final String[] row = new String[HEADERS.length];
+      row[0] = bucket.path("start").asText();
+      for (int i = 0; i < FIELDS.length; i++) {
+        row[i + 1] = Figures.of(bucket.get(FIELDS[i]));
+      }
+      final boolean isOpen = bucket.path("open").asBoolean(false);
+      row[HEADERS.length - 1] = isOpen ? "open" : "";
+      open += isOpen ? 1 : 0;
+      rows.add(row);
+    }
+    if (buckets.isEmpty()) {
+      text.append(String.format("no window of the range has readings%n"));
+    } else {
+      appendAligned(text, rows);
+    }
+    text.append(
+        String.format(
+            "%d buckets (%d open); documents_read: %s, open_buckets_read: %s%n",
+            buckets.size(),
+            open,
+            Figures.of(body.get("documents_read")),
+            Figures.of(body.get("open_buckets_read"))));
+    return text.toString();
+  }
+
+  /** The start left-aligned, the figures right-aligned, two spaces between columns. */
+  private static void appendAligned(final StringBuilder text, final List<String[]> rows) {
+    final int[] widths = new int[HEADERS.length];
+    for (final String[] row : rows) {
+      for (int i = 0; i < row.length; i++) {
+        widths[i] = Math.max(widths[i], row[i].length());
+      }
+    }
+    for (final String[] row : rows) {
+      final StringBuilder line = new StringBuilder(String.format("%-" + widths[0] + "s", row[0]));
+      for (int i = 1; i < row.length - 1; i++) {
+        line.append(String.format("  %" + widths[i] + "s", row[i]));
+      }
+      line.append("  ").append(row[row.length - 1]);
+      text.append(line.toString().stripTrailing()).append(String.format("%n"));
+    }
+  }
+}

@@ -1,0 +1,30 @@
+package io.bucketer.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.math.RoundingMode;
+
+/** JSON values as a person reads them; --json keeps the exact ones. */
+final class Figures {
+
+  private static final int DECIMALS = 4;
+
+  private Figures() {}
+
+  /** Integers as they are, other numbers to 4 decimals without trailing zeros, null as "-". */
+  static String of(final JsonNode value) {
+    if (value == null || value.isNull() || value.isMissingNode()) {
+      return "-";
+    }
+    if (value.isIntegralNumber()) {
+      return value.asText();
+    }
+    if (value.isNumber()) {
+      return value
+          .decimalValue()
+          .setScale(DECIMALS, RoundingMode.HALF_EVEN)
+          .stripTrailingZeros()
+          .toPlainString();
+    }
+    return value.asText();
+  }
+}

@@ -1,0 +1,41 @@
+// The statistics of the range, under the chart: what /statistics answered, as a person reads it.
+
+const FIELDS = [
+  ['count', 'count'],
+  ['avg', 'avg'],
+  ['min', 'min'],
+  ['max', 'max'],
+  ['sum', 'sum'],
+  ['documents_read', 'documents read'],
+  ['open_buckets_read', 'open buckets read'],
+];
+
+const NUMBER = new Intl.NumberFormat('en-US', { maximumFractionDigits: 4 });
+
+/** Fills {@code list} (a dl) with the answer's figures; a field the answer lacks is left out. */
+export function showStatistics(list, answer) {
+  list.classList.remove('error');
+  list.replaceChildren();
+  for (const [field, label] of FIELDS) {
+    if (!(field in answer)) {
+      continue;
+    }
+    const entry = document.createElement('div');
+    const term = document.createElement('dt');
+    const value = document.createElement('dd');
+    term.textContent = label;
+    value.textContent = formatNumber(answer[field]);
+    value.dataset.field = field;
+    entry.append(term, value);
+    list.append(entry);
+  }
+}
+
+export function showStatisticsError(list, message) {
+  list.classList.add('error');
+  list.replaceChildren(message);
+}
+
+export function formatNumber(value) {
+  return typeof value === 'number' ? NUMBER.format(value) : value === null ? '–' : String(value);
+}

@@ -1,0 +1,372 @@
+package io.bucketer.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+class QueryCommandTest {
+
+  private static final String STATISTICS =
+      """
+      {"sensor_id":"sensor 7/a","metric":"temperature","from":"2026-11-22T13:00:00Z",\
+      "to":"2026-11-22T14:00:00Z","count":3600,"sum":72000.5,"avg":20.000138888888888,\
+      "min":12.1,"max":28.3,"documents_read":1,"open_buckets_read":0}
+      """;
+  private static final String BUCKETS =
+      """
+      {"sensor_id":"sensor 7/a","metric":"temperature","granularity":"1m",\
+      "from":"2026-11-22T14:00:00Z","to":"2026-11-22T14:05:00Z","buckets":[\
+      {"start":"2026-11-22T14:00:00Z","end":"2026-11-22T14:01:00Z",\
+      "count":60,"sum":1200.0,"avg":20.0,"min":19.1,"max":21.0,"open":false},\
+      {"start":"2026-11-22T14:02:00Z","end":"2026-11-22T14:03:00Z",\
+      "count":12,"sum":246.6,"avg":20.55,"min":20.4,"max":20.7,"open":true}],\
+      "documents_read":1,"open_buckets_read":1}
+      """;
+
+  private final StringWriter out = new StringWriter();
+  private final StringWriter err = new StringWriter();
+  private HttpServer api;
+  private volatile URI request;
+  private volatile int status = 200;
+  private volatile String body = "{}";
+  private final Map<String, String> headers = new LinkedHashMap<>();
+
+  @BeforeEach
+  void serve() throws IOException {
+    api = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    api.createContext(
+        "/",
+        exchange -> {
+          request = exchange.getRequestURI();
+          final byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+          exchange.getResponseHeaders().set("Content-Type", "application/json");
+          headers.forEach(exchange.getResponseHeaders()::set);
+          exchange.sendResponseHeaders(status, bytes.length);
+          try (OutputStream stream = exchange.getResponseBody()) {
+            stream.write(bytes);
+          }
+        });
+    api.start();
+  }
+
+  @AfterEach
+  void stop() {
+    api.stop(0);
+  }
+
+  @Test
+  void shouldPrintStatisticsAsAlignedLines() {
+    body = STATISTICS;
+
+    final int exitCode =
+        execute(
+            "query",
+            "statistics",
+            "--sensor",
+            "sensor 7/a",
+            "--metric",
+            "temperature",
+            "--from",
+            "2026-11-22T13:00:00Z",
+            "--to",
+            "2026-11-22T14:00:00Z");
+
+    assertThat(exitCode).isZero();
+    assertThat(err.toString()).isEmpty();
+    assertThat(out.toString())
+        .isEqualTo(
+            """
+            sensor_id:         sensor 7/a
+            metric:            temperature
+            from:              2026-11-22T13:00:00Z
+            to:                2026-11-22T14:00:00Z
+            count:             3600
+            sum:               72000.5
+            avg:               20.0001
+            min:               12.1
+            max:               28.3
+            documents_read:    1
+            open_buckets_read: 0
+            """);
+  }
+
+  @Test
+  void shouldEncodeTheSensorIdAsOnePathSegment() {
+    body = STATISTICS;
+
+    execute(
+        "query",
+        "statistics",
+        "--sensor",
+        "sensor 7/a+b",
+        "--metric",
+        "wind speed",
+        "--from",
+        "2026-11-22T13:00:00Z",
+        "--to",
+        "2026-11-22T14:00:00Z");
+
+    assertThat(request.getRawPath()).isEqualTo("/api/v1/series/sensor%207%2Fa%2Bb/statistics");
+    assertThat(request.getRawQuery())
+        .isEqualTo("metric=wind%20speed&from=2026-11-22T13%3A00%3A00Z&to=2026-11-22T14%3A00%3A00Z");
+  }
+
+  @Test
+  void shouldPrintBucketsAsATableWithOpenOnesMarked() {
+    body = BUCKETS;
+
+    final int exitCode =
+        execute(
+            "query",
+            "buckets",
+            "--sensor",
+            "sensor 7/a",
+            "--metric",
+            "temperature",
+            "--granularity",
+            "1m",
+            "--from",
+            "2026-11-22T14:00:00Z",
+            "--to",
+            "2026-11-22T14:05:00Z");
+
+    assertThat(exitCode).isZero();
+    assertThat(request.getRawPath()).isEqualTo("/api/v1/series/sensor%207%2Fa/buckets");
+    assertThat(parameters(request))
+        .containsExactly(
+            Map.entry("metric", "temperature"),
+            Map.entry("granularity", "1m"),
+            Map.entry("from", "2026-11-22T14:00:00Z"),
+            Map.entry("to", "2026-11-22T14:05:00Z"));
+    assertThat(out.toString())
+        .isEqualTo(
+            """
+            sensor 7/a temperature, 1m buckets in [2026-11-22T14:00:00Z, 2026-11-22T14:05:00Z)
+            start                 count   min    avg   max    sum
+            2026-11-22T14:00:00Z     60  19.1     20    21   1200
+            2026-11-22T14:02:00Z     12  20.4  20.55  20.7  246.6  open
+            2 buckets (1 open); documents_read: 1, open_buckets_read: 1
+            """);
+  }
+
+  @Test
+  void shouldSaySoWhenNoWindowHasReadings() {
+    body =
+        """
+        {"sensor_id":"s","metric":null,"granularity":"1h","from":"2026-11-22T00:00:00Z",\
+        "to":"2026-11-23T00:00:00Z","buckets":[],"documents_read":0,"open_buckets_read":0}
+        """;
+
+    assertThat(execute("query", "buckets", "--sensor", "s", "--granularity", "1h", "--last", "1d"))
+        .isZero();
+
+    assertThat(parameters(request)).doesNotContainKey("metric");
+    assertThat(out.toString())
+        .isEqualTo(
+            """
+            s, 1h buckets in [2026-11-22T00:00:00Z, 2026-11-23T00:00:00Z)
+            no window of the range has readings
+            0 buckets (0 open); documents_read: 0, open_buckets_read: 0
+            """);
+  }
+
+  @Test
+  void shouldPrintTheApisJsonAsItIs() {
+    body = BUCKETS;
+
+    assertThat(
+            execute(
+                "query",
+                "buckets",
+                "--sensor",
+                "sensor 7/a",
+                "--granularity",
+                "1m",
+                "--last",
+                "5m",
+                "--json"))
+        .isZero();
+
+    assertThat(out.toString()).isEqualTo(BUCKETS);
+  }
+
+  @Test
+  void shouldAskForTheLastSpanUpToNow() {
+    body = STATISTICS;
+    final Instant before = Instant.now();
+
+    execute("query", "statistics", "--sensor", "s", "--last", "90s");
+
+    final Instant after = Instant.now();
+    final Instant from = Instant.parse(parameters(request).get("from"));
+    final Instant to = Instant.parse(parameters(request).get("to"));
+    assertThat(Duration.between(from, to)).isEqualTo(Duration.ofSeconds(90));
+    assertThat(to).isBetween(before.minusMillis(1), after);
+  }
+
+  @Test
+  void shouldPrintTheApisMessageAndExitOneOnABadRequest() {
+    status = 400;
+    body = "{\"error\":\"granularity 1w is not one of 1m, 1h\"}";
+
+    final int exitCode =
+        execute("query", "buckets", "--sensor", "s", "--granularity", "1w", "--last", "1h");
+
+    assertThat(exitCode).isEqualTo(1);
+    assertThat(out.toString()).isEmpty();
+    assertThat(err.toString())
+        .isEqualTo("bucketer query: granularity 1w is not one of 1m, 1h" + System.lineSeparator());
+  }
+
+  @Test
+  void shouldPrintTheApisMessageAndExitOneForAnUnknownSeries() {
+    status = 404;
+    body = "{\"error\":\"no buckets for series sensor-9/temperature\"}";
+
+    final int exitCode =
+        execute(
+            "query",
+            "statistics",
+            "--sensor",
+            "sensor-9",
+            "--metric",
+            "temperature",
+            "--last",
+            "1h");
+
+    assertThat(exitCode).isEqualTo(1);
+    assertThat(err.toString())
+        .isEqualTo(
+            "bucketer query: no buckets for series sensor-9/temperature" + System.lineSeparator());
+  }
+
+  @Test
+  void shouldSayWhenToRetryWhileTheStoresRebalance() {
+    status = 503;
+    body = "{\"error\":\"the state stores are rebalancing\"}";
+    headers.put("Retry-After", "5");
+
+    assertThat(execute("query", "buckets", "--sensor", "s", "--granularity", "1m", "--last", "1h"))
+        .isEqualTo(1);
+
+    assertThat(err.toString())
+        .isEqualTo(
+            "bucketer query: the state stores are rebalancing (retry after 5 s)"
+                + System.lineSeparator());
+  }
+
+  @Test
+  void shouldShowAnAnswerThatIsNotTheApisAsItIs() {
+    // A processor from before the query API answers its own plain-text 404.
+    status = 404;
+    body = "not found\n";
+
+    assertThat(execute("query", "statistics", "--sensor", "s", "--last", "1h")).isEqualTo(1);
+
+    assertThat(err.toString())
+        .isEqualTo("bucketer query: HTTP 404: not found" + System.lineSeparator());
+  }
+
+  @Test
+  void shouldNameTheUrlAndExitOneWhenNoProcessorListens() throws IOException {
+    final int closedPort;
+    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      closedPort = socket.getLocalPort();
+    }
+    final String url = "http://127.0.0.1:" + closedPort;
+
+    final int exitCode =
+        execute("query", "statistics", "--sensor", "s", "--last", "1h", "--url", url);
+
+    assertThat(exitCode).isEqualTo(1);
+    assertThat(err.toString())
+        .isEqualTo(
+            "bucketer query: cannot reach the processor at "
+                + url
+                + ": connection refused"
+                + System.lineSeparator());
+  }
+
+  @Test
+  void shouldRefuseARangeGivenTwiceOrHalfGiven() {
+    assertThat(execute("query", "statistics", "--sensor", "s")).isEqualTo(2);
+    assertThat(execute("query", "statistics", "--sensor", "s", "--from", "2026-11-22T13:00:00Z"))
+        .isEqualTo(2);
+    assertThat(
+            execute(
+                "query",
+                "statistics",
+                "--sensor",
+                "s",
+                "--last",
+                "1h",
+                "--from",
+                "2026-11-22T13:00:00Z",
+                "--to",
+                "2026-11-22T14:00:00Z"))
+        .isEqualTo(2);
+    assertThat(request).as("nothing was asked").isNull();
+  }
+
+  @Test
+  void shouldRefuseAUrlThatIsNotHttp() {
+    assertThat(
+            execute(
+                "query", "statistics", "--sensor", "s", "--last", "1h", "--url", "localhost:8080"))
+        .isEqualTo(2);
+
+    assertThat(err.toString()).contains("--url must be an http:// or https:// address");
+  }
+
+  @Test
+  void shouldRefuseASpanWithoutAUnit() {
+    assertThat(execute("query", "statistics", "--sensor", "s", "--last", "60")).isEqualTo(2);
+
+    assertThat(err.toString()).contains("--last").contains("not a time span");
+  }
+
+  private int execute(final String... args) {
+    final CommandLine commandLine = BucketerCli.commandLine();
+    commandLine.setOut(new PrintWriter(out));
+    commandLine.setErr(new PrintWriter(err));
+    if (Arrays.asList(args).contains("--url")) {
+      return commandLine.execute(args);
+    }
+    // Every other run asks the stub.
+    final String[] withUrl = Arrays.copyOf(args, args.length + 2);
+    withUrl[args.length] = "--url";
+    withUrl[args.length + 1] = "http://127.0.0.1:" + api.getAddress().getPort();
+    return commandLine.execute(withUrl);
+  }
+
+  /** The query's parameters, decoded, in the order sent. */
+  private static Map<String, String> parameters(final URI uri) {
+    final Map<String, String> parameters = new LinkedHashMap<>();
+    for (final String pair : uri.getRawQuery().split("&")) {
+      final int equals = pair.indexOf('=');
+      parameters.put(
+          URLDecoder.decode(pair.substring(0, equals), StandardCharsets.UTF_8),
+          URLDecoder.decode(pair.substring(equals + 1), StandardCharsets.UTF_8));
+    }
+    return parameters;
+  }
+}

@@ -1,0 +1,347 @@
+package io.bucketer.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import io.bucketer.testing.ChartPageReader;
+import io.bucketer.testing.ChartPageReader.ChartPage;
+import io.bucketer.testing.ChartPageReader.DrawnBucket;
+import io.bucketer.testing.HeadlessChromium;
+import java.awt.image.BufferedImage;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.URLDecoder;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.IntPredicate;
+import javax.imageio.ImageIO;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The chart page in a real browser (headless Chromium) against a stub of the query API: what it
+ * draws is exactly what the API answered, open buckets included, and an error answer is shown.
+ */
+class ChartPageIT {
+
+  private static final String SENSOR = "sensor 7/a";
+  private static final String UNKNOWN_SENSOR = "sensor-9";
+  private static final Path SCREENSHOTS = Path.of("target", "chart-page");
+  private static final Instant FROM = Instant.parse("2026-11-22T14:00:00Z");
+  private static final Instant TO = Instant.parse("2026-11-22T14:15:00Z");
+
+  // 14:06 has no readings (a gap: the band must break there), 14:12 is not closed yet.
+  private static final List<DrawnBucket> BUCKETS =
+      List.of(
+          bucket("14:00", 60, 19.1, 20.0, 21.0, false),
+          bucket("14:01", 60, 19.4, 20.35, 21.7, false),
+          bucket("14:02", 59, 19.9, 20.8, 22.05, false),
+          bucket("14:03", 60, 20.2, 21.4, 22.9, false),
+          bucket("14:04", 58, 20.0, 21.15, 22.3, false),
+          bucket("14:05", 60, 19.35, 20.6, 21.4, false),
+          bucket("14:07", 57, 18.2, 19.3, 20.25, false),
+          bucket("14:08", 60, 17.6, 18.75, 19.9, false),
+          bucket("14:09", 60, 17.9, 18.95, 20.1, false),
+          bucket("14:10", 61, 18.5, 19.6, 20.7, false),
+          bucket("14:11", 60, 19.0, 20.15, 21.3, false),
+          bucket("14:12", 23, 19.7, 20.45, 21.05, true));
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final List<String> REQUESTS = new CopyOnWriteArrayList<>();
+  private static HttpServer server;
+  private static ChartPageReader reader;
+  private static HeadlessChromium chromium;
+
+  @BeforeAll
+  static void serve() throws IOException {
+    if (!HeadlessChromium.available()) {
+      return;
+    }
+    server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    server.createContext("/", new WebPage());
+    server.createContext("/api/v1/series", ChartPageIT::stubApi);
+    server.start();
+    chromium = new HeadlessChromium(Duration.ofSeconds(90));
+    reader = new ChartPageReader(chromium);
+  }
+
+  @AfterAll
+  static void stop() {
+    if (server != null) {
+      server.stop(0);
+    }
+  }
+
+  @BeforeEach
+  void requireChromium() {
+    HeadlessChromium.assumeAvailable();
+    REQUESTS.clear();
+  }
+
+  @Test
+  void shouldDrawEveryBucketTheApiAnswered() throws IOException {
+    final URI page = page(SENSOR, "1m");
+
+    final Path png = chromium.screenshot(page, SCREENSHOTS.resolve("chart.png"));
+    final ChartPage drawn = reader.read(page);
+
+    assertThat(drawn.state()).as(drawn.message()).isEqualTo("ready");
+    assertThat(drawn.buckets()).containsExactlyElementsOf(BUCKETS);
+    assertThat(drawn.statistics())
+        .containsEntry("count", String.valueOf(readings()))
+        .containsEntry("open_buckets_read", "1");
+    assertThat(REQUESTS)
+        .contains(
+            "/api/v1/series/sensor%207%2Fa/buckets?metric=temperature&granularity=1m"
+                + "&from=2026-11-22T14%3A00%3A00Z&to=2026-11-22T14%3A15%3A00Z",
+            "/api/v1/series/sensor%207%2Fa/statistics?metric=temperature"
+                + "&from=2026-11-22T14%3A00%3A00Z&to=2026-11-22T14%3A15%3A00Z");
+    final BufferedImage image = readPng(png);
+    assertThat(distinctColours(image)).as("distinct colours in " + png).isGreaterThan(100);
+    // The avg line (#1f4e79) and, in the chart above the legend, the open bucket's orange.
+    assertThat(pixels(image, 545, near(0x1f4e79))).as("avg line pixels").isGreaterThan(300);
+    assertThat(pixels(image, 545, near(0xe07b1a))).as("open bucket pixels").isGreaterThan(50);
+  }
+
+  @Test
+  void shouldShowTheApisErrorInThePage() throws IOException {
+    final URI page = page(UNKNOWN_SENSOR, "1m");
+
+    final Path png = chromium.screenshot(page, SCREENSHOTS.resolve("chart-error.png"));
+    final ChartPage drawn = reader.read(page);
+
+    assertThat(drawn.state()).isEqualTo("error");
+    assertThat(drawn.message()).isEqualTo("no buckets for series sensor-9/temperature");
+    assertThat(drawn.buckets()).isEmpty();
+    // The message in the error colour (#b3261e), in the status line and across the chart.
+    assertThat(pixels(readPng(png), 800, near(0xb3261e)))
+        .as("error text pixels")
+        .isGreaterThan(200);
+  }
+
+  @Test
+  void shouldPickAGranularityThatFitsTheRangeAndPutItInItsUrl() {
+    final ChartPage drawn = reader.read(page(SENSOR, null));
+
+    assertThat(drawn.state()).as(drawn.message()).isEqualTo("ready");
+    assertThat(drawn.buckets()).containsExactlyElementsOf(BUCKETS);
+    assertThat(REQUESTS)
+        .anyMatch(request -> request.contains("/buckets?metric=temperature&granularity=1m&"));
+    assertThat(query(URI.create(drawn.permalink())))
+        .containsExactly(
+            Map.entry("sensor", SENSOR),
+            Map.entry("metric", "temperature"),
+            Map.entry("granularity", "1m"),
+            Map.entry("from", FROM.toString()),
+            Map.entry("to", TO.toString()));
+  }
+
+  private static URI page(final String sensor, final String granularity) {
+    final String query =
+        "sensor="
+            + encode(sensor)
+            + "&metric=temperature"
+            + (granularity == null ? "" : "&granularity=" + granularity)
+            + "&from="
+            + encode(FROM.toString())
+            + "&to="
+            + encode(TO.toString());
+    return URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/ui/?" + query);
+  }
+
+  /** The three endpoints of the contract, answering for {@link #SENSOR} only. */
+  private static void stubApi(final HttpExchange exchange) throws IOException {
+    try (exchange) {
+      final URI uri = exchange.getRequestURI();
+      REQUESTS.add(uri.getRawPath() + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery()));
+      final String path = uri.getRawPath();
+      final Map<String, String> query = query(uri);
+      if (path.equals("/api/v1/series")) {
+        respond(
+            exchange,
+            200,
+            Map.of(
+                "series",
+                List.of(
+                    series(SENSOR, "temperature"),
+                    series(SENSOR, "humidity"),
+                    series("sensor-0001", null)),
+                "granularities",
+                List.of("1m", "1h")));
+      } else if (!path.startsWith("/api/v1/series/" + encode(SENSOR) + "/")) {
+        respond(
+            exchange,
+            404,
+            Map.of("error", "no buckets for series " + UNKNOWN_SENSOR + "/temperature"));
+      } else if (path.endsWith("/buckets")) {
+        respond(exchange, 200, bucketsAnswer(query));
+      } else if (path.endsWith("/statistics")) {
+        respond(exchange, 200, statisticsAnswer(query));
+      } else {
+        respond(exchange, 404, Map.of("error", "not found: " + path));
+      }
+    }
+  }
+
+  private static Map<String, Object> bucketsAnswer(final Map<String, String> query) {
+    final Map<String, Object> answer = new LinkedHashMap<>();
+    answer.put("sensor_id", SENSOR);
+    answer.put("metric", query.get("metric"));
+    answer.put("granularity", query.get("granularity"));
+    answer.put("from", query.get("from"));
+    answer.put("to", query.get("to"));
+    answer.put(
+        "buckets",
+        BUCKETS.stream()
+            .map(
+                b -> {
+                  final Map<String, Object> bucket = new LinkedHashMap<>();
+                  bucket.put("start", b.start().toString());
+                  bucket.put("end", b.end().toString());
+                  bucket.put("count", b.count());
+                  bucket.put("sum", b.avg() * b.count());
+                  bucket.put("avg", b.avg());
+                  bucket.put("min", b.min());
+                  bucket.put("max", b.max());
+                  bucket.put("open", b.open());
+                  return bucket;
+                })
+            .toList());
+    answer.put("documents_read", BUCKETS.size() - 1);
+    answer.put("open_buckets_read", 1);
+    return answer;
+  }
+
+  private static Map<String, Object> statisticsAnswer(final Map<String, String> query) {
+    final Map<String, Object> answer = new LinkedHashMap<>();
+    answer.put("sensor_id", SENSOR);
+    answer.put("metric", query.get("metric"));
+    answer.put("from", query.get("from"));
+    answer.put("to", query.get("to"));
+    answer.put("count", readings());
+    answer.put("sum", 13_984.3);
+    answer.put("avg", 20.267101449275362);
+    answer.put("min", 17.6);
+    answer.put("max", 22.9);
+    answer.put("documents_read", 3);
+    answer.put("open_buckets_read", 1);
+    return answer;
+  }
+
+  /** Readings in the stub's buckets: fewer than 1,000, so shown without a separator. */
+  private static long readings() {
+    return BUCKETS.stream().mapToLong(DrawnBucket::count).sum();
+  }
+
+  private static Map<String, Object> series(final String sensor, final String metric) {
+    final Map<String, Object> series = new LinkedHashMap<>();
+    series.put("sensor_id", sensor);
+    series.put("metric", metric);
+    return series;
+  }
+
+  private static void respond(final HttpExchange exchange, final int status, final Object body)
+      throws IOException {
+    final byte[] bytes = JSON.writeValueAsBytes(body);
+    exchange.getResponseHeaders().set("Content-Type", "application/json");
+    exchange.sendResponseHeaders(status, bytes.length);
+    try (OutputStream out = exchange.getResponseBody()) {
+      out.write(bytes);
+    }
+  }
+
+  private static DrawnBucket bucket(
+      final String minute,
+      final long count,
+      final double min,
+      final double avg,
+      final double max,
+      final boolean open) {
+    final Instant start = Instant.parse("2026-11-22T" + minute + ":00Z");
+    return new DrawnBucket(start, start.plusSeconds(60), count, min, avg, max, open);
+  }
+
+  /** A PNG by its signature, that decodes, and is the window's size. */
+  private static BufferedImage readPng(final Path png) throws IOException {
+    final byte[] bytes = Files.readAllBytes(png);
+    assertThat(Arrays.copyOf(bytes, 8))
+        .as("PNG signature of " + png)
+        .isEqualTo(new byte[] {(byte) 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'});
+    assertThat(bytes.length).as("size of " + png).isGreaterThan(10_000);
+    final BufferedImage image = ImageIO.read(png.toFile());
+    assertThat(image).as("decoded " + png).isNotNull();
+    assertThat(image.getWidth()).isEqualTo(1200);
+    assertThat(image.getHeight()).isEqualTo(800);
+    return image;
+  }
+
+  private static int distinctColours(final BufferedImage image) {
+    final Set<Integer> colours = new HashSet<>();
+    for (int y = 0; y < image.getHeight(); y++) {
+      for (int x = 0; x < image.getWidth(); x++) {
+        colours.add(image.getRGB(x, y) & 0xffffff);
+      }
+    }
+    return colours.size();
+  }
+
+  /** Pixels in the rows above {@code belowRow} whose colour passes {@code colour}. */
+  private static int pixels(
+      final BufferedImage image, final int belowRow, final IntPredicate colour) {
+    int count = 0;
+    for (int y = 0; y < Math.min(belowRow, image.getHeight()); y++) {
+      for (int x = 0; x < image.getWidth(); x++) {
+        count += colour.test(image.getRGB(x, y) & 0xffffff) ? 1 : 0;
+      }
+    }
+    return count;
+  }
+
+  /** Within a small distance of {@code rgb}: anti-aliasing blends the edges. */
+  private static IntPredicate near(final int rgb) {
+    return pixel -> {
+      final int red = ((pixel >> 16) & 0xff) - ((rgb >> 16) & 0xff);
+      final int green = ((pixel >> 8) & 0xff) - ((rgb >> 8) & 0xff);
+      final int blue = (pixel & 0xff) - (rgb & 0xff);
+      return red * red + green * green + blue * blue <= 30 * 30;
+    };
+  }
+
+  private static Map<String, String> query(final URI uri) {
+    final Map<String, String> parameters = new LinkedHashMap<>();
+    if (uri.getRawQuery() == null) {
+      return parameters;
+    }
+    for (final String pair : uri.getRawQuery().split("&")) {
+      final int equals = pair.indexOf('=');
+      parameters.put(decode(pair.substring(0, equals)), decode(pair.substring(equals + 1)));
+    }
+    return parameters;
+  }
+
+  private static String encode(final String text) {
+    return URLEncoder.encode(text, StandardCharsets.UTF_8).replace("+", "%20");
+  }
+
+  private static String decode(final String text) {
+    return URLDecoder.decode(text, StandardCharsets.UTF_8);
+  }
+}
