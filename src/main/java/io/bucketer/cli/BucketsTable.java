@@ -50,11 +50,11 @@ final class BucketsTable {
     }
     text.append(
         String.format(
-            "%d buckets (%d open); documents_read: %s, open_buckets_read: %s%n",
+            "%d buckets (%d open); documents_read: %s, state_windows_read: %s%n",
             buckets.size(),
             open,
             Figures.of(body.get("documents_read")),
-            Figures.of(body.get("open_buckets_read"))));
+            Figures.of(body.get("state_windows_read"))));
     return text.toString();
   }
 

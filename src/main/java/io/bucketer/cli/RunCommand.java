@@ -4,6 +4,7 @@ import io.bucketer.app.BucketerApp;
 import io.bucketer.config.BucketerConfig;
 import io.bucketer.http.OpsServer;
 import io.bucketer.http.SeriesApi;
+import io.bucketer.http.WebPage;
 import io.bucketer.metrics.ProcessMeters;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -23,7 +24,8 @@ import picocli.CommandLine.Mixin;
     description = {
       "Runs the processor: readings from Kafka into bucket documents in MongoDB.",
       "Required settings: bootstrap.servers, schema.registry.url, mongodb.uri.",
-      "Serves /metrics, /health and /ready on http.port (8080)."
+      "Serves /metrics, /health, /ready, the query API (/api/v1/series) and a chart page (/ui/)",
+      "on http.port (8080)."
     })
 final class RunCommand implements Callable<Integer> {
 
@@ -50,10 +52,11 @@ final class RunCommand implements Callable<Integer> {
         meters::scrape,
         app::isHealthy,
         app::notReadyReason,
-        Map.of(SeriesApi.PATH, app.seriesApi(config.queryLimits())));
+        Map.of(SeriesApi.PATH, app.seriesApi(config.queryLimits()), "/", new WebPage()));
     LOG.info(
-        "serving /metrics, /health, /ready and {} on port {}, advertised as {}:{}",
+        "serving /metrics, /health, /ready, {} and the chart page {} on port {}, advertised as {}:{}",
         SeriesApi.PATH,
+        WebPage.PATH,
         ops.port(),
         config.httpAdvertisedHost(),
         ops.port());

@@ -7,7 +7,7 @@ const FIELDS = [
   ['max', 'max'],
   ['sum', 'sum'],
   ['documents_read', 'documents read'],
-  ['open_buckets_read', 'open buckets read'],
+  ['state_windows_read', 'state windows read'],
 ];
 
 const NUMBER = new Intl.NumberFormat('en-US', { maximumFractionDigits: 4 });

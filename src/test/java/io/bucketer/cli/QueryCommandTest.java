@@ -29,7 +29,7 @@ class QueryCommandTest {
       """
       {"sensor_id":"sensor 7/a","metric":"temperature","from":"2026-11-22T13:00:00Z",\
       "to":"2026-11-22T14:00:00Z","count":3600,"sum":72000.5,"avg":20.000138888888888,\
-      "min":12.1,"max":28.3,"documents_read":1,"open_buckets_read":0}
+      "min":12.1,"max":28.3,"documents_read":1,"state_windows_read":0}
       """;
   private static final String BUCKETS =
       """
@@ -39,7 +39,7 @@ class QueryCommandTest {
       "count":60,"sum":1200.0,"avg":20.0,"min":19.1,"max":21.0,"open":false},\
       {"start":"2026-11-22T14:02:00Z","end":"2026-11-22T14:03:00Z",\
       "count":12,"sum":246.6,"avg":20.55,"min":20.4,"max":20.7,"open":true}],\
-      "documents_read":1,"open_buckets_read":1}
+      "documents_read":1,"state_windows_read":1}
       """;
 
   private final StringWriter out = new StringWriter();
@@ -95,17 +95,17 @@ class QueryCommandTest {
     assertThat(out.toString())
         .isEqualTo(
             """
-            sensor_id:         sensor 7/a
-            metric:            temperature
-            from:              2026-11-22T13:00:00Z
-            to:                2026-11-22T14:00:00Z
-            count:             3600
-            sum:               72000.5
-            avg:               20.0001
-            min:               12.1
-            max:               28.3
-            documents_read:    1
-            open_buckets_read: 0
+            sensor_id:          sensor 7/a
+            metric:             temperature
+            from:               2026-11-22T13:00:00Z
+            to:                 2026-11-22T14:00:00Z
+            count:              3600
+            sum:                72000.5
+            avg:                20.0001
+            min:                12.1
+            max:                28.3
+            documents_read:     1
+            state_windows_read: 0
             """);
   }
 
@@ -164,7 +164,7 @@ class QueryCommandTest {
             start                 count   min    avg   max    sum
             2026-11-22T14:00:00Z     60  19.1     20    21   1200
             2026-11-22T14:02:00Z     12  20.4  20.55  20.7  246.6  open
-            2 buckets (1 open); documents_read: 1, open_buckets_read: 1
+            2 buckets (1 open); documents_read: 1, state_windows_read: 1
             """);
   }
 
@@ -173,7 +173,7 @@ class QueryCommandTest {
     body =
         """
         {"sensor_id":"s","metric":null,"granularity":"1h","from":"2026-11-22T00:00:00Z",\
-        "to":"2026-11-23T00:00:00Z","buckets":[],"documents_read":0,"open_buckets_read":0}
+        "to":"2026-11-23T00:00:00Z","buckets":[],"documents_read":0,"state_windows_read":0}
         """;
 
     assertThat(execute("query", "buckets", "--sensor", "s", "--granularity", "1h", "--last", "1d"))
@@ -185,7 +185,7 @@ class QueryCommandTest {
             """
             s, 1h buckets in [2026-11-22T00:00:00Z, 2026-11-23T00:00:00Z)
             no window of the range has readings
-            0 buckets (0 open); documents_read: 0, open_buckets_read: 0
+            0 buckets (0 open); documents_read: 0, state_windows_read: 0
             """);
   }
 

@@ -107,7 +107,7 @@ class ChartPageIT {
     assertThat(drawn.buckets()).containsExactlyElementsOf(BUCKETS);
     assertThat(drawn.statistics())
         .containsEntry("count", String.valueOf(readings()))
-        .containsEntry("open_buckets_read", "1");
+        .containsEntry("state_windows_read", "1");
     assertThat(REQUESTS)
         .contains(
             "/api/v1/series/sensor%207%2Fa/buckets?metric=temperature&granularity=1m"
@@ -226,7 +226,7 @@ class ChartPageIT {
                 })
             .toList());
     answer.put("documents_read", BUCKETS.size() - 1);
-    answer.put("open_buckets_read", 1);
+    answer.put("state_windows_read", 1);
     return answer;
   }
 
@@ -242,7 +242,7 @@ class ChartPageIT {
     answer.put("min", 17.6);
     answer.put("max", 22.9);
     answer.put("documents_read", 3);
-    answer.put("open_buckets_read", 1);
+    answer.put("state_windows_read", 1);
     return answer;
   }
 

@@ -8,15 +8,20 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.bucketer.avro.Reading;
 import io.bucketer.buckets.SeriesKey;
+import io.bucketer.cli.BucketerCli;
 import io.bucketer.config.BucketerConfig;
 import io.bucketer.embedded.LoopbackPorts;
 import io.bucketer.embedded.ProcessorProcess;
 import io.bucketer.simulate.ReadingGenerator;
+import io.bucketer.testing.ChartPageReader;
 import io.bucketer.testing.GeneratedReadings;
+import io.bucketer.testing.HeadlessChromium;
 import io.bucketer.testing.IsolatedRun;
 import io.bucketer.testing.LocalInfrastructure;
 import io.bucketer.testing.PacedProducer;
 import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -24,6 +29,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -38,6 +44,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
 
 /**
  * The query API of two processors (child JVMs, each with its own HTTP port and state) sharing the
@@ -199,6 +206,84 @@ class QueryApiIT {
     }
     assertThat(buckets.get(9).get("open").asBoolean()).as("the last minute is open").isTrue();
     assertThat(buckets.get(0).get("open").asBoolean()).isFalse();
+  }
+
+  @Test
+  void shouldDrawOnTheChartPageTheWindowsTheApiAnswers() throws Exception {
+    HeadlessChromium.assumeAvailable();
+    final SeriesKey series = series().get(2);
+    final Instant from = NINE.plusSeconds(5_400);
+    final Instant to = NINE.plusSeconds(7_200);
+    final URI page =
+        URI.create(
+            "http://"
+                + LoopbackPorts.HOST
+                + ":"
+                + ports.get(0)
+                + "/ui/?sensor="
+                + encode(series.sensorId())
+                + "&metric="
+                + encode(series.metric())
+                + "&granularity=1m&from="
+                + encode(from.toString())
+                + "&to="
+                + encode(to.toString()));
+    final HeadlessChromium chromium = new HeadlessChromium();
+    final Path screenshot =
+        chromium.screenshot(page, Path.of("target", "query-api-it", "chart.png"));
+    final ChartPageReader.ChartPage drawn = new ChartPageReader(chromium).read(page);
+
+    assertThat(drawn.state()).as(drawn.message()).isEqualTo("ready");
+    final JsonNode answered = get(ports.get(1), bucketsPath(series, "1m", from, to)).body;
+    assertThat(drawn.buckets()).hasSize(answered.get("buckets").size()).hasSize(30);
+    for (int i = 0; i < drawn.buckets().size(); i++) {
+      final ChartPageReader.DrawnBucket bucket = drawn.buckets().get(i);
+      final JsonNode expected = answered.get("buckets").get(i);
+      assertThat(bucket.start()).isEqualTo(Instant.parse(expected.get("start").asText()));
+      assertThat(bucket.count()).isEqualTo(expected.get("count").asLong());
+      assertThat(bucket.min()).isEqualTo(expected.get("min").asDouble());
+      assertThat(bucket.avg()).isCloseTo(expected.get("avg").asDouble(), within(1e-9));
+      assertThat(bucket.max()).isEqualTo(expected.get("max").asDouble());
+      assertThat(bucket.open()).isEqualTo(expected.get("open").asBoolean());
+    }
+    assertThat(drawn.buckets().get(29).open()).isTrue();
+    assertThat(drawn.statistics().get("count").replace(",", ""))
+        .isEqualTo(String.valueOf(sent(series, from, to).size()));
+    assertThat(Files.size(screenshot)).isPositive();
+  }
+
+  @Test
+  void shouldAnswerTheQueryCommandFromEitherInstance() {
+    final SeriesKey series = series().get(3);
+    final Instant from = NINE.plusSeconds(1_800);
+    final Instant to = NINE.plusSeconds(7_200);
+    final StringWriter out = new StringWriter();
+    final CommandLine cli = new CommandLine(new BucketerCli());
+    cli.setOut(new PrintWriter(out));
+
+    final int exitCode =
+        cli.execute(
+            "query",
+            "statistics",
+            "--url",
+            "http://" + LoopbackPorts.HOST + ":" + ports.get(1),
+            "--sensor",
+            series.sensorId(),
+            "--metric",
+            series.metric(),
+            "--from",
+            from.toString(),
+            "--to",
+            to.toString());
+
+    assertThat(exitCode).as(out.toString()).isZero();
+    assertThat(out.toString())
+        .containsPattern("count: +" + sent(series, from, to).size() + "\\n")
+        .containsPattern("documents_read: +\\d+\\n");
+  }
+
+  private static String encode(final String text) {
+    return URLEncoder.encode(text, StandardCharsets.UTF_8).replace("+", "%20");
   }
 
   private static void assertEqualsSent(final JsonNode answer, final List<Reading> sent) {
