@@ -45,6 +45,11 @@ class SeriesApiTest {
   private static final long START = Instant.parse("2026-11-22T12:00:00Z").toEpochMilli();
   private static final List<Measurement> READINGS = SeriesBuckets.readings(SERIES, START, 7_200);
   private static final ObjectMapper JSON = new ObjectMapper();
+  private static final String SERIES_STATISTICS =
+      "/api/v1/series/sensor%207%2Fa/statistics?metric=temperature";
+  private static final String ELSEWHERE_STATISTICS =
+      "/api/v1/series/sensor-8/statistics?metric=temperature";
+  private static final String ONE_HOUR = "&from=2026-11-22T13:00:00Z&to=2026-11-22T14:00:00Z";
   private static final QueryLimits LIMITS =
       new QueryLimits(Duration.ofDays(1), 100, Duration.ofSeconds(30));
 
@@ -113,11 +118,7 @@ class SeriesApiTest {
 
   @Test
   void shouldAnswerAnHourFromOneDocument() throws Exception {
-    final HttpResponse<String> response =
-        get(
-            here,
-            "/api/v1/series/sensor%207%2Fa/statistics?metric=temperature"
-                + "&from=2026-11-22T13:00:00Z&to=2026-11-22T14:00:00Z");
+    final HttpResponse<String> response = get(here, SERIES_STATISTICS + ONE_HOUR);
 
     assertThat(response.statusCode()).isEqualTo(200);
     final JsonNode body = JSON.readTree(response.body());
@@ -131,7 +132,7 @@ class SeriesApiTest {
   }
 
   @Test
-  void shouldListTheWindowsOfAGranularityForACharts() throws Exception {
+  void shouldListTheWindowsOfAGranularityForCharts() throws Exception {
     final HttpResponse<String> response =
         get(
             here,
@@ -170,7 +171,7 @@ class SeriesApiTest {
 
   @Test
   void shouldRefuseMalformedRequestsWithAMessage() throws Exception {
-    final String statistics = "/api/v1/series/sensor%207%2Fa/statistics?metric=temperature";
+    final String statistics = SERIES_STATISTICS;
     assertRefused(statistics + "&from=2026-11-22T14:00:00Z&to=2026-11-22T13:00:00Z", "before");
     assertRefused(statistics + "&from=yesterday&to=2026-11-22T13:00:00Z", "ISO-8601");
     assertRefused(statistics + "&to=2026-11-22T13:00:00Z", "from is required");
@@ -186,10 +187,7 @@ class SeriesApiTest {
   @Test
   void shouldSayNotFoundForAnUnknownSeriesOrPath() throws Exception {
     final HttpResponse<String> response =
-        get(
-            here,
-            "/api/v1/series/sensor-9/statistics?metric=temperature"
-                + "&from=2026-11-22T13:00:00Z&to=2026-11-22T14:00:00Z");
+        get(here, "/api/v1/series/sensor-9/statistics?metric=temperature" + ONE_HOUR);
 
     assertThat(response.statusCode()).isEqualTo(404);
     assertThat(JSON.readTree(response.body()).get("error").asText()).contains("sensor-9");
@@ -199,9 +197,7 @@ class SeriesApiTest {
 
   @Test
   void shouldForwardASeriesAnotherInstanceHoldsAndRelayItsAnswer() throws Exception {
-    final String path =
-        "/api/v1/series/sensor-8/statistics?metric=temperature"
-            + "&from=2026-11-22T13:00:00Z&to=2026-11-22T14:00:00Z";
+    final String path = ELSEWHERE_STATISTICS + ONE_HOUR;
     final HttpResponse<String> forwarded = get(here, path);
     final HttpResponse<String> direct = get(there, path);
 
@@ -218,11 +214,7 @@ class SeriesApiTest {
     final HttpResponse<String> response =
         HttpClient.newHttpClient()
             .send(
-                HttpRequest.newBuilder(
-                        uri(
-                            there,
-                            "/api/v1/series/sensor%207%2Fa/statistics?metric=temperature"
-                                + "&from=2026-11-22T13:00:00Z&to=2026-11-22T14:00:00Z"))
+                HttpRequest.newBuilder(uri(there, SERIES_STATISTICS + ONE_HOUR))
                     .header(QueryForwarder.HEADER, "127.0.0.1:" + here.getAddress().getPort())
                     .build(),
                 HttpResponse.BodyHandlers.ofString());
@@ -236,11 +228,7 @@ class SeriesApiTest {
     final SeriesOwner before =
         ELSEWHERE_OWNER.getAndSet(new SeriesOwner.Unavailable("rebalancing"));
     try {
-      final HttpResponse<String> response =
-          get(
-              here,
-              "/api/v1/series/sensor-8/statistics?metric=temperature"
-                  + "&from=2026-11-22T13:00:00Z&to=2026-11-22T14:00:00Z");
+      final HttpResponse<String> response = get(here, ELSEWHERE_STATISTICS + ONE_HOUR);
 
       assertThat(response.statusCode()).isEqualTo(503);
       assertThat(response.headers().firstValue("Retry-After")).hasValue("1");
@@ -254,11 +242,7 @@ class SeriesApiTest {
   void shouldSayBadGatewayWhenTheHoldingInstanceDoesNotAnswer() throws Exception {
     final SeriesOwner before = ELSEWHERE_OWNER.getAndSet(new SeriesOwner.Remote("127.0.0.1", 1));
     try {
-      final HttpResponse<String> response =
-          get(
-              here,
-              "/api/v1/series/sensor-8/statistics?metric=temperature"
-                  + "&from=2026-11-22T13:00:00Z&to=2026-11-22T14:00:00Z");
+      final HttpResponse<String> response = get(here, ELSEWHERE_STATISTICS + ONE_HOUR);
 
       assertThat(response.statusCode()).isEqualTo(502);
       assertThat(JSON.readTree(response.body()).get("error").asText()).contains("127.0.0.1:1");

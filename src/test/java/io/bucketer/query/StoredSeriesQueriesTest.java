@@ -1,7 +1,6 @@
 package io.bucketer.query;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.within;
 
 import com.mongodb.reactivestreams.client.MongoClient;
 import com.mongodb.reactivestreams.client.MongoClients;
@@ -12,6 +11,7 @@ import io.bucketer.buckets.SeriesKey;
 import io.bucketer.embedded.EmbeddedMongoServer;
 import io.bucketer.query.SeriesQueries.Statistics;
 import io.bucketer.sink.MongoBucketWriter;
+import io.bucketer.testing.ReadingTotals;
 import io.bucketer.testing.SeriesBuckets;
 import java.time.Duration;
 import java.time.Instant;
@@ -121,15 +121,10 @@ class StoredSeriesQueriesTest {
 
   private static void assertEqualsComputed(
       final Statistics stored, final long from, final long to) {
-    final List<Measurement> inRange =
-        READINGS.stream().filter(m -> m.timestamp() >= from && m.timestamp() < to).toList();
-    assertThat(stored.count()).as("count over [%d, %d)", from, to).isEqualTo(inRange.size());
-    assertThat(stored.sum())
-        .isCloseTo(inRange.stream().mapToDouble(Measurement::value).sum(), within(1e-6));
-    assertThat(stored.min())
-        .isEqualTo(inRange.stream().mapToDouble(Measurement::value).min().orElseThrow());
-    assertThat(stored.max())
-        .isEqualTo(inRange.stream().mapToDouble(Measurement::value).max().orElseThrow());
+    ReadingTotals.of(
+            READINGS.stream().filter(m -> m.timestamp() >= from && m.timestamp() < to).toList())
+        .assertAnswered(
+            "[" + from + ", " + to + ")", stored.count(), stored.sum(), stored.min(), stored.max());
   }
 
   private static long at(final String time) {

@@ -1,7 +1,6 @@
 package io.bucketer.topology;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.within;
 
 import com.mongodb.reactivestreams.client.MongoClient;
 import com.mongodb.reactivestreams.client.MongoClients;
@@ -18,6 +17,7 @@ import io.bucketer.query.SeriesQueries.Statistics;
 import io.bucketer.query.StoredBuckets;
 import io.bucketer.query.WindowTotals;
 import io.bucketer.sink.MongoBucketWriter;
+import io.bucketer.testing.ReadingTotals;
 import io.bucketer.testing.SeriesBuckets;
 import io.bucketer.topics.ClosedBucketSerde;
 import java.nio.file.Path;
@@ -203,29 +203,16 @@ class LiveSeriesQueriesTest {
     }
     assertThat(windows).extracting(WindowTotals::start).containsExactlyElementsOf(expectedStarts);
     for (final WindowTotals window : windows) {
-      final List<Measurement> inWindow = between(window.start(), window.end());
-      assertThat(window.count()).as("count of %s", window).isEqualTo(inWindow.size());
-      assertThat(window.sum())
-          .isCloseTo(inWindow.stream().mapToDouble(Measurement::value).sum(), within(1e-6));
-      assertThat(window.min())
-          .isEqualTo(inWindow.stream().mapToDouble(Measurement::value).min().orElseThrow());
-      assertThat(window.max())
-          .isEqualTo(inWindow.stream().mapToDouble(Measurement::value).max().orElseThrow());
+      ReadingTotals.of(between(window.start(), window.end()))
+          .assertAnswered(
+              window.toString(), window.count(), window.sum(), window.min(), window.max());
     }
   }
 
   private static void assertEqualsSent(final Statistics found, final long from, final long to) {
-    final List<Measurement> inRange = between(from, to);
-    assertThat(found.count()).as("count over [%d, %d)", from, to).isEqualTo(inRange.size());
-    if (inRange.isEmpty()) {
-      return;
-    }
-    assertThat(found.sum())
-        .isCloseTo(inRange.stream().mapToDouble(Measurement::value).sum(), within(1e-6));
-    assertThat(found.min())
-        .isEqualTo(inRange.stream().mapToDouble(Measurement::value).min().orElseThrow());
-    assertThat(found.max())
-        .isEqualTo(inRange.stream().mapToDouble(Measurement::value).max().orElseThrow());
+    ReadingTotals.of(between(from, to))
+        .assertAnswered(
+            "[" + from + ", " + to + ")", found.count(), found.sum(), found.min(), found.max());
   }
 
   private static List<Measurement> between(final long from, final long to) {
