@@ -1,5 +1,6 @@
 package io.bucketer.bench;
 
+import io.bucketer.embedded.ChildProcesses;
 import java.io.File;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -12,9 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Properties;
-import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -31,15 +30,6 @@ public final class SinkConnectorProcess implements AutoCloseable {
 
   private static final String MAIN_CLASS = "org.apache.kafka.connect.cli.ConnectStandalone";
   private static final Duration EXIT_TIMEOUT = Duration.ofSeconds(30);
-
-  /** Connectors still running when this JVM exits are killed: none may outlive a test run. */
-  private static final Set<Process> RUNNING = ConcurrentHashMap.newKeySet();
-
-  static {
-    Runtime.getRuntime()
-        .addShutdownHook(
-            new Thread(() -> RUNNING.forEach(Process::destroyForcibly), "kill-sink-connectors"));
-  }
 
   private final ConnectorClasspath classpath;
   private final SinkConnectorSettings settings;
@@ -78,7 +68,7 @@ public final class SinkConnectorProcess implements AutoCloseable {
               .redirectErrorStream(true)
               .redirectOutput(Redirect.appendTo(logFile().toFile()))
               .start();
-      RUNNING.add(process);
+      ChildProcesses.killAtExit(process);
       return this;
     } catch (IOException e) {
       throw new UncheckedIOException("cannot start " + this, e);
@@ -137,7 +127,7 @@ public final class SinkConnectorProcess implements AutoCloseable {
       if (!process.waitFor(EXIT_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
         throw new IllegalStateException(this + " did not exit within " + EXIT_TIMEOUT);
       }
-      RUNNING.remove(process);
+      ChildProcesses.ended(process);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while waiting for " + this + " to exit", e);

@@ -12,8 +12,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -31,15 +29,6 @@ public final class ProcessorProcess implements AutoCloseable {
 
   private static final String CLIENT_ID = BucketerConfig.KAFKA_PREFIX + "client.id";
   private static final Duration EXIT_TIMEOUT = Duration.ofSeconds(60);
-
-  /** Children still running: killed when this JVM exits, so that none outlives the test run. */
-  private static final Set<Process> RUNNING = ConcurrentHashMap.newKeySet();
-
-  static {
-    Runtime.getRuntime()
-        .addShutdownHook(
-            new Thread(() -> RUNNING.forEach(Process::destroyForcibly), "kill-processors"));
-  }
 
   private final String name;
   private final String clientId;
@@ -105,7 +94,7 @@ public final class ProcessorProcess implements AutoCloseable {
               .redirectErrorStream(true)
               .redirectOutput(Redirect.appendTo(log.toFile()))
               .start();
-      RUNNING.add(process);
+      ChildProcesses.killAtExit(process);
       return new ProcessorProcess(name, settings.getOrDefault(CLIENT_ID, name), process, log);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot start processor " + name, e);
@@ -164,7 +153,7 @@ public final class ProcessorProcess implements AutoCloseable {
         process.destroyForcibly();
         throw new IllegalStateException(this + " did not exit within " + EXIT_TIMEOUT);
       }
-      RUNNING.remove(process);
+      ChildProcesses.ended(process);
       return process.exitValue();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
