@@ -24,6 +24,8 @@ public final class ConfigReference {
       defaultValue = "(required)";
     } else if (key.defaultValue == null) {
       defaultValue = "(none)";
+    } else if ("".equals(key.defaultValue)) {
+      defaultValue = "(empty)";
     } else {
       defaultValue = "`" + ConfigDef.convertToString(key.defaultValue, key.type) + "`";
     }
