@@ -10,6 +10,7 @@ import io.bucketer.query.SeriesOwner;
 import io.bucketer.query.SeriesQueries;
 import io.bucketer.query.SeriesQueries.Statistics;
 import io.bucketer.query.SeriesQueries.Windows;
+import io.bucketer.query.StoreUnavailableException;
 import io.bucketer.query.WindowTotals;
 import java.io.IOException;
 import java.time.Duration;
@@ -92,6 +93,9 @@ public final class SeriesApi implements HttpHandler {
       } catch (InvalidStateStoreException e) {
         exchange.getResponseHeaders().set("Retry-After", "1");
         JsonResponses.error(exchange, 503, "the series' state is moving: " + e.getMessage());
+      } catch (StoreUnavailableException e) {
+        exchange.getResponseHeaders().set("Retry-After", "5");
+        JsonResponses.error(exchange, 503, e.getMessage());
       } catch (RuntimeException e) {
         LOG.warn("query {} failed", exchange.getRequestURI(), e);
         JsonResponses.error(exchange, 500, "the query failed: " + e);

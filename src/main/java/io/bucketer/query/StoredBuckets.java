@@ -1,5 +1,6 @@
 package io.bucketer.query;
 
+import com.mongodb.MongoException;
 import com.mongodb.client.model.Accumulators;
 import com.mongodb.client.model.Aggregates;
 import com.mongodb.client.model.Filters;
@@ -22,6 +23,7 @@ import org.bson.BsonString;
 import org.bson.BsonValue;
 import org.bson.conversions.Bson;
 import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
 
 /**
  * The closed buckets of a series as MongoDB holds them, read through the {@code {sensor_id, metric,
@@ -114,13 +116,13 @@ public final class StoredBuckets {
 
   /** True when any bucket of {@code series} is stored, in the finest granularity's collection. */
   public boolean hasSeries(final SeriesKey series) {
-    return Flux.from(
-            collection(granularities.get(0))
-                .find(seriesFilter(series))
-                .projection(Projections.include("_id"))
-                .limit(1))
-        .hasElements()
-        .block(timeout);
+    return awaitRead(
+        Flux.from(
+                collection(granularities.get(0))
+                    .find(seriesFilter(series))
+                    .projection(Projections.include("_id"))
+                    .limit(1))
+            .hasElements());
   }
 
   /**
@@ -140,9 +142,8 @@ public final class StoredBuckets {
             Aggregates.sort(Sorts.ascending("_id.sensor_id", "_id.metric")),
             Aggregates.limit(limit));
     final List<BsonDocument> groups =
-        Flux.from(collection(coarsest).aggregate(pipeline, BsonDocument.class))
-            .collectList()
-            .block(timeout);
+        awaitRead(
+            Flux.from(collection(coarsest).aggregate(pipeline, BsonDocument.class)).collectList());
     return groups.stream()
         .map(group -> group.getDocument("_id"))
         .map(
@@ -161,9 +162,20 @@ public final class StoredBuckets {
 
   private List<BsonDocument> find(
       final Granularity granularity, final Bson query, final Bson projection) {
-    return Flux.from(collection(granularity).find(query).projection(projection))
-        .collectList()
-        .block(timeout);
+    return awaitRead(
+        Flux.from(collection(granularity).find(query).projection(projection)).collectList());
+  }
+
+  /** The read's result, waiting at most the timeout; MongoDB's failures as one exception. */
+  private <T> T awaitRead(final Mono<T> read) {
+    try {
+      return read.block(timeout);
+    } catch (MongoException e) {
+      throw new StoreUnavailableException("MongoDB refused or failed the read: " + e, e);
+    } catch (IllegalStateException e) {
+      // Reactor's block(timeout) reports a timeout this way, with no type of its own.
+      throw new StoreUnavailableException("MongoDB did not answer within " + timeout, e);
+    }
   }
 
   private MongoCollection<BsonDocument> collection(final Granularity granularity) {

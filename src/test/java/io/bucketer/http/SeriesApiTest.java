@@ -251,6 +251,33 @@ class SeriesApiTest {
     }
   }
 
+  @Test
+  void shouldSayUnavailableWithRetryAfterWhenMongoDbDoesNotAnswer() throws Exception {
+    final HttpServer nowhere = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    try (MongoClient unreachable =
+        MongoClients.create("mongodb://127.0.0.1:1/?serverSelectionTimeoutMS=300")) {
+      nowhere.createContext(
+          SeriesApi.PATH,
+          SeriesApi.storedOnly(
+              new SeriesQueries(
+                  new StoredBuckets(
+                      unreachable.getDatabase("iot"),
+                      "buckets_",
+                      GRANULARITIES,
+                      Duration.ofSeconds(5))),
+              LIMITS));
+      nowhere.start();
+
+      final HttpResponse<String> response = get(nowhere, SERIES_STATISTICS + ONE_HOUR);
+
+      assertThat(response.statusCode()).isEqualTo(503);
+      assertThat(response.headers().firstValue("Retry-After")).hasValue("5");
+      assertThat(JSON.readTree(response.body()).get("error").asText()).contains("MongoDB");
+    } finally {
+      nowhere.stop(0);
+    }
+  }
+
   private static void assertRefused(final String path, final String message) throws Exception {
     final HttpResponse<String> response = get(here, path);
     assertThat(response.statusCode()).as(path).isEqualTo(400);
