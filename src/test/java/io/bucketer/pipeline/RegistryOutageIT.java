@@ -101,10 +101,10 @@ class RegistryOutageIT {
         BucketerApp app = run.start(meters);
         KafkaProducer<byte[], byte[]> producer = producer()) {
       final BucketReader store = run.store();
+      final String topic = run.config().inputTopic();
       final ReadingEncoder encoder =
-          new ReadingEncoder(
-              new SchemaRegistryClient(infrastructure.schemaRegistryUrl()), run.inputTopic());
-      send(producer, run.inputTopic(), before, before.stream().map(encoder::encode).toList());
+          new ReadingEncoder(new SchemaRegistryClient(infrastructure.schemaRegistryUrl()), topic);
+      send(producer, topic, before, before.stream().map(encoder::encode).toList());
       awaitReadingsInBuckets(store, HOUR, before.size(), meters);
 
       // Each sensor's first readings use the known schema, so the thread has usually forwarded
@@ -117,7 +117,7 @@ class RegistryOutageIT {
         mixed.add(i < during.size() / 2 ? encoder.encode(reading) : withFirmware(encoder, reading));
       }
       infrastructure.registry().failNextRequests(FAILED_REQUESTS, 503);
-      send(producer, run.inputTopic(), during, mixed);
+      send(producer, topic, during, mixed);
 
       awaitReadingsInBuckets(store, MINUTE, all.size(), meters);
       awaitReadingsInBuckets(store, HOUR, all.size(), meters);

@@ -39,6 +39,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
@@ -278,10 +279,12 @@ class MongoOutageIT {
   /** The sink group's committed offsets of the buckets topic. */
   private static Map<TopicPartition, OffsetAndMetadata> sinkOffsets(final InProcessRun run)
       throws Exception {
-    return run.admin()
-        .listConsumerGroupOffsets(run.applicationId() + "-sink")
-        .partitionsToOffsetAndMetadata()
-        .get();
+    try (Admin admin = Admin.create(run.config().kafkaProperties())) {
+      return admin
+          .listConsumerGroupOffsets(run.config().applicationId() + "-sink")
+          .partitionsToOffsetAndMetadata()
+          .get();
+    }
   }
 
   private static String header(final ConsumerRecord<byte[], byte[]> record, final String key) {

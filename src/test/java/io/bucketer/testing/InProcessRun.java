@@ -41,7 +41,6 @@ public final class InProcessRun implements AutoCloseable {
 
   private final Endpoints endpoints;
   private final BucketerConfig config;
-  private final Admin admin;
   private final BucketReader store;
   private KafkaProducer<byte[], byte[]> producer;
   private ReadingSimulator gateways;
@@ -63,38 +62,22 @@ public final class InProcessRun implements AutoCloseable {
     settings.putAll(overrides);
     this.endpoints = endpoints;
     this.config = new BucketerConfig(settings);
-    // The bootstrap servers alone: the run's overrides are for the processor's clients.
-    this.admin =
+    // The bootstrap servers alone: the overrides are for the processor's clients.
+    try (Admin admin =
         Admin.create(
-            Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, endpoints.bootstrapServers()));
-    admin
-        .createTopics(List.of(new NewTopic(inputTopic(), inputPartitions, (short) 1)))
-        .all()
-        .get(30, TimeUnit.SECONDS);
+            Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, endpoints.bootstrapServers()))) {
+      admin
+          .createTopics(List.of(new NewTopic(config.inputTopic(), inputPartitions, (short) 1)))
+          .all()
+          .get(30, TimeUnit.SECONDS);
+    }
     this.store =
         new BucketReader(endpoints.mongoUri(), config.mongoDatabase(), config.collectionPrefix());
   }
 
-  /** The settings the processor starts with. */
+  /** The settings the processor starts with: the run's application id, topics and database. */
   public BucketerConfig config() {
     return config;
-  }
-
-  /** The Kafka Streams application id; the sink's group is this plus {@code -sink}. */
-  public String applicationId() {
-    return config.applicationId();
-  }
-
-  public String inputTopic() {
-    return config.inputTopic();
-  }
-
-  public String deadLetterTopic() {
-    return config.deadLetterTopic();
-  }
-
-  public Admin admin() {
-    return admin;
   }
 
   /** The run's MongoDB database, read back. */
@@ -126,8 +109,9 @@ public final class InProcessRun implements AutoCloseable {
               new ByteArraySerializer(),
               new ByteArraySerializer());
       final ReadingEncoder encoder =
-          new ReadingEncoder(new SchemaRegistryClient(endpoints.schemaRegistryUrl()), inputTopic());
-      gateways = new ReadingSimulator(producer, encoder, inputTopic());
+          new ReadingEncoder(
+              new SchemaRegistryClient(endpoints.schemaRegistryUrl()), config.inputTopic());
+      gateways = new ReadingSimulator(producer, encoder, config.inputTopic());
     }
     return gateways;
   }
@@ -150,7 +134,7 @@ public final class InProcessRun implements AutoCloseable {
 
   /** The committed records of the dead-letter topic. */
   public List<ConsumerRecord<byte[], byte[]>> deadLetters() {
-    return DeadLetterTopic.committedRecords(endpoints.bootstrapServers(), deadLetterTopic());
+    return DeadLetterTopic.committedRecords(endpoints.bootstrapServers(), config.deadLetterTopic());
   }
 
   /** Closes the clients; the test closes the processors it started. */
@@ -160,6 +144,5 @@ public final class InProcessRun implements AutoCloseable {
       producer.close(Duration.ofSeconds(5));
     }
     store.close();
-    admin.close(Duration.ofSeconds(5));
   }
 }
