@@ -10,8 +10,8 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.classic.spi.IThrowableProxy;
 import ch.qos.logback.core.read.ListAppender;
 import io.bucketer.config.BucketerConfig;
+import io.bucketer.testing.InProcessRun;
 import io.bucketer.testing.LocalInfrastructure;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -19,10 +19,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.stream.Collectors;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.streams.KafkaStreams;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -62,15 +59,13 @@ class SecretsNotLoggedIT {
 
   @Test
   void noSecretAppearsInTheStartupLog() throws Exception {
-    final BucketerConfig config = configWithSecrets();
-    try (Admin admin =
-        Admin.create(Map.of("bootstrap.servers", infrastructure.bootstrapServers()))) {
-      admin.createTopics(List.of(new NewTopic(config.inputTopic(), 1, (short) 1))).all().get();
-    }
+    final InProcessRun run =
+        new InProcessRun(infrastructure.endpoints(), stateDir, 1, settingsWithSecrets());
 
     final ListAppender<ILoggingEvent> captured = captureAtInfo();
     try {
-      try (BucketerApp app = BucketerApp.start(config, new SimpleMeterRegistry())) {
+      try (run;
+          BucketerApp app = run.start()) {
         // mongo-java-server knows no SCRAM, so the sink's first attempt fails on authentication
         // and its retry warning, which carries the driver's error about the credential, is
         // captured too.
@@ -97,12 +92,10 @@ class SecretsNotLoggedIT {
         .doesNotContain(REGISTRY_PASSWORD);
   }
 
-  private BucketerConfig configWithSecrets() {
-    final String id = "s" + UUID.randomUUID().toString().substring(0, 8);
+  /** Secrets in every setting that holds one: the registry's and MongoDB's, and Kafka's. */
+  private static Map<String, String> settingsWithSecrets() {
     final URI server = URI.create(infrastructure.mongoUri());
-    final Map<String, Object> settings = new HashMap<>();
-    settings.put(BucketerConfig.BOOTSTRAP_SERVERS, infrastructure.bootstrapServers());
-    settings.put(BucketerConfig.SCHEMA_REGISTRY_URL, infrastructure.schemaRegistryUrl());
+    final Map<String, String> settings = new HashMap<>();
     settings.put(BucketerConfig.SCHEMA_REGISTRY_USER_INFO, "reader:" + REGISTRY_PASSWORD);
     settings.put(
         BucketerConfig.MONGODB_URI,
@@ -113,15 +106,8 @@ class SecretsNotLoggedIT {
             + ":"
             + server.getPort()
             + "/?authSource=admin&serverSelectionTimeoutMS=1000");
-    settings.put(BucketerConfig.MONGODB_DATABASE, id);
-    settings.put(BucketerConfig.APPLICATION_ID, id);
-    settings.put(BucketerConfig.INPUT_TOPIC, id + ".readings");
-    settings.put(BucketerConfig.BUCKETS_TOPIC, id + ".buckets");
-    settings.put(BucketerConfig.DEAD_LETTER_TOPIC, id + ".dlq");
     settings.put(BucketerConfig.SERIES_PARTITIONS, "1");
-    settings.put(BucketerConfig.TOPIC_REPLICATION_FACTOR, "1");
     settings.put(BucketerConfig.SINK_WRITE_TIMEOUT, "2s");
-    settings.put(BucketerConfig.KAFKA_PREFIX + "state.dir", stateDir.toString());
     // Unused on a PLAINTEXT listener, but every Kafka client receives them and dumps its config.
     settings.put(BucketerConfig.KAFKA_PREFIX + "ssl.truststore.password", TRUSTSTORE_PASSWORD);
     settings.put(
@@ -130,7 +116,7 @@ class SecretsNotLoggedIT {
             + " password=\""
             + JAAS_PASSWORD
             + "\";");
-    return new BucketerConfig(settings);
+    return settings;
   }
 
   private static ListAppender<ILoggingEvent> captureAtInfo() {

@@ -7,14 +7,14 @@ import io.bucketer.app.BucketerApp;
 import io.bucketer.avro.Reading;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.config.BucketerConfig;
-import io.bucketer.ingest.ReadingEncoder;
-import io.bucketer.ingest.SchemaRegistryClient;
 import io.bucketer.metrics.ProcessMeters;
 import io.bucketer.simulate.ReadingGenerator;
-import io.bucketer.simulate.ReadingSimulator;
 import io.bucketer.sink.BucketReader;
 import io.bucketer.testing.CuttableTcpProxy;
+import io.bucketer.testing.GeneratedReadings;
+import io.bucketer.testing.InProcessRun;
 import io.bucketer.testing.LocalInfrastructure;
+import io.bucketer.testing.MongoThroughProxy;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.InetAddress;
@@ -26,16 +26,9 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -63,7 +56,6 @@ class OpsEndpointsIT {
   private final HttpClient http = HttpClient.newHttpClient();
   private final PrometheusMeterRegistry meters =
       new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-  private final String id = "h" + UUID.randomUUID().toString().substring(0, 8);
   private CuttableTcpProxy proxy;
 
   @BeforeAll
@@ -90,27 +82,19 @@ class OpsEndpointsIT {
 
   @Test
   void scrapedCountersMatchTheReadingsProducedAndTheDocumentsStored() throws Exception {
-    final BucketerConfig config = config();
     // In order, no jitter: every reading is on time.
-    final List<Reading> readings = new ArrayList<>();
-    new ReadingGenerator(
+    final List<Reading> readings =
+        GeneratedReadings.of(
             new ReadingGenerator.Options(
-                6, HISTORY, Duration.ofSeconds(2), Duration.ZERO, 0, 0, 1_800, 7))
-        .forEachRemaining(readings::add);
+                6, HISTORY, Duration.ofSeconds(2), Duration.ZERO, 0, 0, 1_800, 7));
     ProcessMeters.bindTo(meters);
 
-    try (BucketerApp app = BucketerApp.start(config, meters);
-        OpsServer ops = startOps(app);
-        BucketReader store =
-            new BucketReader(
-                infrastructure.mongoUri(), config.mongoDatabase(), config.collectionPrefix())) {
-      produce(readings);
-      await()
-          .atMost(DEADLINE)
-          .until(
-              () ->
-                  store.readingsInBuckets(MINUTE) == readings.size()
-                      && store.readingsInBuckets(HOUR) == readings.size());
+    try (InProcessRun run = newRun();
+        BucketerApp app = run.start(meters);
+        OpsServer ops = startOps(app)) {
+      final BucketReader store = run.store();
+      run.send(readings);
+      run.awaitReadingsInBuckets(readings.size(), MINUTE, HOUR);
       // The sink counts a batch after MongoDB acknowledged it, a moment after it is readable.
       await()
           .atMost(DEADLINE)
@@ -143,7 +127,8 @@ class OpsEndpointsIT {
 
   @Test
   void readyFollowsMongoDbWhileHealthStaysUp() throws Exception {
-    try (BucketerApp app = BucketerApp.start(config(), meters);
+    try (InProcessRun run = newRun();
+        BucketerApp app = run.start(meters);
         OpsServer ops = startOps(app)) {
       await().atMost(DEADLINE).until(() -> get(ops, "/ready").statusCode() == 200);
       assertThat(get(ops, "/health").statusCode()).isEqualTo(200);
@@ -178,48 +163,13 @@ class OpsEndpointsIT {
         HttpResponse.BodyHandlers.ofString());
   }
 
-  /** Its own application id, topics and database; MongoDB through the proxy. */
-  private BucketerConfig config() throws Exception {
-    final Map<String, Object> settings = new HashMap<>();
-    settings.put(BucketerConfig.BOOTSTRAP_SERVERS, infrastructure.bootstrapServers());
-    settings.put(BucketerConfig.SCHEMA_REGISTRY_URL, infrastructure.schemaRegistryUrl());
-    // Short client timeouts: a write to the cut proxy fails in about a second.
-    settings.put(
-        BucketerConfig.MONGODB_URI,
-        "mongodb://127.0.0.1:"
-            + proxy.port()
-            + "/?serverSelectionTimeoutMS=1000&connectTimeoutMS=1000&socketTimeoutMS=2000");
-    settings.put(BucketerConfig.MONGODB_DATABASE, id);
-    settings.put(BucketerConfig.APPLICATION_ID, id);
-    settings.put(BucketerConfig.INPUT_TOPIC, id + ".readings");
-    settings.put(BucketerConfig.BUCKETS_TOPIC, id + ".buckets");
-    settings.put(BucketerConfig.DEAD_LETTER_TOPIC, id + ".dlq");
-    settings.put(BucketerConfig.SERIES_PARTITIONS, "3");
-    settings.put(BucketerConfig.TOPIC_REPLICATION_FACTOR, "1");
-    settings.put(BucketerConfig.IDLE_TIMEOUT, "2s");
-    settings.put(BucketerConfig.SINK_WRITE_TIMEOUT, "3s");
-    settings.put(BucketerConfig.SINK_RETRY_BACKOFF_MAX, "1s");
-    settings.put(BucketerConfig.KAFKA_PREFIX + "state.dir", stateDir.toString());
-    final BucketerConfig config = new BucketerConfig(settings);
-    try (Admin admin = Admin.create(config.kafkaProperties())) {
-      admin.createTopics(List.of(new NewTopic(config.inputTopic(), 2, (short) 1))).all().get();
-    }
-    return config;
-  }
-
-  private void produce(final List<Reading> readings) {
-    final Map<String, Object> properties =
-        Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, infrastructure.bootstrapServers());
-    try (KafkaProducer<byte[], byte[]> producer =
-        new KafkaProducer<>(properties, new ByteArraySerializer(), new ByteArraySerializer())) {
-      final String topic = id + ".readings";
-      final ReadingSimulator simulator =
-          new ReadingSimulator(
-              producer,
-              new ReadingEncoder(
-                  new SchemaRegistryClient(infrastructure.schemaRegistryUrl()), topic),
-              topic);
-      assertThat(simulator.send(readings)).isEqualTo(readings.size());
-    }
+  /**
+   * Its own application id, topics and database; MongoDB through the proxy, read back directly by
+   * {@link InProcessRun#store()}.
+   */
+  private InProcessRun newRun() throws Exception {
+    final Map<String, String> overrides = new HashMap<>(MongoThroughProxy.settings(proxy));
+    overrides.put(BucketerConfig.IDLE_TIMEOUT, "2s");
+    return new InProcessRun(infrastructure.endpoints(), stateDir, 2, overrides);
   }
 }

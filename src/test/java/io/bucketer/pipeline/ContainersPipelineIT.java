@@ -1,6 +1,7 @@
 package io.bucketer.pipeline;
 
 import io.bucketer.embedded.InProcessSchemaRegistry;
+import io.bucketer.testing.Endpoints;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.testcontainers.junit.jupiter.Container;
@@ -33,17 +34,7 @@ class ContainersPipelineIT extends PipelineContract {
   }
 
   @Override
-  String bootstrapServers() {
-    return KAFKA.getBootstrapServers();
-  }
-
-  @Override
-  String schemaRegistryUrl() {
-    return registry.url();
-  }
-
-  @Override
-  String mongoUri() {
-    return MONGO.getConnectionString();
+  Endpoints endpoints() {
+    return new Endpoints(KAFKA.getBootstrapServers(), registry.url(), MONGO.getConnectionString());
   }
 }

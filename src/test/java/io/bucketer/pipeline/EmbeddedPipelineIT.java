@@ -1,5 +1,6 @@
 package io.bucketer.pipeline;
 
+import io.bucketer.testing.Endpoints;
 import io.bucketer.testing.LocalInfrastructure;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -20,17 +21,7 @@ class EmbeddedPipelineIT extends PipelineContract {
   }
 
   @Override
-  String bootstrapServers() {
-    return infrastructure.bootstrapServers();
-  }
-
-  @Override
-  String schemaRegistryUrl() {
-    return infrastructure.schemaRegistryUrl();
-  }
-
-  @Override
-  String mongoUri() {
-    return infrastructure.mongoUri();
+  Endpoints endpoints() {
+    return infrastructure.endpoints();
   }
 }

@@ -13,8 +13,9 @@ import io.bucketer.metrics.BucketerMetrics;
 import io.bucketer.simulate.ReadingGenerator;
 import io.bucketer.sink.BucketReader;
 import io.bucketer.testing.BucketStoreAssertions;
+import io.bucketer.testing.GeneratedReadings;
+import io.bucketer.testing.InProcessRun;
 import io.bucketer.testing.LocalInfrastructure;
-import io.bucketer.topics.DeadLetterTopic;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.charset.StandardCharsets;
@@ -25,13 +26,10 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.Future;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -92,23 +90,21 @@ class RegistryOutageIT {
 
   @Test
   void shouldBucketEveryReadingThroughARegistryOutageAndDeadLetterNone() throws Exception {
-    final String id = "outage-" + UUID.randomUUID().toString().substring(0, 8);
-    final BucketerConfig config = config(id);
     // Two hours apart, so that the first part's windows have closed before the second arrives.
     final List<Reading> before = generate(Instant.parse("2025-06-01T09:00:00Z"), 1);
     final List<Reading> during = generate(Instant.parse("2025-06-01T11:00:00Z"), 2);
     final List<Reading> all = new ArrayList<>(before);
     all.addAll(during);
-    final ReadingEncoder encoder =
-        new ReadingEncoder(
-            new SchemaRegistryClient(infrastructure.schemaRegistryUrl()), config.inputTopic());
     final SimpleMeterRegistry meters = new SimpleMeterRegistry();
 
-    try (BucketerApp app = BucketerApp.start(config, meters);
-        BucketReader store =
-            new BucketReader(infrastructure.mongoUri(), id, config.collectionPrefix());
+    try (InProcessRun run = new InProcessRun(infrastructure.endpoints(), stateDir, 2, overrides());
+        BucketerApp app = run.start(meters);
         KafkaProducer<byte[], byte[]> producer = producer()) {
-      send(producer, config.inputTopic(), before, before.stream().map(encoder::encode).toList());
+      final BucketReader store = run.store();
+      final String topic = run.config().inputTopic();
+      final ReadingEncoder encoder =
+          new ReadingEncoder(new SchemaRegistryClient(infrastructure.schemaRegistryUrl()), topic);
+      send(producer, topic, before, before.stream().map(encoder::encode).toList());
       awaitReadingsInBuckets(store, HOUR, before.size(), meters);
 
       // Each sensor's first readings use the known schema, so the thread has usually forwarded
@@ -121,20 +117,16 @@ class RegistryOutageIT {
         mixed.add(i < during.size() / 2 ? encoder.encode(reading) : withFirmware(encoder, reading));
       }
       infrastructure.registry().failNextRequests(FAILED_REQUESTS, 503);
-      send(producer, config.inputTopic(), during, mixed);
+      send(producer, topic, during, mixed);
 
       awaitReadingsInBuckets(store, MINUTE, all.size(), meters);
       awaitReadingsInBuckets(store, HOUR, all.size(), meters);
       assertThat(count(meters, BucketerMetrics.STREAM_THREAD_RESTARTS))
           .as("stream threads replaced because the registry was unavailable")
           .isGreaterThanOrEqualTo(1);
-      BucketStoreAssertions.assertStoreEqualsComputation(store, all, MINUTE);
-      BucketStoreAssertions.assertStoreEqualsComputation(store, all, HOUR);
+      BucketStoreAssertions.assertStoreEqualsComputation(store, all, MINUTE, HOUR);
       assertThat(count(meters, BucketerMetrics.DEAD_LETTERS)).isZero();
-      assertThat(
-              DeadLetterTopic.committedRecords(
-                  infrastructure.bootstrapServers(), config.deadLetterTopic()))
-          .isEmpty();
+      assertThat(run.deadLetters()).isEmpty();
     }
   }
 
@@ -161,18 +153,8 @@ class RegistryOutageIT {
                     .isEqualTo(expected));
   }
 
-  private BucketerConfig config(final String id) throws Exception {
-    final Map<String, Object> settings = new HashMap<>();
-    settings.put(BucketerConfig.BOOTSTRAP_SERVERS, infrastructure.bootstrapServers());
-    settings.put(BucketerConfig.SCHEMA_REGISTRY_URL, infrastructure.schemaRegistryUrl());
-    settings.put(BucketerConfig.MONGODB_URI, infrastructure.mongoUri());
-    settings.put(BucketerConfig.MONGODB_DATABASE, id);
-    settings.put(BucketerConfig.APPLICATION_ID, id);
-    settings.put(BucketerConfig.INPUT_TOPIC, id + ".readings");
-    settings.put(BucketerConfig.BUCKETS_TOPIC, id + ".buckets");
-    settings.put(BucketerConfig.DEAD_LETTER_TOPIC, id + ".dlq");
-    settings.put(BucketerConfig.SERIES_PARTITIONS, "3");
-    settings.put(BucketerConfig.TOPIC_REPLICATION_FACTOR, "1");
+  private static Map<String, String> overrides() {
+    final Map<String, String> settings = new HashMap<>();
     settings.put(BucketerConfig.IDLE_TIMEOUT, "2s");
     settings.put(BucketerConfig.SCHEMA_REGISTRY_RETRY_TIMEOUT, "1s");
     // A replaced thread stays a group member until its session expires (Kafka Streams replaces it
@@ -180,22 +162,14 @@ class RegistryOutageIT {
     // broker's minimum session instead of the default 45 s keeps the test short.
     settings.put(BucketerConfig.KAFKA_PREFIX + "session.timeout.ms", "6000");
     settings.put(BucketerConfig.KAFKA_PREFIX + "heartbeat.interval.ms", "2000");
-    settings.put(BucketerConfig.KAFKA_PREFIX + "state.dir", stateDir.toString());
-    final BucketerConfig config = new BucketerConfig(settings);
-    try (Admin admin = Admin.create(config.kafkaProperties())) {
-      admin.createTopics(List.of(new NewTopic(config.inputTopic(), 2, (short) 1))).all().get();
-    }
-    return config;
+    return settings;
   }
 
   /** Twenty minutes of six sensors, in order, seeded so every run sends the same readings. */
   private static List<Reading> generate(final Instant start, final long seed) {
-    final List<Reading> readings = new ArrayList<>();
-    new ReadingGenerator(
-            new ReadingGenerator.Options(
-                6, start, Duration.ofSeconds(5), Duration.ofMillis(500), 0, 24, 1440, seed))
-        .forEachRemaining(readings::add);
-    return readings;
+    return GeneratedReadings.of(
+        new ReadingGenerator.Options(
+            6, start, Duration.ofSeconds(5), Duration.ofMillis(500), 0, 24, 1440, seed));
   }
 
   private static byte[] withFirmware(final ReadingEncoder encoder, final Reading reading) {

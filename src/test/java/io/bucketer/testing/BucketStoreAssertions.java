@@ -17,6 +17,18 @@ public final class BucketStoreAssertions {
 
   private BucketStoreAssertions() {}
 
+  /** As {@link #assertStoreEqualsComputation(BucketReader, List, Granularity)}, for each. */
+  public static void assertStoreEqualsComputation(
+      final BucketReader store,
+      final List<Reading> readings,
+      final Granularity first,
+      final Granularity... more) {
+    assertStoreEqualsComputation(store, readings, first);
+    for (final Granularity granularity : more) {
+      assertStoreEqualsComputation(store, readings, granularity);
+    }
+  }
+
   /**
    * Every window of {@code granularity} in MongoDB holds exactly the readings the computation puts
    * in it, with the same computed fields: nothing lost, nothing counted twice.

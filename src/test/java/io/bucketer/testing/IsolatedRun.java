@@ -15,7 +15,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -36,7 +35,7 @@ public final class IsolatedRun implements AutoCloseable {
 
   private final LocalInfrastructure infrastructure;
   private final Path dir;
-  private final String id = "t" + UUID.randomUUID().toString().substring(0, 8);
+  private final String id = RunSettings.newId();
   private final Map<String, String> settings = new LinkedHashMap<>();
   private final Admin admin;
   private final BucketReader store;
@@ -56,16 +55,7 @@ public final class IsolatedRun implements AutoCloseable {
       throws InterruptedException, ExecutionException, TimeoutException {
     this.infrastructure = infrastructure;
     this.dir = dir;
-    settings.put(BucketerConfig.BOOTSTRAP_SERVERS, infrastructure.bootstrapServers());
-    settings.put(BucketerConfig.SCHEMA_REGISTRY_URL, infrastructure.schemaRegistryUrl());
-    settings.put(BucketerConfig.MONGODB_URI, infrastructure.mongoUri());
-    settings.put(BucketerConfig.MONGODB_DATABASE, id);
-    settings.put(BucketerConfig.APPLICATION_ID, id);
-    settings.put(BucketerConfig.INPUT_TOPIC, inputTopic());
-    settings.put(BucketerConfig.BUCKETS_TOPIC, id + ".buckets");
-    settings.put(BucketerConfig.DEAD_LETTER_TOPIC, deadLetterTopic());
-    settings.put(BucketerConfig.SERIES_PARTITIONS, "3");
-    settings.put(BucketerConfig.TOPIC_REPLICATION_FACTOR, "1");
+    settings.putAll(RunSettings.of(id, infrastructure.endpoints()));
     settings.putAll(overrides);
     final Properties adminProperties = new Properties();
     adminProperties.put(
@@ -89,7 +79,7 @@ public final class IsolatedRun implements AutoCloseable {
   }
 
   public String inputTopic() {
-    return id + ".readings";
+    return settings.get(BucketerConfig.INPUT_TOPIC);
   }
 
   /** The internal topic of readings keyed by series, whose partitions hold the open buckets. */
@@ -98,7 +88,7 @@ public final class IsolatedRun implements AutoCloseable {
   }
 
   public String deadLetterTopic() {
-    return id + ".dlq";
+    return settings.get(BucketerConfig.DEAD_LETTER_TOPIC);
   }
 
   public Admin admin() {

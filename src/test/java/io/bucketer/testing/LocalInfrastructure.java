@@ -49,6 +49,11 @@ public final class LocalInfrastructure implements AutoCloseable {
     return mongo.connectionString();
   }
 
+  /** All three, for a run of the processor in the test's JVM. */
+  public Endpoints endpoints() {
+    return new Endpoints(bootstrapServers(), schemaRegistryUrl(), mongoUri());
+  }
+
   /** The registry endpoint itself, for tests that make it fail. */
   public InProcessSchemaRegistry registry() {
     return registry;

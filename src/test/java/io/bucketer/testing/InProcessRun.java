@@ -1,0 +1,148 @@
+package io.bucketer.testing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.bucketer.app.BucketerApp;
+import io.bucketer.avro.Reading;
+import io.bucketer.buckets.Granularity;
+import io.bucketer.config.BucketerConfig;
+import io.bucketer.ingest.ReadingEncoder;
+import io.bucketer.ingest.SchemaRegistryClient;
+import io.bucketer.simulate.ReadingSimulator;
+import io.bucketer.sink.BucketReader;
+import io.bucketer.topics.DeadLetterTopic;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.stream.Stream;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+/**
+ * One isolated run of the processor in the test's JVM ({@link BucketerApp#start}) against the
+ * endpoints the test gives: its own application id, topics and MongoDB database, so tests never see
+ * each other's data. {@link IsolatedRun} is the same for processors in child JVMs.
+ */
+public final class InProcessRun implements AutoCloseable {
+
+  public static final Duration DEADLINE = Duration.ofSeconds(90);
+
+  private final Endpoints endpoints;
+  private final BucketerConfig config;
+  private final BucketReader store;
+  private KafkaProducer<byte[], byte[]> producer;
+  private ReadingSimulator gateways;
+
+  /**
+   * Creates the input topic with {@code inputPartitions} partitions. {@code overrides} are bucketer
+   * settings on top of the run's own (ids, topics, database, three series partitions, Kafka Streams
+   * state under {@code stateDir}). An overridden MongoDB URI (through a proxy, say) is the
+   * processor's only: {@link #store()} reads the database at {@code endpoints} directly.
+   */
+  public InProcessRun(
+      final Endpoints endpoints,
+      final Path stateDir,
+      final int inputPartitions,
+      final Map<String, String> overrides)
+      throws InterruptedException, ExecutionException, TimeoutException {
+    final Map<String, String> settings = RunSettings.of(RunSettings.newId(), endpoints);
+    settings.put(BucketerConfig.KAFKA_PREFIX + "state.dir", stateDir.toString());
+    settings.putAll(overrides);
+    this.endpoints = endpoints;
+    this.config = new BucketerConfig(settings);
+    // The bootstrap servers alone: the overrides are for the processor's clients.
+    try (Admin admin =
+        Admin.create(
+            Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, endpoints.bootstrapServers()))) {
+      admin
+          .createTopics(List.of(new NewTopic(config.inputTopic(), inputPartitions, (short) 1)))
+          .all()
+          .get(30, TimeUnit.SECONDS);
+    }
+    this.store =
+        new BucketReader(endpoints.mongoUri(), config.mongoDatabase(), config.collectionPrefix());
+  }
+
+  /** The settings the processor starts with: the run's application id, topics and database. */
+  public BucketerConfig config() {
+    return config;
+  }
+
+  /** The run's MongoDB database, read back. */
+  public BucketReader store() {
+    return store;
+  }
+
+  /** Starts the processor with meters of its own, as {@link #start(MeterRegistry)}. */
+  public BucketerApp start() {
+    return start(new SimpleMeterRegistry());
+  }
+
+  /** Starts the processor and waits until its streams are running or rebalancing. */
+  public BucketerApp start(final MeterRegistry meters) {
+    final BucketerApp app = BucketerApp.start(config, meters);
+    await().atMost(DEADLINE).until(() -> app.streamsState().isRunningOrRebalancing());
+    return app;
+  }
+
+  /**
+   * Gateways that send readings to the input topic as Confluent's Avro serializer frames them, on
+   * one producer that the run closes.
+   */
+  public ReadingSimulator gateways() {
+    if (gateways == null) {
+      producer =
+          new KafkaProducer<>(
+              Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, endpoints.bootstrapServers()),
+              new ByteArraySerializer(),
+              new ByteArraySerializer());
+      final ReadingEncoder encoder =
+          new ReadingEncoder(
+              new SchemaRegistryClient(endpoints.schemaRegistryUrl()), config.inputTopic());
+      gateways = new ReadingSimulator(producer, encoder, config.inputTopic());
+    }
+    return gateways;
+  }
+
+  /** Sends every reading as fast as the producer takes them; fails unless all were sent. */
+  public void send(final List<Reading> readings) {
+    assertThat(gateways().send(readings)).isEqualTo(readings.size());
+  }
+
+  /**
+   * Waits until the buckets of each granularity hold exactly {@code readings} readings: fewer are
+   * still on their way, more would be readings counted twice.
+   */
+  public void awaitReadingsInBuckets(final long readings, final Granularity... granularities) {
+    await("exactly " + readings + " readings in the buckets of " + List.of(granularities))
+        .atMost(DEADLINE)
+        .until(
+            () -> Stream.of(granularities).allMatch(g -> store.readingsInBuckets(g) == readings));
+  }
+
+  /** The committed records of the dead-letter topic. */
+  public List<ConsumerRecord<byte[], byte[]>> deadLetters() {
+    return DeadLetterTopic.committedRecords(endpoints.bootstrapServers(), config.deadLetterTopic());
+  }
+
+  /** Closes the clients; the test closes the processors it started. */
+  @Override
+  public void close() {
+    if (producer != null) {
+      producer.close(Duration.ofSeconds(5));
+    }
+    store.close();
+  }
+}

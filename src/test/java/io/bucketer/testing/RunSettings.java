@@ -1,0 +1,39 @@
+package io.bucketer.testing;
+
+import io.bucketer.config.BucketerConfig;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * The settings that make a run of the processor isolated, in the test's JVM or in children: its own
+ * application id, topics and MongoDB database, so tests never see each other's data.
+ */
+final class RunSettings {
+
+  private RunSettings() {}
+
+  /** A new run's id: its application id, the prefix of its topics and its database's name. */
+  static String newId() {
+    return "t" + UUID.randomUUID().toString().substring(0, 8);
+  }
+
+  /**
+   * Bucketer settings for run {@code id} against {@code endpoints}, with three series partitions
+   * and one replica of each topic (a single broker). The map is the caller's to add to.
+   */
+  static Map<String, String> of(final String id, final Endpoints endpoints) {
+    final Map<String, String> settings = new LinkedHashMap<>();
+    settings.put(BucketerConfig.BOOTSTRAP_SERVERS, endpoints.bootstrapServers());
+    settings.put(BucketerConfig.SCHEMA_REGISTRY_URL, endpoints.schemaRegistryUrl());
+    settings.put(BucketerConfig.MONGODB_URI, endpoints.mongoUri());
+    settings.put(BucketerConfig.MONGODB_DATABASE, id);
+    settings.put(BucketerConfig.APPLICATION_ID, id);
+    settings.put(BucketerConfig.INPUT_TOPIC, id + ".readings");
+    settings.put(BucketerConfig.BUCKETS_TOPIC, id + ".buckets");
+    settings.put(BucketerConfig.DEAD_LETTER_TOPIC, id + ".dlq");
+    settings.put(BucketerConfig.SERIES_PARTITIONS, "3");
+    settings.put(BucketerConfig.TOPIC_REPLICATION_FACTOR, "1");
+    return settings;
+  }
+}
