@@ -25,6 +25,9 @@ public interface LiveWindows {
   /** The readings of {@code series} with {@code from <= timestamp < to}, in time order. */
   List<Measurement> measurements(SeriesKey series, long from, long to);
 
+  /** True when any window of {@code granularity} of {@code series} is held, without reading it. */
+  boolean holdsAny(SeriesKey series, Granularity granularity);
+
   /** No state: answers come from MongoDB alone. */
   LiveWindows NONE =
       new LiveWindows() {
@@ -38,6 +41,11 @@ public interface LiveWindows {
         public List<Measurement> measurements(
             final SeriesKey series, final long from, final long to) {
           return List.of();
+        }
+
+        @Override
+        public boolean holdsAny(final SeriesKey series, final Granularity granularity) {
+          return false;
         }
       };
 }

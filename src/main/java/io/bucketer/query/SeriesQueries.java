@@ -95,8 +95,7 @@ public final class SeriesQueries {
   /** True when MongoDB or the live state has any window of {@code series}. */
   public boolean exists(final SeriesKey series, final LiveWindows live) {
     final Granularity finest = plan.granularities().get(0);
-    return !live.windows(series, finest, Long.MIN_VALUE, Long.MAX_VALUE).isEmpty()
-        || stored.hasSeries(series);
+    return live.holdsAny(series, finest) || stored.hasSeries(series);
   }
 
   /** Up to {@code limit} stored series whose sensor id starts with {@code prefix}, in order. */

@@ -7,6 +7,7 @@ import io.bucketer.query.LiveWindows;
 import java.util.List;
 import java.util.function.Function;
 import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 
 /**
@@ -42,6 +43,16 @@ public final class StateStoreWindows implements LiveWindows {
         .stream()
         .map(window -> new Window(window.start(), window.state().stats(), !window.state().closed()))
         .toList();
+  }
+
+  @Override
+  public boolean holdsAny(final SeriesKey series, final Granularity granularity) {
+    try (KeyValueIterator<Bytes, byte[]> range =
+        storesByName
+            .apply(TopologyNames.windowStore(granularity))
+            .range(StoreKeys.of(series, Long.MIN_VALUE), StoreKeys.of(series, Long.MAX_VALUE))) {
+      return range.hasNext();
+    }
   }
 
   @Override
