@@ -1,5 +1,7 @@
 package io.bucketer.http;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
 import com.sun.net.httpserver.HttpServer;
@@ -8,6 +10,7 @@ import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
@@ -31,6 +34,7 @@ public final class OpsServer implements AutoCloseable {
   private static final int NOT_FOUND = 404;
   private static final int UNAVAILABLE = 503;
   private static final int THREADS = 8;
+  private static final ObjectMapper STATUS_JSON = new ObjectMapper();
 
   private final HttpServer server;
   private final ExecutorService threads;
@@ -140,24 +144,18 @@ public final class OpsServer implements AutoCloseable {
     threads.shutdownNow();
   }
 
+  /** {@code {"status": ..., "reason": ...}}, the reason left out when there is none. */
   private static String status(final String status, final String reason) {
-    return reason == null
-        ? "{\"status\":\"" + status + "\"}\n"
-        : "{\"status\":\"" + status + "\",\"reason\":\"" + escape(reason) + "\"}\n";
-  }
-
-  private static String escape(final String text) {
-    final StringBuilder escaped = new StringBuilder();
-    for (final char c : text.toCharArray()) {
-      if (c == '"' || c == '\\') {
-        escaped.append('\\').append(c);
-      } else if (c < 0x20) {
-        escaped.append(String.format("\\u%04x", (int) c));
-      } else {
-        escaped.append(c);
-      }
+    final Map<String, String> body = new LinkedHashMap<>();
+    body.put("status", status);
+    if (reason != null) {
+      body.put("reason", reason);
     }
-    return escaped.toString();
+    try {
+      return STATUS_JSON.writeValueAsString(body) + "\n";
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("a map of strings is always JSON", e);
+    }
   }
 
   /** Answers on the exact path only: a context also matches every path it prefixes. */
