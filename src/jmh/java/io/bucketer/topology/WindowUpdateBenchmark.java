@@ -1,8 +1,12 @@
 package io.bucketer.topology;
 
 import io.bucketer.buckets.BucketStats;
+import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.Measurement;
 import io.bucketer.buckets.SeriesKey;
+import io.bucketer.metrics.BucketerMetrics;
+import io.bucketer.windows.WindowState;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.processor.api.MockProcessorContext;
@@ -11,7 +15,6 @@ import org.apache.kafka.streams.state.Stores;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Scope;
@@ -20,13 +23,13 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * What {@link BucketAggregator#process} does to an open window for each reading: read the window's
- * serialised state from its store, add the measurement, write it back. Readings feed the finest
- * granularity only (a coarser one is rolled up once per closed finer window), so with the default
- * {@code 1m,1h} this happens once per reading. The store is Kafka Streams' in-memory one, a sorted
- * map, so what is measured is mostly the store keys and the state's Avro form; RocksDB, which
- * production uses, adds its own cost on top. Plain {@link BucketStats#add} shows what the
- * arithmetic alone costs.
+ * What the window lifecycle does to an open window for each reading: read the window's serialised
+ * state (its sums and, at the finest granularity, its readings so far) from its store, add the
+ * measurement, write it back. Readings feed the finest granularity only (a coarser one is rolled up
+ * once per closed finer window), so with the default {@code 1m,1h} this happens once per reading.
+ * The stores are Kafka Streams' in-memory ones, sorted maps, so what is measured is mostly the
+ * store keys and the state's binary form; RocksDB, which production uses, adds its own cost on top.
+ * Plain {@link BucketStats#add} shows what the arithmetic alone costs.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -37,32 +40,39 @@ import org.openjdk.jmh.annotations.Warmup;
 public class WindowUpdateBenchmark {
 
   private static final SeriesKey SERIES = new SeriesKey("sensor-0042", "temperature");
+  private static final Granularity MINUTE = Granularity.parse("1m");
   private static final Integer UTC_OFFSET_MINUTES = 60;
 
   /** 2025-06-01T10:00:00Z, the start of a minute. */
   private static final long WINDOW_START = 1_748_772_000_000L;
 
+  /** Where the updated window goes, so that the half-full one read each time stays as it is. */
+  private static final long NEXT_WINDOW_START = WINDOW_START + 60_000;
+
   // Fields, not constants: the JIT could fold arithmetic on constants away.
   private WindowState halfFullWindow;
   private Measurement nextReading;
-  private WindowStateStore windows;
+  private TaskWindowStore windows;
 
   @Setup
   public void openTheStore() {
     halfFullWindow = halfFullWindow();
     nextReading = new Measurement(WINDOW_START + 30_000, 21.37);
-    final KeyValueStore<Bytes, byte[]> store = Stores.inMemoryKeyValueStore("windows-1m").get();
-    store.init(new MockProcessorContext<>().getStateStoreContext(), store);
-    windows = new WindowStateStore(store);
+    windows =
+        new TaskWindowStore(
+            Map.of(MINUTE, inMemory("windows-1m")),
+            inMemory("sealed"),
+            null,
+            BucketerMetrics.unregistered());
+    windows.put(SERIES, MINUTE, WINDOW_START, halfFullWindow);
   }
 
-  /**
-   * Every iteration starts again from the same window. Within one, the window that {@link
-   * #addReadingToStoredWindow} updates grows by every call; its encoding grows by a byte or two.
-   */
-  @Setup(Level.Iteration)
-  public void storeAHalfFullWindow() {
-    windows.put(SERIES, WINDOW_START, halfFullWindow);
+  private static <V> KeyValueStore<Bytes, V> inMemory(final String name) {
+    final KeyValueStore<Bytes, byte[]> store = Stores.inMemoryKeyValueStore(name).get();
+    store.init(new MockProcessorContext<>().getStateStoreContext(), store);
+    @SuppressWarnings("unchecked")
+    final KeyValueStore<Bytes, V> typed = (KeyValueStore<Bytes, V>) (Object) store;
+    return typed;
   }
 
   /** The key of the window in its store, built by every read and every write. */
@@ -74,21 +84,21 @@ public class WindowUpdateBenchmark {
   /** Store key, lookup and decoding of the state. */
   @Benchmark
   public WindowState readWindow() {
-    return windows.get(SERIES, WINDOW_START);
+    return windows.get(SERIES, MINUTE, WINDOW_START);
   }
 
   /** Store key, encoding of the state and the store's put. */
   @Benchmark
   public void writeWindow() {
-    windows.put(SERIES, WINDOW_START, halfFullWindow);
+    windows.put(SERIES, MINUTE, NEXT_WINDOW_START, halfFullWindow);
   }
 
-  /** The whole per-reading update of one granularity's window. */
+  /** The whole per-reading update of the finest window, thirty readings in. */
   @Benchmark
   public WindowState addReadingToStoredWindow() {
     final WindowState updated =
-        windows.get(SERIES, WINDOW_START).add(nextReading, UTC_OFFSET_MINUTES);
-    windows.put(SERIES, WINDOW_START, updated);
+        windows.get(SERIES, MINUTE, WINDOW_START).withReading(nextReading, UTC_OFFSET_MINUTES);
+    windows.put(SERIES, MINUTE, NEXT_WINDOW_START, updated);
     return updated;
   }
 
@@ -100,10 +110,13 @@ public class WindowUpdateBenchmark {
 
   /** A minute of 1 Hz readings half-way through: thirty readings so far. */
   private static WindowState halfFullWindow() {
-    BucketStats stats = BucketStats.of(new Measurement(WINDOW_START, 21.0), UTC_OFFSET_MINUTES);
+    WindowState window =
+        WindowState.openWith(new Measurement(WINDOW_START, 21.0), UTC_OFFSET_MINUTES);
     for (int second = 1; second < 30; second++) {
-      stats = stats.add(new Measurement(WINDOW_START + second * 1_000L, 21.0), UTC_OFFSET_MINUTES);
+      window =
+          window.withReading(
+              new Measurement(WINDOW_START + second * 1_000L, 21.0), UTC_OFFSET_MINUTES);
     }
-    return WindowState.open(stats);
+    return window;
   }
 }

@@ -3,6 +3,7 @@ package io.bucketer.metrics;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.util.EnumMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -19,6 +20,22 @@ public final class BucketerMetrics {
   public static final String OPEN_BUCKETS = "bucketer.open.buckets";
   public static final String STREAM_THREAD_RESTARTS = "bucketer.stream.thread.restarts";
   public static final String BUCKETS_EMITTED = "bucketer.buckets.emitted";
+  public static final String STATE_OPERATIONS = "bucketer.state.operations";
+
+  /** An operation of the window lifecycle on its task's state stores. */
+  public enum StateOperation {
+    GET("get"),
+    PUT("put"),
+    DELETE("delete"),
+    /** A range or prefix read, one per iterator opened. */
+    RANGE("range");
+
+    private final String tag;
+
+    StateOperation(final String tag) {
+      this.tag = tag;
+    }
+  }
 
   /** What became of a reading that was decoded. */
   public enum ReadingOutcome {
@@ -43,10 +60,14 @@ public final class BucketerMetrics {
   private final MeterRegistry registry;
   private final Map<String, Counter> counters = new ConcurrentHashMap<>();
   private final AtomicLong openBuckets = new AtomicLong();
+  private final Map<StateOperation, Counter> stateOperations = new EnumMap<>(StateOperation.class);
 
   public BucketerMetrics(final MeterRegistry registry) {
     this.registry = registry;
     registry.gauge(OPEN_BUCKETS, openBuckets);
+    for (final StateOperation operation : StateOperation.values()) {
+      stateOperations.put(operation, counter(STATE_OPERATIONS, "operation", operation.tag));
+    }
   }
 
   /** Meters that count but are not exported: for tests and tools that do not read them. */
@@ -104,6 +125,19 @@ public final class BucketerMetrics {
   /** Open windows, all granularities, of the tasks this instance runs. */
   public long openBuckets() {
     return openBuckets.get();
+  }
+
+  /**
+   * The window lifecycle asked its state stores for one {@code operation}: a get or put goes to the
+   * record cache first, so this counts what the lifecycle asks for, not RocksDB's own work.
+   */
+  public void stateOperation(final StateOperation operation) {
+    stateOperations.get(operation).increment();
+  }
+
+  /** The current count of one state operation. */
+  public double stateOperations(final StateOperation operation) {
+    return stateOperations.get(operation).count();
   }
 
   /** The current count of a reading outcome. */

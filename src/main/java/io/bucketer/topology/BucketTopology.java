@@ -7,6 +7,7 @@ import io.bucketer.buckets.SeriesKey;
 import io.bucketer.ingest.ReadingDecoder;
 import io.bucketer.metrics.BucketerMetrics;
 import io.bucketer.topics.ClosedBucketSerde;
+import io.bucketer.windows.WindowLifecycle;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -44,7 +45,18 @@ public final class BucketTopology {
       int seriesPartitions,
       Duration latenessHorizon,
       int maxMeasurementsPerBucket,
-      ReadingChecks readingChecks) {}
+      ReadingChecks readingChecks) {
+
+    /** What the window lifecycle needs of these settings. */
+    public WindowLifecycle.Settings lifecycle() {
+      return new WindowLifecycle.Settings(
+          new RollupPlan(granularities).granularities(),
+          grace,
+          idleTimeout,
+          latenessHorizon,
+          maxMeasurementsPerBucket);
+    }
+  }
 
   private BucketTopology() {}
 
@@ -127,20 +139,22 @@ public final class BucketTopology {
     for (final Granularity granularity : plan.granularities()) {
       stores.add(bytesStore(TopologyNames.windowStore(granularity)));
     }
-    // Append-only: no key is written twice, so a record cache could absorb nothing and would only
-    // add its bookkeeping, and evict the windows' and watermarks' entries, to every reading.
+    // Written once per run and read back only when its window is emitted: a record cache would
+    // absorb nothing and evict the windows' entries.
     stores.add(
         Stores.keyValueStoreBuilder(
-                Stores.persistentKeyValueStore(TopologyNames.READINGS_STORE),
+                Stores.persistentKeyValueStore(TopologyNames.SEALED_READINGS_STORE),
                 Serdes.Bytes(),
                 Serdes.ByteArray())
             .withCachingDisabled());
+    // Written only when the wall clock moves a quiet series' clock, read once per series a task
+    // has not seen since it started.
     stores.add(
         Stores.keyValueStoreBuilder(
-                Stores.persistentKeyValueStore(TopologyNames.WATERMARK_STORE),
+                Stores.persistentKeyValueStore(TopologyNames.CLOCK_STORE),
                 Serdes.Bytes(),
                 Serdes.Long())
-            .withCachingEnabled());
+            .withCachingDisabled());
     stores.forEach(builder::addStateStore);
     return stores.stream().map(StoreBuilder::name).toList();
   }

@@ -21,6 +21,7 @@ public final class SeriesOwnerLookup {
   private final KafkaStreams streams;
   private final HostInfo self;
   private final String anyWindowStore;
+  private final Granularity finest;
   private final SeriesKeySerde keySerde = new SeriesKeySerde();
 
   /**
@@ -32,6 +33,7 @@ public final class SeriesOwnerLookup {
     this.streams = streams;
     this.self = self;
     this.anyWindowStore = TopologyNames.windowStore(finest);
+    this.finest = finest;
   }
 
   public SeriesOwner ownerOf(final SeriesKey series) {
@@ -56,6 +58,7 @@ public final class SeriesOwnerLookup {
                 streams.store(
                     StoreQueryParameters.fromNameAndType(
                             name, QueryableStoreTypes.<Bytes, byte[]>keyValueStore())
-                        .withPartition(partition))));
+                        .withPartition(partition)),
+            finest));
   }
 }

@@ -43,4 +43,10 @@ final class StoreKeys {
     final byte[] bytes = key.get();
     return ByteBuffer.wrap(bytes, bytes.length - 12, 8).getLong() ^ Long.MIN_VALUE;
   }
+
+  /** The suffix of a key made by {@link #of(SeriesKey, long, int)}. */
+  static int suffixOf(final Bytes key) {
+    final byte[] bytes = key.get();
+    return ByteBuffer.wrap(bytes, bytes.length - 4, 4).getInt() ^ Integer.MIN_VALUE;
+  }
 }

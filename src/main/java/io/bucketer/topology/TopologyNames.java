@@ -18,8 +18,12 @@ public final class TopologyNames {
   public static final String AGGREGATE = "aggregate-buckets";
   public static final String CLOSED = "closed";
   public static final String TOO_LATE = "too-late";
-  public static final String WATERMARK_STORE = "series-watermark-store";
-  public static final String READINGS_STORE = "reading-log-store";
+
+  /** Each series' clock, where its windows cannot tell it (see WindowLifecycle). */
+  public static final String CLOCK_STORE = "series-watermark-store";
+
+  /** Runs of readings sealed off the finest windows of busy series. */
+  public static final String SEALED_READINGS_STORE = "sealed-readings-store";
 
   private TopologyNames() {}
 
@@ -31,8 +35,12 @@ public final class TopologyNames {
     return "egress-" + topic;
   }
 
-  /** Running sums of the open and recently closed windows of one granularity. */
+  /**
+   * The open and recently closed windows of one granularity: running sums, and the finest ones'
+   * readings. "v2" is the layout that keeps readings in their windows; the first layout's stores
+   * had no version and a reading log beside them.
+   */
   public static String windowStore(final Granularity granularity) {
-    return "window-" + granularity.label() + "-store";
+    return "window-" + granularity.label() + "-v2-store";
   }
 }

@@ -1,68 +1,103 @@
 package io.bucketer.topology;
 
-import io.bucketer.avro.BucketStateRecord;
 import io.bucketer.buckets.BucketStats;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import org.apache.avro.io.BinaryEncoder;
-import org.apache.avro.io.DecoderFactory;
-import org.apache.avro.io.EncoderFactory;
-import org.apache.avro.specific.SpecificDatumReader;
-import org.apache.avro.specific.SpecificDatumWriter;
+import io.bucketer.windows.ReadingRun;
+import io.bucketer.windows.WindowState;
+import java.nio.ByteBuffer;
 
 /**
- * The bytes of a window's state in the window stores (schemas/bucket-state.avsc), shared by the
- * aggregator that writes them and the interactive queries that read them. Not thread-safe: one per
- * user.
+ * The bytes of a window's state in the window stores, and of a sealed run of readings, shared by
+ * the aggregator that writes them and the interactive queries that read them. A fixed layout rather
+ * than Avro: a window is decoded and encoded again for every reading, and a schema is no help for a
+ * value only this code reads.
+ *
+ * <pre>
+ * state: [format u8 = 1][count i64][sum f64][min f64][max f64][first i64][last i64]
+ *        [has offset u8][offset i32][closed u8][revision i32][sealed runs i32][run]
+ * run:   [n i32] n x [timestamp i64][value f64]
+ * </pre>
  */
 final class WindowStateCodec {
 
-  private final SpecificDatumWriter<BucketStateRecord> writer =
-      new SpecificDatumWriter<>(BucketStateRecord.class);
-  private final SpecificDatumReader<BucketStateRecord> reader =
-      new SpecificDatumReader<>(BucketStateRecord.class);
+  private static final byte FORMAT = 1;
+  private static final int FIXED_BYTES = 1 + 8 * 6 + 1 + 4 + 1 + 4 + 4;
 
-  byte[] encode(final WindowState state) {
+  private WindowStateCodec() {}
+
+  static byte[] encode(final WindowState state) {
     final BucketStats stats = state.stats();
-    final BucketStateRecord record =
-        new BucketStateRecord(
-            stats.count(),
-            stats.sum(),
-            stats.min(),
-            stats.max(),
-            stats.firstTimestamp(),
-            stats.lastTimestamp(),
-            stats.utcOffsetMinutes(),
-            state.closed(),
-            state.revision());
-    final ByteArrayOutputStream out = new ByteArrayOutputStream(56);
-    final BinaryEncoder encoder = EncoderFactory.get().directBinaryEncoder(out, null);
-    try {
-      writer.write(record, encoder);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    return out.toByteArray();
+    final ByteBuffer buffer = ByteBuffer.allocate(FIXED_BYTES + runBytes(state.tail()));
+    buffer.put(FORMAT);
+    buffer.putLong(stats.count());
+    buffer.putDouble(stats.sum());
+    buffer.putDouble(stats.min());
+    buffer.putDouble(stats.max());
+    buffer.putLong(stats.firstTimestamp());
+    buffer.putLong(stats.lastTimestamp());
+    buffer.put((byte) (stats.utcOffsetMinutes() == null ? 0 : 1));
+    buffer.putInt(stats.utcOffsetMinutes() == null ? 0 : stats.utcOffsetMinutes());
+    buffer.put((byte) (state.closed() ? 1 : 0));
+    buffer.putInt(state.revision());
+    buffer.putInt(state.sealedRuns());
+    writeRun(state.tail(), buffer);
+    return buffer.array();
   }
 
-  WindowState decode(final byte[] value) {
-    try {
-      final BucketStateRecord record =
-          reader.read(null, DecoderFactory.get().binaryDecoder(value, null));
-      return new WindowState(
-          new BucketStats(
-              record.getCount(),
-              record.getSum(),
-              record.getMin(),
-              record.getMax(),
-              record.getFirstTimestamp(),
-              record.getLastTimestamp(),
-              record.getUtcOffsetMinutes()),
-          record.getClosed(),
-          record.getRevision());
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+  static WindowState decode(final byte[] value) {
+    final ByteBuffer buffer = ByteBuffer.wrap(value);
+    final byte format = buffer.get();
+    if (format != FORMAT) {
+      throw new IllegalStateException("window state in unknown format " + format);
     }
+    final long count = buffer.getLong();
+    final double sum = buffer.getDouble();
+    final double min = buffer.getDouble();
+    final double max = buffer.getDouble();
+    final long first = buffer.getLong();
+    final long last = buffer.getLong();
+    final boolean hasOffset = buffer.get() != 0;
+    final int offset = buffer.getInt();
+    final boolean closed = buffer.get() != 0;
+    final int revision = buffer.getInt();
+    final int sealedRuns = buffer.getInt();
+    return new WindowState(
+        new BucketStats(count, sum, min, max, first, last, hasOffset ? offset : null),
+        closed,
+        revision,
+        sealedRuns,
+        readRun(buffer));
+  }
+
+  static byte[] encodeRun(final ReadingRun run) {
+    final ByteBuffer buffer = ByteBuffer.allocate(runBytes(run));
+    writeRun(run, buffer);
+    return buffer.array();
+  }
+
+  static ReadingRun decodeRun(final byte[] value) {
+    return readRun(ByteBuffer.wrap(value));
+  }
+
+  private static int runBytes(final ReadingRun run) {
+    return 4 + run.size() * 16;
+  }
+
+  private static void writeRun(final ReadingRun run, final ByteBuffer buffer) {
+    buffer.putInt(run.size());
+    for (int i = 0; i < run.size(); i++) {
+      buffer.putLong(run.timestamp(i));
+      buffer.putDouble(run.value(i));
+    }
+  }
+
+  private static ReadingRun readRun(final ByteBuffer buffer) {
+    final int size = buffer.getInt();
+    final long[] timestamps = new long[size];
+    final double[] values = new double[size];
+    for (int i = 0; i < size; i++) {
+      timestamps[i] = buffer.getLong();
+      values[i] = buffer.getDouble();
+    }
+    return ReadingRun.of(timestamps, values);
   }
 }

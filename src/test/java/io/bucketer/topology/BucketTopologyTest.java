@@ -335,7 +335,7 @@ class BucketTopologyTest {
     for (final Granularity granularity : SETTINGS.granularities()) {
       assertThat(entries(TopologyNames.windowStore(granularity))).isZero();
     }
-    assertThat(entries(TopologyNames.READINGS_STORE)).isZero();
+    assertThat(entries(TopologyNames.SEALED_READINGS_STORE)).isZero();
     assertThat(buckets.readValuesToList()).hasSize(4);
   }
 

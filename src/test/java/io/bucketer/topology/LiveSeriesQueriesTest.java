@@ -115,7 +115,7 @@ class LiveSeriesQueriesTest {
         new SeriesQueries(
             new StoredBuckets(
                 client.getDatabase("iot"), "buckets_", List.of(MINUTE, HOUR), TIMEOUT));
-    live = new StateStoreWindows(LiveSeriesQueriesTest::store);
+    live = new StateStoreWindows(LiveSeriesQueriesTest::store, MINUTE);
   }
 
   @SuppressWarnings("unchecked")

@@ -1,0 +1,468 @@
+package io.bucketer.windows;
+
+import io.bucketer.buckets.BucketStats;
+import io.bucketer.buckets.ClosedBucket;
+import io.bucketer.buckets.Granularity;
+import io.bucketer.buckets.Measurement;
+import io.bucketer.buckets.RollupPlan;
+import io.bucketer.buckets.SeriesKey;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Consumer;
+import java.util.function.LongConsumer;
+
+/**
+ * The life of the windows of every granularity for the series of one task: open, add readings,
+ * close, roll up, merge late readings, expire, and close quiet series by the wall clock. Plain Java
+ * over a {@link WindowStore}; the Kafka Streams processor that hosts it only adapts its stores and
+ * forwards what it emits.
+ *
+ * <p><b>Time is kept per series.</b> A series' clock is the greatest event time of its readings. A
+ * window {@code [start, end)} closes once its series' clock reaches {@code end + grace}: its
+ * buckets are emitted then, and closed finer windows are rolled up into the coarser ones before
+ * those are checked. Per series, not per task (Kafka Streams' stream time), because the repartition
+ * topic merges what several upstream tasks forward, each at its own pace: catching up on a backlog,
+ * one can run hours of event time ahead of another, and a task-wide clock would call the slower
+ * one's readings late.
+ *
+ * <p><b>The clock is derived, not written per reading.</b> Every accepted reading is kept in a
+ * window of the finest granularity until its series' clock has moved a horizon past it, so the
+ * clock is the latest reading of the series' latest finest window. It is held in memory and stored
+ * only when the wall clock moves it past every reading (quiet series, below): a restart derives it
+ * again from the windows and that stored value.
+ *
+ * <p><b>Late readings.</b> A closed window stays in the store, with every reading, until its
+ * series' clock passes {@code end + grace + lateness horizon}. A reading for it in that time is
+ * merged in and the window is emitted again, whole, with a higher revision; the coarser windows
+ * that contain it are updated the same way. After the horizon a reading is too late.
+ *
+ * <p><b>Quiet series.</b> A series that stops sending would keep its last windows open forever. The
+ * host calls {@link #closeIdleSeries} on the wall clock: for every series that has sent nothing for
+ * the idle timeout, it closes the windows whose {@code end + grace} has passed on the wall clock,
+ * and moves the series' clock to them; a reading for one of them afterwards is late, and merged
+ * within the horizon. A series silent for a whole horizon of wall-clock time forgets its closed
+ * windows.
+ */
+public final class WindowLifecycle {
+
+  /**
+   * Readings a finest window carries in its own value before they are sealed into a run stored
+   * apart. 64 holds a minute of a 1 Hz sensor, so such a window is one value, rewritten and
+   * coalesced in the record cache; a busy sensor's window costs one more write per 64 readings
+   * instead of rewriting thousands of readings for each new one.
+   */
+  public static final int TAIL_CAPACITY = 64;
+
+  /** What the lifecycle needs to know. */
+  public record Settings(
+      List<Granularity> granularities,
+      Duration grace,
+      Duration idleTimeout,
+      Duration latenessHorizon,
+      int maxMeasurementsPerBucket) {}
+
+  /** What became of one reading. */
+  public enum Outcome {
+    ON_TIME,
+    LATE_MERGED,
+    TOO_LATE
+  }
+
+  private final RollupPlan plan;
+  private final Granularity finest;
+  private final long coarsestMillis;
+  private final long graceMillis;
+  private final long idleTimeoutMillis;
+  private final long horizonMillis;
+  private final int maxMeasurements;
+  private final WindowStore store;
+  private final LongConsumer openWindowsChanged;
+
+  /** Series that have state: their clocks, when they last sent and when to look at them next. */
+  private final Map<SeriesKey, SeriesClock> clocks = new HashMap<>();
+
+  private long openWindows;
+
+  private static final class SeriesClock {
+    long clock;
+    long lastReadingWallClock;
+    long nextIdleCheck;
+
+    SeriesClock(final long clock, final long now, final long nextCheck) {
+      this.clock = clock;
+      this.lastReadingWallClock = now;
+      this.nextIdleCheck = nextCheck;
+    }
+  }
+
+  /**
+   * @param openWindowsChanged told of every change of the number of open windows
+   */
+  public WindowLifecycle(
+      final Settings settings, final WindowStore store, final LongConsumer openWindowsChanged) {
+    this.plan = new RollupPlan(settings.granularities());
+    this.finest = plan.granularities().get(0);
+    this.coarsestMillis = plan.granularities().get(plan.granularities().size() - 1).sizeMillis();
+    this.graceMillis = settings.grace().toMillis();
+    this.idleTimeoutMillis = settings.idleTimeout().toMillis();
+    this.horizonMillis = settings.latenessHorizon().toMillis();
+    this.maxMeasurements = settings.maxMeasurementsPerBucket();
+    this.store = store;
+    this.openWindowsChanged = openWindowsChanged;
+  }
+
+  /**
+   * Reads what the store holds when a task starts, or starts again after its state was rolled back.
+   * Restored series get a full idle timeout before the wall clock may close their windows: they may
+   * simply not have been read again yet.
+   */
+  public void restore(final long wallClock) {
+    clocks.clear();
+    openWindowsChanged(-openWindows);
+    for (final Granularity granularity : plan.granularities()) {
+      final boolean holdsReadings = granularity.equals(finest);
+      store.forEach(
+          granularity,
+          (series, start, state) -> {
+            final SeriesClock seen =
+                clocks.computeIfAbsent(
+                    series,
+                    s -> new SeriesClock(Long.MIN_VALUE, wallClock, wallClock + idleTimeoutMillis));
+            if (holdsReadings) {
+              seen.clock = Math.max(seen.clock, state.stats().lastTimestamp());
+            }
+            if (!state.closed()) {
+              openWindowsChanged(1);
+            }
+          });
+    }
+    clocks.forEach(
+        (series, seen) ->
+            seen.clock = Math.max(seen.clock, store.storedClock(series).orElse(Long.MIN_VALUE)));
+  }
+
+  /**
+   * Adds one reading to the windows of its series, and passes every bucket it closes or re-closes
+   * to {@code emit}: the re-closed windows it was late for first, then the windows its time closes.
+   */
+  public Outcome accept(
+      final SeriesKey series,
+      final Measurement measurement,
+      final Integer utcOffsetMinutes,
+      final long wallClock,
+      final Consumer<ClosedBucket> emit) {
+    final long timestamp = measurement.timestamp();
+    final SeriesClock seen = clocks.get(series);
+    final long clock = seen != null ? seen.clock : storedClock(series);
+    if (isBeyondHorizon(timestamp, clock)) {
+      return Outcome.TOO_LATE;
+    }
+    List<Granularity> reclosed = List.of();
+    for (final Granularity granularity : plan.granularities()) {
+      if (!receivesReadingDirectly(granularity, timestamp, clock)) {
+        continue;
+      }
+      final long start = granularity.windowStart(timestamp);
+      final WindowState after =
+          added(series, granularity, start, measurement, utcOffsetMinutes, clock);
+      if (after.closed()) {
+        if (reclosed.isEmpty()) {
+          reclosed = new ArrayList<>(plan.granularities().size());
+        }
+        reclosed.add(granularity);
+      }
+    }
+    for (final Granularity granularity : reclosed) {
+      emit(series, granularity, granularity.windowStart(timestamp), emit);
+    }
+    final SeriesClock updated =
+        seen != null ? seen : new SeriesClock(clock, wallClock, wallClock + idleTimeoutMillis);
+    if (seen == null) {
+      clocks.put(series, updated);
+    }
+    updated.lastReadingWallClock = wallClock;
+    updated.nextIdleCheck = wallClock + idleTimeoutMillis;
+    if (timestamp > clock) {
+      updated.clock = timestamp;
+      closeWindows(series, clock, timestamp, emit);
+      if (clock == Long.MIN_VALUE
+          || lastClosedStart(finest, clock) != lastClosedStart(finest, timestamp)) {
+        expire(series, timestamp);
+      }
+    }
+    return reclosed.isEmpty() ? Outcome.ON_TIME : Outcome.LATE_MERGED;
+  }
+
+  /** The clock of {@code series}: the event time up to which its windows are judged. */
+  public long clockOf(final SeriesKey series) {
+    final SeriesClock seen = clocks.get(series);
+    return seen != null ? seen.clock : storedClock(series);
+  }
+
+  /** Open windows of this task, all granularities. */
+  public long openWindows() {
+    return openWindows;
+  }
+
+  /** The window the reading joins, stored with it; a new window closed at once if it is late. */
+  private WindowState added(
+      final SeriesKey series,
+      final Granularity granularity,
+      final long start,
+      final Measurement measurement,
+      final Integer utcOffsetMinutes,
+      final long clock) {
+    final boolean keepsReadings = granularity.equals(finest);
+    final WindowState before = store.get(series, granularity, start);
+    WindowState after;
+    if (before == null) {
+      final WindowState fresh =
+          keepsReadings
+              ? WindowState.openWith(measurement, utcOffsetMinutes)
+              : WindowState.open(BucketStats.of(measurement, utcOffsetMinutes));
+      after = isClosed(granularity, start, clock) ? fresh.close() : fresh;
+      if (!after.closed()) {
+        openWindowsChanged(1);
+      }
+    } else {
+      after =
+          keepsReadings
+              ? before.withReading(measurement, utcOffsetMinutes)
+              : before.withSums(measurement, utcOffsetMinutes);
+    }
+    if (after.tail().size() >= TAIL_CAPACITY) {
+      store.putSealedRun(series, start, after.sealedRuns(), after.tail());
+      after = after.tailSealed();
+    }
+    store.put(series, granularity, start, after);
+    return after;
+  }
+
+  /**
+   * A granularity fed by readings always takes the reading itself. A rolled-up one takes it only
+   * when the window of its source has already closed, and so already been rolled up into it;
+   * otherwise the reading reaches it with that rollup.
+   */
+  private boolean receivesReadingDirectly(
+      final Granularity granularity, final long timestamp, final long clock) {
+    final Optional<Granularity> source = plan.sourceOf(granularity);
+    return source.isEmpty() || isClosed(source.get(), source.get().windowStart(timestamp), clock);
+  }
+
+  private boolean isClosed(final Granularity granularity, final long start, final long clock) {
+    return clock != Long.MIN_VALUE && granularity.windowEnd(start) + graceMillis <= clock;
+  }
+
+  /** True when a window holding this reading was closed longer than the lateness horizon ago. */
+  private boolean isBeyondHorizon(final long timestamp, final long clock) {
+    if (clock == Long.MIN_VALUE) {
+      return false;
+    }
+    for (final Granularity granularity : plan.fedByReadings()) {
+      final long end = granularity.windowEnd(granularity.windowStart(timestamp));
+      if (end + graceMillis + horizonMillis <= clock) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The start of the latest window of {@code granularity} that is closed at {@code clock}. */
+  private long lastClosedStart(final Granularity granularity, final long clock) {
+    if (clock == Long.MIN_VALUE) {
+      return Long.MIN_VALUE;
+    }
+    final long size = granularity.sizeMillis();
+    return Math.floorDiv(clock - graceMillis - size, size) * size;
+  }
+
+  /**
+   * Closes the windows of {@code series} that the clock's move from {@code before} to {@code after}
+   * closes, finest granularity first. Returns the latest {@code end + grace} among the windows it
+   * closed. Only a move across a window boundary can close anything, so most readings return at
+   * once.
+   */
+  private long closeWindows(
+      final SeriesKey series,
+      final long before,
+      final long after,
+      final Consumer<ClosedBucket> emit) {
+    long latestClose = Long.MIN_VALUE;
+    for (final Granularity granularity : plan.granularities()) {
+      final long from = lastClosedStart(granularity, before);
+      final long upTo = lastClosedStart(granularity, after);
+      if (from >= upTo) {
+        continue;
+      }
+      for (final WindowReader.Window window : store.range(series, granularity, from + 1, upTo)) {
+        if (window.state().closed()) {
+          continue; // created late, in a window that had already closed, and emitted then
+        }
+        store.put(series, granularity, window.start(), window.state().close());
+        openWindowsChanged(-1);
+        for (final Granularity coarser : plan.rolledUpFrom(granularity)) {
+          rollUp(series, coarser, coarser.windowStart(window.start()), window.state().stats());
+        }
+        emit(series, granularity, window.start(), emit);
+        latestClose = Math.max(latestClose, granularity.windowEnd(window.start()) + graceMillis);
+      }
+    }
+    return latestClose;
+  }
+
+  private void rollUp(
+      final SeriesKey series,
+      final Granularity coarser,
+      final long start,
+      final BucketStats finer) {
+    final WindowState before = store.get(series, coarser, start);
+    if (before == null) {
+      openWindowsChanged(1);
+    }
+    store.put(
+        series, coarser, start, before == null ? WindowState.open(finer) : before.merge(finer));
+  }
+
+  /** Emits every bucket of one window, whole, as its state and its readings describe it. */
+  private void emit(
+      final SeriesKey series,
+      final Granularity granularity,
+      final long start,
+      final Consumer<ClosedBucket> emit) {
+    final WindowState state = store.get(series, granularity, start);
+    final long end = granularity.windowEnd(start);
+    ClosedBucket.ofWindow(
+            series,
+            granularity,
+            start,
+            state.stats(),
+            WindowReadings.between(store, finest, series, start, end),
+            state.revision(),
+            maxMeasurements)
+        .forEach(emit);
+  }
+
+  /** Forgets the windows, and the readings, that no reading can change any more. */
+  private void expire(final SeriesKey series, final long clock) {
+    final long changeable = clock - graceMillis - horizonMillis;
+    final long finestSize = finest.sizeMillis();
+    // A finest window holds readings that every granularity's windows are emitted from: it goes
+    // once no window of any granularity that overlaps it can change, i.e. all of them end by
+    // the last boundary at or before `changeable`.
+    long finestUpTo = Long.MAX_VALUE;
+    for (final Granularity granularity : plan.granularities()) {
+      final long size = granularity.sizeMillis();
+      final long lastSettledEnd = Math.floorDiv(changeable, size) * size;
+      finestUpTo =
+          Math.min(finestUpTo, Math.floorDiv(lastSettledEnd - finestSize, finestSize) * finestSize);
+      if (!granularity.equals(finest)) {
+        store.deleteUpTo(series, granularity, lastSettledEnd - size);
+      }
+    }
+    store.deleteUpTo(series, finest, finestUpTo);
+    store.deleteSealedRunsUpTo(series, finestUpTo);
+  }
+
+  /**
+   * Closes the windows of quiet series whose {@code end + grace} has passed on the wall clock, and
+   * forgets series silent for a whole horizon; passes the buckets it closes to {@code emit}.
+   */
+  public void closeIdleSeries(final long wallClock, final Consumer<ClosedBucket> emit) {
+    final Iterator<Map.Entry<SeriesKey, SeriesClock>> entries = clocks.entrySet().iterator();
+    while (entries.hasNext()) {
+      final Map.Entry<SeriesKey, SeriesClock> entry = entries.next();
+      final SeriesClock seen = entry.getValue();
+      if (wallClock < seen.nextIdleCheck) {
+        continue;
+      }
+      final SeriesKey series = entry.getKey();
+      if (wallClock > seen.clock) {
+        final long latestClose = closeWindows(series, seen.clock, wallClock, emit);
+        if (latestClose > seen.clock) {
+          // Closed windows must never reopen: move the clock just far enough to cover them. No
+          // reading holds this time, so it is stored.
+          moveClock(series, seen, latestClose);
+        }
+      }
+      if (wallClock - seen.lastReadingWallClock >= horizonMillis) {
+        forgetAll(series, seen);
+      }
+      final Optional<Long> nextClose = nextClose(series, seen.clock);
+      if (nextClose.isPresent()) {
+        seen.nextIdleCheck = Math.max(wallClock + 1, nextClose.get());
+      } else if (hasState(series)) {
+        seen.nextIdleCheck = seen.lastReadingWallClock + Math.max(horizonMillis, idleTimeoutMillis);
+      } else {
+        entries.remove();
+      }
+    }
+  }
+
+  private void moveClock(final SeriesKey series, final SeriesClock seen, final long clock) {
+    seen.clock = clock;
+    store.storeClock(series, clock);
+    expire(series, clock);
+  }
+
+  /** Wall-clock time at which the earliest open window of {@code series} can close, if any. */
+  private Optional<Long> nextClose(final SeriesKey series, final long clock) {
+    Long earliest = null;
+    for (final Granularity granularity : plan.granularities()) {
+      for (final WindowReader.Window window :
+          store.range(
+              series, granularity, lastClosedStart(granularity, clock) + 1, Long.MAX_VALUE - 1)) {
+        if (!window.state().closed()) {
+          final long close = granularity.windowEnd(window.start()) + graceMillis;
+          earliest = earliest == null ? close : Math.min(earliest, close);
+          break;
+        }
+      }
+    }
+    return Optional.ofNullable(earliest);
+  }
+
+  /**
+   * A series silent for a whole horizon of wall-clock time: its closed windows go. The clock moves
+   * past their horizon, so a reading for one of them is too late rather than a new window.
+   */
+  private void forgetAll(final SeriesKey series, final SeriesClock seen) {
+    long latestEnd = Long.MIN_VALUE;
+    for (final Granularity granularity : plan.granularities()) {
+      final var latest = store.latestStart(series, granularity);
+      if (latest.isPresent()) {
+        latestEnd = Math.max(latestEnd, granularity.windowEnd(latest.getAsLong()));
+      }
+    }
+    if (latestEnd == Long.MIN_VALUE) {
+      return;
+    }
+    if (nextClose(series, seen.clock).isEmpty()) {
+      moveClock(series, seen, Math.max(seen.clock, latestEnd + graceMillis + horizonMillis));
+    }
+  }
+
+  private boolean hasState(final SeriesKey series) {
+    for (final Granularity granularity : plan.granularities()) {
+      if (store.latestStart(series, granularity).isPresent()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private long storedClock(final SeriesKey series) {
+    return store.storedClock(series).orElse(Long.MIN_VALUE);
+  }
+
+  private void openWindowsChanged(final long delta) {
+    if (delta != 0) {
+      openWindows += delta;
+      openWindowsChanged.accept(delta);
+    }
+  }
+}

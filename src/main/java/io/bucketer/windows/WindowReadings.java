@@ -1,0 +1,51 @@
+package io.bucketer.windows;
+
+import io.bucketer.buckets.Granularity;
+import io.bucketer.buckets.Measurement;
+import io.bucketer.buckets.SeriesKey;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * The readings of any stretch of a series' time, gathered from the finest windows that overlap it:
+ * every reading is kept once, in the finest window that holds it, however many granularities
+ * contain it.
+ */
+public final class WindowReadings {
+
+  private WindowReadings() {}
+
+  /**
+   * The readings of {@code series} with {@code from <= timestamp < to}, in time order; readings
+   * with equal times keep their arrival order.
+   */
+  public static List<Measurement> between(
+      final WindowReader windows,
+      final Granularity finest,
+      final SeriesKey series,
+      final long from,
+      final long to) {
+    final List<Measurement> found = new ArrayList<>();
+    if (from >= to) {
+      return found;
+    }
+    final long firstStart = finest.windowStart(from);
+    final long lastStart = finest.windowStart(to - 1);
+    final List<WindowReader.SealedRun> sealed = windows.sealedRuns(series, firstStart, lastStart);
+    int next = 0;
+    for (final WindowReader.Window window : windows.range(series, finest, firstStart, lastStart)) {
+      while (next < sealed.size() && sealed.get(next).windowStart() < window.start()) {
+        next++; // runs of a window already forgotten: none, unless expiry raced; never read
+      }
+      while (next < sealed.size() && sealed.get(next).windowStart() == window.start()) {
+        sealed.get(next++).readings().collect(from, to, found);
+      }
+      window.state().tail().collect(from, to, found);
+    }
+    // Stable: equal times keep arrival order. Runs are sorted per window in arrival order, and
+    // mostly in time order already, where the sort costs one pass.
+    found.sort(Comparator.comparingLong(Measurement::timestamp));
+    return found;
+  }
+}

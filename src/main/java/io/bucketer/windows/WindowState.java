@@ -1,0 +1,64 @@
+package io.bucketer.windows;
+
+import io.bucketer.buckets.BucketStats;
+import io.bucketer.buckets.Measurement;
+
+/**
+ * One window of one series as the state keeps it: running sums, whether the window has closed, the
+ * revision of its last emitted buckets, and, for a window of the finest granularity, its readings.
+ *
+ * <p>The readings live with the sums so that a reading costs one update of one value, which the
+ * record cache coalesces between commits. They are kept in arrival order: the newest in {@link
+ * #tail}, and, once the tail reaches {@link WindowLifecycle#TAIL_CAPACITY}, in runs sealed off it
+ * and stored apart ({@link #sealedRuns} of them), so that a busy sensor's window is never rewritten
+ * whole for each reading. A window of a coarser granularity holds sums only.
+ */
+public record WindowState(
+    BucketStats stats, boolean closed, int revision, int sealedRuns, ReadingRun tail) {
+
+  /** A new open window of sums only. */
+  public static WindowState open(final BucketStats stats) {
+    return new WindowState(stats, false, 0, 0, ReadingRun.EMPTY);
+  }
+
+  /** A new open window holding one reading. */
+  public static WindowState openWith(
+      final Measurement measurement, final Integer utcOffsetMinutes) {
+    return new WindowState(
+        BucketStats.of(measurement, utcOffsetMinutes), false, 0, 0, ReadingRun.of(measurement));
+  }
+
+  /** This window with one more reading kept; a closed window gets a new revision. */
+  public WindowState withReading(final Measurement measurement, final Integer utcOffsetMinutes) {
+    return new WindowState(
+        stats.add(measurement, utcOffsetMinutes),
+        closed,
+        nextRevision(),
+        sealedRuns,
+        tail.with(measurement));
+  }
+
+  /** This window's sums with one more reading, not kept; a closed window gets a new revision. */
+  public WindowState withSums(final Measurement measurement, final Integer utcOffsetMinutes) {
+    return new WindowState(
+        stats.add(measurement, utcOffsetMinutes), closed, nextRevision(), sealedRuns, tail);
+  }
+
+  /** This window with the sums of a closed finer window. */
+  public WindowState merge(final BucketStats finer) {
+    return new WindowState(stats.merge(finer), closed, revision, sealedRuns, tail);
+  }
+
+  public WindowState close() {
+    return new WindowState(stats, true, revision, sealedRuns, tail);
+  }
+
+  /** This window once its tail is stored apart as run number {@link #sealedRuns}. */
+  public WindowState tailSealed() {
+    return new WindowState(stats, closed, revision, sealedRuns + 1, ReadingRun.EMPTY);
+  }
+
+  private int nextRevision() {
+    return closed ? revision + 1 : revision;
+  }
+}

@@ -1,0 +1,135 @@
+package io.bucketer.windows;
+
+import io.bucketer.buckets.Granularity;
+import io.bucketer.buckets.SeriesKey;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.OptionalLong;
+import java.util.TreeMap;
+
+/** A {@link WindowStore} in sorted maps, for testing the lifecycle without Kafka. */
+final class InMemoryWindowStore implements WindowStore {
+
+  private final Map<SeriesKey, Map<Granularity, NavigableMap<Long, WindowState>>> windows =
+      new HashMap<>();
+  private final Map<SeriesKey, NavigableMap<Long, NavigableMap<Integer, ReadingRun>>> sealed =
+      new HashMap<>();
+  private final Map<SeriesKey, Long> clocks = new HashMap<>();
+  int puts;
+
+  private NavigableMap<Long, WindowState> of(final SeriesKey series, final Granularity g) {
+    return windows
+        .computeIfAbsent(series, s -> new HashMap<>())
+        .computeIfAbsent(g, x -> new TreeMap<>());
+  }
+
+  @Override
+  public WindowState get(final SeriesKey series, final Granularity granularity, final long start) {
+    return of(series, granularity).get(start);
+  }
+
+  @Override
+  public List<Window> range(
+      final SeriesKey series, final Granularity granularity, final long first, final long last) {
+    final List<Window> found = new ArrayList<>();
+    if (first <= last) {
+      of(series, granularity)
+          .subMap(first, true, last, true)
+          .forEach((start, state) -> found.add(new Window(start, state)));
+    }
+    return found;
+  }
+
+  @Override
+  public OptionalLong latestStart(final SeriesKey series, final Granularity granularity) {
+    final NavigableMap<Long, WindowState> all = of(series, granularity);
+    return all.isEmpty() ? OptionalLong.empty() : OptionalLong.of(all.lastKey());
+  }
+
+  @Override
+  public List<SealedRun> sealedRuns(
+      final SeriesKey series, final long firstStart, final long lastStart) {
+    final List<SealedRun> found = new ArrayList<>();
+    sealed
+        .getOrDefault(series, new TreeMap<>())
+        .subMap(firstStart, true, lastStart, true)
+        .forEach(
+            (start, runs) ->
+                runs.forEach((number, run) -> found.add(new SealedRun(start, number, run))));
+    return found;
+  }
+
+  @Override
+  public void put(
+      final SeriesKey series,
+      final Granularity granularity,
+      final long start,
+      final WindowState state) {
+    puts++;
+    of(series, granularity).put(start, state);
+  }
+
+  @Override
+  public void deleteUpTo(final SeriesKey series, final Granularity granularity, final long upTo) {
+    of(series, granularity).headMap(upTo, true).clear();
+  }
+
+  @Override
+  public void putSealedRun(
+      final SeriesKey series, final long windowStart, final int number, final ReadingRun run) {
+    puts++;
+    sealed
+        .computeIfAbsent(series, s -> new TreeMap<>())
+        .computeIfAbsent(windowStart, w -> new TreeMap<>())
+        .put(number, run);
+  }
+
+  @Override
+  public void deleteSealedRunsUpTo(final SeriesKey series, final long upTo) {
+    sealed.getOrDefault(series, new TreeMap<>()).headMap(upTo, true).clear();
+  }
+
+  @Override
+  public OptionalLong storedClock(final SeriesKey series) {
+    final Long clock = clocks.get(series);
+    return clock == null ? OptionalLong.empty() : OptionalLong.of(clock);
+  }
+
+  @Override
+  public void storeClock(final SeriesKey series, final long clock) {
+    puts++;
+    clocks.put(series, clock);
+  }
+
+  @Override
+  public void forEach(final Granularity granularity, final WindowVisitor visitor) {
+    windows.forEach(
+        (series, byGranularity) ->
+            byGranularity
+                .getOrDefault(granularity, new TreeMap<>())
+                .forEach((start, state) -> visitor.visit(series, start, state)));
+  }
+
+  /** Windows and sealed runs held, all series. */
+  int entries() {
+    int count = 0;
+    for (final var byGranularity : windows.values()) {
+      for (final var all : byGranularity.values()) {
+        count += all.size();
+      }
+    }
+    for (final var byWindow : sealed.values()) {
+      for (final var runs : byWindow.values()) {
+        count += runs.size();
+      }
+    }
+    return count;
+  }
+
+  int sealedRunsOf(final SeriesKey series) {
+    return sealedRuns(series, Long.MIN_VALUE, Long.MAX_VALUE).size();
+  }
+}

@@ -1,0 +1,196 @@
+package io.bucketer.windows;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.bucketer.buckets.ClosedBucket;
+import io.bucketer.buckets.Granularity;
+import io.bucketer.buckets.Measurement;
+import io.bucketer.buckets.SeriesKey;
+import io.bucketer.windows.WindowLifecycle.Outcome;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+/** The window lifecycle alone, over sorted maps: no Kafka, no serialisation. */
+class WindowLifecycleTest {
+
+  private static final Granularity MINUTE = Granularity.parse("1m");
+  private static final Granularity HOUR = Granularity.parse("1h");
+  private static final SeriesKey SERIES = new SeriesKey("s1", "temperature");
+  private static final long TEN = Instant.parse("2025-06-01T10:00:00Z").toEpochMilli();
+  private static final long WALL_CLOCK = TEN + 3_600_000L;
+  private static final WindowLifecycle.Settings SETTINGS =
+      new WindowLifecycle.Settings(
+          List.of(MINUTE, HOUR),
+          Duration.ofSeconds(10),
+          Duration.ofSeconds(30),
+          Duration.ofHours(2),
+          1000);
+
+  private final InMemoryWindowStore store = new InMemoryWindowStore();
+  private final List<ClosedBucket> emitted = new ArrayList<>();
+  private long openWindows;
+  private WindowLifecycle lifecycle = started();
+
+  private WindowLifecycle started() {
+    final WindowLifecycle started =
+        new WindowLifecycle(SETTINGS, store, delta -> openWindows += delta);
+    started.restore(WALL_CLOCK);
+    return started;
+  }
+
+  private Outcome send(final long timestamp, final double value) {
+    return lifecycle.accept(
+        SERIES, new Measurement(timestamp, value), null, WALL_CLOCK, emitted::add);
+  }
+
+  private static long at(final int minute, final int second) {
+    return TEN + minute * 60_000L + second * 1_000L;
+  }
+
+  @Test
+  void shouldCloseAMinuteOnceItsSeriesClockPassesEndPlusGrace() {
+    send(at(0, 30), 2.0);
+    send(at(0, 5), 1.0); // out of order within the window
+    send(at(1, 9), 3.0); // clock 10:01:09: the minute's end + grace is 10:01:10
+    assertThat(emitted).isEmpty();
+
+    send(at(1, 10), 4.0); // close [10:00, 10:01)
+
+    assertThat(emitted).hasSize(1);
+    final ClosedBucket minute = emitted.get(0);
+    assertThat(minute.windowStart()).isEqualTo(TEN);
+    assertThat(minute.measurements())
+        .containsExactly(new Measurement(at(0, 5), 1.0), new Measurement(at(0, 30), 2.0));
+    assertThat(minute.stats().sum()).isEqualTo(3.0);
+    assertThat(minute.revision()).isZero();
+  }
+
+  @Test
+  void shouldRollMinutesUpIntoTheHourAndEmitItWithEveryReadingOfItsMinutes() {
+    final List<Measurement> sent = new ArrayList<>();
+    for (int second = 0; second < 3_600; second += 7) {
+      final Measurement reading = new Measurement(TEN + second * 1_000L, second % 13);
+      sent.add(reading);
+      send(reading.timestamp(), reading.value());
+    }
+    send(TEN + 3_610_000L, 0.0); // close the hour and its last minute
+
+    final List<ClosedBucket> hours =
+        emitted.stream().filter(b -> b.granularity().equals(HOUR)).toList();
+    assertThat(hours).hasSize(1);
+    assertThat(hours.get(0).measurements()).isEqualTo(sent);
+    assertThat(emitted.stream().filter(b -> b.granularity().equals(MINUTE))).hasSize(60);
+  }
+
+  @Test
+  void shouldReEmitALateMinuteAndItsClosedHourWithAHigherRevision() {
+    send(at(0, 5), 1.0);
+    send(at(70, 0), 1.0); // closes 10:00 and the hour of 10
+    emitted.clear();
+
+    final Outcome outcome = send(at(0, 50), 5.0);
+
+    assertThat(outcome).isEqualTo(Outcome.LATE_MERGED);
+    assertThat(emitted).extracting(ClosedBucket::granularity).containsExactly(MINUTE, HOUR);
+    assertThat(emitted).allSatisfy(bucket -> assertThat(bucket.revision()).isEqualTo(1));
+    assertThat(emitted).allSatisfy(bucket -> assertThat(bucket.stats().count()).isEqualTo(2));
+  }
+
+  @Test
+  void shouldCallAReadingTooLateOnceItsWindowsHorizonHasPassed() {
+    send(at(0, 5), 1.0);
+    send(at(0, 5) + Duration.ofHours(3).toMillis(), 1.0);
+
+    assertThat(send(at(0, 6), 1.0)).isEqualTo(Outcome.TOO_LATE);
+    assertThat(lifecycle.clockOf(SERIES)).isEqualTo(at(0, 5) + Duration.ofHours(3).toMillis());
+  }
+
+  @Test
+  void shouldSealABusyWindowsReadingsInRunsAndEmitThemAllInTimeOrder() {
+    final SplittableRandom random = new SplittableRandom(3);
+    final List<Measurement> sent = new ArrayList<>();
+    for (int i = 0; i < 1_000; i++) {
+      final Measurement reading = new Measurement(TEN + random.nextLong(0, 60_000), i);
+      sent.add(reading);
+      send(reading.timestamp(), reading.value());
+    }
+    assertThat(store.sealedRunsOf(SERIES)).isEqualTo(1_000 / WindowLifecycle.TAIL_CAPACITY);
+    assertThat(store.get(SERIES, MINUTE, TEN).tail().size())
+        .isEqualTo(1_000 % WindowLifecycle.TAIL_CAPACITY);
+
+    send(at(1, 10), 0.0);
+
+    // a stable sort of the readings as sent: equal times keep their arrival order
+    final List<Measurement> expected = new ArrayList<>(sent);
+    expected.sort(Comparator.comparingLong(Measurement::timestamp));
+    assertThat(emitted).hasSize(1);
+    assertThat(emitted.get(0).measurements()).isEqualTo(expected);
+  }
+
+  @Test
+  void shouldWriteOneValuePerReadingAndNoClockWhileReadingsMoveIt() {
+    for (int second = 0; second < 50; second++) {
+      send(TEN + second * 1_000L, second);
+    }
+
+    assertThat(store.puts).isEqualTo(50);
+    assertThat(store.storedClock(SERIES)).isEmpty();
+    assertThat(lifecycle.clockOf(SERIES)).isEqualTo(TEN + 49_000);
+  }
+
+  @Test
+  void shouldStoreTheClockWhenTheWallClockMovesItForAQuietSeries() {
+    send(at(0, 5), 1.0);
+
+    // quiet for the idle timeout; by the wall clock, 11:00:31, the minute and the hour are over
+    lifecycle.closeIdleSeries(WALL_CLOCK + 31_000, emitted::add);
+
+    assertThat(emitted).extracting(ClosedBucket::granularity).containsExactly(MINUTE, HOUR);
+    final long hourEndPlusGrace = TEN + 3_610_000L;
+    assertThat(store.storedClock(SERIES)).hasValue(hourEndPlusGrace);
+    assertThat(started().clockOf(SERIES)).isEqualTo(hourEndPlusGrace);
+  }
+
+  @Test
+  void shouldBehaveAfterARestartAsIfItHadNeverStopped() {
+    final SplittableRandom random = new SplittableRandom(11);
+    final InMemoryWindowStore uninterrupted = new InMemoryWindowStore();
+    final WindowLifecycle reference = new WindowLifecycle(SETTINGS, uninterrupted, delta -> {});
+    final List<ClosedBucket> referenceEmitted = new ArrayList<>();
+    long time = TEN;
+    for (int i = 0; i < 5_000; i++) {
+      time += random.nextLong(0, 2_000);
+      // 10 % arrive up to ten minutes late
+      final long timestamp = random.nextInt(10) == 0 ? time - random.nextLong(600_000) : time;
+      final Measurement reading = new Measurement(timestamp, random.nextDouble());
+      reference.accept(SERIES, reading, null, WALL_CLOCK, referenceEmitted::add);
+      lifecycle.accept(SERIES, reading, null, WALL_CLOCK, emitted::add);
+      if (i % 50 == 0) {
+        // a restart: only the store survives, and the old lifecycle's open windows stop counting
+        openWindows -= lifecycle.openWindows();
+        lifecycle = started();
+      }
+    }
+
+    assertThat(emitted).isEqualTo(referenceEmitted);
+    assertThat(lifecycle.clockOf(SERIES)).isEqualTo(reference.clockOf(SERIES));
+    assertThat(openWindows).isEqualTo(reference.openWindows()).isPositive();
+  }
+
+  @Test
+  void shouldForgetEverythingOfASeriesSilentForAWholeHorizon() {
+    send(at(0, 5), 1.0);
+    send(at(61, 0), 1.0);
+
+    lifecycle.closeIdleSeries(WALL_CLOCK + Duration.ofHours(3).toMillis(), emitted::add);
+
+    assertThat(store.entries()).isZero();
+    assertThat(openWindows).isZero();
+    assertThat(send(at(61, 30), 1.0)).isEqualTo(Outcome.TOO_LATE);
+  }
+}
