@@ -34,9 +34,17 @@ public final class SeriesKeySerde implements Serde<SeriesKey> {
     return new SeriesKey(sensorId, hasMetric ? metric : null);
   }
 
+  /** The encoding of {@code series}, each string encoded to UTF-8 once. */
   static byte[] toBytes(final SeriesKey series) {
-    final ByteBuffer buffer = ByteBuffer.allocate(encodedLength(series));
-    write(series, buffer);
+    final byte[] sensor = utf8(series.sensorId());
+    final byte[] metric = utf8OrEmpty(series.metric());
+    if (sensor.length > 0xFFFF || metric.length > 0xFFFF) {
+      throw new IllegalArgumentException("series name longer than 65535 bytes");
+    }
+    final ByteBuffer buffer = ByteBuffer.allocate(2 + sensor.length + 1 + 2 + metric.length);
+    buffer.putShort((short) sensor.length).put(sensor);
+    buffer.put((byte) (series.metric() == null ? 0 : 1));
+    buffer.putShort((short) metric.length).put(metric);
     return buffer.array();
   }
 

@@ -14,15 +14,21 @@ final class StoreKeys {
   private StoreKeys() {}
 
   static Bytes of(final SeriesKey series, final long time) {
-    final ByteBuffer buffer = ByteBuffer.allocate(SeriesKeySerde.encodedLength(series) + 8);
-    SeriesKeySerde.write(series, buffer);
+    return of(SeriesKeySerde.toBytes(series), time);
+  }
+
+  /** As {@link #of(SeriesKey, long)}, for a series already encoded by {@link SeriesKeySerde}. */
+  static Bytes of(final byte[] series, final long time) {
+    final ByteBuffer buffer = ByteBuffer.allocate(series.length + 8);
+    buffer.put(series);
     buffer.putLong(time ^ Long.MIN_VALUE);
     return Bytes.wrap(buffer.array());
   }
 
   static Bytes of(final SeriesKey series, final long time, final int suffix) {
-    final ByteBuffer buffer = ByteBuffer.allocate(SeriesKeySerde.encodedLength(series) + 12);
-    SeriesKeySerde.write(series, buffer);
+    final byte[] encoded = SeriesKeySerde.toBytes(series);
+    final ByteBuffer buffer = ByteBuffer.allocate(encoded.length + 12);
+    buffer.put(encoded);
     buffer.putLong(time ^ Long.MIN_VALUE);
     buffer.putInt(suffix ^ Integer.MIN_VALUE);
     return Bytes.wrap(buffer.array());

@@ -33,8 +33,13 @@ class StoreWindowReader implements WindowReader {
 
   @Override
   public WindowState get(final SeriesKey series, final Granularity granularity, final long start) {
-    final byte[] value = windows.apply(granularity).get(StoreKeys.of(series, start));
+    final byte[] value = windows.apply(granularity).get(key(series, start));
     return value == null ? null : WindowStateCodec.decode(value);
+  }
+
+  /** The key of a window; the aggregator's store reuses the encoding of the series it works on. */
+  Bytes key(final SeriesKey series, final long start) {
+    return StoreKeys.of(series, start);
   }
 
   @Override

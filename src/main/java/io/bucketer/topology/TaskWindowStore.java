@@ -28,6 +28,11 @@ final class TaskWindowStore extends StoreWindowReader implements WindowStore {
   private final KeyValueStore<Bytes, Long> clocks;
   private final BucketerMetrics metrics;
 
+  /** The series the lifecycle last asked about, and its encoding: asked again and again. */
+  private SeriesKey lastSeries;
+
+  private byte[] lastSeriesBytes;
+
   TaskWindowStore(
       final Map<Granularity, KeyValueStore<Bytes, byte[]>> windows,
       final KeyValueStore<Bytes, byte[]> sealedRuns,
@@ -73,7 +78,16 @@ final class TaskWindowStore extends StoreWindowReader implements WindowStore {
       final long start,
       final WindowState state) {
     metrics.stateOperation(StateOperation.PUT);
-    windows.get(granularity).put(StoreKeys.of(series, start), WindowStateCodec.encode(state));
+    windows.get(granularity).put(key(series, start), WindowStateCodec.encode(state));
+  }
+
+  @Override
+  Bytes key(final SeriesKey series, final long start) {
+    if (series != lastSeries) {
+      lastSeries = series;
+      lastSeriesBytes = SeriesKeySerde.toBytes(series);
+    }
+    return StoreKeys.of(lastSeriesBytes, start);
   }
 
   @Override

@@ -74,6 +74,10 @@ public final class WindowLifecycle {
   }
 
   private final RollupPlan plan;
+  // The plan's answers, looked up for every reading: computed once.
+  private final List<Granularity> fedByReadings;
+  private final Map<Granularity, Optional<Granularity>> sourceOf = new HashMap<>();
+  private final Map<Granularity, List<Granularity>> rolledUpFrom = new HashMap<>();
   private final Granularity finest;
   private final long coarsestMillis;
   private final long graceMillis;
@@ -107,6 +111,11 @@ public final class WindowLifecycle {
       final Settings settings, final WindowStore store, final LongConsumer openWindowsChanged) {
     this.plan = new RollupPlan(settings.granularities());
     this.finest = plan.granularities().get(0);
+    this.fedByReadings = plan.fedByReadings();
+    for (final Granularity granularity : plan.granularities()) {
+      sourceOf.put(granularity, plan.sourceOf(granularity));
+      rolledUpFrom.put(granularity, plan.rolledUpFrom(granularity));
+    }
     this.coarsestMillis = plan.granularities().get(plan.granularities().size() - 1).sizeMillis();
     this.graceMillis = settings.grace().toMillis();
     this.idleTimeoutMillis = settings.idleTimeout().toMillis();
@@ -250,7 +259,7 @@ public final class WindowLifecycle {
    */
   private boolean receivesReadingDirectly(
       final Granularity granularity, final long timestamp, final long clock) {
-    final Optional<Granularity> source = plan.sourceOf(granularity);
+    final Optional<Granularity> source = sourceOf.get(granularity);
     return source.isEmpty() || isClosed(source.get(), source.get().windowStart(timestamp), clock);
   }
 
@@ -263,7 +272,7 @@ public final class WindowLifecycle {
     if (clock == Long.MIN_VALUE) {
       return false;
     }
-    for (final Granularity granularity : plan.fedByReadings()) {
+    for (final Granularity granularity : fedByReadings) {
       final long end = granularity.windowEnd(granularity.windowStart(timestamp));
       if (end + graceMillis + horizonMillis <= clock) {
         return true;
@@ -305,7 +314,7 @@ public final class WindowLifecycle {
         }
         store.put(series, granularity, window.start(), window.state().close());
         openWindowsChanged(-1);
-        for (final Granularity coarser : plan.rolledUpFrom(granularity)) {
+        for (final Granularity coarser : rolledUpFrom.get(granularity)) {
           rollUp(series, coarser, coarser.windowStart(window.start()), window.state().stats());
         }
         emit(series, granularity, window.start(), emit);
