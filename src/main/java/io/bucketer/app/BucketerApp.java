@@ -17,6 +17,7 @@ import io.bucketer.sink.MongoBucketWriter;
 import io.bucketer.sink.SinkConfig;
 import io.bucketer.topology.BoundedRocksDbMemory;
 import io.bucketer.topology.BucketTopology;
+import io.bucketer.topology.InputPartitioning;
 import io.bucketer.topology.ReadingChecks;
 import io.bucketer.topology.SeriesOwnerLookup;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -63,6 +64,7 @@ public final class BucketerApp implements AutoCloseable {
   private final String collectionPrefix;
   private final List<Granularity> granularities;
   private final HostInfo advertised;
+  private final InputPartitioning partitioning;
 
   private BucketerApp(
       final KafkaStreams streams,
@@ -70,8 +72,10 @@ public final class BucketerApp implements AutoCloseable {
       final MongoBucketWriter writer,
       final BucketSink sink,
       final BucketerConfig config,
-      final HostInfo advertised) {
+      final HostInfo advertised,
+      final InputPartitioning partitioning) {
     this.advertised = advertised;
+    this.partitioning = partitioning;
     this.collectionPrefix = config.collectionPrefix();
     this.granularities = config.granularities();
     this.streams = streams;
@@ -96,7 +100,9 @@ public final class BucketerApp implements AutoCloseable {
    */
   public static BucketerApp start(
       final BucketerConfig config, final MeterRegistry meters, final HostInfo advertised) {
-    new TopicSetup(config).createMissingTopics();
+    final TopicSetup topics = new TopicSetup(config);
+    topics.createMissingTopics();
+    final InputPartitioning partitioning = topics.partitioning();
     final MongoBucketWriter writer =
         MongoBucketWriter.connect(
             config.mongoUri(),
@@ -117,7 +123,9 @@ public final class BucketerApp implements AutoCloseable {
     final KafkaStreams streams =
         new KafkaStreams(
             BucketTopology.build(
-                topologySettings(config), () -> new ReadingDecoder(registry), metrics),
+                topologySettings(config, partitioning),
+                () -> new ReadingDecoder(registry),
+                metrics),
             streamsProperties(config, advertised));
     streams.setUncaughtExceptionHandler(error -> onStreamThreadFailure(error, metrics));
     // The Kafka clients' own metrics (consumer lag, commit rates, ...) next to bucketer's.
@@ -139,7 +147,7 @@ public final class BucketerApp implements AutoCloseable {
             writer,
             meters);
     final BucketerApp app =
-        new BucketerApp(streams, streamsMetrics, writer, sink, config, advertised);
+        new BucketerApp(streams, streamsMetrics, writer, sink, config, advertised, partitioning);
     streams.start();
     app.sinkThread.start();
     LOG.info(
@@ -203,7 +211,10 @@ public final class BucketerApp implements AutoCloseable {
                 writer.database(), collectionPrefix, granularities, limits.timeout()));
     final SeriesOwnerLookup owners =
         new SeriesOwnerLookup(
-            streams, advertised, granularities.stream().min(Granularity::compareTo).orElseThrow());
+            streams,
+            advertised,
+            granularities.stream().min(Granularity::compareTo).orElseThrow(),
+            partitioning);
     return new SeriesApi(
         queries, owners::ownerOf, limits, advertised.host() + ":" + advertised.port());
   }
@@ -212,7 +223,8 @@ public final class BucketerApp implements AutoCloseable {
     return sink.bucketsWritten();
   }
 
-  static BucketTopology.Settings topologySettings(final BucketerConfig config) {
+  static BucketTopology.Settings topologySettings(
+      final BucketerConfig config, final InputPartitioning partitioning) {
     return new BucketTopology.Settings(
         config.inputTopic(),
         config.bucketsTopic(),
@@ -220,7 +232,7 @@ public final class BucketerApp implements AutoCloseable {
         config.granularities(),
         config.grace(),
         config.idleTimeout(),
-        config.seriesPartitions(),
+        partitioning,
         config.latenessHorizon(),
         config.measurementsPerBucket(),
         new ReadingChecks(

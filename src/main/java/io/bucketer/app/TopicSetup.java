@@ -1,6 +1,9 @@
 package io.bucketer.app;
 
+import io.bucketer.buckets.Granularity;
 import io.bucketer.config.BucketerConfig;
+import io.bucketer.topology.InputPartitioning;
+import io.bucketer.topology.TopologyNames;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -9,8 +12,11 @@ import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 
 /**
  * Creates the topics bucketer writes to and Kafka Streams does not manage: the compacted buckets
@@ -23,6 +29,69 @@ final class TopicSetup {
 
   TopicSetup(final BucketerConfig config) {
     this.config = config;
+  }
+
+  /**
+   * How readings reach their series' state. Keyed by sensor, the state is laid out by the input
+   * topic's partition count: if its changelog was laid out for another count, the input topic's
+   * partitions changed, and the sensors' records now land on other partitions than their state.
+   *
+   * @throws IllegalStateException when the input topic is missing, or its partition count changed
+   */
+  InputPartitioning partitioning() {
+    if (!config.inputKeyedBySensor()) {
+      return new InputPartitioning.BySeries(config.seriesPartitions());
+    }
+    final String finestChangelog =
+        config.applicationId()
+            + "-"
+            + TopologyNames.windowStore(
+                config.granularities().stream().min(Granularity::compareTo).orElseThrow())
+            + "-changelog";
+    try (Admin admin = Admin.create(config.kafkaProperties())) {
+      final Map<String, KafkaFuture<TopicDescription>> described =
+          admin.describeTopics(List.of(config.inputTopic(), finestChangelog)).topicNameValues();
+      final TopicDescription input =
+          describedOrNull(config.inputTopic(), described.get(config.inputTopic()));
+      if (input == null) {
+        throw new IllegalStateException(
+            "input.partitioning=by-sensor needs the input topic "
+                + config.inputTopic()
+                + " to exist: its partitions lay out the state");
+      }
+      final int partitions = input.partitions().size();
+      final TopicDescription changelog =
+          describedOrNull(finestChangelog, described.get(finestChangelog));
+      if (changelog != null && changelog.partitions().size() != partitions) {
+        throw new IllegalStateException(
+            "the input topic "
+                + config.inputTopic()
+                + " has "
+                + partitions
+                + " partitions, but this application's state was laid out for "
+                + changelog.partitions().size()
+                + ": with input.partitioning=by-sensor the input's partitions must not change."
+                + " Sensors now map to other partitions than their windows. Run a new deployment"
+                + " with a new application.id from one lateness horizon back (README, 'Scaling')");
+      }
+      return new InputPartitioning.BySensorKey(partitions);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while describing the input topic", e);
+    }
+  }
+
+  private static TopicDescription describedOrNull(
+      final String topic, final KafkaFuture<TopicDescription> description)
+      throws InterruptedException {
+    try {
+      return description.get();
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof UnknownTopicOrPartitionException) {
+        return null;
+      }
+      throw new IllegalStateException("cannot describe topic " + topic + ": " + e.getCause(), e);
+    }
   }
 
   void createMissingTopics() {

@@ -49,6 +49,14 @@ public final class BucketerConfig extends AbstractConfig {
   public static final String BUCKET_MAX_MEASUREMENTS = "bucket.max.measurements";
   public static final String BUCKET_MAX_BYTES = "bucket.max.bytes";
   public static final String SERIES_PARTITIONS = "series.partitions";
+  public static final String INPUT_PARTITIONING = "input.partitioning";
+
+  /** {@link #INPUT_PARTITIONING}: any record key; readings are repartitioned by series. */
+  public static final String PARTITIONING_ANY = "any";
+
+  /** {@link #INPUT_PARTITIONING}: records keyed by sensor id, Kafka's default partitioner. */
+  public static final String PARTITIONING_BY_SENSOR = "by-sensor";
+
   public static final String TOPIC_REPLICATION_FACTOR = "topic.replication.factor";
   public static final String SINK_BATCH_SIZE = "sink.batch.size";
   public static final String SINK_WRITES_IN_FLIGHT = "sink.max.writes.in.flight";
@@ -226,6 +234,20 @@ public final class BucketerConfig extends AbstractConfig {
               "Partitions of the internal topic that holds readings by series: the most"
                   + " instances that can share the work. Fixed once deployed (state depends on it).")
           .define(
+              INPUT_PARTITIONING,
+              Type.STRING,
+              PARTITIONING_ANY,
+              ConfigDef.ValidString.in(PARTITIONING_ANY, PARTITIONING_BY_SENSOR),
+              Importance.HIGH,
+              "any: records may have any key; every reading is repartitioned by series into"
+                  + " series.partitions partitions (one more Kafka record per reading). by-sensor:"
+                  + " the gateways key each record by its sensor id and let Kafka's default"
+                  + " partitioner place it; the state is kept per input partition and nothing is"
+                  + " repartitioned. A record on another partition than its sensor id maps to goes"
+                  + " to the dead-letter topic (wrong-partition); the input topic's partition count"
+                  + " must then never change (the processor refuses to start if it did). See"
+                  + " 'Scaling'.")
+          .define(
               TOPIC_REPLICATION_FACTOR,
               Type.SHORT,
               (short) -1,
@@ -394,6 +416,11 @@ public final class BucketerConfig extends AbstractConfig {
   public int measurementsPerBucket() {
     return BucketLimits.measurementsPerBucket(
         getInt(BUCKET_MAX_MEASUREMENTS), getInt(BUCKET_MAX_BYTES));
+  }
+
+  /** True when the input is trusted to be keyed by sensor id: no repartition. */
+  public boolean inputKeyedBySensor() {
+    return PARTITIONING_BY_SENSOR.equals(getString(INPUT_PARTITIONING));
   }
 
   public int seriesPartitions() {

@@ -42,7 +42,7 @@ public final class BucketTopology {
       List<Granularity> granularities,
       Duration grace,
       Duration idleTimeout,
-      int seriesPartitions,
+      InputPartitioning partitioning,
       Duration latenessHorizon,
       int maxMeasurementsPerBucket,
       ReadingChecks readingChecks) {
@@ -74,7 +74,9 @@ public final class BucketTopology {
                 Consumed.with(Serdes.ByteArray(), Serdes.ByteArray())
                     .withName(TopologyNames.source(settings.inputTopic())))
             .process(
-                () -> new ReadingDecodeProcessor(decoders.get(), settings.readingChecks(), metrics),
+                () ->
+                    new ReadingDecodeProcessor(
+                        decoders.get(), settings.readingChecks(), settings.partitioning(), metrics),
                 Named.as(TopologyNames.DECODE))
             .split(Named.as(TopologyNames.ROUTE))
             .branch(
@@ -95,16 +97,22 @@ public final class BucketTopology {
             Produced.with(Serdes.ByteArray(), Serdes.ByteArray())
                 .withName(TopologyNames.sink(settings.deadLetterTopic())));
 
-    final Map<String, KStream<String, AggregatorOutput>> aggregated =
+    final KStream<SeriesKey, Reading> accepted =
         routed
             .get(TopologyNames.ROUTE + TopologyNames.ACCEPTED)
             .mapValues(
-                ingested -> ((Ingested.Accepted) ingested).reading(), Named.as("accepted-reading"))
-            .repartition(
+                ingested -> ((Ingested.Accepted) ingested).reading(), Named.as("accepted-reading"));
+    final KStream<SeriesKey, Reading> bySeries =
+        settings.partitioning() instanceof InputPartitioning.BySeries repartitioned
+            ? accepted.repartition(
                 Repartitioned.<SeriesKey, Reading>as(TopologyNames.READINGS_BY_SERIES)
                     .withKeySerde(new SeriesKeySerde())
                     .withValueSerde(new ReadingSerde())
-                    .withNumberOfPartitions(settings.seriesPartitions()))
+                    .withNumberOfPartitions(repartitioned.seriesPartitions()))
+            // keyed by sensor: the decoder let through only readings on their sensor's partition
+            : accepted;
+    final Map<String, KStream<String, AggregatorOutput>> aggregated =
+        bySeries
             .process(
                 () -> new BucketAggregator(settings, metrics),
                 Named.as(TopologyNames.AGGREGATE),

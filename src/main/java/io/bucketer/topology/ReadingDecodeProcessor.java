@@ -12,23 +12,32 @@ import org.apache.kafka.streams.processor.api.Record;
 
 /**
  * Decodes the registry-framed Avro value, checks it ({@link ReadingChecks}), and keys the reading
- * by its series. The input key is ignored: gateways may send any key or none. Input that cannot
- * become a reading is passed on as {@link Ingested.Rejected} with dead-letter headers, so one bad
- * record never stops the stream. Event time moves from the Kafka record to the reading here: the
- * record forwarded downstream carries the reading's timestamp, so the repartitioned stream's time
- * is event time.
+ * by its series. The input key is ignored: gateways may send any key or none; with input keyed by
+ * sensor ({@link InputPartitioning.BySensorKey}) the record's partition is checked instead. Input
+ * that cannot become a reading is passed on as {@link Ingested.Rejected} with dead-letter headers,
+ * so one bad record never stops the stream. Event time moves from the Kafka record to the reading
+ * here: the record forwarded downstream carries the reading's timestamp, so the repartitioned
+ * stream's time is event time.
  */
 final class ReadingDecodeProcessor implements Processor<byte[], byte[], SeriesKey, Ingested> {
 
+  /** The dead-letter reason of a reading on another partition than its sensor's. */
+  static final String WRONG_PARTITION = "wrong-partition";
+
   private final ReadingDecoder decoder;
   private final ReadingChecks checks;
+  private final InputPartitioning partitioning;
   private final BucketerMetrics metrics;
   private ProcessorContext<SeriesKey, Ingested> context;
 
   ReadingDecodeProcessor(
-      final ReadingDecoder decoder, final ReadingChecks checks, final BucketerMetrics metrics) {
+      final ReadingDecoder decoder,
+      final ReadingChecks checks,
+      final InputPartitioning partitioning,
+      final BucketerMetrics metrics) {
     this.decoder = decoder;
     this.checks = checks;
+    this.partitioning = partitioning;
     this.metrics = metrics;
   }
 
@@ -58,6 +67,13 @@ final class ReadingDecodeProcessor implements Processor<byte[], byte[], SeriesKe
       reject(record, invalid.get());
       return;
     }
+    if (partitioning instanceof InputPartitioning.BySensorKey bySensor) {
+      final Optional<ReadingChecks.Rejection> misplaced = checkPartition(reading, bySensor);
+      if (misplaced.isPresent()) {
+        reject(record, misplaced.get());
+        return;
+      }
+    }
     final SeriesKey series = new SeriesKey(reading.getSensorId(), reading.getMetric());
     context.forward(
         new Record<SeriesKey, Ingested>(
@@ -65,6 +81,32 @@ final class ReadingDecodeProcessor implements Processor<byte[], byte[], SeriesKe
             new Ingested.Accepted(reading),
             reading.getTimestamp().toEpochMilli(),
             record.headers()));
+  }
+
+  /**
+   * With input keyed by sensor, a task holds the series of the sensors its partition's records are
+   * keyed by: a reading elsewhere would be counted apart from its series' windows.
+   */
+  private Optional<ReadingChecks.Rejection> checkPartition(
+      final Reading reading, final InputPartitioning.BySensorKey bySensor) {
+    final int expected = bySensor.partitionOf(reading.getSensorId());
+    final int actual =
+        context.recordMetadata().map(metadata -> metadata.partition()).orElse(expected);
+    if (actual == expected) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        new ReadingChecks.Rejection(
+            WRONG_PARTITION,
+            "sensor "
+                + reading.getSensorId()
+                + " belongs on partition "
+                + expected
+                + " of "
+                + bySensor.inputPartitions()
+                + " (Kafka's default partitioner over its id), but this record is on partition "
+                + actual
+                + ": with input.partitioning=by-sensor, records must be keyed by their sensor id"));
   }
 
   private void reject(

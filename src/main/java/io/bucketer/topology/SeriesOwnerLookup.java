@@ -11,10 +11,11 @@ import org.apache.kafka.streams.state.HostInfo;
 import org.apache.kafka.streams.state.QueryableStoreTypes;
 
 /**
- * Which instance holds a series' windows, from Kafka Streams' metadata: the series' partition of
- * the repartition topic, and the instance its active task is assigned to, named by the endpoint
- * each instance advertises ({@code application.server}). Standby replicas are not asked: they may
- * lag, and an answer must include every reading the active task has seen.
+ * Which instance holds a series' windows, from Kafka Streams' metadata: the series' partition (of
+ * the repartition topic, or of the input topic when it is keyed by sensor), and the instance its
+ * active task is assigned to, named by the endpoint each instance advertises ({@code
+ * application.server}). Standby replicas are not asked: they may lag, and an answer must include
+ * every reading the active task has seen.
  */
 public final class SeriesOwnerLookup {
 
@@ -22,15 +23,21 @@ public final class SeriesOwnerLookup {
   private final HostInfo self;
   private final String anyWindowStore;
   private final Granularity finest;
+  private final InputPartitioning partitioning;
   private final SeriesKeySerde keySerde = new SeriesKeySerde();
 
   /**
    * @param self the endpoint this instance advertises, as given to {@code application.server}
    * @param finest the finest granularity: any of the aggregator's stores locates the same partition
+   * @param partitioning how the topology partitions its state
    */
   public SeriesOwnerLookup(
-      final KafkaStreams streams, final HostInfo self, final Granularity finest) {
+      final KafkaStreams streams,
+      final HostInfo self,
+      final Granularity finest,
+      final InputPartitioning partitioning) {
     this.streams = streams;
+    this.partitioning = partitioning;
     this.self = self;
     this.anyWindowStore = TopologyNames.windowStore(finest);
     this.finest = finest;
@@ -38,7 +45,9 @@ public final class SeriesOwnerLookup {
 
   public SeriesOwner ownerOf(final SeriesKey series) {
     final KeyQueryMetadata metadata =
-        streams.queryMetadataForKey(anyWindowStore, series, keySerde.serializer());
+        partitioning instanceof InputPartitioning.BySensorKey bySensor
+            ? streams.queryMetadataForKey(anyWindowStore, series, bySensor.streamPartitioner())
+            : streams.queryMetadataForKey(anyWindowStore, series, keySerde.serializer());
     if (metadata == null || KeyQueryMetadata.NOT_AVAILABLE.equals(metadata)) {
       return new SeriesOwner.Unavailable(
           "no instance holds the state of series "

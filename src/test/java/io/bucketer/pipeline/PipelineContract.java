@@ -19,6 +19,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.apache.kafka.clients.admin.Admin;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -139,6 +140,41 @@ abstract class PipelineContract {
       assertThat(store.all(HOUR)).hasSize(15);
       assertThat(store.all(HOUR))
           .allSatisfy(d -> assertThat(d.getArray("measurements")).hasSizeLessThanOrEqualTo(1000));
+    }
+  }
+
+  /**
+   * input.partitioning=by-sensor: the gateways key readings by sensor id, so the topology keeps its
+   * state per input partition and writes no repartition topic; the buckets are the same.
+   */
+  @Test
+  void shouldBucketInputKeyedBySensorWithoutARepartitionTopic() throws Exception {
+    final List<Reading> readings =
+        GeneratedReadings.of(
+            new ReadingGenerator.Options(
+                12, HISTORY, Duration.ofSeconds(3), Duration.ofMillis(500), 0.05, 24, 4000, 13));
+
+    try (InProcessRun run =
+            new InProcessRun(
+                endpoints(),
+                stateDir,
+                3,
+                Map.of(
+                    BucketerConfig.IDLE_TIMEOUT,
+                    "2s",
+                    BucketerConfig.INPUT_PARTITIONING,
+                    BucketerConfig.PARTITIONING_BY_SENSOR));
+        BucketerApp app = run.start()) {
+      run.send(readings);
+      run.awaitReadingsInBuckets(readings.size(), MINUTE, HOUR);
+      BucketStoreAssertions.assertStoreEqualsComputation(run.store(), readings, MINUTE, HOUR);
+      assertThat(run.deadLetters()).isEmpty();
+      try (Admin admin = Admin.create(run.config().kafkaProperties())) {
+        assertThat(admin.listTopics().names().get())
+            .filteredOn(topic -> topic.startsWith(run.config().applicationId()))
+            .isNotEmpty()
+            .noneMatch(topic -> topic.contains("repartition"));
+      }
     }
   }
 

@@ -98,7 +98,7 @@ class AnyGranularitiesTest {
             granularities,
             Duration.ofSeconds(5),
             Duration.ofSeconds(30),
-            2,
+            new InputPartitioning.BySeries(2),
             Duration.ofHours(24),
             1000,
             BucketTopologyTest.CHECKS);

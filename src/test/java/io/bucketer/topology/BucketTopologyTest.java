@@ -68,7 +68,7 @@ class BucketTopologyTest {
           List.of(MINUTE, HOUR),
           Duration.ofSeconds(10),
           IDLE_TIMEOUT,
-          2,
+          new InputPartitioning.BySeries(2),
           HORIZON,
           1000,
           CHECKS);
