@@ -15,12 +15,14 @@ import io.bucketer.query.StoredBuckets;
 import io.bucketer.sink.BucketSink;
 import io.bucketer.sink.MongoBucketWriter;
 import io.bucketer.sink.SinkConfig;
+import io.bucketer.state.LocalStateGuard;
 import io.bucketer.topology.BoundedRocksDbMemory;
 import io.bucketer.topology.BucketTopology;
 import io.bucketer.topology.ReadingChecks;
 import io.bucketer.topology.SeriesOwnerLookup;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -114,12 +116,23 @@ public final class BucketerApp implements AutoCloseable {
             registryRetryBudget(config),
             config.schemaRegistryUserInfo());
     final BucketerMetrics metrics = new BucketerMetrics(meters);
+    final StreamsConfig streamsConfig = new StreamsConfig(streamsProperties(config, advertised));
     final KafkaStreams streams =
         new KafkaStreams(
             BucketTopology.build(
                 topologySettings(config), () -> new ReadingDecoder(registry), metrics),
-            streamsProperties(config, advertised));
+            streamsConfig);
     streams.setUncaughtExceptionHandler(error -> onStreamThreadFailure(error, metrics));
+    // State left by another cluster or other topics would be counted again: wiped before start.
+    final LocalStateGuard localState =
+        new LocalStateGuard(
+            Path.of(streamsConfig.getString(StreamsConfig.STATE_DIR_CONFIG)),
+            config.applicationId(),
+            config.inputTopic(),
+            config.kafkaProperties());
+    localState.wipeIfForeign(streams).ifPresent(wipe -> metrics.stateWiped(wipe.cause()));
+    // The only state listener: it records the cluster and topics as the state's owner.
+    streams.setStateListener(localState.recordOwnerWhenRunning());
     // The Kafka clients' own metrics (consumer lag, commit rates, ...) next to bucketer's.
     final KafkaStreamsMetrics streamsMetrics = new KafkaStreamsMetrics(streams);
     streamsMetrics.bindTo(meters);
