@@ -30,6 +30,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.function.BooleanSupplier;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
@@ -137,20 +138,7 @@ public final class BucketerApp implements AutoCloseable {
     final KafkaStreamsMetrics streamsMetrics = new KafkaStreamsMetrics(streams);
     streamsMetrics.bindTo(meters);
 
-    final BucketSink sink =
-        new BucketSink(
-            new SinkConfig(
-                config.bucketsTopic(),
-                config.deadLetterTopic(),
-                config.applicationId() + "-sink",
-                config.kafkaProperties(),
-                Duration.ofMillis(500),
-                config.sinkWriteTimeout(),
-                SINK_INITIAL_BACKOFF,
-                // a cap below the first wait means "no doubling", not an invalid setting
-                max(SINK_INITIAL_BACKOFF, config.sinkRetryBackoffMax())),
-            writer,
-            meters);
+    final BucketSink sink = new BucketSink(sinkConfig(config), writer, meters);
     final BucketerApp app =
         new BucketerApp(streams, streamsMetrics, writer, sink, config, advertised);
     streams.start();
@@ -162,6 +150,27 @@ public final class BucketerApp implements AutoCloseable {
         config.granularities(),
         config.mongoDatabase());
     return app;
+  }
+
+  /**
+   * The sink's settings: its own consumer group, {@code <application.id>-sink}, in which an
+   * instance with an {@code instance.id} is the static member {@code <instance.id>-sink}.
+   */
+  static SinkConfig sinkConfig(final BucketerConfig config) {
+    final Map<String, Object> kafka = new HashMap<>(config.kafkaProperties());
+    config
+        .instanceId()
+        .ifPresent(id -> kafka.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, id + "-sink"));
+    return new SinkConfig(
+        config.bucketsTopic(),
+        config.deadLetterTopic(),
+        config.applicationId() + "-sink",
+        kafka,
+        Duration.ofMillis(500),
+        config.sinkWriteTimeout(),
+        SINK_INITIAL_BACKOFF,
+        // a cap below the first wait means "no doubling", not an invalid setting
+        max(SINK_INITIAL_BACKOFF, config.sinkRetryBackoffMax()));
   }
 
   private static Duration max(final Duration a, final Duration b) {
@@ -250,7 +259,8 @@ public final class BucketerApp implements AutoCloseable {
   /**
    * Streams settings: bucketer's defaults, then every {@code kafka.*} setting on top. Exactly-once
    * is the default so that a crash never emits a bucket twice or loses one between the state store,
-   * the buckets topic and the input offsets.
+   * the buckets topic and the input offsets. With an {@code instance.id} the stream threads are
+   * static members of the group.
    */
   static Properties streamsProperties(final BucketerConfig config, final HostInfo advertised) {
     final Map<String, Object> properties = new HashMap<>();
@@ -260,6 +270,14 @@ public final class BucketerApp implements AutoCloseable {
     properties.put(BoundedRocksDbMemory.MEMORY_BYTES_CONFIG, config.rocksDbMemoryBytes());
     properties.putAll(config.kafkaProperties());
     properties.put(StreamsConfig.APPLICATION_ID_CONFIG, config.applicationId());
+    // The main consumer only (restore and global consumers join no group); Kafka Streams appends
+    // "-<thread index>" to it, one static member per stream thread.
+    config
+        .instanceId()
+        .ifPresent(
+            id ->
+                properties.put(
+                    StreamsConfig.mainConsumerPrefix(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG), id));
     if (advertised != null) {
       properties.put(
           StreamsConfig.APPLICATION_SERVER_CONFIG, advertised.host() + ":" + advertised.port());
