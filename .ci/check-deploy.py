@@ -62,11 +62,16 @@ compose = docs["docker-compose.yml"][0]
 services = compose["services"]
 processors = sorted(n for n, s in services.items() if s.get("command") == ["run"])
 check(len(processors) >= 2, "compose: fewer than two processors")
+instance_ids = []
 for name in processors:
     service = services[name]
     check(service["build"]["dockerfile"] == "deploy/docker/Dockerfile", f"compose {name}: build")
     check_env(service["environment"], f"compose {name}")
     check("/health" in " ".join(service["healthcheck"]["test"]), f"compose {name}: healthcheck")
+    instance_ids.append(service["environment"].get("BUCKETER_INSTANCE_ID"))
+# Static membership: each processor a stable instance id of its own (a shared one fences the other).
+check(None not in instance_ids and len(set(instance_ids)) == len(processors),
+      f"compose: processors need distinct BUCKETER_INSTANCE_IDs, have {instance_ids}")
 check(services["simulator"]["command"][0] == "simulate", "compose: simulator command")
 prometheus = docs["deploy/prometheus/prometheus.yml"][0]
 job = next(j for j in prometheus["scrape_configs"] if j["job_name"] == "bucketer")
@@ -108,6 +113,9 @@ check(container["readinessProbe"]["httpGet"]["path"] == "/ready", "StatefulSet: 
 check(container["ports"][0]["containerPort"] == 8080, "StatefulSet: port")
 env = {e["name"]: e for e in container["env"]}
 check_env(env, "StatefulSet")
+instance_id = env.get("BUCKETER_INSTANCE_ID", {}).get("valueFrom", {}).get("fieldRef", {})
+check(instance_id.get("fieldPath") == "metadata.name",
+      "StatefulSet: BUCKETER_INSTANCE_ID must come from the pod's name (metadata.name)")
 state_dir = env["BUCKETER_KAFKA_STATE_DIR"]["value"]
 claims = {c["metadata"]["name"] for c in sts["spec"]["volumeClaimTemplates"]}
 mounts = {m["mountPath"]: m["name"] for m in container["volumeMounts"]}

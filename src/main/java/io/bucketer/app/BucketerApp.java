@@ -15,6 +15,7 @@ import io.bucketer.query.StoredBuckets;
 import io.bucketer.sink.BucketSink;
 import io.bucketer.sink.MongoBucketWriter;
 import io.bucketer.sink.SinkConfig;
+import io.bucketer.state.LocalStateGuard;
 import io.bucketer.topology.BoundedRocksDbMemory;
 import io.bucketer.topology.BucketTopology;
 import io.bucketer.topology.InputPartitioning;
@@ -22,6 +23,7 @@ import io.bucketer.topology.ReadingChecks;
 import io.bucketer.topology.SeriesOwnerLookup;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -29,6 +31,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.function.BooleanSupplier;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
@@ -120,32 +123,30 @@ public final class BucketerApp implements AutoCloseable {
             registryRetryBudget(config),
             config.schemaRegistryUserInfo());
     final BucketerMetrics metrics = new BucketerMetrics(meters);
+    final StreamsConfig streamsConfig = new StreamsConfig(streamsProperties(config, advertised));
     final KafkaStreams streams =
         new KafkaStreams(
             BucketTopology.build(
                 topologySettings(config, partitioning),
                 () -> new ReadingDecoder(registry),
                 metrics),
-            streamsProperties(config, advertised));
+            streamsConfig);
     streams.setUncaughtExceptionHandler(error -> onStreamThreadFailure(error, metrics));
+    // State left by another cluster or other topics would be counted again: wiped before start.
+    final LocalStateGuard localState =
+        new LocalStateGuard(
+            Path.of(streamsConfig.getString(StreamsConfig.STATE_DIR_CONFIG)),
+            config.applicationId(),
+            config.inputTopic(),
+            config.kafkaProperties());
+    localState.wipeIfForeign(streams).ifPresent(wipe -> metrics.stateWiped(wipe.cause()));
+    // The only state listener: it records the cluster and topics as the state's owner.
+    streams.setStateListener(localState.recordOwnerWhenRunning());
     // The Kafka clients' own metrics (consumer lag, commit rates, ...) next to bucketer's.
     final KafkaStreamsMetrics streamsMetrics = new KafkaStreamsMetrics(streams);
     streamsMetrics.bindTo(meters);
 
-    final BucketSink sink =
-        new BucketSink(
-            new SinkConfig(
-                config.bucketsTopic(),
-                config.deadLetterTopic(),
-                config.applicationId() + "-sink",
-                config.kafkaProperties(),
-                Duration.ofMillis(500),
-                config.sinkWriteTimeout(),
-                SINK_INITIAL_BACKOFF,
-                // a cap below the first wait means "no doubling", not an invalid setting
-                max(SINK_INITIAL_BACKOFF, config.sinkRetryBackoffMax())),
-            writer,
-            meters);
+    final BucketSink sink = new BucketSink(sinkConfig(config), writer, meters);
     final BucketerApp app =
         new BucketerApp(streams, streamsMetrics, writer, sink, config, advertised, partitioning);
     streams.start();
@@ -157,6 +158,27 @@ public final class BucketerApp implements AutoCloseable {
         config.granularities(),
         config.mongoDatabase());
     return app;
+  }
+
+  /**
+   * The sink's settings: its own consumer group, {@code <application.id>-sink}, in which an
+   * instance with an {@code instance.id} is the static member {@code <instance.id>-sink}.
+   */
+  static SinkConfig sinkConfig(final BucketerConfig config) {
+    final Map<String, Object> kafka = new HashMap<>(config.kafkaProperties());
+    config
+        .instanceId()
+        .ifPresent(id -> kafka.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, id + "-sink"));
+    return new SinkConfig(
+        config.bucketsTopic(),
+        config.deadLetterTopic(),
+        config.applicationId() + "-sink",
+        kafka,
+        Duration.ofMillis(500),
+        config.sinkWriteTimeout(),
+        SINK_INITIAL_BACKOFF,
+        // a cap below the first wait means "no doubling", not an invalid setting
+        max(SINK_INITIAL_BACKOFF, config.sinkRetryBackoffMax()));
   }
 
   private static Duration max(final Duration a, final Duration b) {
@@ -249,7 +271,8 @@ public final class BucketerApp implements AutoCloseable {
   /**
    * Streams settings: bucketer's defaults, then every {@code kafka.*} setting on top. Exactly-once
    * is the default so that a crash never emits a bucket twice or loses one between the state store,
-   * the buckets topic and the input offsets.
+   * the buckets topic and the input offsets. With an {@code instance.id} the stream threads are
+   * static members of the group.
    */
   static Properties streamsProperties(final BucketerConfig config, final HostInfo advertised) {
     final Map<String, Object> properties = new HashMap<>();
@@ -259,6 +282,14 @@ public final class BucketerApp implements AutoCloseable {
     properties.put(BoundedRocksDbMemory.MEMORY_BYTES_CONFIG, config.rocksDbMemoryBytes());
     properties.putAll(config.kafkaProperties());
     properties.put(StreamsConfig.APPLICATION_ID_CONFIG, config.applicationId());
+    // The main consumer only (restore and global consumers join no group); Kafka Streams appends
+    // "-<thread index>" to it, one static member per stream thread.
+    config
+        .instanceId()
+        .ifPresent(
+            id ->
+                properties.put(
+                    StreamsConfig.mainConsumerPrefix(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG), id));
     if (advertised != null) {
       properties.put(
           StreamsConfig.APPLICATION_SERVER_CONFIG, advertised.host() + ":" + advertised.port());

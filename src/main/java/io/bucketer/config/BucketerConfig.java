@@ -14,6 +14,8 @@ import java.time.format.DateTimeParseException;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Pattern;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
@@ -39,6 +41,7 @@ public final class BucketerConfig extends AbstractConfig {
   public static final String MONGODB_DATABASE = "mongodb.database";
   public static final String COLLECTION_PREFIX = "mongodb.collection.prefix";
   public static final String APPLICATION_ID = "application.id";
+  public static final String INSTANCE_ID = "instance.id";
   public static final String INPUT_TOPIC = "input.topic";
   public static final String BUCKETS_TOPIC = "buckets.topic";
   public static final String DEAD_LETTER_TOPIC = "dead.letter.topic";
@@ -126,6 +129,24 @@ public final class BucketerConfig extends AbstractConfig {
               Importance.HIGH,
               "Kafka Streams application id: consumer group, and prefix of internal topics and"
                   + " state; the sink's consumer group is <application.id>-sink.")
+          .define(
+              INSTANCE_ID,
+              Type.STRING,
+              "",
+              new StaticMemberId(),
+              Importance.MEDIUM,
+              "Stable name of this instance, unique among those of its application.id, such as"
+                  + " a StatefulSet pod's name. Set, the instance is a static member of its"
+                  + " consumer groups (group.instance.id <instance.id>-<n> for Kafka Streams'"
+                  + " stream thread n, <instance.id>-sink for the sink): restarted, it takes its"
+                  + " partitions back at once instead of waiting for its predecessor's session to"
+                  + " expire. A static member does not leave its groups when it stops, cleanly or"
+                  + " not: its partitions wait for it for kafka.session.timeout.ms, which bucketer"
+                  + " leaves at Kafka's 45 s, longer than a pod takes to restart (a rolling update"
+                  + " moves no task); that is also how long the partitions of an instance removed"
+                  + " for good stay unprocessed. Needs Kafka Streams' default"
+                  + " group.protocol=classic. Empty: dynamic members; a restarted instance waits"
+                  + " for its predecessor's session to expire.")
           .define(
               INPUT_TOPIC,
               Type.STRING,
@@ -384,6 +405,12 @@ public final class BucketerConfig extends AbstractConfig {
     return getString(APPLICATION_ID);
   }
 
+  /** This instance's stable name, when it is a static member of its consumer groups. */
+  public Optional<String> instanceId() {
+    final String id = getString(INSTANCE_ID);
+    return id.isEmpty() ? Optional.empty() : Optional.of(id);
+  }
+
   public String inputTopic() {
     return getString(INPUT_TOPIC);
   }
@@ -504,6 +531,27 @@ public final class BucketerConfig extends AbstractConfig {
     @Override
     public String toString() {
       return "a non-empty value";
+    }
+  }
+
+  /**
+   * Empty, or a name Kafka takes as a {@code group.instance.id} once a suffix is added: Kafka
+   * allows letters, digits, '.', '_' and '-', up to 249 characters.
+   */
+  private static final class StaticMemberId implements ConfigDef.Validator {
+    private static final Pattern LEGAL = Pattern.compile("[a-zA-Z0-9._-]{0,200}");
+
+    @Override
+    public void ensureValid(final String name, final Object value) {
+      if (value == null || !LEGAL.matcher(value.toString()).matches()) {
+        throw new ConfigException(
+            name, value, "only letters, digits, '.', '_' and '-', at most 200 of them");
+      }
+    }
+
+    @Override
+    public String toString() {
+      return "empty, or up to 200 letters, digits, '.', '_' and '-'";
     }
   }
 

@@ -20,6 +20,7 @@ public final class BucketerMetrics {
   public static final String OPEN_BUCKETS = "bucketer.open.buckets";
   public static final String STREAM_THREAD_RESTARTS = "bucketer.stream.thread.restarts";
   public static final String BUCKETS_EMITTED = "bucketer.buckets.emitted";
+  public static final String STATE_WIPES = "bucketer.state.wipes";
   public static final String STATE_OPERATIONS = "bucketer.state.operations";
 
   /** An operation of the window lifecycle on its task's state stores. */
@@ -112,6 +113,19 @@ public final class BucketerMetrics {
   /** The current count of stream-thread restarts for one cause. */
   public double streamThreadRestarts(final String cause) {
     return counter(STREAM_THREAD_RESTARTS, "cause", cause).count();
+  }
+
+  /**
+   * The local state was wiped before Kafka Streams started, for {@code cause}: it belonged to
+   * another cluster or to other topics (see {@code io.bucketer.state.LocalStateGuard}).
+   */
+  public void stateWiped(final String cause) {
+    counter(STATE_WIPES, "cause", cause).increment();
+  }
+
+  /** The current count of local state wipes for one cause. */
+  public double stateWipes(final String cause) {
+    return counter(STATE_WIPES, "cause", cause).count();
   }
 
   /**

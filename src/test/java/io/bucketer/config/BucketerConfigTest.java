@@ -104,6 +104,16 @@ class BucketerConfigTest {
         .hasMessageContaining("at least 1s");
   }
 
+  @Test
+  void shouldReadTheInstanceIdWhenSetAndRefuseOneKafkaWouldNotTake() {
+    assertThat(new BucketerConfig(required()).instanceId()).isEmpty();
+    assertThat(new BucketerConfig(with("instance.id", "bucketer-0")).instanceId())
+        .contains("bucketer-0");
+    assertThatThrownBy(() -> new BucketerConfig(with("instance.id", "pod 0")))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("instance.id");
+  }
+
   private static Map<String, Object> with(final String name, final String value) {
     final Map<String, Object> settings = required();
     settings.put(name, value);

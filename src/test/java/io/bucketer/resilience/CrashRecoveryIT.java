@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.bucketer.avro.Reading;
 import io.bucketer.buckets.Granularity;
+import io.bucketer.config.BucketerConfig;
 import io.bucketer.embedded.ProcessorProcess;
 import io.bucketer.simulate.ReadingGenerator;
 import io.bucketer.sink.BucketReader;
@@ -33,6 +34,11 @@ import org.junit.jupiter.api.io.TempDir;
  * the state directory it left, several times in one stream. Exactly-once processing must leave
  * MongoDB with every reading in exactly one bucket of each granularity: nothing lost with the
  * killed process, nothing counted twice when the restart replays what the kill interrupted.
+ *
+ * <p>It runs as deployed: a stable {@code instance.id} (a StatefulSet pod's name) and Kafka's 45 s
+ * session timeout. Each restart must resume within {@link #RESUME_BOUND}: as the same static member
+ * it takes its partitions back at once, where a dynamic member would wait for the killed one's
+ * session to expire.
  */
 @Tag("integration")
 class CrashRecoveryIT {
@@ -41,9 +47,18 @@ class CrashRecoveryIT {
   private static final Granularity HOUR = Granularity.parse("1h");
   private static final int KILLS = 3;
   private static final int READINGS = 30_000;
-  // 30,000 readings at 1,500 a second: about 20 s of sending, long enough for three kills.
-  private static final double RATE = 1_500;
+  // 30,000 readings at 1,000 a second: about 30 s of sending, long enough for three kills and
+  // restarts, each restart with readings still to come that show it processing again.
+  private static final double RATE = 1_000;
   private static final long NEW_DOCUMENTS_BEFORE_A_KILL = 20;
+  private static final String INSTANCE = "a";
+
+  /**
+   * Longest time from a restart to the restarted processor processing again ({@link
+   * #awaitResumed}): well above the few seconds a static member takes, below the 45 s session a
+   * dynamic member waits for.
+   */
+  private static final Duration RESUME_BOUND = Duration.ofSeconds(30);
 
   private static LocalInfrastructure infrastructure;
 
@@ -77,10 +92,11 @@ class CrashRecoveryIT {
                 READINGS,
                 7));
     final Timeline timeline = new Timeline();
+    final Map<String, String> instance = Map.of(BucketerConfig.INSTANCE_ID, INSTANCE);
     try (IsolatedRun run =
-        new IsolatedRun(infrastructure, dir, 3, ResilienceSettings.processor(Map.of()))) {
+        new IsolatedRun(infrastructure, dir, 3, ResilienceSettings.asDeployed(Map.of()))) {
       final BucketReader store = run.store();
-      ProcessorProcess processor = run.startProcessor("a");
+      ProcessorProcess processor = run.startProcessor(INSTANCE, instance);
       run.awaitConsumingBy(processor);
       timeline.mark("consuming");
       final List<Long> readingsInBucketsAtKills = new ArrayList<>();
@@ -89,11 +105,26 @@ class CrashRecoveryIT {
         for (int kill = 0; kill < KILLS; kill++) {
           awaitNewDocuments(run, store);
           readingsInBucketsAtKills.add(store.readingsInBuckets(MINUTE));
+          assertThat(gateways.acknowledged())
+              .as("readings sent before kill %d: the restart needs more to come", kill + 1)
+              .isLessThan(READINGS);
           processor.kill();
           timeline.mark("killed at " + readingsInBucketsAtKills.get(kill) + " readings in buckets");
-          processor = run.startProcessor("a");
-          run.awaitConsumingBy(processor);
-          timeline.mark("restarted");
+          final long committedAtKill = run.group().committedInputRecords();
+          final long documentsAtKill = store.documents(MINUTE);
+          final long restartedAt = System.nanoTime();
+          processor = run.startProcessor(INSTANCE, instance);
+          // The group cannot tell this start from the killed one: the broker keeps a static
+          // member's client id when its instance id joins again. Its output tells them apart.
+          awaitResumed(run, store, committedAtKill, documentsAtKill);
+          final Duration resumedAfter = Duration.ofNanos(System.nanoTime() - restartedAt);
+          System.out.printf(
+              "CrashRecoveryIT: kill %d: resumed %.1f s after restart%n",
+              kill + 1, resumedAfter.toMillis() / 1e3);
+          timeline.mark("restarted, resumed");
+          assertThat(resumedAfter)
+              .as("time from restart %d to the processor processing again", kill + 1)
+              .isLessThanOrEqualTo(RESUME_BOUND);
         }
         assertThat(gateways.awaitDone(IsolatedRun.DEADLINE)).isEqualTo(READINGS);
         timeline.mark("all sent");
@@ -122,6 +153,24 @@ class CrashRecoveryIT {
           "CrashRecoveryIT: %d readings, %d 1m and %d 1h documents; %s%n",
           READINGS, store.documents(MINUTE), store.documents(HOUR), timeline);
     }
+  }
+
+  /**
+   * Waits until a processor started after a kill processes again: the group committed input beyond
+   * what it had at the kill (with exactly-once only a member that processed it commits), and
+   * MongoDB holds more bucket documents than then. The killed JVM was gone at the kill, so the new
+   * one did both.
+   */
+  private static void awaitResumed(
+      final IsolatedRun run, final BucketReader store, final long committed, final long documents) {
+    await("the restarted processor committing input and writing buckets")
+        .atMost(IsolatedRun.DEADLINE)
+        .pollInterval(Duration.ofMillis(100))
+        .failFast(run::assertNoProcessorDiedOnItsOwn)
+        .until(
+            () ->
+                run.group().committedInputRecords() > committed
+                    && store.documents(MINUTE) > documents);
   }
 
   /** Waits until buckets are being written: MongoDB gained documents since this start. */

@@ -32,21 +32,33 @@ final class ResilienceSettings {
    *   <li>{@code session.timeout.ms=3000}, {@code heartbeat.interval.ms=1000}: Kafka Streams 4.3
    *       joins with {@code group.protocol=classic} by default, so its consumer's session timeout
    *       decides how long the group waits before it gives a dead member's tasks to another member,
-   *       or lets a restarted one in. The default 45 s would make every takeover and restart wait
-   *       that long. Heartbeats at a third of it, as Kafka advises. The sink's consumer gets the
-   *       same settings (every {@code kafka.*} setting reaches all clients). With {@code
-   *       group.protocol=streams} the broker's {@code group.streams.session.timeout.ms} would
-   *       decide instead.
+   *       or lets a restarted dynamic member in. The default 45 s would make every takeover and
+   *       such restart wait that long. Heartbeats at a third of it, as Kafka advises. The sink's
+   *       consumer gets the same settings (every {@code kafka.*} setting reaches all clients). With
+   *       {@code group.protocol=streams} the broker's {@code group.streams.session.timeout.ms}
+   *       would decide instead.
    * </ul>
    */
   static Map<String, String> processor(final Map<String, String> more) {
-    final Map<String, String> settings = new HashMap<>();
-    settings.put(BucketerConfig.IDLE_TIMEOUT, "2s");
+    final Map<String, String> settings = new HashMap<>(asDeployed(Map.of()));
     settings.put(
         BucketerConfig.KAFKA_PREFIX + "session.timeout.ms", String.valueOf(SESSION_TIMEOUT_MS));
     settings.put(
         BucketerConfig.KAFKA_PREFIX + "heartbeat.interval.ms",
         String.valueOf(SESSION_TIMEOUT_MS / 3));
+    settings.putAll(more);
+    return settings;
+  }
+
+  /**
+   * {@code idle.timeout=2s} (see {@link #processor}) plus {@code more}, with Kafka's session
+   * timeout, 45 s, as the deploy manifests keep it: for tests of how long a restart takes as
+   * deployed, where the instance comes back as the same static member ({@code instance.id}) and
+   * waits for no session.
+   */
+  static Map<String, String> asDeployed(final Map<String, String> more) {
+    final Map<String, String> settings = new HashMap<>();
+    settings.put(BucketerConfig.IDLE_TIMEOUT, "2s");
     settings.putAll(more);
     return settings;
   }

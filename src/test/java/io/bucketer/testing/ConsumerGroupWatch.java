@@ -94,6 +94,30 @@ public final class ConsumerGroupWatch {
             });
   }
 
+  /**
+   * The input records the group has committed, all partitions together: with exactly-once, it grows
+   * only when a member commits a transaction over input it processed.
+   */
+  public long committedInputRecords()
+      throws InterruptedException, ExecutionException, TimeoutException {
+    try {
+      return admin
+          .listConsumerGroupOffsets(groupId)
+          .partitionsToOffsetAndMetadata()
+          .get(10, TimeUnit.SECONDS)
+          .entrySet()
+          .stream()
+          .filter(offset -> offset.getKey().topic().equals(inputTopic) && offset.getValue() != null)
+          .mapToLong(offset -> offset.getValue().offset())
+          .sum();
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof GroupIdNotFoundException) {
+        return 0; // nothing committed yet
+      }
+      throw e;
+    }
+  }
+
   /** The partitions of {@code topic} assigned to each member, one set per member. */
   public List<Set<TopicPartition>> partitionsByMember(final String topic)
       throws InterruptedException, ExecutionException, TimeoutException {

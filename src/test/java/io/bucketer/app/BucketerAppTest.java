@@ -1,0 +1,61 @@
+package io.bucketer.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.bucketer.config.BucketerConfig;
+import io.bucketer.sink.SinkConfig;
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.streams.StreamsConfig;
+import org.junit.jupiter.api.Test;
+
+/** The Kafka settings BucketerApp derives from bucketer's, as the Kafka clients receive them. */
+class BucketerAppTest {
+
+  private static BucketerConfig config(final Map<String, String> more) {
+    final Map<String, String> settings = new HashMap<>();
+    settings.put(BucketerConfig.BOOTSTRAP_SERVERS, "broker-1:9092");
+    settings.put(BucketerConfig.SCHEMA_REGISTRY_URL, "http://registry:8081");
+    settings.put(BucketerConfig.MONGODB_URI, "mongodb://mongo:27017");
+    settings.putAll(more);
+    return new BucketerConfig(settings);
+  }
+
+  @Test
+  void shouldMakeEachStreamThreadAStaticMemberOfItsOwnWhenAnInstanceIdIsSet() {
+    final StreamsConfig streams =
+        new StreamsConfig(
+            BucketerApp.streamsProperties(
+                config(Map.of(BucketerConfig.INSTANCE_ID, "bucketer-2")), null));
+
+    // Kafka Streams appends the thread's index: one static member per stream thread.
+    assertThat(streams.getMainConsumerConfigs("bucketer", "client", 1))
+        .containsEntry(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, "bucketer-2-1");
+    assertThat(streams.getMainConsumerConfigs("bucketer", "client", 2))
+        .containsEntry(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, "bucketer-2-2");
+    assertThat(streams.getRestoreConsumerConfigs("client"))
+        .doesNotContainKey(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG);
+  }
+
+  @Test
+  void shouldMakeTheSinkAStaticMemberOfItsGroupWhenAnInstanceIdIsSet() {
+    final SinkConfig sink =
+        BucketerApp.sinkConfig(config(Map.of(BucketerConfig.INSTANCE_ID, "bucketer-2")));
+
+    assertThat(sink.groupId()).isEqualTo("bucketer-sink");
+    assertThat(sink.kafkaProperties())
+        .containsEntry(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, "bucketer-2-sink");
+  }
+
+  @Test
+  void shouldLeaveMembersDynamicWithoutAnInstanceId() {
+    final BucketerConfig config = config(Map.of());
+    final StreamsConfig streams = new StreamsConfig(BucketerApp.streamsProperties(config, null));
+
+    assertThat(streams.getMainConsumerConfigs("bucketer", "client", 1))
+        .doesNotContainKey(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG);
+    assertThat(BucketerApp.sinkConfig(config).kafkaProperties())
+        .doesNotContainKey(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG);
+  }
+}

@@ -1,0 +1,90 @@
+package io.bucketer.state;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.bucketer.state.StateOwnership.Wipe;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The guard's file side. Without state, or with state and no marker, it decides without asking the
+ * cluster, so these tests need no broker (its bootstrap address is never dialled).
+ */
+class LocalStateGuardTest {
+
+  private static final String APPLICATION_ID = "bucketer";
+
+  @TempDir Path stateDir;
+
+  private LocalStateGuard guard() {
+    return new LocalStateGuard(
+        stateDir, APPLICATION_ID, "iot.readings", Map.of("bootstrap.servers", "127.0.0.1:1"));
+  }
+
+  @Test
+  void shouldKeepAnEmptyStateDirectory() throws Exception {
+    Files.createDirectories(stateDir.resolve(APPLICATION_ID));
+    // Kafka Streams' own file, written before any task has state.
+    Files.writeString(
+        stateDir.resolve(APPLICATION_ID).resolve("kafka-streams-process-metadata"), "");
+
+    assertThat(guard().hasLocalState()).isFalse();
+    assertThat(guard().check()).isEmpty();
+  }
+
+  @Test
+  void shouldWipeTaskStateThatHasNoMarker() throws Exception {
+    Files.createDirectories(stateDir.resolve(APPLICATION_ID).resolve("1_5").resolve("rocksdb"));
+
+    assertThat(guard().hasLocalState()).isTrue();
+    assertThat(guard().check()).map(Wipe::cause).contains(StateOwnership.NO_MARKER);
+  }
+
+  @Test
+  void shouldReadTheMarkerItDocuments() throws Exception {
+    Files.createDirectories(stateDir.resolve(APPLICATION_ID));
+    Files.writeString(
+        guard().markerFile(),
+        """
+        {
+          "cluster_id" : "q1Sh-9_ISia_zwGINzRvyQ",
+          "topic_ids" : {
+            "bucketer-readings-by-series-repartition" : "AAAAAAAAAAAAAAAAAAAAAw",
+            "iot.readings" : "AAAAAAAAAAAAAAAAAAAAAQ"
+          }
+        }
+        """);
+
+    assertThat(guard().markerFile())
+        .isEqualTo(stateDir.resolve("bucketer").resolve("bucketer-state-owner.json"));
+    assertThat(guard().readOwner())
+        .contains(
+            new StateOwner(
+                "q1Sh-9_ISia_zwGINzRvyQ",
+                Map.of(
+                    "bucketer-readings-by-series-repartition", "AAAAAAAAAAAAAAAAAAAAAw",
+                    "iot.readings", "AAAAAAAAAAAAAAAAAAAAAQ")));
+  }
+
+  @Test
+  void shouldTreatAnUnreadableMarkerAsMissing() throws Exception {
+    Files.createDirectories(stateDir.resolve(APPLICATION_ID).resolve("1_0"));
+    Files.writeString(guard().markerFile(), "{\"cluster_id\": ");
+
+    assertThat(guard().readOwner()).isEmpty();
+    assertThat(guard().check()).map(Wipe::cause).contains(StateOwnership.NO_MARKER);
+  }
+
+  @Test
+  void shouldForgetTheOwner() throws Exception {
+    Files.createDirectories(stateDir.resolve(APPLICATION_ID));
+    Files.writeString(guard().markerFile(), "{}");
+
+    guard().forgetOwner();
+
+    assertThat(guard().markerFile()).doesNotExist();
+  }
+}
