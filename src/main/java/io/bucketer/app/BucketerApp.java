@@ -237,9 +237,11 @@ public final class BucketerApp implements AutoCloseable {
   /**
    * Streams settings: bucketer's defaults, then every {@code kafka.*} setting on top. Exactly-once
    * is the default so that a crash never emits a bucket twice or loses one between the state store,
-   * the buckets topic and the input offsets.
+   * the buckets topic and the input offsets. The benchmark gives its other Kafka Streams contenders
+   * these same settings.
    */
-  static Properties streamsProperties(final BucketerConfig config, final HostInfo advertised) {
+  public static Properties streamsProperties(
+      final BucketerConfig config, final HostInfo advertised) {
     final Map<String, Object> properties = new HashMap<>();
     properties.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
     properties.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, (int) config.topicReplicationFactor());

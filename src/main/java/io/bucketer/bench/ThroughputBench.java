@@ -1,5 +1,6 @@
 package io.bucketer.bench;
 
+import io.bucketer.app.BucketerApp;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.SeriesKey;
 import io.bucketer.buckets.TimeSpans;
@@ -19,8 +20,10 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.common.utils.Utils;
+import org.apache.kafka.streams.StreamsConfig;
 
 /**
  * The side-by-side benchmark: one embedded broker, one MongoDB stand-in whose operations are
@@ -46,7 +49,7 @@ public final class ThroughputBench {
   private static final String CONNECTOR_COLLECTION = "readings_connector";
   private static final int MAX_MEASUREMENTS = 1000;
 
-  /** bucketer's default, given to the floor topology too. */
+  /** bucketer's default; the other Kafka Streams contenders take the processor's setting. */
   private static final int SERIES_PARTITIONS = 6;
 
   private final Options options;
@@ -156,16 +159,23 @@ public final class ThroughputBench {
     out.printf("    %,.0f readings/s%n", rawRate.readingsPerSecond());
 
     out.println("[1b] Kafka Streams floor: decode, repartition by series, nothing else");
-    final PhaseClock.Measured floor =
-        StreamsFloorRun.run(
-            broker.bootstrapServers(),
-            registryClient,
-            round.topic(),
-            round.applicationId() + "-floor",
-            SERIES_PARTITIONS,
-            sent.readings(),
-            options.phaseTimeout(),
-            n -> out.printf("    repartitioned %,d%n", n));
+    final Path floorStateDir = Files.createTempDirectory("bucketer-bench-floor-");
+    final PhaseClock.Measured floor;
+    try {
+      final BucketerConfig settings =
+          new BucketerConfig(processorSettings(infrastructure, round, floorStateDir));
+      floor =
+          StreamsFloorRun.run(
+              streamsProperties(settings, round.applicationId() + "-floor"),
+              registryClient,
+              round.topic(),
+              settings.seriesPartitions(),
+              sent.readings(),
+              options.phaseTimeout(),
+              n -> out.printf("    repartitioned %,d%n", n));
+    } finally {
+      Utils.delete(floorStateDir.toFile());
+    }
     final BenchResults.Rate floorRate = new BenchResults.Rate(sent.readings(), floor, null);
     out.printf("    %,.0f readings/s%n", floorRate.readingsPerSecond());
 
@@ -306,6 +316,17 @@ public final class ThroughputBench {
         }
       }
     }
+  }
+
+  /**
+   * Kafka Streams settings as bucketer runs with them ({@code settings}: its defaults and any
+   * {@code -s kafka.*}), for another contender with an application id of its own.
+   */
+  private static Properties streamsProperties(
+      final BucketerConfig settings, final String applicationId) {
+    final Properties properties = BucketerApp.streamsProperties(settings, null);
+    properties.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
+    return properties;
   }
 
   private Map<String, Object> processorSettings(
