@@ -10,6 +10,7 @@ public record BenchResults(
     Rate streamsFloor,
     Rate processor,
     Rate connector,
+    WindowedAggregate windowedAggregate,
     double latencyP50Millis,
     double latencyP99Millis,
     long latencySamples,
@@ -37,6 +38,19 @@ public record BenchResults(
     }
   }
 
+  /**
+   * Kafka Streams' own windowed aggregation on the same readings: its rate, the closed windows it
+   * emitted, the readings they hold, and the readings it dropped as late.
+   */
+  public record WindowedAggregate(
+      Rate rate, long windows, long readingsInWindows, long droppedAsLate) {
+
+    /** Of the readings that could close, the share dropped: work the row's figures leave out. */
+    public double droppedShare() {
+      return droppedAsLate / (double) (readingsInWindows + droppedAsLate);
+    }
+  }
+
   static final double MIN_RAW_RATIO = 0.5;
   static final double MIN_CONNECTOR_RATIO = 3;
   static final double MAX_WRITES_PER_READING = 1 / 50.0;
@@ -53,7 +67,7 @@ public record BenchResults(
   void print(final PrintStream out) {
     out.println();
     out.printf(
-        "%-40s %12s %9s %13s %13s %15s %12s%n",
+        "%-58s %12s %9s %13s %13s %15s %12s%n",
         "", "readings/s", "seconds", "CPU ms/1k", "write cmds", "docs written", "writes/read");
     row(out, "1 raw consume + decode (the limit)", raw);
     row(out, "1b Kafka Streams floor (repartition only)", streamsFloor);
@@ -61,6 +75,17 @@ public record BenchResults(
     if (connector != null) {
       row(out, "3 MongoDB sink connector, 1 doc/read", connector);
     }
+    row(
+        out,
+        "4 Kafka Streams windowed aggregate (count/sum/min/max, 1m)",
+        windowedAggregate.rate());
+    out.printf(
+        "%-58s %,d in %,d closed windows, %,d (%.0f%%) dropped as late%n",
+        "  4's readings that can close",
+        windowedAggregate.readingsInWindows(),
+        windowedAggregate.windows(),
+        windowedAggregate.droppedAsLate(),
+        100.0 * windowedAggregate.droppedShare());
     out.println();
     out.printf(
         "%-40s %.2f (bucketer's share of what Kafka Streams alone can do)%n",
@@ -110,7 +135,7 @@ public record BenchResults(
 
   private static void row(final PrintStream out, final String name, final Rate rate) {
     out.printf(
-        "%-40s %,12.0f %9.1f %13.1f %13s %15s %12s%n",
+        "%-58s %,12.0f %9.1f %13.1f %13s %15s %12s%n",
         name,
         rate.readingsPerSecond(),
         rate.time().elapsed().toNanos() / 1e9,

@@ -28,8 +28,10 @@ import org.apache.kafka.streams.StreamsConfig;
 /**
  * The side-by-side benchmark: one embedded broker, one MongoDB stand-in whose operations are
  * counted, one topic of readings; then, one after another on the same readings, (1) a plain
- * consumer that only decodes them, (2) bucketer, (3) MongoDB's Kafka sink connector. Each starts
- * when the one before has finished, so none competes with another for the machine.
+ * consumer that only decodes them, (1b) a Kafka Streams topology that only repartitions them by
+ * series, (2) bucketer, (3) MongoDB's Kafka sink connector, (4) Kafka Streams' own windowed
+ * aggregation. Each starts when the one before has finished, so none competes with another for the
+ * machine.
  */
 public final class ThroughputBench {
 
@@ -105,6 +107,10 @@ public final class ThroughputBench {
 
     String deadLetterTopic() {
       return "bench." + name + ".dead-letters";
+    }
+
+    String windowsTopic() {
+      return "bench." + name + ".windows";
     }
 
     String database() {
@@ -224,6 +230,23 @@ public final class ThroughputBench {
           "    %,.0f readings/s (after the first %.0f%%)%n",
           connectorRate.readingsPerSecond(), ConnectorRun.WARMUP_SHARE * 100);
     }
+    out.println(
+        "[4] Kafka Streams windowed aggregate: count, sum, min, max per series and minute,"
+            + " emitted on window close");
+    final WindowedAggregateRun.Result windowed = windowedAggregate(infrastructure, round, sent);
+    final BenchResults.WindowedAggregate windowedAggregate =
+        new BenchResults.WindowedAggregate(
+            new BenchResults.Rate(sent.readings(), windowed.time(), null),
+            windowed.windows(),
+            windowed.readingsInWindows(),
+            windowed.droppedAsLate());
+    out.printf(
+        "    %,.0f readings/s; %,d closed windows hold %,d readings, %,d were dropped as late%n",
+        windowedAggregate.rate().readingsPerSecond(),
+        windowed.windows(),
+        windowed.readingsInWindows(),
+        windowed.droppedAsLate());
+
     final List<HourAverageReads.Answer> reads =
         measured ? hourAverageReads(infrastructure, round, sent) : List.of();
     return new BenchResults(
@@ -232,10 +255,44 @@ public final class ThroughputBench {
         floorRate,
         processorRate,
         connectorRate,
+        windowedAggregate,
         processor.latencyP50Millis(),
         processor.latencyP99Millis(),
         processor.buckets(),
         reads);
+  }
+
+  /**
+   * The peer row, on bucketer's Kafka Streams settings and grace; every window but the trailing
+   * readings' closes.
+   */
+  private WindowedAggregateRun.Result windowedAggregate(
+      final Infrastructure infrastructure, final Round round, final BenchFleet.Sent sent)
+      throws Exception {
+    final Path stateDir = Files.createTempDirectory("bucketer-bench-windowed-");
+    try {
+      final BucketerConfig settings =
+          new BucketerConfig(processorSettings(infrastructure, round, stateDir));
+      infrastructure
+          .broker()
+          .createTopic(round.windowsTopic(), settings.seriesPartitions(), Map.of());
+      return WindowedAggregateRun.run(
+          streamsProperties(settings, round.applicationId() + "-windowed"),
+          new WindowedAggregateRun.Settings(
+              round.topic(),
+              round.windowsTopic(),
+              settings.seriesPartitions(),
+              settings.grace(),
+              Duration.between(sent.start(), sent.trailing())),
+          new SchemaRegistryClient(infrastructure.registry().url()),
+          sent.readings(),
+          sent.fleetReadings(),
+          sent.start(),
+          options.phaseTimeout(),
+          n -> out.printf("    %,d readings in closed windows%n", n));
+    } finally {
+      Utils.delete(stateDir.toFile());
+    }
   }
 
   private List<HourAverageReads.Answer> hourAverageReads(

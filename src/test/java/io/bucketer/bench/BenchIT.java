@@ -54,6 +54,14 @@ class BenchIT {
     assertThat(results.connector().mongo().writeStatements())
         .isBetween((long) (results.sent().readings() * 0.74), results.sent().readings());
     assertThat(results.connector().writesPerReading()).isEqualTo(1.0);
+    // Kafka Streams' windowed aggregation: every reading that can close is in a closed window or
+    // was dropped as late (the backlog reaches its partitions out of event-time order)
+    final BenchResults.WindowedAggregate windowed = results.windowedAggregate();
+    assertThat(windowed.readingsInWindows() + windowed.droppedAsLate()).isEqualTo(fleetReadings);
+    assertThat(windowed.readingsInWindows()).isPositive();
+    assertThat(windowed.windows()).isBetween(1L, 4L * 90);
+    assertThat(windowed.rate().readingsPerSecond()).isPositive();
+    assertThat(windowed.rate().cpuMillisPerThousand()).isPositive();
 
     final List<HourAverageReads.Answer> reads = results.hourAverageReads();
     assertThat(reads)
