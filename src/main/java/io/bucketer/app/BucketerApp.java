@@ -28,6 +28,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.function.BooleanSupplier;
+import org.apache.kafka.common.Metric;
+import org.apache.kafka.common.MetricName;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
@@ -210,6 +212,11 @@ public final class BucketerApp implements AutoCloseable {
 
   public long bucketsWritten() {
     return sink.bucketsWritten();
+  }
+
+  /** The Kafka clients' own metrics of the topology: its consumers', producers' and tasks'. */
+  public Map<MetricName, ? extends Metric> kafkaStreamsMetrics() {
+    return streams.metrics();
   }
 
   static BucketTopology.Settings topologySettings(final BucketerConfig config) {

@@ -25,6 +25,14 @@ final class ClientMetrics {
     return total;
   }
 
+  /**
+   * Whether a stream thread among {@code metrics} has processed a record yet. (Kafka Streams' main
+   * consumer does not count {@code records-consumed-total}; the threads count what they process.)
+   */
+  static boolean processedAny(final Map<MetricName, ? extends Metric> metrics) {
+    return total(metrics, "stream-thread-metrics", "process-total") > 0;
+  }
+
   /** As {@link #total}, per value of tag {@code tag}; metrics without that tag are left out. */
   static Map<String, Long> totalsBy(
       final Map<MetricName, ? extends Metric> metrics,

@@ -14,12 +14,12 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongConsumer;
 import java.util.function.LongSupplier;
-import org.apache.kafka.streams.KafkaStreams;
 
 /**
- * bucketer itself, in this JVM, with its production defaults: from the moment its topology runs
- * until MongoDB has acknowledged every bucket document the readings make. Also reads the
- * close-to-visible latency of those buckets from the sink's own timer.
+ * bucketer itself, in this JVM, with its production defaults: from the moment its topology has
+ * processed its first reading ({@link FirstRecord}) until MongoDB has acknowledged every bucket
+ * document the readings make. Also reads the close-to-visible latency of those buckets from the
+ * sink's own timer.
  */
 final class ProcessorRun {
 
@@ -46,11 +46,7 @@ final class ProcessorRun {
     final long writesBefore = bucketWrites.getAsLong();
     try (BucketerApp app = BucketerApp.start(new BucketerConfig(settings), meters)) {
       final Deadline deadline = new Deadline(timeout);
-      // The clock starts when the topology runs: group join and task assignment are startup.
-      while (app.streamsState() != KafkaStreams.State.RUNNING) {
-        deadline.check("the processor to start");
-        TimeUnit.MILLISECONDS.sleep(5);
-      }
+      FirstRecord.await(app::kafkaStreamsMetrics, app::streamsState, deadline, "the processor");
       final PhaseClock clock = PhaseClock.thisProcess().start();
       long lastReport = System.nanoTime();
       while (bucketWrites.getAsLong() - writesBefore < expectedDocuments) {

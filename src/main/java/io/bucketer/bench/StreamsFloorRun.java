@@ -40,10 +40,7 @@ final class StreamsFloorRun {
     try (KafkaStreams streams = new KafkaStreams(builder.build(), streamsProperties)) {
       streams.start();
       final Deadline deadline = new Deadline(timeout);
-      while (streams.state() != KafkaStreams.State.RUNNING) {
-        deadline.check("the floor topology to start");
-        TimeUnit.MILLISECONDS.sleep(5);
-      }
+      FirstRecord.await(streams::metrics, streams::state, deadline, "the floor topology");
       final PhaseClock clock = PhaseClock.thisProcess().start();
       long lastReport = System.nanoTime();
       while (processed.get() < expected) {

@@ -40,8 +40,9 @@ import org.apache.kafka.streams.state.WindowStore;
  * write in an afternoon. After the floor's decode and repartition by series, one-minute windows
  * with bucketer's grace, count, sum, min and max per window, each window emitted once when it
  * closes. No measurements, no hour rollup, no late merging: what bucketer does beyond this is what
- * it costs beyond this. Timed from its topology running until the closed windows, read back from
- * their topic as a downstream consumer would read them, hold every reading that can close.
+ * it costs beyond this. Timed from its first reading processed until every reading that can close
+ * is either in a closed window, read back from their topic as a downstream consumer would read
+ * them, or was dropped as late.
  */
 final class WindowedAggregateRun {
 
@@ -150,10 +151,7 @@ final class WindowedAggregateRun {
                 lateTime)) {
       streams.start();
       final Deadline deadline = new Deadline(timeout);
-      while (streams.state() != KafkaStreams.State.RUNNING) {
-        deadline.check("the windowed aggregate to start");
-        TimeUnit.MILLISECONDS.sleep(5);
-      }
+      FirstRecord.await(streams::metrics, streams::state, deadline, "the windowed aggregate");
       final PhaseClock clock = PhaseClock.thisProcess().start();
       long windows = 0;
       long inWindows = 0;
