@@ -16,8 +16,15 @@ public record BenchResults(
     long latencySamples,
     List<HourAverageReads.Answer> hourAverageReads) {
 
-  /** One contender: readings per second, and the MongoDB work it asked for (null: none). */
-  public record Rate(long readings, PhaseClock.Measured time, MongoOperationCounter.Counts mongo) {
+  /**
+   * One contender: readings per second, the MongoDB work it asked for (null: none), and the Kafka
+   * records its Kafka Streams producers wrote (null: not a Kafka Streams application).
+   */
+  public record Rate(
+      long readings,
+      PhaseClock.Measured time,
+      MongoOperationCounter.Counts mongo,
+      ProducedRecords kafka) {
 
     public double readingsPerSecond() {
       return readings / (time.elapsed().toNanos() / 1e9);
@@ -35,6 +42,16 @@ public record BenchResults(
 
     public double commandsPerReading() {
       return mongo.writeCommands() / (double) readings;
+    }
+
+    /** Kafka records written to {@code topic} per reading. */
+    public double kafkaRecordsPerReading(final String topic) {
+      return kafka.to(topic) / (double) readings;
+    }
+
+    /** Kafka records written to all changelog topics together, per reading. */
+    public double changelogRecordsPerReading() {
+      return kafka.changelogs() / (double) readings;
     }
   }
 
@@ -86,6 +103,13 @@ public record BenchResults(
         windowedAggregate.windows(),
         windowedAggregate.droppedAsLate(),
         100.0 * windowedAggregate.droppedShare());
+    out.println();
+    out.println(
+        "Kafka records written per reading, by topic (the Kafka Streams producers'"
+            + " record-send-total):");
+    kafkaRecords(out, "1b Kafka Streams floor", streamsFloor);
+    kafkaRecords(out, "2 bucketer", processor);
+    kafkaRecords(out, "4 Kafka Streams windowed aggregate", windowedAggregate.rate());
     out.println();
     out.printf(
         "%-40s %.2f (bucketer's share of what Kafka Streams alone can do)%n",
@@ -143,6 +167,15 @@ public record BenchResults(
         rate.mongo() == null ? "-" : String.format("%,d", rate.mongo().writeCommands()),
         rate.mongo() == null ? "-" : String.format("%,d", rate.mongo().writeStatements()),
         rate.mongo() == null ? "-" : String.format("%.4f", rate.writesPerReading()));
+  }
+
+  private static void kafkaRecords(final PrintStream out, final String name, final Rate rate) {
+    out.printf("  %s%n", name);
+    for (final String topic : rate.kafka().topics()) {
+      out.printf(
+          "    %-54s %8.3f%n", rate.kafka().shortName(topic), rate.kafkaRecordsPerReading(topic));
+    }
+    out.printf("    %-54s %8.3f%n", "changelogs total", rate.changelogRecordsPerReading());
   }
 
   private static void target(

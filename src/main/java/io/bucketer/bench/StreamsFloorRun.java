@@ -9,6 +9,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongConsumer;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.StreamsConfig;
 
 /**
  * The floor under any Kafka Streams processor that groups readings by series: decode, key by
@@ -24,7 +25,7 @@ final class StreamsFloorRun {
    * Runs the floor on {@code streamsProperties} (application id and state directory included) until
    * it has repartitioned {@code expected} readings.
    */
-  static PhaseClock.Measured run(
+  static BenchResults.Rate run(
       final Properties streamsProperties,
       final SchemaRegistryClient registry,
       final String topic,
@@ -51,7 +52,14 @@ final class StreamsFloorRun {
           progress.accept(processed.get());
         }
       }
-      return clock.stop();
+      final PhaseClock.Measured time = clock.stop();
+      return new BenchResults.Rate(
+          expected,
+          time,
+          null,
+          ProducedRecords.of(
+              streamsProperties.getProperty(StreamsConfig.APPLICATION_ID_CONFIG),
+              streams.metrics()));
     }
   }
 }

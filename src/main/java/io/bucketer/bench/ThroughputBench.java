@@ -161,16 +161,16 @@ public final class ThroughputBench {
             sent.readings(),
             options.phaseTimeout(),
             n -> out.printf("    decoded %,d%n", n));
-    final BenchResults.Rate rawRate = new BenchResults.Rate(sent.readings(), raw, null);
+    final BenchResults.Rate rawRate = new BenchResults.Rate(sent.readings(), raw, null, null);
     out.printf("    %,.0f readings/s%n", rawRate.readingsPerSecond());
 
     out.println("[1b] Kafka Streams floor: decode, repartition by series, nothing else");
     final Path floorStateDir = Files.createTempDirectory("bucketer-bench-floor-");
-    final PhaseClock.Measured floor;
+    final BenchResults.Rate floorRate;
     try {
       final BucketerConfig settings =
           new BucketerConfig(processorSettings(infrastructure, round, floorStateDir));
-      floor =
+      floorRate =
           StreamsFloorRun.run(
               streamsProperties(settings, round.applicationId() + "-floor"),
               registryClient,
@@ -182,7 +182,6 @@ public final class ThroughputBench {
     } finally {
       Utils.delete(floorStateDir.toFile());
     }
-    final BenchResults.Rate floorRate = new BenchResults.Rate(sent.readings(), floor, null);
     out.printf("    %,.0f readings/s%n", floorRate.readingsPerSecond());
 
     out.printf("[2] bucketer: until MongoDB holds all %,d bucket documents%n", expectedDocuments);
@@ -203,7 +202,7 @@ public final class ThroughputBench {
     }
     final MongoOperationCounter.Counts processorOps = operations.counts().minus(beforeProcessor);
     final BenchResults.Rate processorRate =
-        new BenchResults.Rate(sent.readings(), processor.time(), processorOps);
+        new BenchResults.Rate(sent.readings(), processor.time(), processorOps, processor.written());
     out.printf("    %,.0f readings/s%n", processorRate.readingsPerSecond());
     checkEveryReadingIsInABucket(infrastructure.mongo(), round, sent);
 
@@ -236,7 +235,7 @@ public final class ThroughputBench {
     final WindowedAggregateRun.Result windowed = windowedAggregate(infrastructure, round, sent);
     final BenchResults.WindowedAggregate windowedAggregate =
         new BenchResults.WindowedAggregate(
-            new BenchResults.Rate(sent.readings(), windowed.time(), null),
+            new BenchResults.Rate(sent.readings(), windowed.time(), null, windowed.written()),
             windowed.windows(),
             windowed.readingsInWindows(),
             windowed.droppedAsLate());

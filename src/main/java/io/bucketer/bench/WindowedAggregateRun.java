@@ -76,10 +76,14 @@ final class WindowedAggregateRun {
 
   /**
    * How long it took; the closed windows it emitted and the readings they hold; the readings it
-   * dropped as too late for their window.
+   * dropped as too late for their window; the Kafka records its topology wrote.
    */
   record Result(
-      PhaseClock.Measured time, long windows, long readingsInWindows, long droppedAsLate) {}
+      PhaseClock.Measured time,
+      long windows,
+      long readingsInWindows,
+      long droppedAsLate,
+      ProducedRecords written) {}
 
   private WindowedAggregateRun() {}
 
@@ -183,6 +187,10 @@ final class WindowedAggregateRun {
         }
       }
       final PhaseClock.Measured time = clock.stop();
+      final ProducedRecords written =
+          ProducedRecords.of(
+              streamsProperties.getProperty(StreamsConfig.APPLICATION_ID_CONFIG),
+              streams.metrics());
       if (inWindows + dropped != closable) {
         throw new IllegalStateException(
             "closed windows hold "
@@ -193,7 +201,7 @@ final class WindowedAggregateRun {
                 + closable
                 + " can close");
       }
-      return new Result(time, windows, inWindows, dropped);
+      return new Result(time, windows, inWindows, dropped, written);
     }
   }
 
