@@ -86,6 +86,8 @@ class BenchIT {
         .contains(
             "2/1 end-to-end vs raw consume",
             "2/3 end-to-end vs sink connector",
+            "CPU per reading, 2/1b (bucketer vs floor)",
+            "CPU per reading, 2/4 (bucketer vs windowed aggregate)",
             "Kafka records written per reading",
             "changelogs total");
   }
