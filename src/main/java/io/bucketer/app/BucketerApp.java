@@ -32,6 +32,8 @@ import java.util.Optional;
 import java.util.Properties;
 import java.util.function.BooleanSupplier;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.common.Metric;
+import org.apache.kafka.common.MetricName;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
@@ -245,6 +247,11 @@ public final class BucketerApp implements AutoCloseable {
     return sink.bucketsWritten();
   }
 
+  /** The Kafka clients' own metrics of the topology: its consumers', producers' and tasks'. */
+  public Map<MetricName, ? extends Metric> kafkaStreamsMetrics() {
+    return streams.metrics();
+  }
+
   static BucketTopology.Settings topologySettings(
       final BucketerConfig config, final InputPartitioning partitioning) {
     return new BucketTopology.Settings(
@@ -272,9 +279,11 @@ public final class BucketerApp implements AutoCloseable {
    * Streams settings: bucketer's defaults, then every {@code kafka.*} setting on top. Exactly-once
    * is the default so that a crash never emits a bucket twice or loses one between the state store,
    * the buckets topic and the input offsets. With an {@code instance.id} the stream threads are
-   * static members of the group.
+   * static members of the group. The benchmark gives its other Kafka Streams contenders these same
+   * settings.
    */
-  static Properties streamsProperties(final BucketerConfig config, final HostInfo advertised) {
+  public static Properties streamsProperties(
+      final BucketerConfig config, final HostInfo advertised) {
     final Map<String, Object> properties = new HashMap<>();
     properties.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
     properties.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, (int) config.topicReplicationFactor());

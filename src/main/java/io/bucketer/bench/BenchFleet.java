@@ -29,12 +29,16 @@ import org.apache.kafka.clients.producer.KafkaProducer;
  */
 final class BenchFleet {
 
-  /** What was sent, and how many bucket documents it makes per granularity. */
+  /**
+   * What was sent, and how many bucket documents it makes per granularity; {@code trailing} is the
+   * event time of the trailing readings, the latest of all.
+   */
   record Sent(
       long readings,
       long fleetReadings,
       Instant start,
       Instant end,
+      Instant trailing,
       Map<Granularity, Long> bucketDocuments) {}
 
   private final ReadingGenerator.Options options;
@@ -112,7 +116,8 @@ final class BenchFleet {
         (window, count) ->
             documents.merge(
                 window.granularity(), (count + maxMeasurements - 1) / maxMeasurements, Long::sum));
-    return new Sent(readings(), options.count(), options.start(), end, documents);
+    return new Sent(
+        readings(), options.count(), options.start(), end, end.plus(trailingGap), documents);
   }
 
   private long rounds() {

@@ -38,7 +38,7 @@ final class ConnectorRun {
       awaitWritten(connector, operations, writtenBefore + readings, deadline, progress);
       final PhaseClock.Measured time = clock.stop();
       final MongoOperationCounter.Counts measured = operations.counts().minus(start);
-      return new BenchResults.Rate(measured.writeStatements(), time, measured);
+      return new BenchResults.Rate(measured.writeStatements(), time, measured, null);
     } finally {
       Utils.delete(work.toFile());
     }

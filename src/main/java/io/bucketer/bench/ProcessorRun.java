@@ -10,22 +10,30 @@ import io.micrometer.core.instrument.distribution.DistributionStatisticConfig;
 import io.micrometer.core.instrument.distribution.ValueAtPercentile;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongConsumer;
 import java.util.function.LongSupplier;
-import org.apache.kafka.streams.KafkaStreams;
 
 /**
- * bucketer itself, in this JVM, with its production defaults: from the moment its topology runs
- * until MongoDB has acknowledged every bucket document the readings make. Also reads the
- * close-to-visible latency of those buckets from the sink's own timer.
+ * bucketer itself, in this JVM, with its production defaults: from the moment its topology has
+ * processed its first reading ({@link FirstRecord}) until MongoDB has acknowledged every bucket
+ * document the readings make. Also reads the close-to-visible latency of those buckets from the
+ * sink's own timer.
  */
 final class ProcessorRun {
 
-  /** How long it took, and the close-to-visible latency of the buckets, in milliseconds. */
+  /**
+   * How long it took, the close-to-visible latency of the buckets in milliseconds, and the Kafka
+   * records its topology wrote.
+   */
   record Result(
-      PhaseClock.Measured time, double latencyP50Millis, double latencyP99Millis, long buckets) {}
+      PhaseClock.Measured time,
+      double latencyP50Millis,
+      double latencyP99Millis,
+      long buckets,
+      ProducedRecords written) {}
 
   private ProcessorRun() {}
 
@@ -44,13 +52,10 @@ final class ProcessorRun {
     final SimpleMeterRegistry meters = new SimpleMeterRegistry();
     meters.config().meterFilter(exactPercentiles(BucketSink.CLOSE_TO_VISIBLE));
     final long writesBefore = bucketWrites.getAsLong();
-    try (BucketerApp app = BucketerApp.start(new BucketerConfig(settings), meters)) {
+    final BucketerConfig config = new BucketerConfig(settings);
+    try (BucketerApp app = BucketerApp.start(config, meters)) {
       final Deadline deadline = new Deadline(timeout);
-      // The clock starts when the topology runs: group join and task assignment are startup.
-      while (app.streamsState() != KafkaStreams.State.RUNNING) {
-        deadline.check("the processor to start");
-        TimeUnit.MILLISECONDS.sleep(5);
-      }
+      FirstRecord.await(app::kafkaStreamsMetrics, app::streamsState, deadline, "the processor");
       final PhaseClock clock = PhaseClock.thisProcess().start();
       long lastReport = System.nanoTime();
       while (bucketWrites.getAsLong() - writesBefore < expectedDocuments) {
@@ -76,8 +81,13 @@ final class ProcessorRun {
         TimeUnit.MILLISECONDS.sleep(50);
       }
       final PhaseClock.Measured time = clock.stop();
+      // A new processor each round: its producers' counts are this round's, from the start.
+      final ProducedRecords written =
+          ProducedRecords.of(config.applicationId(), app.kafkaStreamsMetrics())
+              .including(List.of(config.bucketsTopic(), config.deadLetterTopic()));
       final Timer latency = meters.get(BucketSink.CLOSE_TO_VISIBLE).timer();
-      return new Result(time, percentile(latency, 0.5), percentile(latency, 0.99), latency.count());
+      return new Result(
+          time, percentile(latency, 0.5), percentile(latency, 0.99), latency.count(), written);
     }
   }
 

@@ -1,5 +1,6 @@
 package io.bucketer.bench;
 
+import io.bucketer.app.BucketerApp;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.SeriesKey;
 import io.bucketer.buckets.TimeSpans;
@@ -19,14 +20,18 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.common.utils.Utils;
+import org.apache.kafka.streams.StreamsConfig;
 
 /**
  * The side-by-side benchmark: one embedded broker, one MongoDB stand-in whose operations are
  * counted, one topic of readings; then, one after another on the same readings, (1) a plain
- * consumer that only decodes them, (2) bucketer, (3) MongoDB's Kafka sink connector. Each starts
- * when the one before has finished, so none competes with another for the machine.
+ * consumer that only decodes them, (1b) a Kafka Streams topology that only repartitions them by
+ * series, (2) bucketer, (3) MongoDB's Kafka sink connector, (4) Kafka Streams' own windowed
+ * aggregation. Each starts when the one before has finished, so none competes with another for the
+ * machine.
  */
 public final class ThroughputBench {
 
@@ -46,7 +51,7 @@ public final class ThroughputBench {
   private static final String CONNECTOR_COLLECTION = "readings_connector";
   private static final int MAX_MEASUREMENTS = 1000;
 
-  /** bucketer's default, given to the floor topology too. */
+  /** bucketer's default; the other Kafka Streams contenders take the processor's setting. */
   private static final int SERIES_PARTITIONS = 6;
 
   private final Options options;
@@ -104,6 +109,10 @@ public final class ThroughputBench {
       return "bench." + name + ".dead-letters";
     }
 
+    String windowsTopic() {
+      return "bench." + name + ".windows";
+    }
+
     String database() {
       return "bench_" + name;
     }
@@ -152,21 +161,27 @@ public final class ThroughputBench {
             sent.readings(),
             options.phaseTimeout(),
             n -> out.printf("    decoded %,d%n", n));
-    final BenchResults.Rate rawRate = new BenchResults.Rate(sent.readings(), raw, null);
+    final BenchResults.Rate rawRate = new BenchResults.Rate(sent.readings(), raw, null, null);
     out.printf("    %,.0f readings/s%n", rawRate.readingsPerSecond());
 
     out.println("[1b] Kafka Streams floor: decode, repartition by series, nothing else");
-    final PhaseClock.Measured floor =
-        StreamsFloorRun.run(
-            broker.bootstrapServers(),
-            registryClient,
-            round.topic(),
-            round.applicationId() + "-floor",
-            SERIES_PARTITIONS,
-            sent.readings(),
-            options.phaseTimeout(),
-            n -> out.printf("    repartitioned %,d%n", n));
-    final BenchResults.Rate floorRate = new BenchResults.Rate(sent.readings(), floor, null);
+    final Path floorStateDir = Files.createTempDirectory("bucketer-bench-floor-");
+    final BenchResults.Rate floorRate;
+    try {
+      final BucketerConfig settings =
+          new BucketerConfig(processorSettings(infrastructure, round, floorStateDir));
+      floorRate =
+          StreamsFloorRun.run(
+              streamsProperties(settings, round.applicationId() + "-floor"),
+              registryClient,
+              round.topic(),
+              settings.seriesPartitions(),
+              sent.readings(),
+              options.phaseTimeout(),
+              n -> out.printf("    repartitioned %,d%n", n));
+    } finally {
+      Utils.delete(floorStateDir.toFile());
+    }
     out.printf("    %,.0f readings/s%n", floorRate.readingsPerSecond());
 
     out.printf("[2] bucketer: until MongoDB holds all %,d bucket documents%n", expectedDocuments);
@@ -187,7 +202,7 @@ public final class ThroughputBench {
     }
     final MongoOperationCounter.Counts processorOps = operations.counts().minus(beforeProcessor);
     final BenchResults.Rate processorRate =
-        new BenchResults.Rate(sent.readings(), processor.time(), processorOps);
+        new BenchResults.Rate(sent.readings(), processor.time(), processorOps, processor.written());
     out.printf("    %,.0f readings/s%n", processorRate.readingsPerSecond());
     checkEveryReadingIsInABucket(infrastructure.mongo(), round, sent);
 
@@ -214,6 +229,23 @@ public final class ThroughputBench {
           "    %,.0f readings/s (after the first %.0f%%)%n",
           connectorRate.readingsPerSecond(), ConnectorRun.WARMUP_SHARE * 100);
     }
+    out.println(
+        "[4] Kafka Streams windowed aggregate: count, sum, min, max per series and minute,"
+            + " emitted on window close");
+    final WindowedAggregateRun.Result windowed = windowedAggregate(infrastructure, round, sent);
+    final BenchResults.WindowedAggregate windowedAggregate =
+        new BenchResults.WindowedAggregate(
+            new BenchResults.Rate(sent.readings(), windowed.time(), null, windowed.written()),
+            windowed.windows(),
+            windowed.readingsInWindows(),
+            windowed.droppedAsLate());
+    out.printf(
+        "    %,.0f readings/s; %,d closed windows hold %,d readings, %,d were dropped as late%n",
+        windowedAggregate.rate().readingsPerSecond(),
+        windowed.windows(),
+        windowed.readingsInWindows(),
+        windowed.droppedAsLate());
+
     final List<HourAverageReads.Answer> reads =
         measured ? hourAverageReads(infrastructure, round, sent) : List.of();
     return new BenchResults(
@@ -222,10 +254,44 @@ public final class ThroughputBench {
         floorRate,
         processorRate,
         connectorRate,
+        windowedAggregate,
         processor.latencyP50Millis(),
         processor.latencyP99Millis(),
         processor.buckets(),
         reads);
+  }
+
+  /**
+   * The peer row, on bucketer's Kafka Streams settings and grace; every window but the trailing
+   * readings' closes.
+   */
+  private WindowedAggregateRun.Result windowedAggregate(
+      final Infrastructure infrastructure, final Round round, final BenchFleet.Sent sent)
+      throws Exception {
+    final Path stateDir = Files.createTempDirectory("bucketer-bench-windowed-");
+    try {
+      final BucketerConfig settings =
+          new BucketerConfig(processorSettings(infrastructure, round, stateDir));
+      infrastructure
+          .broker()
+          .createTopic(round.windowsTopic(), settings.seriesPartitions(), Map.of());
+      return WindowedAggregateRun.run(
+          streamsProperties(settings, round.applicationId() + "-windowed"),
+          new WindowedAggregateRun.Settings(
+              round.topic(),
+              round.windowsTopic(),
+              settings.seriesPartitions(),
+              settings.grace(),
+              Duration.between(sent.start(), sent.trailing())),
+          new SchemaRegistryClient(infrastructure.registry().url()),
+          sent.readings(),
+          sent.fleetReadings(),
+          sent.start(),
+          options.phaseTimeout(),
+          n -> out.printf("    %,d readings in closed windows%n", n));
+    } finally {
+      Utils.delete(stateDir.toFile());
+    }
   }
 
   private List<HourAverageReads.Answer> hourAverageReads(
@@ -306,6 +372,17 @@ public final class ThroughputBench {
         }
       }
     }
+  }
+
+  /**
+   * Kafka Streams settings as bucketer runs with them ({@code settings}: its defaults and any
+   * {@code -s kafka.*}), for another contender with an application id of its own.
+   */
+  private static Properties streamsProperties(
+      final BucketerConfig settings, final String applicationId) {
+    final Properties properties = BucketerApp.streamsProperties(settings, null);
+    properties.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
+    return properties;
   }
 
   private Map<String, Object> processorSettings(

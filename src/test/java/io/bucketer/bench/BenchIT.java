@@ -50,10 +50,29 @@ class BenchIT {
     assertThat(results.raw().readingsPerSecond()).isPositive();
     assertThat(results.processor().readingsPerSecond()).isPositive();
     assertThat(results.processor().cpuMillisPerThousand()).isPositive();
+    // every reading crosses a repartition topic exactly once; state is logged to changelogs
+    for (final BenchResults.Rate streams :
+        List.of(results.streamsFloor(), results.processor(), results.windowedAggregate().rate())) {
+      assertThat(streams.kafka().topics()).anyMatch(ProducedRecords::isRepartition);
+      streams.kafka().topics().stream()
+          .filter(ProducedRecords::isRepartition)
+          .forEach(topic -> assertThat(streams.kafkaRecordsPerReading(topic)).isEqualTo(1.0));
+    }
+    assertThat(results.processor().changelogRecordsPerReading()).isPositive();
+    assertThat(results.windowedAggregate().rate().changelogRecordsPerReading()).isPositive();
+    assertThat(results.streamsFloor().changelogRecordsPerReading()).isZero();
     // the connector is timed after its first quarter: the rest is what it writes in that time
     assertThat(results.connector().mongo().writeStatements())
         .isBetween((long) (results.sent().readings() * 0.74), results.sent().readings());
     assertThat(results.connector().writesPerReading()).isEqualTo(1.0);
+    // Kafka Streams' windowed aggregation: every reading that can close is in a closed window or
+    // was dropped as late (the backlog reaches its partitions out of event-time order)
+    final BenchResults.WindowedAggregate windowed = results.windowedAggregate();
+    assertThat(windowed.readingsInWindows() + windowed.droppedAsLate()).isEqualTo(fleetReadings);
+    assertThat(windowed.readingsInWindows()).isPositive();
+    assertThat(windowed.windows()).isBetween(1L, 4L * 90);
+    assertThat(windowed.rate().readingsPerSecond()).isPositive();
+    assertThat(windowed.rate().cpuMillisPerThousand()).isPositive();
 
     final List<HourAverageReads.Answer> reads = results.hourAverageReads();
     assertThat(reads)
@@ -64,7 +83,13 @@ class BenchIT {
     assertThat(reads.get(2).average()).isCloseTo(reads.get(3).average(), within(1e-9));
 
     assertThat(printed.toString(StandardCharsets.UTF_8))
-        .contains("2/1 end-to-end vs raw consume", "2/3 end-to-end vs sink connector");
+        .contains(
+            "2/1 end-to-end vs raw consume",
+            "2/3 end-to-end vs sink connector",
+            "CPU per reading, 2/1b (bucketer vs floor)",
+            "CPU per reading, 2/4 (bucketer vs windowed aggregate)",
+            "Kafka records written per reading",
+            "changelogs total");
   }
 
   @Test
