@@ -2,8 +2,11 @@ package io.bucketer.bench;
 
 import io.bucketer.app.BucketerApp;
 import io.bucketer.config.BucketerConfig;
+import io.bucketer.metrics.BucketerMetrics;
 import io.bucketer.sink.BucketSink;
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.config.MeterFilter;
 import io.micrometer.core.instrument.distribution.DistributionStatisticConfig;
@@ -12,6 +15,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongConsumer;
 import java.util.function.LongSupplier;
@@ -33,7 +37,8 @@ final class ProcessorRun {
       double latencyP50Millis,
       double latencyP99Millis,
       long buckets,
-      ProducedRecords written) {}
+      ProducedRecords written,
+      Map<String, Long> stateOperations) {}
 
   private ProcessorRun() {}
 
@@ -87,8 +92,22 @@ final class ProcessorRun {
               .including(List.of(config.bucketsTopic(), config.deadLetterTopic()));
       final Timer latency = meters.get(BucketSink.CLOSE_TO_VISIBLE).timer();
       return new Result(
-          time, percentile(latency, 0.5), percentile(latency, 0.99), latency.count(), written);
+          time,
+          percentile(latency, 0.5),
+          percentile(latency, 0.99),
+          latency.count(),
+          written,
+          stateOperations(meters));
     }
+  }
+
+  /** What the window lifecycle asked of its stores, by operation, over the whole run. */
+  private static Map<String, Long> stateOperations(final MeterRegistry meters) {
+    final Map<String, Long> operations = new TreeMap<>();
+    for (final Counter counter : meters.find(BucketerMetrics.STATE_OPERATIONS).counters()) {
+      operations.put(counter.getId().getTag("operation"), (long) counter.count());
+    }
+    return operations;
   }
 
   /**

@@ -21,6 +21,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.common.utils.Utils;
 import org.apache.kafka.streams.StreamsConfig;
@@ -185,26 +186,22 @@ public final class ThroughputBench {
     out.printf("    %,.0f readings/s%n", floorRate.readingsPerSecond());
 
     out.printf("[2] bucketer: until MongoDB holds all %,d bucket documents%n", expectedDocuments);
-    final Path stateDir = Files.createTempDirectory("bucketer-bench-");
-    final ProcessorRun.Result processor;
-    final MongoOperationCounter.Counts beforeProcessor = operations.counts();
-    try {
-      processor =
-          ProcessorRun.run(
-              processorSettings(infrastructure, round, stateDir),
-              expectedDocuments,
-              () -> operations.counts().writeStatements() - beforeProcessor.writeStatements(),
-              () -> storedDocuments(infrastructure.mongo(), round),
-              options.phaseTimeout(),
-              n -> out.printf("    %,d of %,d documents written%n", n, expectedDocuments));
-    } finally {
-      Utils.delete(stateDir.toFile());
-    }
-    final MongoOperationCounter.Counts processorOps = operations.counts().minus(beforeProcessor);
-    final BenchResults.Rate processorRate =
-        new BenchResults.Rate(sent.readings(), processor.time(), processorOps, processor.written());
-    out.printf("    %,.0f readings/s%n", processorRate.readingsPerSecond());
-    checkEveryReadingIsInABucket(infrastructure.mongo(), round, sent);
+    final BucketerRun processor =
+        bucketer(infrastructure, round, sent, expectedDocuments, "", Map.of());
+    out.printf(
+        "[2k] bucketer, input keyed by sensor (%s=%s): until MongoDB holds all %,d bucket"
+            + " documents%n",
+        BucketerConfig.INPUT_PARTITIONING,
+        BucketerConfig.PARTITIONING_BY_SENSOR,
+        expectedDocuments);
+    final BucketerRun keyed =
+        bucketer(
+            infrastructure,
+            round,
+            sent,
+            expectedDocuments,
+            "keyed",
+            Map.of(BucketerConfig.INPUT_PARTITIONING, BucketerConfig.PARTITIONING_BY_SENSOR));
 
     BenchResults.Rate connectorRate = null;
     if (options.withConnector() && measured) {
@@ -252,13 +249,66 @@ public final class ThroughputBench {
         sent,
         rawRate,
         floorRate,
-        processorRate,
+        processor.rate(),
+        keyed.rate(),
         connectorRate,
         windowedAggregate,
-        processor.latencyP50Millis(),
-        processor.latencyP99Millis(),
-        processor.buckets(),
+        processor.result().latencyP50Millis(),
+        processor.result().latencyP99Millis(),
+        processor.result().buckets(),
+        new TreeMap<>(
+            Map.of(
+                "2 bucketer", processor.result().stateOperations(),
+                "2k bucketer, keyed by sensor", keyed.result().stateOperations())),
         reads);
+  }
+
+  /** One run of bucketer: its rate and what it reported. */
+  private record BucketerRun(BenchResults.Rate rate, ProcessorRun.Result result) {}
+
+  /**
+   * bucketer with its production defaults and {@code overrides}, on an application id, topics and
+   * database of its own ({@code variant} tells them apart), until MongoDB holds every bucket; then
+   * checks that the buckets hold every reading.
+   */
+  private BucketerRun bucketer(
+      final Infrastructure infrastructure,
+      final Round round,
+      final BenchFleet.Sent sent,
+      final long expectedDocuments,
+      final String variant,
+      final Map<String, String> overrides)
+      throws Exception {
+    final MongoOperationCounter operations = infrastructure.operations();
+    final Path stateDir = Files.createTempDirectory("bucketer-bench-");
+    final Map<String, Object> settings = processorSettings(infrastructure, round, stateDir);
+    final String suffix = variant.isEmpty() ? "" : "-" + variant;
+    final String database = round.database() + suffix.replace('-', '_');
+    settings.put(BucketerConfig.APPLICATION_ID, round.applicationId() + suffix);
+    settings.put(BucketerConfig.MONGODB_DATABASE, database);
+    settings.put(BucketerConfig.BUCKETS_TOPIC, round.bucketsTopic() + suffix);
+    settings.put(BucketerConfig.DEAD_LETTER_TOPIC, round.deadLetterTopic() + suffix);
+    settings.putAll(overrides);
+    final ProcessorRun.Result result;
+    final MongoOperationCounter.Counts before = operations.counts();
+    try {
+      result =
+          ProcessorRun.run(
+              settings,
+              expectedDocuments,
+              () -> operations.counts().writeStatements() - before.writeStatements(),
+              () -> storedDocuments(infrastructure.mongo(), database),
+              options.phaseTimeout(),
+              n -> out.printf("    %,d of %,d documents written%n", n, expectedDocuments));
+    } finally {
+      Utils.delete(stateDir.toFile());
+    }
+    final BenchResults.Rate rate =
+        new BenchResults.Rate(
+            sent.readings(), result.time(), operations.counts().minus(before), result.written());
+    out.printf("    %,.0f readings/s%n", rate.readingsPerSecond());
+    checkEveryReadingIsInABucket(infrastructure.mongo(), database, sent);
+    return new BucketerRun(rate, result);
   }
 
   /**
@@ -342,24 +392,20 @@ public final class ThroughputBench {
     }
   }
 
-  private static long storedDocuments(final EmbeddedMongoServer mongo, final Round round) {
+  private static long storedDocuments(final EmbeddedMongoServer mongo, final String database) {
     try (BucketReader reader =
         new BucketReader(
-            mongo.connectionString(),
-            round.database(),
-            BucketDocuments.DEFAULT_COLLECTION_PREFIX)) {
+            mongo.connectionString(), database, BucketDocuments.DEFAULT_COLLECTION_PREFIX)) {
       return GRANULARITIES.stream().mapToLong(reader::documents).sum();
     }
   }
 
   /** A fast run that lost readings would be worthless: the buckets must hold every reading. */
   private void checkEveryReadingIsInABucket(
-      final EmbeddedMongoServer mongo, final Round round, final BenchFleet.Sent sent) {
+      final EmbeddedMongoServer mongo, final String database, final BenchFleet.Sent sent) {
     try (BucketReader reader =
         new BucketReader(
-            mongo.connectionString(),
-            round.database(),
-            BucketDocuments.DEFAULT_COLLECTION_PREFIX)) {
+            mongo.connectionString(), database, BucketDocuments.DEFAULT_COLLECTION_PREFIX)) {
       for (final Granularity granularity : GRANULARITIES) {
         final long inBuckets = reader.readingsInBuckets(granularity);
         if (inBuckets != sent.fleetReadings()) {

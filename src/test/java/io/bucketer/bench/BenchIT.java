@@ -59,6 +59,23 @@ class BenchIT {
           .forEach(topic -> assertThat(streams.kafkaRecordsPerReading(topic)).isEqualTo(1.0));
     }
     assertThat(results.processor().changelogRecordsPerReading()).isPositive();
+    // keyed by sensor: the same documents, and no repartition topic at all
+    final BenchResults.Rate keyed = results.processorKeyedBySensor();
+    assertThat(keyed.mongo().writeStatements()).isEqualTo(bucketDocuments);
+    assertThat(keyed.readingsPerSecond()).isPositive();
+    assertThat(keyed.kafka().topics()).noneMatch(ProducedRecords::isRepartition);
+    assertThat(keyed.changelogRecordsPerReading()).isPositive();
+    // the window lifecycle reads and writes about one window value per reading (more when a
+    // window closes: rollups, emission); never a reading-log put beside it
+    assertThat(results.stateOperations())
+        .containsOnlyKeys("2 bucketer", "2k bucketer, keyed by sensor");
+    results
+        .stateOperations()
+        .values()
+        .forEach(
+            operations ->
+                assertThat(operations.get("put") / (double) results.sent().readings())
+                    .isBetween(1.0, 1.2));
     assertThat(results.windowedAggregate().rate().changelogRecordsPerReading()).isPositive();
     assertThat(results.streamsFloor().changelogRecordsPerReading()).isZero();
     // the connector is timed after its first quarter: the rest is what it writes in that time
