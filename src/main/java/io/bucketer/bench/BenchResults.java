@@ -189,7 +189,7 @@ public record BenchResults(
     if (windowedAggregate.droppedAsLate() > 0) {
       out.printf(
           "  (4 dropped %.0f%% of the readings that can close as late: its CPU leaves their"
-              + " work out)%n",
+              + " work out; with one input partition it drops none)%n",
           100.0 * windowedAggregate.droppedShare());
     }
     out.printf(
