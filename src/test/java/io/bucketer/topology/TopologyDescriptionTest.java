@@ -14,24 +14,49 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Renaming a node or store of a deployed topology strands its state and internal topics, so the
- * topology's description is compared with a reviewed file. After a deliberate change, copy
- * target/actual-topology.txt, which the test writes, over src/test/resources/expected-topology.txt.
+ * topology's description is compared with a reviewed file, one per input partitioning. After a
+ * deliberate change, copy target/actual-&lt;name&gt;.txt, which the test writes, over
+ * src/test/resources/expected-&lt;name&gt;.txt.
  */
 class TopologyDescriptionTest {
 
   @Test
   void shouldMatchTheReviewedTopology() throws IOException {
+    assertDescribes(BucketTopologyTest.SETTINGS, "topology");
+  }
+
+  @Test
+  void shouldMatchTheReviewedTopologyOfInputKeyedBySensor() throws IOException {
+    final BucketTopology.Settings base = BucketTopologyTest.SETTINGS;
+    assertDescribes(
+        new BucketTopology.Settings(
+            base.inputTopic(),
+            base.bucketsTopic(),
+            base.deadLetterTopic(),
+            base.granularities(),
+            base.grace(),
+            base.idleTimeout(),
+            new InputPartitioning.BySensorKey(4),
+            base.latenessHorizon(),
+            base.maxMeasurementsPerBucket(),
+            base.readingChecks()),
+        "topology-by-sensor");
+  }
+
+  private static void assertDescribes(final BucketTopology.Settings settings, final String name)
+      throws IOException {
     final String actual =
         BucketTopology.build(
-                BucketTopologyTest.SETTINGS,
+                settings,
                 () -> new ReadingDecoder(id -> Reading.getClassSchema()),
                 BucketerMetrics.unregistered())
             .describe()
             .toString();
     // Written for review: after a deliberate change, copy it over the expected file.
-    Files.writeString(Path.of("target", "actual-topology.txt"), actual);
-    try (InputStream expected = getClass().getResourceAsStream("/expected-topology.txt")) {
-      assertThat(expected).as("src/test/resources/expected-topology.txt").isNotNull();
+    Files.writeString(Path.of("target", "actual-" + name + ".txt"), actual);
+    try (InputStream expected =
+        TopologyDescriptionTest.class.getResourceAsStream("/expected-" + name + ".txt")) {
+      assertThat(expected).as("src/test/resources/expected-" + name + ".txt").isNotNull();
       assertThat(actual.strip())
           .isEqualTo(new String(expected.readAllBytes(), StandardCharsets.UTF_8).strip());
     }
