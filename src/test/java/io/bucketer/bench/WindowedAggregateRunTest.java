@@ -4,20 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.bucketer.avro.Reading;
 import io.bucketer.buckets.SeriesKey;
-import io.bucketer.ingest.ConfluentWireFormat;
 import io.bucketer.ingest.ReadingDecoder;
+import io.bucketer.testing.FramedReadings;
 import io.bucketer.topology.SeriesKeySerde;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Properties;
-import org.apache.avro.io.BinaryEncoder;
-import org.apache.avro.io.EncoderFactory;
-import org.apache.avro.specific.SpecificDatumWriter;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StreamsConfig;
@@ -158,13 +152,6 @@ class WindowedAggregateRunTest {
   }
 
   private static byte[] frame(final Reading reading) {
-    final ByteArrayOutputStream body = new ByteArrayOutputStream();
-    final BinaryEncoder encoder = EncoderFactory.get().directBinaryEncoder(body, null);
-    try {
-      new SpecificDatumWriter<>(Reading.class).write(reading, encoder);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    return ConfluentWireFormat.frame(1, body.toByteArray());
+    return FramedReadings.frame(reading, 1);
   }
 }

@@ -7,16 +7,13 @@ import io.bucketer.avro.Reading;
 import io.bucketer.buckets.ClosedBucket;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.Measurement;
-import io.bucketer.ingest.ConfluentWireFormat;
 import io.bucketer.ingest.ReadingDecoder;
 import io.bucketer.metrics.BucketerMetrics;
 import io.bucketer.metrics.BucketerMetrics.ReadingOutcome;
 import io.bucketer.simulate.ReadingGenerator;
 import io.bucketer.testing.ExpectedBuckets;
+import io.bucketer.testing.FramedReadings;
 import io.bucketer.topics.ClosedBucketSerde;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -27,9 +24,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
-import org.apache.avro.io.BinaryEncoder;
-import org.apache.avro.io.EncoderFactory;
-import org.apache.avro.specific.SpecificDatumWriter;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -391,14 +385,7 @@ class BucketTopologyTest {
   }
 
   static byte[] frame(final Reading reading) {
-    final ByteArrayOutputStream body = new ByteArrayOutputStream();
-    final BinaryEncoder encoder = EncoderFactory.get().directBinaryEncoder(body, null);
-    try {
-      new SpecificDatumWriter<>(Reading.class).write(reading, encoder);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    return ConfluentWireFormat.frame(SCHEMA_ID, body.toByteArray());
+    return FramedReadings.frame(reading, SCHEMA_ID);
   }
 
   private static long at(final String time) {

@@ -1,0 +1,28 @@
+package io.bucketer.testing;
+
+import io.bucketer.avro.Reading;
+import io.bucketer.ingest.ConfluentWireFormat;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import org.apache.avro.io.BinaryEncoder;
+import org.apache.avro.io.EncoderFactory;
+import org.apache.avro.specific.SpecificDatumWriter;
+
+/** A reading as a gateway's serializer writes it, for tests that need no registry to register. */
+public final class FramedReadings {
+
+  private FramedReadings() {}
+
+  /** {@code reading} in Avro binary with its own schema, framed under {@code schemaId}. */
+  public static byte[] frame(final Reading reading, final int schemaId) {
+    final ByteArrayOutputStream body = new ByteArrayOutputStream();
+    final BinaryEncoder encoder = EncoderFactory.get().directBinaryEncoder(body, null);
+    try {
+      new SpecificDatumWriter<>(Reading.class).write(reading, encoder);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return ConfluentWireFormat.frame(schemaId, body.toByteArray());
+  }
+}
