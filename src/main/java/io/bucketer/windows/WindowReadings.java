@@ -35,8 +35,10 @@ public final class WindowReadings {
     final List<WindowReader.SealedRun> sealed = windows.sealedRuns(series, firstStart, lastStart);
     int next = 0;
     for (final WindowReader.Window window : windows.range(series, finest, firstStart, lastStart)) {
+      // Runs and their window are stored and deleted together, so a run without its window is
+      // not expected; skipping one keeps a reader from counting readings its window has not.
       while (next < sealed.size() && sealed.get(next).windowStart() < window.start()) {
-        next++; // runs of a window already forgotten: none, unless expiry raced; never read
+        next++;
       }
       while (next < sealed.size() && sealed.get(next).windowStart() == window.start()) {
         sealed.get(next++).readings().collect(from, to, found);
