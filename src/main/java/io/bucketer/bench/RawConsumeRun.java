@@ -3,6 +3,7 @@ package io.bucketer.bench;
 import io.bucketer.ingest.InvalidReadingException;
 import io.bucketer.ingest.ReadingDecoder;
 import io.bucketer.ingest.SchemaRegistryClient;
+import io.bucketer.topics.WholeTopic;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -33,12 +34,7 @@ final class RawConsumeRun {
       final LongConsumer progress) {
     final ReadingDecoder decoder = new ReadingDecoder(registry);
     try (KafkaConsumer<byte[], byte[]> consumer = consumer(bootstrapServers)) {
-      final List<TopicPartition> partitions =
-          consumer.partitionsFor(topic).stream()
-              .map(info -> new TopicPartition(topic, info.partition()))
-              .toList();
-      consumer.assign(partitions);
-      consumer.seekToBeginning(partitions);
+      final List<TopicPartition> partitions = WholeTopic.assignFromStart(consumer, topic);
       final PhaseClock clock = PhaseClock.thisProcess().start();
       final long deadline = System.nanoTime() + timeout.toNanos();
       long decoded = 0;

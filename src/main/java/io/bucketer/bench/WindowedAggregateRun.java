@@ -4,12 +4,12 @@ import io.bucketer.avro.Reading;
 import io.bucketer.buckets.SeriesKey;
 import io.bucketer.ingest.ReadingDecoder;
 import io.bucketer.ingest.SchemaRegistryClient;
+import io.bucketer.topics.WholeTopic;
 import io.bucketer.topology.ReadingSerde;
 import io.bucketer.topology.SeriesKeySerde;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
@@ -18,7 +18,6 @@ import java.util.function.Supplier;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.utils.Bytes;
@@ -229,12 +228,7 @@ final class WindowedAggregateRun {
     properties.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
     final KafkaConsumer<byte[], byte[]> consumer =
         new KafkaConsumer<>(properties, new ByteArrayDeserializer(), new ByteArrayDeserializer());
-    final List<TopicPartition> partitions =
-        consumer.partitionsFor(topic).stream()
-            .map(info -> new TopicPartition(topic, info.partition()))
-            .toList();
-    consumer.assign(partitions);
-    consumer.seekToBeginning(partitions);
+    WholeTopic.assignFromStart(consumer, topic);
     return consumer;
   }
 }

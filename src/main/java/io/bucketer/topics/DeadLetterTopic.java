@@ -47,12 +47,7 @@ public final class DeadLetterTopic {
     final List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
     try (KafkaConsumer<byte[], byte[]> consumer =
         new KafkaConsumer<>(properties, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-      final List<TopicPartition> partitions =
-          consumer.partitionsFor(topic).stream()
-              .map(info -> new TopicPartition(topic, info.partition()))
-              .toList();
-      consumer.assign(partitions);
-      consumer.seekToBeginning(partitions);
+      final List<TopicPartition> partitions = WholeTopic.assignFromStart(consumer, topic);
       // read_committed end offsets: the last stable offsets, past which nothing is committed yet
       final Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
       while (partitions.stream().anyMatch(p -> consumer.position(p) < ends.get(p))) {
