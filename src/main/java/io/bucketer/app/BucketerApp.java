@@ -30,6 +30,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.Set;
 import java.util.function.BooleanSupplier;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.common.Metric;
@@ -72,6 +73,7 @@ public final class BucketerApp implements AutoCloseable {
   private final BooleanSupplier mongoAnswers;
   private final String collectionPrefix;
   private final List<Granularity> granularities;
+  private final Set<Granularity> keepMeasurements;
   private final HostInfo advertised;
   private final InputPartitioning partitioning;
 
@@ -87,6 +89,7 @@ public final class BucketerApp implements AutoCloseable {
     this.partitioning = partitioning;
     this.collectionPrefix = config.collectionPrefix();
     this.granularities = config.granularities();
+    this.keepMeasurements = config.bucketLayout().keepMeasurements();
     this.streams = streams;
     this.streamsMetrics = streamsMetrics;
     this.writer = writer;
@@ -236,7 +239,11 @@ public final class BucketerApp implements AutoCloseable {
     final SeriesQueries queries =
         new SeriesQueries(
             new StoredBuckets(
-                writer.database(), collectionPrefix, granularities, limits.timeout()));
+                writer.database(),
+                collectionPrefix,
+                granularities,
+                keepMeasurements,
+                limits.timeout()));
     final SeriesOwnerLookup owners =
         new SeriesOwnerLookup(
             streams,
@@ -267,7 +274,7 @@ public final class BucketerApp implements AutoCloseable {
         config.idleTimeout(),
         partitioning,
         config.latenessHorizon(),
-        config.measurementsPerBucket(),
+        config.bucketLayout(),
         new ReadingChecks(
             config.timestampFloor(), config.maxFutureSkew(), config.maxReadingBytes()));
   }

@@ -1,7 +1,9 @@
 package io.bucketer.bench;
 
 import io.bucketer.avro.Reading;
+import io.bucketer.buckets.BucketLayout;
 import io.bucketer.buckets.Granularity;
+import io.bucketer.buckets.RollupPlan;
 import io.bucketer.ingest.ReadingEncoder;
 import io.bucketer.ingest.SchemaRegistryClient;
 import io.bucketer.simulate.ReadingGenerator;
@@ -14,6 +16,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
+import java.util.Optional;
 import java.util.function.LongConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 
@@ -68,14 +71,15 @@ final class BenchFleet {
 
   /**
    * Sends the fleet's readings, then the trailing ones, as fast as the broker takes them; counts
-   * the bucket documents they make, given at most {@code maxMeasurements} per document.
+   * the bucket documents they make in {@code layout}: a window that keeps its measurements takes
+   * one document per so many of them, a window of summaries one per so many finer windows.
    */
   Sent send(
       final String bootstrapServers,
       final SchemaRegistryClient registry,
       final String topic,
       final List<Granularity> granularities,
-      final int maxMeasurements,
+      final BucketLayout layout,
       final LongConsumer progress) {
     final Map<WindowKey, Long> perWindow = new HashMap<>();
     final Iterator<Reading> fleet = new ReadingGenerator(options);
@@ -111,11 +115,33 @@ final class BenchFleet {
     try (KafkaProducer<byte[], byte[]> producer = FleetProducer.to(bootstrapServers)) {
       new ReadingSimulator(producer, new ReadingEncoder(registry, topic), topic).run(counted, 0);
     }
-    final Map<Granularity, Long> documents = new HashMap<>();
+    final RollupPlan plan = new RollupPlan(granularities);
+    // entries per window: its readings, or, for a window of summaries, its finer windows
+    final Map<WindowKey, Long> entries = new HashMap<>();
     perWindow.forEach(
-        (window, count) ->
-            documents.merge(
-                window.granularity(), (count + maxMeasurements - 1) / maxMeasurements, Long::sum));
+        (window, count) -> {
+          final Optional<Granularity> finer = layout.summarised(window.granularity(), plan);
+          if (finer.isEmpty()) {
+            entries.merge(window, count, Long::sum);
+          }
+        });
+    perWindow.forEach(
+        (window, count) -> {
+          for (final Granularity coarser : granularities) {
+            if (layout.summarised(coarser, plan).filter(window.granularity()::equals).isPresent()) {
+              entries.merge(window.within(coarser), 1L, Long::sum);
+            }
+          }
+        });
+    final Map<Granularity, Long> documents = new HashMap<>();
+    entries.forEach(
+        (window, count) -> {
+          final int perDocument =
+              layout.summarised(window.granularity(), plan).isPresent()
+                  ? layout.maxSummariesPerBucket()
+                  : layout.maxMeasurementsPerBucket();
+          documents.merge(window.granularity(), (count + perDocument - 1) / perDocument, Long::sum);
+        });
     return new Sent(
         readings(), options.count(), options.start(), end, end.plus(trailingGap), documents);
   }
@@ -139,6 +165,11 @@ final class BenchFleet {
   }
 
   private record WindowKey(String sensorId, String metric, Granularity granularity, long start) {
+    /** The window of {@code coarser} that holds this one. */
+    WindowKey within(final Granularity coarser) {
+      return new WindowKey(sensorId, metric, coarser, coarser.windowStart(start));
+    }
+
     static WindowKey of(final Reading reading, final Granularity granularity) {
       return new WindowKey(
           reading.getSensorId(),

@@ -40,8 +40,8 @@ final class HourAverageReads implements AutoCloseable {
 
   /**
    * The buckets as the processor's own query reads them ({@link SeriesQueries}, from MongoDB
-   * alone): one hour bucket for an hour on the hour, sixty minute buckets for one that starts
-   * mid-hour.
+   * alone): one hour bucket for an hour on the hour; for one that starts mid-hour, the minute
+   * summaries of the two hours it cuts.
    */
   Answer fromBuckets(
       final String layout,

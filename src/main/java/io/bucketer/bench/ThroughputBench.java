@@ -1,6 +1,7 @@
 package io.bucketer.bench;
 
 import io.bucketer.app.BucketerApp;
+import io.bucketer.buckets.BucketLayout;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.SeriesKey;
 import io.bucketer.buckets.TimeSpans;
@@ -148,7 +149,7 @@ public final class ThroughputBench {
             registryClient,
             round.topic(),
             GRANULARITIES,
-            MAX_MEASUREMENTS,
+            BucketLayout.finestKeepsMeasurements(MAX_MEASUREMENTS),
             n -> out.printf("    sent %,d%n", n));
     final long expectedDocuments =
         sent.bucketDocuments().values().stream().mapToLong(Long::longValue).sum();
@@ -377,7 +378,7 @@ public final class ThroughputBench {
       if (!midHour.plus(Duration.ofHours(1)).isAfter(sent.end())) {
         answers.add(
             reads.fromBuckets(
-                "minute buckets, hour starts mid-hour",
+                "two hour buckets' minute summaries, hour starts mid-hour",
                 database,
                 BucketDocuments.DEFAULT_COLLECTION_PREFIX,
                 GRANULARITIES,

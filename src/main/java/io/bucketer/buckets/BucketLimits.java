@@ -14,8 +14,17 @@ public final class BucketLimits {
    */
   public static final int MAX_BSON_BYTES_PER_MEASUREMENT = 48;
 
+  /**
+   * Upper bound of the BSON bytes one summary of a finer window adds to a document: the array index
+   * key and an embedded document of its start and computed fields. A test checks it as above.
+   */
+  public static final int MAX_BSON_BYTES_PER_SUMMARY = 256;
+
   /** Room kept for the document's other fields: ids, dates and computed fields. */
   public static final int DOCUMENT_OVERHEAD_BYTES = 2048;
+
+  /** {@code bucket.max.bytes} when it is not set: MongoDB's own buckets stop near 125 KiB. */
+  public static final int DEFAULT_MAX_BYTES = 128_000;
 
   private BucketLimits() {}
 
@@ -23,5 +32,10 @@ public final class BucketLimits {
   public static int measurementsPerBucket(final int maxMeasurements, final int maxBytes) {
     final int byBytes = (maxBytes - DOCUMENT_OVERHEAD_BYTES) / MAX_BSON_BYTES_PER_MEASUREMENT;
     return Math.max(1, Math.min(maxMeasurements, byBytes));
+  }
+
+  /** Summaries of finer windows per bucket under the size cap; at least one. */
+  public static int summariesPerBucket(final int maxBytes) {
+    return Math.max(1, (maxBytes - DOCUMENT_OVERHEAD_BYTES) / MAX_BSON_BYTES_PER_SUMMARY);
   }
 }

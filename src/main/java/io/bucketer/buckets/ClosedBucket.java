@@ -2,6 +2,8 @@ package io.bucketer.buckets;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * One bucket document of a closed window: a window of one series at one granularity whose end plus
@@ -13,7 +15,13 @@ import java.util.List;
  * window's average" stays a one-document read. A window closed again after a late reading carries a
  * higher {@code revision}; a store keeps the highest.
  *
- * <p>Measurements are sorted by time; readings with equal times keep their arrival order.
+ * <p>A bucket holds either its window's raw measurements or, for a granularity rolled up from a
+ * finer one that keeps them, the {@link WindowSummary summaries} of the finer windows it contains:
+ * an hour at any reading rate is then one document of sixty minutes' computed fields, and each
+ * reading is stored once, in its finest window.
+ *
+ * <p>Measurements are sorted by time; readings with equal times keep their arrival order. Summaries
+ * are sorted by start.
  */
 public record ClosedBucket(
     SeriesKey series,
@@ -21,6 +29,7 @@ public record ClosedBucket(
     long windowStart,
     BucketStats stats,
     List<Measurement> measurements,
+    List<WindowSummary> summaries,
     BucketStats window,
     int seq,
     int buckets,
@@ -28,9 +37,21 @@ public record ClosedBucket(
 
   public ClosedBucket {
     measurements = List.copyOf(measurements);
-    if (stats.count() != measurements.size()) {
+    summaries = List.copyOf(summaries);
+    if (!measurements.isEmpty() && !summaries.isEmpty()) {
+      throw new IllegalArgumentException("a bucket holds measurements or summaries, not both");
+    }
+    final long held =
+        summaries.isEmpty()
+            ? measurements.size()
+            : summaries.stream().mapToLong(summary -> summary.stats().count()).sum();
+    if (stats.count() != held) {
       throw new IllegalArgumentException(
-          "bucket count " + stats.count() + " != " + measurements.size() + " measurements");
+          "bucket count "
+              + stats.count()
+              + " != "
+              + held
+              + (summaries.isEmpty() ? " measurements" : " readings in its summaries"));
     }
     if (seq < 0 || seq >= buckets || revision < 0) {
       throw new IllegalArgumentException(
@@ -45,12 +66,12 @@ public record ClosedBucket(
       final long windowStart,
       final BucketStats stats,
       final List<Measurement> measurements) {
-    this(series, granularity, windowStart, stats, measurements, stats, 0, 1, 0);
+    this(series, granularity, windowStart, stats, measurements, List.of(), stats, 0, 1, 0);
   }
 
   /**
-   * The buckets of a whole window: its measurements in time order, cut into runs of at most {@code
-   * maxMeasurements}, each with its own computed fields and the window's totals.
+   * The buckets of a whole window that keeps its measurements, in time order: runs of at most
+   * {@code maxMeasurements}, each with its own computed fields and the window's totals.
    */
   public static List<ClosedBucket> ofWindow(
       final SeriesKey series,
@@ -60,7 +81,93 @@ public record ClosedBucket(
       final List<Measurement> sortedMeasurements,
       final int revision,
       final int maxMeasurements) {
-    if (window.count() != sortedMeasurements.size()) {
+    checkCount(window, sortedMeasurements.size(), series, granularity, windowStart);
+    return split(
+        sortedMeasurements,
+        maxMeasurements,
+        part -> BucketStats.ofAll(part, window.utcOffsetMinutes()),
+        window,
+        (part, stats, seq, buckets) ->
+            new ClosedBucket(
+                series,
+                granularity,
+                windowStart,
+                stats,
+                part,
+                List.of(),
+                window,
+                seq,
+                buckets,
+                revision));
+  }
+
+  /**
+   * The buckets of a whole window that holds the summaries of its finer windows, in start order:
+   * runs of at most {@code maxSummaries}, each with the computed fields of its part and the
+   * window's totals.
+   */
+  public static List<ClosedBucket> ofSummaries(
+      final SeriesKey series,
+      final Granularity granularity,
+      final long windowStart,
+      final BucketStats window,
+      final List<WindowSummary> summaries,
+      final int revision,
+      final int maxSummaries) {
+    checkCount(
+        window,
+        summaries.stream().mapToLong(summary -> summary.stats().count()).sum(),
+        series,
+        granularity,
+        windowStart);
+    return split(
+        summaries,
+        maxSummaries,
+        part -> part.stream().map(WindowSummary::stats).reduce(BucketStats::merge).orElseThrow(),
+        window,
+        (part, stats, seq, buckets) ->
+            new ClosedBucket(
+                series,
+                granularity,
+                windowStart,
+                stats,
+                List.of(),
+                part,
+                window,
+                seq,
+                buckets,
+                revision));
+  }
+
+  private interface BucketOfPart<T> {
+    ClosedBucket of(List<T> part, BucketStats stats, int seq, int buckets);
+  }
+
+  private static <T> List<ClosedBucket> split(
+      final List<T> entries,
+      final int maxPerBucket,
+      final Function<List<T>, BucketStats> statsOfPart,
+      final BucketStats window,
+      final BucketOfPart<T> bucketOfPart) {
+    final int total = entries.size();
+    final int buckets = Math.max(1, (total + maxPerBucket - 1) / maxPerBucket);
+    final List<ClosedBucket> result = new ArrayList<>(buckets);
+    for (int seq = 0; seq < buckets; seq++) {
+      final List<T> part =
+          entries.subList(seq * maxPerBucket, Math.min(total, (seq + 1) * maxPerBucket));
+      result.add(
+          bucketOfPart.of(part, buckets == 1 ? window : statsOfPart.apply(part), seq, buckets));
+    }
+    return result;
+  }
+
+  private static void checkCount(
+      final BucketStats window,
+      final long held,
+      final SeriesKey series,
+      final Granularity granularity,
+      final long windowStart) {
+    if (window.count() != held) {
       throw new IllegalStateException(
           "window "
               + series
@@ -71,22 +178,13 @@ public record ClosedBucket(
               + " counts "
               + window.count()
               + " readings but holds "
-              + sortedMeasurements.size());
+              + held);
     }
-    final int total = sortedMeasurements.size();
-    final int buckets = Math.max(1, (total + maxMeasurements - 1) / maxMeasurements);
-    final List<ClosedBucket> result = new ArrayList<>(buckets);
-    for (int seq = 0; seq < buckets; seq++) {
-      final List<Measurement> part =
-          sortedMeasurements.subList(
-              seq * maxMeasurements, Math.min(total, (seq + 1) * maxMeasurements));
-      final BucketStats stats =
-          buckets == 1 ? window : BucketStats.ofAll(part, window.utcOffsetMinutes());
-      result.add(
-          new ClosedBucket(
-              series, granularity, windowStart, stats, part, window, seq, buckets, revision));
-    }
-    return result;
+  }
+
+  /** The granularity of the finer windows this bucket summarises; empty when it holds readings. */
+  public Optional<Granularity> summaryGranularity() {
+    return summaries.isEmpty() ? Optional.empty() : Optional.of(summaries.get(0).granularity());
   }
 
   public long windowEnd() {

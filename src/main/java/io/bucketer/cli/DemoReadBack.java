@@ -1,23 +1,33 @@
 package io.bucketer.cli;
 
+import com.mongodb.client.model.Filters;
 import com.mongodb.reactivestreams.client.MongoClient;
 import com.mongodb.reactivestreams.client.MongoClients;
+import com.mongodb.reactivestreams.client.MongoDatabase;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.SeriesKey;
 import io.bucketer.query.LiveWindows;
 import io.bucketer.query.SeriesQueries;
 import io.bucketer.query.StoredBuckets;
+import io.bucketer.sink.BucketDocuments;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.Date;
 import java.util.List;
+import org.bson.BsonArray;
+import org.bson.BsonDocument;
+import org.bson.json.JsonMode;
+import org.bson.json.JsonWriterSettings;
+import reactor.core.publisher.Mono;
 
 /**
- * The demo's read-back: statistics of one series over an hour on the hour and over an hour that
- * cuts two, through the query API's own read path, with the documents each one read: the point of
- * the bucket pattern, shown on the data just written.
+ * The demo's read-back: the series' first hour document, which holds the summaries of its minutes,
+ * and statistics of the series over an hour on the hour and over an hour that cuts two, through the
+ * query API's own read path, with the documents each one read: the point of the bucket pattern,
+ * shown on the data just written.
  */
 final class DemoReadBack {
 
@@ -43,9 +53,12 @@ final class DemoReadBack {
           new SeriesQueries(
               new StoredBuckets(
                   client.getDatabase(database), collectionPrefix, granularities, TIMEOUT));
+      printHourDocument(
+          client.getDatabase(database), collectionPrefix, granularities, series, firstHour);
       out.printf("%nReading it back: %s, as the query API reads it%n", series);
       out.printf(
-          "  %-26s %9s %9s %9s %9s  %s%n", "UTC range", "readings", "avg", "min", "max", "read");
+          "  %-26s %9s %9s %9s %9s %9s  %s%n",
+          "UTC range", "readings", "avg", "stddev", "min", "max", "read");
       line(queries, series, firstHour, firstHour.plus(Duration.ofHours(1)));
       line(
           queries,
@@ -61,14 +74,58 @@ final class DemoReadBack {
         queries.statistics(series, from.toEpochMilli(), to.toEpochMilli(), LiveWindows.NONE);
     final boolean empty = statistics.count() == 0;
     out.printf(
-        "  %-26s %,9d %9s %9s %9s  %,d document%s instead of %,d readings%n",
+        "  %-26s %,9d %9s %9s %9s %9s  %,d document%s instead of %,d readings%n",
         CLOCK.format(from) + " to " + CLOCK.format(to),
         statistics.count(),
         empty ? "-" : String.format("%.2f", statistics.average()),
+        empty ? "-" : String.format("%.2f", statistics.standardDeviation()),
         empty ? "-" : String.format("%.2f", statistics.min()),
         empty ? "-" : String.format("%.2f", statistics.max()),
         statistics.documentsRead(),
         statistics.documentsRead() == 1 ? "" : "s",
         statistics.count());
+  }
+
+  /**
+   * The coarsest granularity's first document of the series, as stored, with its summaries cut to
+   * the first two: what the README's bucket document section shows.
+   */
+  private void printHourDocument(
+      final MongoDatabase database,
+      final String collectionPrefix,
+      final List<Granularity> granularities,
+      final SeriesKey series,
+      final Instant firstHour) {
+    final Granularity coarsest = granularities.get(granularities.size() - 1);
+    final BsonDocument document =
+        Mono.from(
+                database
+                    .getCollection(
+                        BucketDocuments.collectionName(collectionPrefix, coarsest),
+                        BsonDocument.class)
+                    .find(
+                        Filters.and(
+                            Filters.eq("sensor_id", series.sensorId()),
+                            Filters.eq("metric", series.metric()),
+                            Filters.eq("start_date", Date.from(firstHour)))))
+            .block(TIMEOUT);
+    if (document == null) {
+      return;
+    }
+    String more = "";
+    if (document.isArray("summaries") && document.getArray("summaries").size() > 2) {
+      final BsonArray summaries = document.getArray("summaries");
+      more =
+          String.format(
+              "  (%d more summaries, one per %s with readings, are left out here)%n",
+              summaries.size() - 2, document.getString("summary_granularity").getValue());
+      document.put("summaries", new BsonArray(summaries.subList(0, 2)));
+    }
+    out.printf(
+        "%nIts %s document of %s, as stored in MongoDB:%n", coarsest, CLOCK.format(firstHour));
+    out.println(
+        document.toJson(
+            JsonWriterSettings.builder().outputMode(JsonMode.RELAXED).indent(true).build()));
+    out.print(more);
   }
 }

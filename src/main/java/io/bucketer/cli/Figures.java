@@ -10,10 +10,16 @@ final class Figures {
 
   private Figures() {}
 
-  /** Integers as they are, other numbers to 4 decimals without trailing zeros, null as "-". */
+  /**
+   * Integers as they are, other numbers to 4 decimals without trailing zeros, a reading ({@code
+   * {timestamp, value}}) as "value at timestamp", null as "-".
+   */
   static String of(final JsonNode value) {
     if (value == null || value.isNull() || value.isMissingNode()) {
       return "-";
+    }
+    if (value.isObject() && value.has("timestamp") && value.has("value")) {
+      return of(value.get("value")) + " at " + value.get("timestamp").asText();
     }
     if (value.isIntegralNumber()) {
       return value.asText();

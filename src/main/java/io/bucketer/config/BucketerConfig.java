@@ -1,6 +1,7 @@
 package io.bucketer.config;
 
 import com.mongodb.ConnectionString;
+import io.bucketer.buckets.BucketLayout;
 import io.bucketer.buckets.BucketLimits;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.TimeSpans;
@@ -12,9 +13,11 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.regex.Pattern;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
@@ -51,6 +54,8 @@ public final class BucketerConfig extends AbstractConfig {
   public static final String LATENESS_HORIZON = "lateness.horizon";
   public static final String BUCKET_MAX_MEASUREMENTS = "bucket.max.measurements";
   public static final String BUCKET_MAX_BYTES = "bucket.max.bytes";
+  public static final String BUCKET_MEASUREMENTS_GRANULARITIES =
+      "bucket.measurements.granularities";
   public static final String SERIES_PARTITIONS = "series.partitions";
   public static final String INPUT_PARTITIONING = "input.partitioning";
 
@@ -241,11 +246,23 @@ public final class BucketerConfig extends AbstractConfig {
           .define(
               BUCKET_MAX_BYTES,
               Type.INT,
-              128_000,
+              BucketLimits.DEFAULT_MAX_BYTES,
               ConfigDef.Range.between(16_384, 8_388_608),
               Importance.LOW,
               "Approximate largest bucket document in bytes (MongoDB's own buckets stop near"
                   + " 125 KiB); lowers the measurements per document when it binds.")
+          .define(
+              BUCKET_MEASUREMENTS_GRANULARITIES,
+              Type.STRING,
+              "",
+              new OptionalGranularityList(),
+              Importance.MEDIUM,
+              "Granularities whose documents keep every raw measurement, comma-separated; empty"
+                  + " (the default) means the finest only. The documents of the others hold a"
+                  + " summary (count, sum, min, max, first, last, spread) of each finer window"
+                  + " they are rolled up from: 60 per hour document at any reading rate. A"
+                  + " granularity that no finer one divides keeps its measurements, having no"
+                  + " finer windows.")
           .define(
               SERIES_PARTITIONS,
               Type.INT,
@@ -445,6 +462,34 @@ public final class BucketerConfig extends AbstractConfig {
         getInt(BUCKET_MAX_MEASUREMENTS), getInt(BUCKET_MAX_BYTES));
   }
 
+  /**
+   * What the documents of each granularity hold, and how many entries one may.
+   *
+   * @throws ConfigException when a granularity named to keep measurements is not configured
+   */
+  public BucketLayout bucketLayout() {
+    final String named = getString(BUCKET_MEASUREMENTS_GRANULARITIES);
+    final Set<Granularity> keep = new HashSet<>();
+    if (!named.isBlank()) {
+      final List<Granularity> configured = granularities();
+      for (final Granularity granularity : Granularity.parseList(named)) {
+        final Granularity same =
+            configured.stream()
+                .filter(g -> g.sizeMillis() == granularity.sizeMillis())
+                .findFirst()
+                .orElseThrow(
+                    () ->
+                        new ConfigException(
+                            BUCKET_MEASUREMENTS_GRANULARITIES,
+                            named,
+                            granularity + " is not one of the granularities " + configured));
+        keep.add(same);
+      }
+    }
+    return new BucketLayout(
+        measurementsPerBucket(), BucketLimits.summariesPerBucket(getInt(BUCKET_MAX_BYTES)), keep);
+  }
+
   /** True when the input is trusted to be keyed by sensor id: no repartition. */
   public boolean inputKeyedBySensor() {
     return PARTITIONING_BY_SENSOR.equals(getString(INPUT_PARTITIONING));
@@ -586,6 +631,20 @@ public final class BucketerConfig extends AbstractConfig {
     @Override
     public String toString() {
       return "comma-separated spans, e.g. 1m,1h";
+    }
+  }
+
+  private static final class OptionalGranularityList implements ConfigDef.Validator {
+    @Override
+    public void ensureValid(final String name, final Object value) {
+      if (!String.valueOf(value).isBlank()) {
+        new GranularityList().ensureValid(name, value);
+      }
+    }
+
+    @Override
+    public String toString() {
+      return "empty, or comma-separated spans, e.g. 1m,1h";
     }
   }
 

@@ -3,6 +3,7 @@ package io.bucketer.http;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
 import io.bucketer.buckets.Granularity;
+import io.bucketer.buckets.Measurement;
 import io.bucketer.buckets.SeriesKey;
 import io.bucketer.query.LiveWindows;
 import io.bucketer.query.QueryLimits;
@@ -222,6 +223,9 @@ public final class SeriesApi implements HttpHandler {
     body.put("avg", empty ? null : found.average());
     body.put("min", empty ? null : found.min());
     body.put("max", empty ? null : found.max());
+    body.put("stddev", known(found.standardDeviation()));
+    body.put("first", found.first().map(SeriesApi::reading).orElse(null));
+    body.put("last", found.last().map(SeriesApi::reading).orElse(null));
     body.put("documents_read", found.documentsRead());
     body.put("state_windows_read", found.stateWindowsRead());
     return body;
@@ -262,7 +266,28 @@ public final class SeriesApi implements HttpHandler {
     bucket.put("avg", window.average());
     bucket.put("min", window.min());
     bucket.put("max", window.max());
+    bucket.put("stddev", known(window.stats().standardDeviation()));
+    bucket.put("first", reading(window.stats().first()));
+    bucket.put("last", reading(window.stats().last()));
     bucket.put("open", window.open());
     return bucket;
+  }
+
+  /**
+   * {@code {timestamp, value}}; null when the value is unknown (a document of an older version).
+   */
+  private static Map<String, Object> reading(final Measurement reading) {
+    if (Double.isNaN(reading.value())) {
+      return null;
+    }
+    final Map<String, Object> fields = new LinkedHashMap<>();
+    fields.put("timestamp", Instant.ofEpochMilli(reading.timestamp()).toString());
+    fields.put("value", reading.value());
+    return fields;
+  }
+
+  /** Null for NaN: an empty range, or a field that documents of an older version lack. */
+  private static Double known(final double value) {
+    return Double.isNaN(value) ? null : value;
   }
 }

@@ -1,10 +1,12 @@
 package io.bucketer.query;
 
+import io.bucketer.buckets.BucketStats;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.Measurement;
 import io.bucketer.buckets.RollupPlan;
 import io.bucketer.buckets.SeriesKey;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The read path: statistics of a series over a range, and its windows of one granularity, from
@@ -14,13 +16,53 @@ import java.util.List;
  */
 public final class SeriesQueries {
 
-  /** The statistics of a range, and what was read to compute them. */
-  public record Statistics(
-      long count, double sum, double min, double max, long documentsRead, long stateWindowsRead) {
+  /**
+   * The statistics of a range, and what was read to compute them.
+   *
+   * @param stats the computed fields of the range's readings; null when it has none
+   */
+  public record Statistics(BucketStats stats, long documentsRead, long stateWindowsRead) {
 
-    /** NaN for an empty range. */
+    public long count() {
+      return stats == null ? 0 : stats.count();
+    }
+
+    /** The fields below are NaN, or empty, for an empty range. */
+    public double sum() {
+      return stats == null ? Double.NaN : stats.sum();
+    }
+
+    public double min() {
+      return stats == null ? Double.NaN : stats.min();
+    }
+
+    public double max() {
+      return stats == null ? Double.NaN : stats.max();
+    }
+
     public double average() {
-      return count == 0 ? Double.NaN : sum / count;
+      return stats == null ? Double.NaN : stats.average();
+    }
+
+    /** The population standard deviation; NaN also when a document read lacks it. */
+    public double standardDeviation() {
+      return stats == null ? Double.NaN : stats.standardDeviation();
+    }
+
+    /** The reading with the earliest time, when the range has readings and its value is known. */
+    public Optional<Measurement> first() {
+      return known(stats == null ? null : stats.first());
+    }
+
+    /** The reading with the latest time, when the range has readings and its value is known. */
+    public Optional<Measurement> last() {
+      return known(stats == null ? null : stats.last());
+    }
+
+    private static Optional<Measurement> known(final Measurement reading) {
+      return reading == null || Double.isNaN(reading.value())
+          ? Optional.empty()
+          : Optional.of(reading);
     }
   }
 
@@ -40,36 +82,31 @@ public final class SeriesQueries {
   }
 
   /**
-   * count, sum, avg, min and max of {@code series} over {@code [from, to)}.
+   * count, sum, avg, min, max, standard deviation, and first and last reading of {@code series}
+   * over {@code [from, to)}.
    *
    * @throws IllegalArgumentException when {@code from >= to}
    */
   public Statistics statistics(
       final SeriesKey series, final long from, final long to, final LiveWindows live) {
     final SeriesView view = new SeriesView(series, stored, live, plan);
-    long count = 0;
-    double sum = 0;
-    double min = Double.POSITIVE_INFINITY;
-    double max = Double.NEGATIVE_INFINITY;
+    // The parts come in time order, so each merges in as the later one.
+    BucketStats stats = null;
     for (final RangePlan.Part part : RangePlan.of(plan.granularities(), from, to)) {
       if (part instanceof RangePlan.WholeBuckets whole) {
         for (final WindowTotals window :
             view.windows(whole.granularity(), whole.from(), whole.to())) {
-          count += window.count();
-          sum += window.sum();
-          min = Math.min(min, window.min());
-          max = Math.max(max, window.max());
+          stats = stats == null ? window.stats() : stats.merge(window.stats());
         }
       } else {
-        for (final Measurement measurement : view.measurements(part.from(), part.to())) {
-          count++;
-          sum += measurement.value();
-          min = Math.min(min, measurement.value());
-          max = Math.max(max, measurement.value());
+        final List<Measurement> readings = view.measurements(part.from(), part.to());
+        if (!readings.isEmpty()) {
+          final BucketStats ofReadings = BucketStats.ofAll(readings, null);
+          stats = stats == null ? ofReadings : stats.merge(ofReadings);
         }
       }
     }
-    return new Statistics(count, sum, min, max, view.documentsRead(), view.stateWindowsRead());
+    return new Statistics(stats, view.documentsRead(), view.stateWindowsRead());
   }
 
   /**

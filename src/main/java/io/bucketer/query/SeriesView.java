@@ -46,7 +46,7 @@ final class SeriesView {
       stateWindowsRead++;
       byStart.put(
           window.start(),
-          WindowTotals.of(granularity, window.start(), window.stats(), window.open()));
+          new WindowTotals(granularity, window.start(), window.stats(), window.open()));
     }
     // Finer windows of every window starting before `to`, even where it ends after `to`.
     final long windowsEnd = granularity.windowEnd(granularity.windowStart(to - 1));
@@ -58,7 +58,9 @@ final class SeriesView {
         if (window.open()) {
           final long start = granularity.windowStart(window.start());
           byStart.merge(
-              start, WindowTotals.of(granularity, start, window.stats(), true), WindowTotals::plus);
+              start,
+              new WindowTotals(granularity, start, window.stats(), true),
+              WindowTotals::plus);
         }
       }
     }

@@ -10,13 +10,18 @@ import com.mongodb.reactivestreams.client.MongoCollection;
 import com.mongodb.reactivestreams.client.MongoDatabase;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.Measurement;
+import io.bucketer.buckets.RollupPlan;
 import io.bucketer.buckets.SeriesKey;
 import io.bucketer.sink.BucketDocuments;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Date;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.regex.Pattern;
 import org.bson.BsonDocument;
 import org.bson.BsonString;
@@ -28,8 +33,11 @@ import reactor.core.publisher.Mono;
 /**
  * The closed buckets of a series as MongoDB holds them, read through the {@code {sensor_id, metric,
  * start_date}} index: window totals from the first document of each window (a window split by
- * {@code bucket.max.measurements} carries its totals in {@code seq} 0), and raw measurements. Every
- * method says how many documents it read.
+ * {@code bucket.max.measurements} carries its totals in {@code seq} 0), and raw measurements. The
+ * windows of a granularity that a coarser one summarises are read from the coarser documents, one
+ * per coarser window (an hour's minutes from the hour), and from their own collection only where no
+ * such document is stored yet (an hour still open) or it holds no summaries (written by an older
+ * version). Every method says how many documents it read.
  */
 public final class StoredBuckets {
 
@@ -39,20 +47,44 @@ public final class StoredBuckets {
   private final MongoDatabase database;
   private final String collectionPrefix;
   private final List<Granularity> granularities;
+
+  /** For a granularity whose windows a coarser one's documents summarise: that coarser one. */
+  private final Map<Granularity, Granularity> summarisedIn = new HashMap<>();
+
   private final Duration timeout;
 
+  /** Buckets of the default layout: only the finest granularity keeps measurements. */
+  public StoredBuckets(
+      final MongoDatabase database,
+      final String collectionPrefix,
+      final List<Granularity> granularities,
+      final Duration timeout) {
+    this(database, collectionPrefix, granularities, Set.of(), timeout);
+  }
+
   /**
+   * @param keepMeasurements the granularities configured to keep measurements ({@code
+   *     bucket.measurements.granularities}); the others summarise the windows they are rolled up
+   *     from
    * @param timeout how long one read may wait for MongoDB
    */
   public StoredBuckets(
       final MongoDatabase database,
       final String collectionPrefix,
       final List<Granularity> granularities,
+      final Set<Granularity> keepMeasurements,
       final Duration timeout) {
     this.database = database;
     this.collectionPrefix = collectionPrefix;
     this.granularities = granularities.stream().sorted().toList();
     this.timeout = timeout;
+    final RollupPlan plan = new RollupPlan(granularities);
+    // coarsest last, so that the coarsest summarising granularity wins: the fewest documents
+    for (final Granularity coarser : this.granularities) {
+      if (!keepMeasurements.contains(coarser)) {
+        plan.sourceOf(coarser).ifPresent(finer -> summarisedIn.put(finer, coarser));
+      }
+    }
   }
 
   /** The configured granularities, finest first. */
@@ -62,6 +94,78 @@ public final class StoredBuckets {
 
   /** The totals of the stored windows of {@code granularity} starting in {@code [from, to)}. */
   public Read<List<WindowTotals>> windows(
+      final SeriesKey series, final Granularity granularity, final long from, final long to) {
+    final Granularity coarser = summarisedIn.get(granularity);
+    if (coarser == null) {
+      return ownWindows(series, granularity, from, to);
+    }
+    final Read<Summaries> summarised = summaries(series, coarser, granularity, from, to);
+    final List<WindowTotals> windows = new ArrayList<>(summarised.found().windows());
+    long documentsRead = summarised.documentsRead();
+    // Coarser windows without summaries in MongoDB: their finer windows from their own documents.
+    final List<Long> uncovered = new ArrayList<>();
+    for (long start = coarser.windowStart(from); start < to; start = coarser.windowEnd(start)) {
+      if (!summarised.found().coveredStarts().contains(start)) {
+        uncovered.add(start);
+      }
+    }
+    if (!uncovered.isEmpty()) {
+      final long uncoveredFrom = Math.max(from, uncovered.get(0));
+      final long uncoveredTo = Math.min(to, coarser.windowEnd(uncovered.get(uncovered.size() - 1)));
+      final Read<List<WindowTotals>> own =
+          ownWindows(series, granularity, uncoveredFrom, uncoveredTo);
+      documentsRead += own.documentsRead();
+      for (final WindowTotals window : own.found()) {
+        if (!summarised.found().coveredStarts().contains(coarser.windowStart(window.start()))) {
+          windows.add(window);
+        }
+      }
+    }
+    windows.sort(Comparator.comparingLong(WindowTotals::start));
+    return new Read<>(windows, documentsRead);
+  }
+
+  /**
+   * Finer windows found in the summaries of coarser documents, and which coarser windows those
+   * were.
+   */
+  private record Summaries(List<WindowTotals> windows, Set<Long> coveredStarts) {}
+
+  private Read<Summaries> summaries(
+      final SeriesKey series,
+      final Granularity coarser,
+      final Granularity granularity,
+      final long from,
+      final long to) {
+    final Bson query =
+        Filters.and(
+            seriesFilter(series),
+            Filters.gte("start_date", new Date(coarser.windowStart(from))),
+            Filters.lt("start_date", new Date(to)),
+            Filters.eq("summary_granularity", granularity.label()));
+    final List<BsonDocument> documents =
+        find(coarser, query, Projections.include("start_date", "summaries"));
+    final List<WindowTotals> windows = new ArrayList<>();
+    final Set<Long> covered = new HashSet<>();
+    for (final BsonDocument document : documents) {
+      covered.add(document.getDateTime("start_date").getValue());
+      for (final BsonValue value : document.getArray("summaries")) {
+        final BsonDocument summary = value.asDocument();
+        final long start = summary.getDateTime("start_date").getValue();
+        if (start >= from && start < to) {
+          windows.add(
+              new WindowTotals(
+                  granularity,
+                  start,
+                  StoredStats.of(summary, start, granularity.windowEnd(start)),
+                  false));
+        }
+      }
+    }
+    return new Read<>(new Summaries(windows, covered), documents.size());
+  }
+
+  private Read<List<WindowTotals>> ownWindows(
       final SeriesKey series, final Granularity granularity, final long from, final long to) {
     final Bson query =
         Filters.and(
@@ -73,15 +177,12 @@ public final class StoredBuckets {
         find(granularity, query, Projections.include("start_date", "window"));
     final List<WindowTotals> windows = new ArrayList<>();
     for (final BsonDocument bucket : documents) {
-      final BsonDocument window = bucket.getDocument("window");
+      final long start = bucket.getDateTime("start_date").getValue();
       windows.add(
           new WindowTotals(
               granularity,
-              bucket.getDateTime("start_date").getValue(),
-              window.getNumber("count").longValue(),
-              window.getNumber("sum").doubleValue(),
-              window.getNumber("min").doubleValue(),
-              window.getNumber("max").doubleValue(),
+              start,
+              StoredStats.of(bucket.getDocument("window"), start, granularity.windowEnd(start)),
               false));
     }
     windows.sort(Comparator.comparingLong(WindowTotals::start));

@@ -4,6 +4,7 @@ import io.bucketer.buckets.BucketStats;
 import io.bucketer.buckets.ClosedBucket;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.Measurement;
+import io.bucketer.buckets.WindowSummary;
 import java.util.ArrayList;
 import java.util.List;
 import org.bson.BsonArray;
@@ -68,26 +69,58 @@ public final class BucketDocuments {
     if (stats.utcOffsetMinutes() != null) {
       document.append("utc_offset_minutes", new BsonInt32(stats.utcOffsetMinutes()));
     }
+    appendComputedFields(document, stats);
+    document.append("window", window(bucket.window()));
+    if (bucket.summaries().isEmpty()) {
+      return document.append("measurements", measurements(bucket.measurements()));
+    }
     return document
+        .append(
+            "summary_granularity", new BsonString(bucket.summaries().get(0).granularity().label()))
+        .append("summaries", summaries(bucket.summaries()));
+  }
+
+  /**
+   * count, sum, avg, min, max, the first and last reading's time and value, and the population
+   * standard deviation: the same names at the top of a document, in its {@code window} and in each
+   * summary. Values that stats written by an older version lack (NaN) are left out.
+   */
+  private static BsonDocument appendComputedFields(
+      final BsonDocument document, final BucketStats stats) {
+    document
         .append("count", new BsonInt64(stats.count()))
         .append("sum", new BsonDouble(stats.sum()))
         .append("avg", new BsonDouble(stats.average()))
         .append("min", new BsonDouble(stats.min()))
         .append("max", new BsonDouble(stats.max()))
-        .append("first_timestamp", new BsonDateTime(stats.firstTimestamp()))
-        .append("last_timestamp", new BsonDateTime(stats.lastTimestamp()))
-        .append("window", window(bucket.window()))
-        .append("measurements", measurements(bucket.measurements()));
+        .append("first_timestamp", new BsonDateTime(stats.firstTimestamp()));
+    appendKnown(document, "first_value", stats.first().value());
+    document.append("last_timestamp", new BsonDateTime(stats.lastTimestamp()));
+    appendKnown(document, "last_value", stats.last().value());
+    appendKnown(document, "stddev", stats.standardDeviation());
+    return document;
+  }
+
+  private static void appendKnown(
+      final BsonDocument document, final String name, final double value) {
+    if (!Double.isNaN(value)) {
+      document.append(name, new BsonDouble(value));
+    }
   }
 
   /** Totals of the whole window, the same in each of its buckets. */
   private static BsonDocument window(final BucketStats window) {
-    return new BsonDocument()
-        .append("count", new BsonInt64(window.count()))
-        .append("sum", new BsonDouble(window.sum()))
-        .append("avg", new BsonDouble(window.average()))
-        .append("min", new BsonDouble(window.min()))
-        .append("max", new BsonDouble(window.max()));
+    return appendComputedFields(new BsonDocument(), window);
+  }
+
+  private static BsonArray summaries(final List<WindowSummary> summaries) {
+    final List<BsonValue> values = new ArrayList<>(summaries.size());
+    for (final WindowSummary summary : summaries) {
+      values.add(
+          appendComputedFields(
+              new BsonDocument("start_date", new BsonDateTime(summary.start())), summary.stats()));
+    }
+    return new BsonArray(values);
   }
 
   private static BsonArray measurements(final List<Measurement> measurements) {

@@ -2,11 +2,14 @@ package io.bucketer.topics;
 
 import io.bucketer.avro.ClosedBucketRecord;
 import io.bucketer.avro.MeasurementRecord;
+import io.bucketer.avro.StatsRecord;
+import io.bucketer.avro.SummaryRecord;
 import io.bucketer.buckets.BucketStats;
 import io.bucketer.buckets.ClosedBucket;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.Measurement;
 import io.bucketer.buckets.SeriesKey;
+import io.bucketer.buckets.WindowSummary;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -26,12 +29,13 @@ import org.apache.kafka.common.serialization.Serializer;
  * Value format of the compacted buckets topic: one format-version byte ({@value #FORMAT_VERSION})
  * followed by the Avro binary encoding of {@link ClosedBucketRecord}. The version byte lets a later
  * format (or a schema-registry framing, whose magic byte is 0) be told apart from this one without
- * guessing. A null value (a tombstone) stays null in both directions.
+ * guessing. Format 1, which an older version may have left in the topic, is still read ({@link
+ * ClosedBucketFormatV1}). A null value (a tombstone) stays null in both directions.
  */
 public final class ClosedBucketSerde implements Serde<ClosedBucket> {
 
   /** The first byte of every value written by this serde. */
-  public static final byte FORMAT_VERSION = 1;
+  public static final byte FORMAT_VERSION = 2;
 
   private static final SpecificDatumWriter<ClosedBucketRecord> WRITER =
       new SpecificDatumWriter<>(ClosedBucketRecord.class);
@@ -51,7 +55,8 @@ public final class ClosedBucketSerde implements Serde<ClosedBucket> {
   /** Encodes one bucket as version byte plus Avro binary. */
   public static byte[] encode(final ClosedBucket bucket) {
     final ByteArrayOutputStream out =
-        new ByteArrayOutputStream(64 + 18 * bucket.measurements().size());
+        new ByteArrayOutputStream(
+            160 + 18 * bucket.measurements().size() + 90 * bucket.summaries().size());
     out.write(FORMAT_VERSION);
     final BinaryEncoder encoder = EncoderFactory.get().directBinaryEncoder(out, null);
     try {
@@ -63,8 +68,11 @@ public final class ClosedBucketSerde implements Serde<ClosedBucket> {
     return out.toByteArray();
   }
 
-  /** Decodes a value written by {@link #encode}; rejects other versions and trailing bytes. */
+  /** Decodes a value written by {@link #encode}, or by format 1; rejects trailing bytes. */
   public static ClosedBucket decode(final byte[] bytes) {
+    if (bytes.length > 0 && bytes[0] == ClosedBucketFormatV1.FORMAT_VERSION) {
+      return ClosedBucketFormatV1.decode(bytes);
+    }
     if (bytes.length == 0 || bytes[0] != FORMAT_VERSION) {
       throw new SerializationException(
           "unsupported bucket value format "
@@ -72,27 +80,36 @@ public final class ClosedBucketSerde implements Serde<ClosedBucket> {
               + ", expected version "
               + FORMAT_VERSION);
     }
+    return fromRecord(readWhole(READER, bytes));
+  }
+
+  /** The Avro record after the version byte, which must take every remaining byte. */
+  static <T> T readWhole(final SpecificDatumReader<T> reader, final byte[] bytes) {
     final BinaryDecoder decoder =
         DecoderFactory.get().binaryDecoder(bytes, 1, bytes.length - 1, null);
     try {
-      final ClosedBucketRecord record = READER.read(null, decoder);
+      final T record = reader.read(null, decoder);
       if (!decoder.isEnd()) {
         throw new SerializationException("trailing bytes after the bucket record");
       }
-      return fromRecord(record);
-    } catch (SerializationException e) {
-      throw e;
+      return record;
     } catch (IOException | RuntimeException e) {
+      if (e instanceof SerializationException serialization) {
+        throw serialization;
+      }
       // Avro reports a corrupt value as EOF, a bad union index or an oversized length.
       throw new SerializationException("cannot decode bucket value", e);
     }
   }
 
   static ClosedBucketRecord toRecord(final ClosedBucket bucket) {
-    final BucketStats stats = bucket.stats();
     final List<MeasurementRecord> measurements = new ArrayList<>(bucket.measurements().size());
     for (final Measurement measurement : bucket.measurements()) {
       measurements.add(new MeasurementRecord(measurement.timestamp(), measurement.value()));
+    }
+    final List<SummaryRecord> summaries = new ArrayList<>(bucket.summaries().size());
+    for (final WindowSummary summary : bucket.summaries()) {
+      summaries.add(new SummaryRecord(summary.start(), toRecord(summary.stats())));
     }
     return ClosedBucketRecord.newBuilder()
         .setSensorId(bucket.series().sensorId())
@@ -100,61 +117,89 @@ public final class ClosedBucketSerde implements Serde<ClosedBucket> {
         .setGranularity(bucket.granularity().label())
         .setWindowStart(bucket.windowStart())
         .setWindowEnd(bucket.windowEnd())
-        .setCount(stats.count())
-        .setSum(stats.sum())
-        .setMin(stats.min())
-        .setMax(stats.max())
-        .setFirstTimestamp(stats.firstTimestamp())
-        .setLastTimestamp(stats.lastTimestamp())
-        .setUtcOffsetMinutes(stats.utcOffsetMinutes())
-        .setWindowCount(bucket.window().count())
-        .setWindowSum(bucket.window().sum())
-        .setWindowMin(bucket.window().min())
-        .setWindowMax(bucket.window().max())
-        .setWindowFirstTimestamp(bucket.window().firstTimestamp())
-        .setWindowLastTimestamp(bucket.window().lastTimestamp())
+        .setUtcOffsetMinutes(bucket.stats().utcOffsetMinutes())
+        .setStats(toRecord(bucket.stats()))
+        .setWindow(toRecord(bucket.window()))
         .setSeq(bucket.seq())
         .setBuckets(bucket.buckets())
         .setRevision(bucket.revision())
         .setMeasurements(measurements)
+        .setSummaryGranularity(bucket.summaryGranularity().map(Granularity::label).orElse(null))
+        .setSummaries(summaries)
         .build();
   }
 
+  private static StatsRecord toRecord(final BucketStats stats) {
+    return new StatsRecord(
+        stats.count(),
+        stats.sum(),
+        stats.min(),
+        stats.max(),
+        stats.first().timestamp(),
+        stats.first().value(),
+        stats.last().timestamp(),
+        stats.last().value(),
+        stats.shift(),
+        stats.shiftedMean(),
+        stats.m2());
+  }
+
   static ClosedBucket fromRecord(final ClosedBucketRecord record) {
-    final long size = record.getWindowEnd() - record.getWindowStart();
-    // The label must name the window's size; keeping the label as written (not the parsed,
-    // normalised one) makes the round trip exact.
-    if (Granularity.parse(record.getGranularity()).sizeMillis() != size) {
-      throw new SerializationException(
-          "granularity " + record.getGranularity() + " does not match a window of " + size + " ms");
-    }
+    final Granularity granularity =
+        granularity(record.getGranularity(), record.getWindowEnd() - record.getWindowStart());
+    final Integer offset = record.getUtcOffsetMinutes();
     final List<Measurement> measurements = new ArrayList<>(record.getMeasurements().size());
     for (final MeasurementRecord measurement : record.getMeasurements()) {
       measurements.add(new Measurement(measurement.getTimestamp(), measurement.getValue()));
     }
+    final List<WindowSummary> summaries = new ArrayList<>(record.getSummaries().size());
+    if (!record.getSummaries().isEmpty()) {
+      final String label = record.getSummaryGranularity();
+      if (label == null) {
+        throw new SerializationException("summaries without a summary granularity");
+      }
+      final Granularity finer = granularity(label, Granularity.parse(label).sizeMillis());
+      for (final SummaryRecord summary : record.getSummaries()) {
+        summaries.add(
+            new WindowSummary(finer, summary.getStart(), fromRecord(summary.getStats(), offset)));
+      }
+    }
     return new ClosedBucket(
         new SeriesKey(record.getSensorId(), record.getMetric()),
-        new Granularity(record.getGranularity(), size),
+        granularity,
         record.getWindowStart(),
-        new BucketStats(
-            record.getCount(),
-            record.getSum(),
-            record.getMin(),
-            record.getMax(),
-            record.getFirstTimestamp(),
-            record.getLastTimestamp(),
-            record.getUtcOffsetMinutes()),
+        fromRecord(record.getStats(), offset),
         measurements,
-        new BucketStats(
-            record.getWindowCount(),
-            record.getWindowSum(),
-            record.getWindowMin(),
-            record.getWindowMax(),
-            record.getWindowFirstTimestamp(),
-            record.getWindowLastTimestamp(),
-            record.getUtcOffsetMinutes()),
+        summaries,
+        fromRecord(record.getWindow(), offset),
         record.getSeq(),
         record.getBuckets(),
         record.getRevision());
+  }
+
+  private static BucketStats fromRecord(final StatsRecord stats, final Integer utcOffsetMinutes) {
+    return new BucketStats(
+        stats.getCount(),
+        stats.getSum(),
+        stats.getMin(),
+        stats.getMax(),
+        new Measurement(stats.getFirstTimestamp(), stats.getFirstValue()),
+        new Measurement(stats.getLastTimestamp(), stats.getLastValue()),
+        stats.getShift(),
+        stats.getShiftedMean(),
+        stats.getM2(),
+        utcOffsetMinutes);
+  }
+
+  /**
+   * The granularity a label names, which must be a window of {@code size}; keeping the label as
+   * written (not the parsed, normalised one) makes the round trip exact.
+   */
+  static Granularity granularity(final String label, final long size) {
+    if (Granularity.parse(label).sizeMillis() != size) {
+      throw new SerializationException(
+          "granularity " + label + " does not match a window of " + size + " ms");
+    }
+    return new Granularity(label, size);
   }
 }

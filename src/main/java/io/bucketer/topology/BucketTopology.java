@@ -1,6 +1,7 @@
 package io.bucketer.topology;
 
 import io.bucketer.avro.Reading;
+import io.bucketer.buckets.BucketLayout;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.RollupPlan;
 import io.bucketer.buckets.SeriesKey;
@@ -44,7 +45,7 @@ public final class BucketTopology {
       Duration idleTimeout,
       InputPartitioning partitioning,
       Duration latenessHorizon,
-      int maxMeasurementsPerBucket,
+      BucketLayout layout,
       ReadingChecks readingChecks) {
 
     /** What the window lifecycle needs of these settings. */
@@ -54,7 +55,7 @@ public final class BucketTopology {
           grace,
           idleTimeout,
           latenessHorizon,
-          maxMeasurementsPerBucket);
+          layout);
     }
   }
 

@@ -1,6 +1,7 @@
 package io.bucketer.topology;
 
 import io.bucketer.buckets.BucketStats;
+import io.bucketer.buckets.Measurement;
 import io.bucketer.windows.ReadingRun;
 import io.bucketer.windows.WindowState;
 import java.nio.ByteBuffer;
@@ -12,15 +13,22 @@ import java.nio.ByteBuffer;
  * value only this code reads.
  *
  * <pre>
- * state: [format u8 = 1][count i64][sum f64][min f64][max f64][first i64][last i64]
+ * state: [format u8 = 2][count i64][sum f64][min f64][max f64][first i64][first value f64]
+ *        [last i64][last value f64][shift f64][shifted mean f64][m2 f64]
  *        [has offset u8][offset i32][closed u8][revision i32][sealed runs i32][run]
  * run:   [n i32] n x [timestamp i64][value f64]
  * </pre>
+ *
+ * <p>Format 1, written before the first and last values and the spread were kept, has no {@code
+ * first value}, {@code last value}, {@code shift}, {@code shifted mean} or {@code m2}; it is still
+ * read, so an upgrade keeps its open windows, whose documents then lack those fields ({@link
+ * BucketStats#withoutSpread}).
  */
 final class WindowStateCodec {
 
-  private static final byte FORMAT = 1;
-  private static final int FIXED_BYTES = 1 + 8 * 6 + 1 + 4 + 1 + 4 + 4;
+  private static final byte FORMAT = 2;
+  private static final byte FORMAT_WITHOUT_SPREAD = 1;
+  private static final int FIXED_BYTES = 1 + 8 * 11 + 1 + 4 + 1 + 4 + 4;
 
   private WindowStateCodec() {}
 
@@ -32,8 +40,13 @@ final class WindowStateCodec {
     buffer.putDouble(stats.sum());
     buffer.putDouble(stats.min());
     buffer.putDouble(stats.max());
-    buffer.putLong(stats.firstTimestamp());
-    buffer.putLong(stats.lastTimestamp());
+    buffer.putLong(stats.first().timestamp());
+    buffer.putDouble(stats.first().value());
+    buffer.putLong(stats.last().timestamp());
+    buffer.putDouble(stats.last().value());
+    buffer.putDouble(stats.shift());
+    buffer.putDouble(stats.shiftedMean());
+    buffer.putDouble(stats.m2());
     buffer.put((byte) (stats.utcOffsetMinutes() == null ? 0 : 1));
     buffer.putInt(stats.utcOffsetMinutes() == null ? 0 : stats.utcOffsetMinutes());
     buffer.put((byte) (state.closed() ? 1 : 0));
@@ -46,22 +59,37 @@ final class WindowStateCodec {
   static WindowState decode(final byte[] value) {
     final ByteBuffer buffer = ByteBuffer.wrap(value);
     final byte format = buffer.get();
-    if (format != FORMAT) {
+    if (format != FORMAT && format != FORMAT_WITHOUT_SPREAD) {
       throw new IllegalStateException("window state in unknown format " + format);
     }
     final long count = buffer.getLong();
     final double sum = buffer.getDouble();
     final double min = buffer.getDouble();
     final double max = buffer.getDouble();
-    final long first = buffer.getLong();
-    final long last = buffer.getLong();
+    final long firstTimestamp = buffer.getLong();
+    final double firstValue = format == FORMAT ? buffer.getDouble() : Double.NaN;
+    final long lastTimestamp = buffer.getLong();
+    final double lastValue = format == FORMAT ? buffer.getDouble() : Double.NaN;
+    final double shift = format == FORMAT ? buffer.getDouble() : 0;
+    final double shiftedMean = format == FORMAT ? buffer.getDouble() : sum / count;
+    final double m2 = format == FORMAT ? buffer.getDouble() : Double.NaN;
     final boolean hasOffset = buffer.get() != 0;
     final int offset = buffer.getInt();
     final boolean closed = buffer.get() != 0;
     final int revision = buffer.getInt();
     final int sealedRuns = buffer.getInt();
     return new WindowState(
-        new BucketStats(count, sum, min, max, first, last, hasOffset ? offset : null),
+        new BucketStats(
+            count,
+            sum,
+            min,
+            max,
+            new Measurement(firstTimestamp, firstValue),
+            new Measurement(lastTimestamp, lastValue),
+            shift,
+            shiftedMean,
+            m2,
+            hasOffset ? offset : null),
         closed,
         revision,
         sealedRuns,

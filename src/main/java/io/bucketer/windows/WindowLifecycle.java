@@ -1,11 +1,13 @@
 package io.bucketer.windows;
 
+import io.bucketer.buckets.BucketLayout;
 import io.bucketer.buckets.BucketStats;
 import io.bucketer.buckets.ClosedBucket;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.Measurement;
 import io.bucketer.buckets.RollupPlan;
 import io.bucketer.buckets.SeriesKey;
+import io.bucketer.buckets.WindowSummary;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -64,7 +66,7 @@ public final class WindowLifecycle {
       Duration grace,
       Duration idleTimeout,
       Duration latenessHorizon,
-      int maxMeasurementsPerBucket) {}
+      BucketLayout layout) {}
 
   /** What became of one reading. */
   public enum Outcome {
@@ -84,6 +86,11 @@ public final class WindowLifecycle {
   private final long idleTimeoutMillis;
   private final long horizonMillis;
   private final int maxMeasurements;
+  private final int maxSummaries;
+
+  /** For each granularity whose buckets hold summaries: the granularity they summarise. */
+  private final Map<Granularity, Granularity> summarised = new HashMap<>();
+
   private final WindowStore store;
   private final LongConsumer openWindowsChanged;
 
@@ -120,7 +127,14 @@ public final class WindowLifecycle {
     this.graceMillis = settings.grace().toMillis();
     this.idleTimeoutMillis = settings.idleTimeout().toMillis();
     this.horizonMillis = settings.latenessHorizon().toMillis();
-    this.maxMeasurements = settings.maxMeasurementsPerBucket();
+    this.maxMeasurements = settings.layout().maxMeasurementsPerBucket();
+    this.maxSummaries = settings.layout().maxSummariesPerBucket();
+    for (final Granularity granularity : plan.granularities()) {
+      settings
+          .layout()
+          .summarised(granularity, plan)
+          .ifPresent(finer -> summarised.put(granularity, finer));
+    }
     this.store = store;
     this.openWindowsChanged = openWindowsChanged;
   }
@@ -337,7 +351,11 @@ public final class WindowLifecycle {
         series, coarser, start, before == null ? WindowState.open(finer) : before.merge(finer));
   }
 
-  /** Emits every bucket of one window, whole, as its state and its readings describe it. */
+  /**
+   * Emits every bucket of one window, whole, as its state and its readings describe it: its
+   * measurements, from the finest windows it covers, or the summaries of the windows of the
+   * granularity it is rolled up from, which the store keeps as long as this window can change.
+   */
   private void emit(
       final SeriesKey series,
       final Granularity granularity,
@@ -345,36 +363,79 @@ public final class WindowLifecycle {
       final Consumer<ClosedBucket> emit) {
     final WindowState state = store.get(series, granularity, start);
     final long end = granularity.windowEnd(start);
+    final Granularity finer = summarised.get(granularity);
+    if (finer == null) {
+      emitMeasurements(series, granularity, start, state, emit);
+      return;
+    }
+    final List<WindowSummary> summaries = new ArrayList<>();
+    long summarisedReadings = 0;
+    for (final WindowReader.Window window :
+        store.range(series, finer, start, finer.windowStart(end - 1))) {
+      summaries.add(new WindowSummary(finer, window.start(), window.state().stats()));
+      summarisedReadings += window.state().stats().count();
+    }
+    if (summarisedReadings != state.stats().count()) {
+      // Finer windows expired under an older version, which kept them only for their own
+      // horizon: the finest windows, kept for every granularity, still hold every reading.
+      emitMeasurements(series, granularity, start, state, emit);
+      return;
+    }
+    ClosedBucket.ofSummaries(
+            series, granularity, start, state.stats(), summaries, state.revision(), maxSummaries)
+        .forEach(emit);
+  }
+
+  private void emitMeasurements(
+      final SeriesKey series,
+      final Granularity granularity,
+      final long start,
+      final WindowState state,
+      final Consumer<ClosedBucket> emit) {
     ClosedBucket.ofWindow(
             series,
             granularity,
             start,
             state.stats(),
-            WindowReadings.between(store, finest, series, start, end),
+            WindowReadings.between(store, finest, series, start, granularity.windowEnd(start)),
             state.revision(),
             maxMeasurements)
         .forEach(emit);
   }
 
-  /** Forgets the windows, and the readings, that no reading can change any more. */
+  /**
+   * Forgets the windows, and the readings, that no reading can change any more and that no window
+   * which can still change is emitted from.
+   */
   private void expire(final SeriesKey series, final long clock) {
     final long changeable = clock - graceMillis - horizonMillis;
+    // A finest window holds readings that every granularity's windows may be emitted from: it goes
+    // once no window of any granularity that overlaps it can change, i.e. all of them end by the
+    // last boundary at or before `changeable`. A coarser window goes once it is settled and so is
+    // every window summarising it.
     final long finestSize = finest.sizeMillis();
-    // A finest window holds readings that every granularity's windows are emitted from: it goes
-    // once no window of any granularity that overlaps it can change, i.e. all of them end by
-    // the last boundary at or before `changeable`.
     long finestUpTo = Long.MAX_VALUE;
     for (final Granularity granularity : plan.granularities()) {
-      final long size = granularity.sizeMillis();
-      final long lastSettledEnd = Math.floorDiv(changeable, size) * size;
+      final long lastSettledEnd = lastSettledEnd(granularity, changeable);
       finestUpTo =
           Math.min(finestUpTo, Math.floorDiv(lastSettledEnd - finestSize, finestSize) * finestSize);
       if (!granularity.equals(finest)) {
-        store.deleteUpTo(series, granularity, lastSettledEnd - size);
+        long settledEnd = lastSettledEnd;
+        for (final Granularity coarser : rolledUpFrom.get(granularity)) {
+          settledEnd = Math.min(settledEnd, lastSettledEnd(coarser, changeable));
+        }
+        final long size = granularity.sizeMillis();
+        store.deleteUpTo(series, granularity, Math.floorDiv(settledEnd - size, size) * size);
       }
     }
     store.deleteUpTo(series, finest, finestUpTo);
     store.deleteSealedRunsUpTo(series, finestUpTo);
+  }
+
+  /** The last window boundary of {@code granularity} at or before {@code changeable}. */
+  private static long lastSettledEnd(final Granularity granularity, final long changeable) {
+    final long size = granularity.sizeMillis();
+    return Math.floorDiv(changeable, size) * size;
   }
 
   /**

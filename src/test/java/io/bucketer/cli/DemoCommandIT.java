@@ -46,11 +46,14 @@ class DemoCommandIT {
     assertThat(demo.exitValue()).as(printed).isZero();
     assertThat(printed)
         .contains("\"measurements\"")
+        // the hour document holds its minutes' summaries
+        .contains("\"summaries\"", "\"summary_granularity\": \"1m\"")
         .contains("OK: every reading is in exactly one bucket of each granularity.")
         .containsPattern("1m +[\\d,]+ +3,000 +3,000  ok")
         .containsPattern("1h +[\\d,]+ +3,000 +3,000  ok")
         // the replay's first hour holds all of a sensor's 300 readings: one hour document
-        .containsPattern("300 +[\\d.]+ +[\\d.-]+ +[\\d.]+  1 document instead of 300 readings")
+        .containsPattern(
+            "300 +[\\d.]+ +[\\d.]+ +[\\d.-]+ +[\\d.]+  1 document instead of 300 readings")
         .doesNotContain("WARN")
         .doesNotContain("INFO");
   }

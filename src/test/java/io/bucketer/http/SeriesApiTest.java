@@ -1,6 +1,7 @@
 package io.bucketer.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -17,6 +18,7 @@ import io.bucketer.query.SeriesOwner;
 import io.bucketer.query.SeriesQueries;
 import io.bucketer.query.StoredBuckets;
 import io.bucketer.sink.MongoBucketWriter;
+import io.bucketer.testing.ReadingTotals;
 import io.bucketer.testing.SeriesBuckets;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -127,6 +129,12 @@ class SeriesApiTest {
     assertThat(body.get("count").asLong()).isEqualTo(hour.size());
     assertThat(body.get("max").asDouble())
         .isEqualTo(hour.stream().mapToDouble(Measurement::value).max().orElseThrow());
+    final ReadingTotals expected = ReadingTotals.of(hour);
+    assertThat(body.get("stddev").asDouble()).isCloseTo(expected.standardDeviation(), within(1e-9));
+    assertThat(body.get("first").get("timestamp").asText())
+        .isEqualTo(Instant.ofEpochMilli(expected.first().timestamp()).toString());
+    assertThat(body.get("first").get("value").asDouble()).isEqualTo(expected.first().value());
+    assertThat(body.get("last").get("value").asDouble()).isEqualTo(expected.last().value());
     assertThat(body.get("documents_read").asLong()).isEqualTo(1);
     assertThat(body.get("state_windows_read").asLong()).isZero();
   }
@@ -154,8 +162,12 @@ class SeriesApiTest {
       assertThat(bucket.get("min").asDouble())
           .isEqualTo(inMinute.stream().mapToDouble(Measurement::value).min().orElseThrow());
       assertThat(bucket.get("open").asBoolean()).isFalse();
+      assertThat(bucket.get("last").get("value").asDouble())
+          .isEqualTo(inMinute.get(inMinute.size() - 1).value());
+      assertThat(bucket.get("stddev").isNumber()).isTrue();
     }
-    assertThat(body.get("documents_read").asLong()).isEqualTo(10);
+    // the ten minutes are summaries in the document of the hour 13:00
+    assertThat(body.get("documents_read").asLong()).isEqualTo(1);
   }
 
   @Test

@@ -10,6 +10,7 @@ import io.bucketer.buckets.Measurement;
 import io.bucketer.buckets.SeriesKey;
 import io.bucketer.embedded.EmbeddedMongoServer;
 import io.bucketer.query.SeriesQueries.Statistics;
+import io.bucketer.sink.BucketDocuments;
 import io.bucketer.sink.MongoBucketWriter;
 import io.bucketer.testing.ReadingTotals;
 import io.bucketer.testing.SeriesBuckets;
@@ -18,14 +19,18 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
+import org.bson.BsonDocument;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Mono;
 
 /**
- * Statistics over ranges that cut minutes, span whole hours or both, read from bucket documents in
- * the MongoDB stand-in, equal a computation straight from the readings; the documents read are
- * counted.
+ * Statistics over ranges that cut minutes, span whole hours or both, and charts at minute
+ * resolution, read from bucket documents in the MongoDB stand-in, equal a computation straight from
+ * the readings; the documents read are counted. Hours hold their minutes' summaries, so a range
+ * whose edges cut hours reads those hours, not their minutes. Documents in the layout of earlier
+ * versions (hours of raw measurements, no spread) stay readable.
  */
 class StoredSeriesQueriesTest {
 
@@ -34,8 +39,16 @@ class StoredSeriesQueriesTest {
   private static final List<Granularity> GRANULARITIES = List.of(MINUTE, HOUR);
   private static final SeriesKey SERIES = new SeriesKey("sensor-7", "temperature");
   private static final SeriesKey OTHER = new SeriesKey("sensor-8", null);
+
+  /** Stored as versions before summaries wrote it. */
+  private static final SeriesKey OLD = new SeriesKey("sensor-9", "temperature");
+
+  /** A whole day, one reading a minute. */
+  private static final SeriesKey DAILY = new SeriesKey("sensor-10", null);
+
   private static final Duration TIMEOUT = Duration.ofSeconds(30);
   private static final long START = Instant.parse("2026-11-22T12:00:00Z").toEpochMilli();
+  private static final long DAY = Instant.parse("2026-11-20T00:00:00Z").toEpochMilli();
 
   /** Three hours at about 1 Hz, with jitter: a few minutes hold 59 or 61 readings. */
   private static final List<Measurement> READINGS =
@@ -57,7 +70,19 @@ class StoredSeriesQueriesTest {
     buckets.addAll(
         SeriesBuckets.closed(
             OTHER, GRANULARITIES, SeriesBuckets.readings(OTHER, START, 3 * 3_600)));
+    buckets.addAll(
+        SeriesBuckets.closed(
+            DAILY, GRANULARITIES, SeriesBuckets.readings(DAILY, DAY, 1_440, 60_000)));
     writer.write(buckets, TIMEOUT);
+    for (final ClosedBucket old :
+        SeriesBuckets.closedWithMeasurements(OLD, GRANULARITIES, READINGS)) {
+      Mono.from(
+              client
+                  .getDatabase("iot")
+                  .getCollection("buckets_" + old.granularity().label(), BsonDocument.class)
+                  .insertOne(SeriesBuckets.asWrittenBefore(BucketDocuments.toDocument(old))))
+          .block(TIMEOUT);
+    }
     queries =
         new SeriesQueries(
             new StoredBuckets(client.getDatabase("iot"), "buckets_", GRANULARITIES, TIMEOUT));
@@ -78,11 +103,12 @@ class StoredSeriesQueriesTest {
   }
 
   @Test
-  void shouldReadOneHourAndSixtyMinutesForTwoHoursFromHalfPast() {
+  void shouldReadThreeHoursForTwoHoursFromHalfPast() {
     final Statistics twoHours = statistics(at("12:30"), at("14:30"));
 
     assertEqualsComputed(twoHours, at("12:30"), at("14:30"));
-    assertThat(twoHours.documentsRead()).isEqualTo(1 + 60);
+    // the hour 13:00 whole, and the minutes at either edge from the summaries of 12:00 and 14:00
+    assertThat(twoHours.documentsRead()).isEqualTo(3);
   }
 
   @Test
@@ -92,9 +118,36 @@ class StoredSeriesQueriesTest {
     final Statistics cut = statistics(from, to);
 
     assertEqualsComputed(cut, from, to);
-    // the cut minutes 12:59 and 14:02, whole minute 13:00 ... no: the hour 13:00, minutes
-    // 14:00-14:02
-    assertThat(cut.documentsRead()).isEqualTo(1 + 1 + 2 + 1);
+    // the cut minutes 12:59 and 14:02, the hour 13:00, minutes 14:00-14:02 from the hour 14:00
+    assertThat(cut.documentsRead()).isEqualTo(1 + 1 + 1 + 1);
+  }
+
+  @Test
+  void shouldChartADayAtMinuteResolutionFromItsHours() {
+    final SeriesQueries.Windows onTheHour =
+        queries.windows(DAILY, MINUTE, DAY, DAY + 86_400_000L, LiveWindows.NONE);
+    final SeriesQueries.Windows fromHalfPast =
+        queries.windows(DAILY, MINUTE, DAY + 1_800_000L, DAY + 88_200_000L, LiveWindows.NONE);
+
+    assertThat(onTheHour.windows()).hasSize(1_440);
+    assertThat(onTheHour.documentsRead()).isEqualTo(24);
+    assertThat(fromHalfPast.documentsRead()).isEqualTo(24); // the day's last 23.5 hours: 24 hours
+    assertThat(onTheHour.windows().get(0).stats().first().value())
+        .isEqualTo(SeriesBuckets.readings(DAILY, DAY, 1, 60_000).get(0).value());
+  }
+
+  @Test
+  void shouldReadMinutesFromTheirOwnDocumentsWhereTheHourHoldsNoSummaries() {
+    final Statistics twoHours = queries.statistics(OLD, at("12:30"), at("14:30"), LiveWindows.NONE);
+
+    ReadingTotals.of(between(at("12:30"), at("14:30")))
+        .assertAnswered(
+            "old layout", twoHours.count(), twoHours.sum(), twoHours.min(), twoHours.max());
+    assertThat(twoHours.documentsRead()).isEqualTo(30 + 1 + 30);
+    assertThat(twoHours.standardDeviation()).isNaN();
+    assertThat(twoHours.first()).isEmpty();
+    assertThat(queries.windows(OLD, MINUTE, at("13:00"), at("14:00"), LiveWindows.NONE).windows())
+        .hasSize(60);
   }
 
   @Test
@@ -121,10 +174,11 @@ class StoredSeriesQueriesTest {
 
   private static void assertEqualsComputed(
       final Statistics stored, final long from, final long to) {
-    ReadingTotals.of(
-            READINGS.stream().filter(m -> m.timestamp() >= from && m.timestamp() < to).toList())
-        .assertAnswered(
-            "[" + from + ", " + to + ")", stored.count(), stored.sum(), stored.min(), stored.max());
+    ReadingTotals.of(between(from, to)).assertAnswered("[" + from + ", " + to + ")", stored);
+  }
+
+  private static List<Measurement> between(final long from, final long to) {
+    return READINGS.stream().filter(m -> m.timestamp() >= from && m.timestamp() < to).toList();
   }
 
   private static long at(final String time) {

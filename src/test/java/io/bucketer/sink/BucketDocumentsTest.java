@@ -5,8 +5,14 @@ import static io.bucketer.buckets.TestBuckets.MINUTE;
 import static io.bucketer.buckets.TestBuckets.START;
 import static io.bucketer.buckets.TestBuckets.bucket;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
+import io.bucketer.buckets.BucketStats;
 import io.bucketer.buckets.ClosedBucket;
+import io.bucketer.buckets.Measurement;
+import io.bucketer.buckets.SeriesKey;
+import io.bucketer.buckets.WindowSummary;
+import java.util.List;
 import org.bson.BsonDocument;
 import org.junit.jupiter.api.Test;
 
@@ -49,8 +55,16 @@ class BucketDocumentsTest {
               "min": 20.5,
               "max": 22.5,
               "first_timestamp": {"$date": "2023-11-14T22:13:00Z"},
+              "first_value": 20.5,
               "last_timestamp": {"$date": "2023-11-14T22:13:01Z"},
-              "window": {"count": {"$numberLong": "2"}, "sum": 43.0, "avg": 21.5, "min": 20.5, "max": 22.5},
+              "last_value": 22.5,
+              "stddev": 1.0,
+              "window": {
+                "count": {"$numberLong": "2"}, "sum": 43.0, "avg": 21.5, "min": 20.5, "max": 22.5,
+                "first_timestamp": {"$date": "2023-11-14T22:13:00Z"}, "first_value": 20.5,
+                "last_timestamp": {"$date": "2023-11-14T22:13:01Z"}, "last_value": 22.5,
+                "stddev": 1.0
+              },
               "measurements": [
                 {"timestamp": {"$date": "2023-11-14T22:13:00Z"}, "value": 20.5},
                 {"timestamp": {"$date": "2023-11-14T22:13:01Z"}, "value": 22.5}
@@ -88,11 +102,77 @@ class BucketDocumentsTest {
               "min": 4.0,
               "max": 4.0,
               "first_timestamp": {"$date": "2023-11-14T22:00:00Z"},
+              "first_value": 4.0,
               "last_timestamp": {"$date": "2023-11-14T22:00:00Z"},
-              "window": {"count": {"$numberLong": "1"}, "sum": 4.0, "avg": 4.0, "min": 4.0, "max": 4.0},
+              "last_value": 4.0,
+              "stddev": 0.0,
+              "window": {
+                "count": {"$numberLong": "1"}, "sum": 4.0, "avg": 4.0, "min": 4.0, "max": 4.0,
+                "first_timestamp": {"$date": "2023-11-14T22:00:00Z"}, "first_value": 4.0,
+                "last_timestamp": {"$date": "2023-11-14T22:00:00Z"}, "last_value": 4.0,
+                "stddev": 0.0
+              },
               "measurements": [{"timestamp": {"$date": "2023-11-14T22:00:00Z"}, "value": 4.0}]
             }
             """));
+  }
+
+  @Test
+  void anHourRolledUpFromMinutesHoldsTheirSummariesInsteadOfMeasurements() {
+    final ClosedBucket first = bucket("s", null, MINUTE, START, null, 1.0, 3.0);
+    final ClosedBucket second = bucket("s", null, MINUTE, START + 60_000, null, 5.0);
+    final ClosedBucket hour =
+        ClosedBucket.ofSummaries(
+                first.series(),
+                HOUR,
+                HOUR.windowStart(START),
+                first.stats().merge(second.stats()),
+                List.of(
+                    new WindowSummary(MINUTE, START, first.stats()),
+                    new WindowSummary(MINUTE, START + 60_000, second.stats())),
+                0,
+                100)
+            .get(0);
+
+    final BsonDocument document = BucketDocuments.toDocument(hour);
+
+    assertThat(document.containsKey("measurements")).isFalse();
+    assertThat(document.getString("summary_granularity").getValue()).isEqualTo("1m");
+    assertThat(document.getNumber("count").longValue()).isEqualTo(3);
+    assertThat(document.getDouble("stddev").getValue())
+        .isCloseTo(Math.sqrt(8.0 / 3), within(1e-12));
+    assertSameDocument(
+        document.getArray("summaries").get(0).asDocument(),
+        BsonDocument.parse(
+            """
+            {
+              "start_date": {"$date": "2023-11-14T22:13:00Z"},
+              "count": {"$numberLong": "2"}, "sum": 4.0, "avg": 2.0, "min": 1.0, "max": 3.0,
+              "first_timestamp": {"$date": "2023-11-14T22:13:00Z"}, "first_value": 1.0,
+              "last_timestamp": {"$date": "2023-11-14T22:13:01Z"}, "last_value": 3.0,
+              "stddev": 1.0
+            }
+            """));
+    assertThat(
+            document.getArray("summaries").get(1).asDocument().getDouble("first_value").getValue())
+        .isEqualTo(5.0);
+  }
+
+  @Test
+  void leavesOutWhatStatsFromAnOlderVersionDoNotKnow() {
+    final BsonDocument document =
+        BucketDocuments.toDocument(
+            new ClosedBucket(
+                new SeriesKey("s", null),
+                MINUTE,
+                START,
+                BucketStats.withoutSpread(1, 2.0, 2.0, 2.0, START, START, null),
+                List.of(new Measurement(START, 2.0))));
+
+    assertThat(document.containsKey("first_value")).isFalse();
+    assertThat(document.containsKey("last_value")).isFalse();
+    assertThat(document.containsKey("stddev")).isFalse();
+    assertThat(document.getDouble("avg").getValue()).isEqualTo(2.0);
   }
 
   @Test

@@ -29,6 +29,7 @@ class SinkBatchTest {
         bucket.windowStart(),
         bucket.stats(),
         bucket.measurements(),
+        List.of(),
         bucket.window(),
         bucket.seq(),
         bucket.buckets(),

@@ -7,9 +7,12 @@ import io.bucketer.avro.Reading;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.sink.BucketReader;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeMap;
+import java.util.stream.IntStream;
 import org.bson.BsonDocument;
 
 /** Compares what MongoDB holds with the independent computation of {@link ExpectedBuckets}. */
@@ -31,7 +34,9 @@ public final class BucketStoreAssertions {
 
   /**
    * Every window of {@code granularity} in MongoDB holds exactly the readings the computation puts
-   * in it, with the same computed fields: nothing lost, nothing counted twice.
+   * in it, with the same computed fields: nothing lost, nothing counted twice. A window that holds
+   * summaries of finer windows must hold one per finer window with readings, each equal to the
+   * computation of that finer window.
    */
   public static void assertStoreEqualsComputation(
       final BucketReader store, final List<Reading> readings, final Granularity granularity) {
@@ -59,32 +64,100 @@ public final class BucketStoreAssertions {
           assertThat(documents.keySet())
               .as("%s: every bucket of the window, once", key)
               .containsExactlyElementsOf(
-                  java.util.stream.IntStream.range(0, first.getInt32("buckets").getValue())
-                      .boxed()
-                      .toList());
-          final BsonDocument window = first.getDocument("window");
+                  IntStream.range(0, first.getInt32("buckets").getValue()).boxed().toList());
           assertThat(first.getString("granularity").getValue()).isEqualTo(granularity.label());
           assertThat(first.getDateTime("end_date").getValue()).isEqualTo(bucket.windowEnd());
-          assertThat(window.getNumber("count").longValue()).isEqualTo(bucket.count());
-          assertThat(window.getDouble("sum").getValue()).isCloseTo(bucket.sum(), within(1e-6));
-          assertThat(window.getDouble("min").getValue()).isEqualTo(bucket.min());
-          assertThat(window.getDouble("max").getValue()).isEqualTo(bucket.max());
+          assertComputedFields(key + " window", first.getDocument("window"), bucket);
           long count = 0;
-          final List<Long> timestamps = new ArrayList<>();
-          final List<Double> values = new ArrayList<>();
           for (final BsonDocument document : documents.values()) {
             count += document.getNumber("count").longValue();
-            document
-                .getArray("measurements")
-                .forEach(
-                    m -> {
-                      timestamps.add(m.asDocument().getDateTime("timestamp").getValue());
-                      values.add(m.asDocument().getDouble("value").getValue());
-                    });
           }
           assertThat(count).isEqualTo(bucket.count());
-          assertThat(timestamps).isEqualTo(bucket.timestamps());
-          assertThat(values).isEqualTo(bucket.values());
+          if (first.containsKey("summaries")) {
+            assertSummaries(key, documents.values(), readings, bucket);
+          } else {
+            assertMeasurements(documents.values(), bucket);
+          }
         });
+  }
+
+  private static void assertMeasurements(
+      final Iterable<BsonDocument> documents, final ExpectedBuckets.Expected bucket) {
+    final List<Long> timestamps = new ArrayList<>();
+    final List<Double> values = new ArrayList<>();
+    for (final BsonDocument document : documents) {
+      document
+          .getArray("measurements")
+          .forEach(
+              m -> {
+                timestamps.add(m.asDocument().getDateTime("timestamp").getValue());
+                values.add(m.asDocument().getDouble("value").getValue());
+              });
+    }
+    assertThat(timestamps).isEqualTo(bucket.timestamps());
+    assertThat(values).isEqualTo(bucket.values());
+  }
+
+  /** One summary per finer window with readings, in start order, each equal to the computation. */
+  private static void assertSummaries(
+      final String key,
+      final Iterable<BsonDocument> documents,
+      final List<Reading> readings,
+      final ExpectedBuckets.Expected bucket) {
+    final List<BsonDocument> summaries = new ArrayList<>();
+    Granularity finer = null;
+    for (final BsonDocument document : documents) {
+      assertThat(document.containsKey("measurements"))
+          .as("%s: summaries or measurements", key)
+          .isFalse();
+      finer = Granularity.parse(document.getString("summary_granularity").getValue());
+      document.getArray("summaries").forEach(summary -> summaries.add(summary.asDocument()));
+    }
+    final List<ExpectedBuckets.Expected> expectedFiner =
+        ExpectedBuckets.compute(readings, finer.sizeMillis()).values().stream()
+            .filter(
+                window ->
+                    window.sensorId().equals(bucket.sensorId())
+                        && Objects.equals(window.metric(), bucket.metric())
+                        && window.windowStart() >= bucket.windowStart()
+                        && window.windowEnd() <= bucket.windowEnd())
+            .sorted(Comparator.comparingLong(ExpectedBuckets.Expected::windowStart))
+            .toList();
+    assertThat(summaries)
+        .as("%s: one summary per %s window with readings", key, finer)
+        .hasSameSizeAs(expectedFiner);
+    for (int i = 0; i < summaries.size(); i++) {
+      final BsonDocument summary = summaries.get(i);
+      final ExpectedBuckets.Expected window = expectedFiner.get(i);
+      assertThat(summary.getDateTime("start_date").getValue()).isEqualTo(window.windowStart());
+      assertComputedFields(key + " summary " + i, summary, window);
+    }
+  }
+
+  private static void assertComputedFields(
+      final String what, final BsonDocument fields, final ExpectedBuckets.Expected expected) {
+    assertThat(fields.getNumber("count").longValue())
+        .as("%s count", what)
+        .isEqualTo(expected.count());
+    assertThat(fields.getDouble("sum").getValue())
+        .as("%s sum", what)
+        .isCloseTo(expected.sum(), within(1e-6));
+    assertThat(fields.getDouble("min").getValue()).as("%s min", what).isEqualTo(expected.min());
+    assertThat(fields.getDouble("max").getValue()).as("%s max", what).isEqualTo(expected.max());
+    assertThat(fields.getDateTime("first_timestamp").getValue())
+        .as("%s first", what)
+        .isEqualTo(expected.firstTimestamp());
+    assertThat(fields.getDouble("first_value").getValue())
+        .as("%s first value", what)
+        .isEqualTo(expected.firstValue());
+    assertThat(fields.getDateTime("last_timestamp").getValue())
+        .as("%s last", what)
+        .isEqualTo(expected.lastTimestamp());
+    assertThat(fields.getDouble("last_value").getValue())
+        .as("%s last value", what)
+        .isEqualTo(expected.lastValue());
+    assertThat(fields.getDouble("stddev").getValue())
+        .as("%s stddev", what)
+        .isCloseTo(expected.standardDeviation(), within(1e-9 * (1 + expected.standardDeviation())));
   }
 }

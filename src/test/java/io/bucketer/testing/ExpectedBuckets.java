@@ -10,7 +10,8 @@ import java.util.TreeMap;
 /**
  * An independent computation of the buckets that a list of readings must produce: plain grouping by
  * series and window with no code shared with the processor, so that a pipeline test compares the
- * product against something it could not have got wrong the same way.
+ * product against something it could not have got wrong the same way. Readings with equal times
+ * keep the order of the list, which is the order they were sent in.
  */
 public final class ExpectedBuckets {
 
@@ -25,7 +26,32 @@ public final class ExpectedBuckets {
       double min,
       double max,
       List<Long> timestamps,
-      List<Double> values) {}
+      List<Double> values) {
+
+    /** The population standard deviation, computed in two passes over the values. */
+    public double standardDeviation() {
+      final double mean = values.stream().mapToDouble(Double::doubleValue).sum() / count;
+      final double squares =
+          values.stream().mapToDouble(value -> (value - mean) * (value - mean)).sum();
+      return Math.sqrt(squares / count);
+    }
+
+    public long firstTimestamp() {
+      return timestamps.get(0);
+    }
+
+    public double firstValue() {
+      return values.get(0);
+    }
+
+    public long lastTimestamp() {
+      return timestamps.get(timestamps.size() - 1);
+    }
+
+    public double lastValue() {
+      return values.get(values.size() - 1);
+    }
+  }
 
   private ExpectedBuckets() {}
 

@@ -13,8 +13,13 @@ import io.bucketer.buckets.ClosedBucket;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.Measurement;
 import io.bucketer.buckets.SeriesKey;
+import io.bucketer.buckets.WindowSummary;
+import java.io.ByteArrayOutputStream;
 import java.util.Arrays;
 import java.util.List;
+import org.apache.avro.io.BinaryEncoder;
+import org.apache.avro.io.EncoderFactory;
+import org.apache.avro.specific.SpecificDatumWriter;
 import org.apache.kafka.common.errors.SerializationException;
 import org.junit.jupiter.api.Test;
 
@@ -60,17 +65,92 @@ class ClosedBucketSerdeTest {
             new SeriesKey("s", "m"),
             MINUTE,
             START,
-            new BucketStats(3, 6.0, 1.0, 3.0, START + 1, START + 5, 60),
+            BucketStats.ofAll(measurements, 60),
             measurements);
 
     assertThat(roundTrip(bucket).measurements()).containsExactlyElementsOf(measurements);
   }
 
   @Test
-  void valueStartsWithFormatVersionOne() {
+  void valueStartsWithFormatVersionTwo() {
     final byte[] bytes = serde.serializer().serialize("buckets", SAMPLE);
 
-    assertThat(bytes[0]).isEqualTo((byte) 1);
+    assertThat(bytes[0]).isEqualTo((byte) 2);
+  }
+
+  @Test
+  void roundTripKeepsSummariesOfFinerWindows() {
+    final ClosedBucket first = bucket("s", "m", MINUTE, START, 120, 1.0, 4.0);
+    final ClosedBucket second = bucket("s", "m", MINUTE, START + 60_000, 120, -2.5);
+    final List<WindowSummary> summaries =
+        List.of(
+            new WindowSummary(MINUTE, START, first.stats()),
+            new WindowSummary(MINUTE, START + 60_000, second.stats()));
+    final ClosedBucket hour =
+        ClosedBucket.ofSummaries(
+                new SeriesKey("s", "m"),
+                HOUR,
+                HOUR.windowStart(START),
+                first.stats().merge(second.stats()),
+                summaries,
+                3,
+                100)
+            .get(0);
+
+    final ClosedBucket decoded = roundTrip(hour);
+
+    assertThat(decoded).isEqualTo(hour);
+    assertThat(decoded.summaryGranularity()).contains(MINUTE);
+    assertThat(decoded.summaries().get(0).stats().last())
+        .isEqualTo(new Measurement(START + 1_000, 4.0));
+  }
+
+  @Test
+  void readsFormatOneWithoutTheNewFields() throws Exception {
+    final io.bucketer.avro.v1.ClosedBucketRecord old =
+        io.bucketer.avro.v1.ClosedBucketRecord.newBuilder()
+            .setSensorId("s")
+            .setMetric(null)
+            .setGranularity("1m")
+            .setWindowStart(START)
+            .setWindowEnd(START + 60_000)
+            .setCount(2)
+            .setSum(3.0)
+            .setMin(1.0)
+            .setMax(2.0)
+            .setFirstTimestamp(START)
+            .setLastTimestamp(START + 1)
+            .setUtcOffsetMinutes(60)
+            .setWindowCount(2)
+            .setWindowSum(3.0)
+            .setWindowMin(1.0)
+            .setWindowMax(2.0)
+            .setWindowFirstTimestamp(START)
+            .setWindowLastTimestamp(START + 1)
+            .setSeq(0)
+            .setBuckets(1)
+            .setRevision(4)
+            .setMeasurements(
+                List.of(
+                    new io.bucketer.avro.v1.MeasurementRecord(START, 1.0),
+                    new io.bucketer.avro.v1.MeasurementRecord(START + 1, 2.0)))
+            .build();
+    final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    out.write(1);
+    final BinaryEncoder encoder = EncoderFactory.get().directBinaryEncoder(out, null);
+    new SpecificDatumWriter<>(io.bucketer.avro.v1.ClosedBucketRecord.class).write(old, encoder);
+    encoder.flush();
+
+    final ClosedBucket decoded = ClosedBucketSerde.decode(out.toByteArray());
+
+    assertThat(decoded.revision()).isEqualTo(4);
+    assertThat(decoded.measurements())
+        .containsExactly(new Measurement(START, 1.0), new Measurement(START + 1, 2.0));
+    assertThat(decoded.stats().count()).isEqualTo(2);
+    assertThat(decoded.stats().average()).isEqualTo(1.5);
+    assertThat(decoded.stats().utcOffsetMinutes()).isEqualTo(60);
+    assertThat(decoded.stats().hasSpread()).isFalse();
+    assertThat(decoded.stats().last().value()).isNaN();
   }
 
   @Test

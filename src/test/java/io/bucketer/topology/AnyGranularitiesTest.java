@@ -4,9 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import io.bucketer.avro.Reading;
+import io.bucketer.buckets.BucketLayout;
+import io.bucketer.buckets.BucketStats;
 import io.bucketer.buckets.ClosedBucket;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.Measurement;
+import io.bucketer.buckets.WindowSummary;
 import io.bucketer.ingest.ReadingDecoder;
 import io.bucketer.metrics.BucketerMetrics;
 import io.bucketer.simulate.ReadingGenerator;
@@ -16,8 +19,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Properties;
 import java.util.stream.Collectors;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -78,14 +83,50 @@ class AnyGranularitiesTest {
             assertThat(first.window().sum()).isCloseTo(bucket.sum(), within(1e-6));
             assertThat(first.window().min()).isEqualTo(bucket.min());
             assertThat(first.window().max()).isEqualTo(bucket.max());
-            assertThat(
-                    parts.stream()
-                        .sorted(java.util.Comparator.comparingInt(ClosedBucket::seq))
-                        .flatMap(b -> b.measurements().stream())
-                        .map(Measurement::timestamp)
-                        .toList())
-                .isEqualTo(bucket.timestamps());
+            final List<ClosedBucket> inOrder =
+                parts.stream().sorted(Comparator.comparingInt(ClosedBucket::seq)).toList();
+            if (first.summaries().isEmpty()) {
+              assertThat(
+                      inOrder.stream()
+                          .flatMap(b -> b.measurements().stream())
+                          .map(Measurement::timestamp)
+                          .toList())
+                  .isEqualTo(bucket.timestamps());
+            } else {
+              assertSummariesOfFinerWindows(readings, bucket, inOrder);
+            }
           });
+    }
+  }
+
+  /** The summaries are those of the finer windows with readings, as computed independently. */
+  private static void assertSummariesOfFinerWindows(
+      final List<Reading> readings,
+      final ExpectedBuckets.Expected bucket,
+      final List<ClosedBucket> parts) {
+    final List<WindowSummary> summaries =
+        parts.stream().flatMap(b -> b.summaries().stream()).toList();
+    final Granularity finer = summaries.get(0).granularity();
+    final List<ExpectedBuckets.Expected> expected =
+        ExpectedBuckets.compute(readings, finer.sizeMillis()).values().stream()
+            .filter(
+                w ->
+                    w.sensorId().equals(bucket.sensorId())
+                        && Objects.equals(w.metric(), bucket.metric())
+                        && w.windowStart() >= bucket.windowStart()
+                        && w.windowEnd() <= bucket.windowEnd())
+            .sorted(Comparator.comparingLong(ExpectedBuckets.Expected::windowStart))
+            .toList();
+    assertThat(summaries)
+        .extracting(WindowSummary::start)
+        .containsExactlyElementsOf(
+            expected.stream().map(ExpectedBuckets.Expected::windowStart).toList());
+    for (int i = 0; i < summaries.size(); i++) {
+      final BucketStats stats = summaries.get(i).stats();
+      assertThat(stats.count()).isEqualTo(expected.get(i).count());
+      assertThat(stats.sum()).isCloseTo(expected.get(i).sum(), within(1e-6));
+      assertThat(stats.first().timestamp()).isEqualTo(expected.get(i).firstTimestamp());
+      assertThat(stats.last().value()).isEqualTo(expected.get(i).lastValue());
     }
   }
 
@@ -100,7 +141,7 @@ class AnyGranularitiesTest {
             Duration.ofSeconds(30),
             new InputPartitioning.BySeries(2),
             Duration.ofHours(24),
-            1000,
+            BucketLayout.finestKeepsMeasurements(1000),
             BucketTopologyTest.CHECKS);
     final Properties properties = new Properties();
     properties.put(StreamsConfig.APPLICATION_ID_CONFIG, "any-granularities");

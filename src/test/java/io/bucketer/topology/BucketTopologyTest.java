@@ -4,9 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import io.bucketer.avro.Reading;
+import io.bucketer.buckets.BucketLayout;
 import io.bucketer.buckets.ClosedBucket;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.Measurement;
+import io.bucketer.buckets.WindowSummary;
 import io.bucketer.ingest.ReadingDecoder;
 import io.bucketer.metrics.BucketerMetrics;
 import io.bucketer.metrics.BucketerMetrics.ReadingOutcome;
@@ -64,7 +66,7 @@ class BucketTopologyTest {
           IDLE_TIMEOUT,
           new InputPartitioning.BySeries(2),
           HORIZON,
-          1000,
+          BucketLayout.finestKeepsMeasurements(1000),
           CHECKS);
 
   @TempDir Path stateDir;
@@ -164,8 +166,14 @@ class BucketTopologyTest {
     assertThat(hour.stats().count()).isEqualTo(readings.size());
     assertThat(hour.stats().sum())
         .isCloseTo(readings.stream().mapToDouble(Reading::getValue).sum(), within(1e-9));
-    assertThat(hour.measurements())
-        .isEqualTo(minutes.stream().flatMap(m -> m.measurements().stream()).toList());
+    // The hour holds a summary of each minute, as that minute was emitted; readings once.
+    assertThat(hour.measurements()).isEmpty();
+    assertThat(hour.summaries())
+        .extracting(WindowSummary::start, WindowSummary::stats)
+        .containsExactlyElementsOf(
+            minutes.stream()
+                .map(m -> org.assertj.core.groups.Tuple.tuple(m.windowStart(), m.stats()))
+                .toList());
     // The hour is emitted after the minutes it is made of.
     assertThat(closed.get(closed.size() - 1)).isEqualTo(hour);
   }
@@ -260,9 +268,13 @@ class BucketTopologyTest {
             org.assertj.core.groups.Tuple.tuple("1m", at("10:30:00"), 0),
             org.assertj.core.groups.Tuple.tuple("1h", at("10:00:00"), 1));
     final ClosedBucket revisedHour = closed.get(3);
-    assertThat(revisedHour.measurements())
+    assertThat(revisedHour.summaries())
+        .extracting(WindowSummary::start, summary -> summary.stats().last())
         .containsExactly(
-            new Measurement(at("10:00:05"), 1.0), new Measurement(at("10:30:00"), 5.0));
+            org.assertj.core.groups.Tuple.tuple(
+                at("10:00:00"), new Measurement(at("10:00:05"), 1.0)),
+            org.assertj.core.groups.Tuple.tuple(
+                at("10:30:00"), new Measurement(at("10:30:00"), 5.0)));
     assertThat(revisedHour.stats().count()).isEqualTo(2);
   }
 

@@ -3,6 +3,7 @@ package io.bucketer.topology;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.bucketer.avro.Reading;
+import io.bucketer.buckets.BucketLayout;
 import io.bucketer.buckets.ClosedBucket;
 import io.bucketer.ingest.ReadingDecoder;
 import io.bucketer.metrics.BucketerMetrics;
@@ -43,7 +44,7 @@ class InputKeyedBySensorTest {
           BucketTopologyTest.SETTINGS.idleTimeout(),
           FOUR_PARTITIONS,
           BucketTopologyTest.SETTINGS.latenessHorizon(),
-          1000,
+          BucketLayout.finestKeepsMeasurements(1000),
           BucketTopologyTest.CHECKS);
   private static final long TEN = Instant.parse("2025-06-01T10:00:00Z").toEpochMilli();
 

@@ -38,7 +38,7 @@ class TopologyDescriptionTest {
             base.idleTimeout(),
             new InputPartitioning.BySensorKey(4),
             base.latenessHorizon(),
-            base.maxMeasurementsPerBucket(),
+            base.layout(),
             base.readingChecks()),
         "topology-by-sensor");
   }

@@ -1,17 +1,23 @@
 package io.bucketer.windows;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
+import static org.assertj.core.api.Assertions.within;
 
+import io.bucketer.buckets.BucketLayout;
+import io.bucketer.buckets.BucketStats;
 import io.bucketer.buckets.ClosedBucket;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.Measurement;
 import io.bucketer.buckets.SeriesKey;
+import io.bucketer.buckets.WindowSummary;
 import io.bucketer.windows.WindowLifecycle.Outcome;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Set;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
@@ -29,7 +35,7 @@ class WindowLifecycleTest {
           Duration.ofSeconds(10),
           Duration.ofSeconds(30),
           Duration.ofHours(2),
-          1000);
+          BucketLayout.finestKeepsMeasurements(1000));
 
   private final InMemoryWindowStore store = new InMemoryWindowStore();
   private final List<ClosedBucket> emitted = new ArrayList<>();
@@ -71,7 +77,77 @@ class WindowLifecycleTest {
   }
 
   @Test
-  void shouldRollMinutesUpIntoTheHourAndEmitItWithEveryReadingOfItsMinutes() {
+  void shouldRollMinutesUpIntoAnHourThatHoldsTheirSummaries() {
+    final List<Measurement> sent = sendAnHourEverySevenSeconds();
+
+    final List<ClosedBucket> hours = emittedOf(HOUR);
+    final List<ClosedBucket> minutes = emittedOf(MINUTE);
+    assertThat(hours).hasSize(1);
+    assertThat(minutes).hasSize(60);
+    final ClosedBucket hour = hours.get(0);
+    assertThat(hour.measurements()).isEmpty();
+    assertThat(hour.summaries())
+        .extracting(WindowSummary::start, WindowSummary::stats)
+        .containsExactlyElementsOf(
+            minutes.stream().map(minute -> tuple(minute.windowStart(), minute.stats())).toList());
+    final BucketStats expected = BucketStats.ofAll(sent, null);
+    assertThat(hour.stats().count()).isEqualTo(expected.count());
+    assertThat(hour.stats().first()).isEqualTo(expected.first());
+    assertThat(hour.stats().last()).isEqualTo(expected.last());
+    assertThat(hour.stats().standardDeviation())
+        .isCloseTo(expected.standardDeviation(), within(1e-9));
+  }
+
+  @Test
+  void shouldKeepEveryReadingInTheHourWhenTheLayoutSaysSo() {
+    lifecycle =
+        new WindowLifecycle(
+            new WindowLifecycle.Settings(
+                SETTINGS.granularities(),
+                SETTINGS.grace(),
+                SETTINGS.idleTimeout(),
+                SETTINGS.latenessHorizon(),
+                new BucketLayout(1000, 100, Set.of(HOUR))),
+            store,
+            delta -> {});
+
+    final List<Measurement> sent = sendAnHourEverySevenSeconds();
+
+    final List<ClosedBucket> hours = emittedOf(HOUR);
+    assertThat(hours).hasSize(1);
+    assertThat(hours.get(0).measurements()).isEqualTo(sent);
+    assertThat(hours.get(0).summaries()).isEmpty();
+  }
+
+  @Test
+  void shouldKeepTheHoursOfADayUntilTheDayCannotChange() {
+    final Granularity day = Granularity.parse("1d");
+    lifecycle =
+        new WindowLifecycle(
+            new WindowLifecycle.Settings(
+                List.of(MINUTE, HOUR, day),
+                SETTINGS.grace(),
+                SETTINGS.idleTimeout(),
+                Duration.ofMinutes(30),
+                BucketLayout.finestKeepsMeasurements(1000)),
+            store,
+            delta -> {});
+    final long midnight = day.windowStart(TEN);
+    for (int hour = 0; hour < 24; hour++) {
+      send(midnight + hour * 3_600_000L + 1_000, hour);
+    }
+    send(midnight + 86_400_000L + 20_000, 0.0); // closes the day
+
+    final List<ClosedBucket> days = emittedOf(day);
+    assertThat(days).hasSize(1);
+    assertThat(days.get(0).summaries()).hasSize(24);
+    assertThat(days.get(0).summaries())
+        .allSatisfy(summary -> assertThat(summary.granularity()).isEqualTo(HOUR));
+    assertThat(days.get(0).stats().count()).isEqualTo(24);
+  }
+
+  /** Sends a reading every seven seconds for an hour from ten, and one that closes the hour. */
+  private List<Measurement> sendAnHourEverySevenSeconds() {
     final List<Measurement> sent = new ArrayList<>();
     for (int second = 0; second < 3_600; second += 7) {
       final Measurement reading = new Measurement(TEN + second * 1_000L, second % 13);
@@ -79,12 +155,11 @@ class WindowLifecycleTest {
       send(reading.timestamp(), reading.value());
     }
     send(TEN + 3_610_000L, 0.0); // close the hour and its last minute
+    return sent;
+  }
 
-    final List<ClosedBucket> hours =
-        emitted.stream().filter(b -> b.granularity().equals(HOUR)).toList();
-    assertThat(hours).hasSize(1);
-    assertThat(hours.get(0).measurements()).isEqualTo(sent);
-    assertThat(emitted.stream().filter(b -> b.granularity().equals(MINUTE))).hasSize(60);
+  private List<ClosedBucket> emittedOf(final Granularity granularity) {
+    return emitted.stream().filter(b -> b.granularity().equals(granularity)).toList();
   }
 
   @Test
@@ -99,6 +174,9 @@ class WindowLifecycleTest {
     assertThat(emitted).extracting(ClosedBucket::granularity).containsExactly(MINUTE, HOUR);
     assertThat(emitted).allSatisfy(bucket -> assertThat(bucket.revision()).isEqualTo(1));
     assertThat(emitted).allSatisfy(bucket -> assertThat(bucket.stats().count()).isEqualTo(2));
+    // the hour's summary of that minute is the minute as re-emitted
+    assertThat(emitted.get(1).summaries()).hasSize(1);
+    assertThat(emitted.get(1).summaries().get(0).stats()).isEqualTo(emitted.get(0).stats());
   }
 
   @Test
