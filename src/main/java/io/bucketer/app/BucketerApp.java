@@ -1,6 +1,7 @@
 package io.bucketer.app;
 
 import io.bucketer.buckets.Granularity;
+import io.bucketer.buckets.Retention;
 import io.bucketer.config.BucketerConfig;
 import io.bucketer.http.CachedCheck;
 import io.bucketer.http.SeriesApi;
@@ -24,6 +25,7 @@ import io.bucketer.topology.SeriesOwnerLookup;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -74,6 +76,7 @@ public final class BucketerApp implements AutoCloseable {
   private final String collectionPrefix;
   private final List<Granularity> granularities;
   private final Set<Granularity> keepMeasurements;
+  private final Retention retention;
   private final HostInfo advertised;
   private final InputPartitioning partitioning;
 
@@ -90,6 +93,7 @@ public final class BucketerApp implements AutoCloseable {
     this.collectionPrefix = config.collectionPrefix();
     this.granularities = config.granularities();
     this.keepMeasurements = config.bucketLayout().keepMeasurements();
+    this.retention = config.retention();
     this.streams = streams;
     this.streamsMetrics = streamsMetrics;
     this.writer = writer;
@@ -121,6 +125,7 @@ public final class BucketerApp implements AutoCloseable {
             config.mongoDatabase(),
             config.collectionPrefix(),
             config.granularities(),
+            config.retention(),
             config.sinkBatchSize(),
             config.sinkWritesInFlight(),
             config.sinkWriteTimeout());
@@ -243,7 +248,9 @@ public final class BucketerApp implements AutoCloseable {
                 collectionPrefix,
                 granularities,
                 keepMeasurements,
-                limits.timeout()));
+                limits.timeout()),
+            retention,
+            Clock.systemUTC());
     final SeriesOwnerLookup owners =
         new SeriesOwnerLookup(
             streams,

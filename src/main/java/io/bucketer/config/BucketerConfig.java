@@ -4,6 +4,7 @@ import com.mongodb.ConnectionString;
 import io.bucketer.buckets.BucketLayout;
 import io.bucketer.buckets.BucketLimits;
 import io.bucketer.buckets.Granularity;
+import io.bucketer.buckets.Retention;
 import io.bucketer.buckets.TimeSpans;
 import io.bucketer.query.QueryLimits;
 import java.net.InetAddress;
@@ -12,6 +13,7 @@ import java.net.UnknownHostException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -54,6 +56,7 @@ public final class BucketerConfig extends AbstractConfig {
   public static final String LATENESS_HORIZON = "lateness.horizon";
   public static final String BUCKET_MAX_MEASUREMENTS = "bucket.max.measurements";
   public static final String BUCKET_MAX_BYTES = "bucket.max.bytes";
+  public static final String RETENTION = "retention";
   public static final String BUCKET_MEASUREMENTS_GRANULARITIES =
       "bucket.measurements.granularities";
   public static final String SERIES_PARTITIONS = "series.partitions";
@@ -251,6 +254,18 @@ public final class BucketerConfig extends AbstractConfig {
               Importance.LOW,
               "Approximate largest bucket document in bytes (MongoDB's own buckets stop near"
                   + " 125 KiB); lowers the measurements per document when it binds.")
+          .define(
+              RETENTION,
+              Type.STRING,
+              "",
+              new RetentionList(),
+              Importance.MEDIUM,
+              "How long MongoDB keeps each granularity's documents after their window ends,"
+                  + " comma-separated, such as 1m=30d,1h=400d; a granularity not named keeps them"
+                  + " for ever. Each named one gets a TTL index on end_date (expireAfterSeconds),"
+                  + " created at start and changed in place (collMod) when this changes; one no"
+                  + " longer named loses it. The query API refuses a range that reaches past what"
+                  + " is kept.")
           .define(
               BUCKET_MEASUREMENTS_GRANULARITIES,
               Type.STRING,
@@ -490,6 +505,19 @@ public final class BucketerConfig extends AbstractConfig {
         measurementsPerBucket(), BucketLimits.summariesPerBucket(getInt(BUCKET_MAX_BYTES)), keep);
   }
 
+  /**
+   * How long each granularity's documents are kept.
+   *
+   * @throws ConfigException when it names a granularity that is not configured
+   */
+  public Retention retention() {
+    try {
+      return Retention.parse(getString(RETENTION), granularities());
+    } catch (IllegalArgumentException e) {
+      throw new ConfigException(RETENTION, getString(RETENTION), e.getMessage());
+    }
+  }
+
   /** True when the input is trusted to be keyed by sensor id: no repartition. */
   public boolean inputKeyedBySensor() {
     return PARTITIONING_BY_SENSOR.equals(getString(INPUT_PARTITIONING));
@@ -645,6 +673,30 @@ public final class BucketerConfig extends AbstractConfig {
     @Override
     public String toString() {
       return "empty, or comma-separated spans, e.g. 1m,1h";
+    }
+  }
+
+  private static final class RetentionList implements ConfigDef.Validator {
+    @Override
+    public void ensureValid(final String name, final Object value) {
+      final String text = String.valueOf(value);
+      try {
+        // The granularities are checked against the configured ones by retention(): here, the form.
+        final List<Granularity> named = new ArrayList<>();
+        for (final String part : text.split(",")) {
+          if (part.contains("=")) {
+            named.add(Granularity.parse(part.split("=", 2)[0].trim()));
+          }
+        }
+        Retention.parse(text, named);
+      } catch (IllegalArgumentException | ArithmeticException e) {
+        throw new ConfigException(name, value, e.getMessage());
+      }
+    }
+
+    @Override
+    public String toString() {
+      return "empty, or <granularity>=<span> pairs, e.g. 1m=30d,1h=400d";
     }
   }
 

@@ -3,8 +3,12 @@ package io.bucketer.query;
 import io.bucketer.buckets.BucketStats;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.Measurement;
+import io.bucketer.buckets.Retention;
 import io.bucketer.buckets.RollupPlan;
 import io.bucketer.buckets.SeriesKey;
+import io.bucketer.buckets.TimeSpans;
+import java.time.Clock;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
@@ -71,10 +75,23 @@ public final class SeriesQueries {
 
   private final StoredBuckets stored;
   private final RollupPlan plan;
+  private final Retention retention;
+  private final Clock clock;
 
+  /** Queries of documents kept for ever. */
   public SeriesQueries(final StoredBuckets stored) {
+    this(stored, Retention.NONE, Clock.systemUTC());
+  }
+
+  /**
+   * @param retention how long MongoDB keeps each granularity's documents: a query that would need
+   *     documents already expired is refused rather than answered from what is left
+   */
+  public SeriesQueries(final StoredBuckets stored, final Retention retention, final Clock clock) {
     this.stored = stored;
     this.plan = new RollupPlan(stored.granularities());
+    this.retention = retention;
+    this.clock = clock;
   }
 
   public List<Granularity> granularities() {
@@ -89,10 +106,18 @@ public final class SeriesQueries {
    */
   public Statistics statistics(
       final SeriesKey series, final long from, final long to, final LiveWindows live) {
+    final List<RangePlan.Part> parts = RangePlan.of(plan.granularities(), from, to);
+    for (final RangePlan.Part part : parts) {
+      checkKept(
+          part instanceof RangePlan.WholeBuckets whole
+              ? stored.documentsOf(whole.granularity())
+              : plan.granularities().get(0),
+          part.from());
+    }
     final SeriesView view = new SeriesView(series, stored, live, plan);
     // The parts come in time order, so each merges in as the later one.
     BucketStats stats = null;
-    for (final RangePlan.Part part : RangePlan.of(plan.granularities(), from, to)) {
+    for (final RangePlan.Part part : parts) {
       if (part instanceof RangePlan.WholeBuckets whole) {
         for (final WindowTotals window :
             view.windows(whole.granularity(), whole.from(), whole.to())) {
@@ -124,9 +149,34 @@ public final class SeriesQueries {
     if (!plan.granularities().contains(granularity)) {
       throw new IllegalArgumentException("not a configured granularity: " + granularity);
     }
+    checkKept(stored.documentsOf(granularity), granularity.windowStart(from));
     final SeriesView view = new SeriesView(series, stored, live, plan);
     final List<WindowTotals> windows = view.windows(granularity, granularity.windowStart(from), to);
     return new Windows(windows, view.documentsRead(), view.stateWindowsRead());
+  }
+
+  /**
+   * @throws IllegalArgumentException when documents of {@code documents} from {@code from} on may
+   *     have expired: an answer from what is left would be silently short
+   */
+  private void checkKept(final Granularity documents, final long from) {
+    final Optional<Instant> keptFrom = retention.keptFrom(documents, clock.instant());
+    if (keptFrom.isPresent() && from < keptFrom.get().toEpochMilli()) {
+      throw new IllegalArgumentException(
+          "the range reaches past what MongoDB keeps: "
+              + documents
+              + " documents are kept for "
+              + TimeSpans.format(retention.of(documents).orElseThrow().toMillis())
+              + " (retention "
+              + retention
+              + "), so nothing before "
+              + keptFrom.get()
+              + " can be answered at "
+              + documents
+              + (documents.equals(plan.granularities().get(plan.granularities().size() - 1))
+                  ? ""
+                  : "; a range of whole coarser windows is read from their own documents"));
+    }
   }
 
   /** True when MongoDB or the live state has any window of {@code series}. */

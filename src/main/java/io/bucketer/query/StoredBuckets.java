@@ -87,6 +87,14 @@ public final class StoredBuckets {
     }
   }
 
+  /**
+   * The granularity whose documents hold the windows of {@code granularity}: a coarser one that
+   * summarises them, or its own.
+   */
+  public Granularity documentsOf(final Granularity granularity) {
+    return summarisedIn.getOrDefault(granularity, granularity);
+  }
+
   /** The configured granularities, finest first. */
   public List<Granularity> granularities() {
     return granularities;

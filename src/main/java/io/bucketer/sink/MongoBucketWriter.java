@@ -20,6 +20,7 @@ import com.mongodb.reactivestreams.client.MongoCollection;
 import com.mongodb.reactivestreams.client.MongoDatabase;
 import io.bucketer.buckets.ClosedBucket;
 import io.bucketer.buckets.Granularity;
+import io.bucketer.buckets.Retention;
 import io.bucketer.topics.BucketKey;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -64,6 +65,7 @@ public final class MongoBucketWriter implements AutoCloseable {
 
   private final MongoDatabase database;
   private final Map<String, MongoCollection<BsonDocument>> collectionsByLabel;
+  private final RetentionIndexes retentionIndexes;
   private final int maxBatchSize;
   private final int maxWritesInFlight;
   private final Runnable closeOwned;
@@ -81,13 +83,42 @@ public final class MongoBucketWriter implements AutoCloseable {
       final List<Granularity> granularities,
       final int maxBatchSize,
       final int maxWritesInFlight) {
-    this(database, collectionPrefix, granularities, maxBatchSize, maxWritesInFlight, () -> {});
+    this(
+        database,
+        collectionPrefix,
+        granularities,
+        Retention.NONE,
+        maxBatchSize,
+        maxWritesInFlight,
+        () -> {});
+  }
+
+  /**
+   * A writer on {@code database}, which the caller keeps and closes, whose {@link #ensureIndexes}
+   * also keeps the TTL indexes of {@code retention}.
+   */
+  public MongoBucketWriter(
+      final MongoDatabase database,
+      final String collectionPrefix,
+      final List<Granularity> granularities,
+      final Retention retention,
+      final int maxBatchSize,
+      final int maxWritesInFlight) {
+    this(
+        database,
+        collectionPrefix,
+        granularities,
+        retention,
+        maxBatchSize,
+        maxWritesInFlight,
+        () -> {});
   }
 
   private MongoBucketWriter(
       final MongoDatabase database,
       final String collectionPrefix,
       final List<Granularity> granularities,
+      final Retention retention,
       final int maxBatchSize,
       final int maxWritesInFlight,
       final Runnable closeOwned) {
@@ -103,14 +134,17 @@ public final class MongoBucketWriter implements AutoCloseable {
       throw new IllegalArgumentException("the write concern must be acknowledged: " + database);
     }
     final Map<String, MongoCollection<BsonDocument>> collections = new LinkedHashMap<>();
+    final Map<Granularity, MongoCollection<BsonDocument>> byGranularity = new LinkedHashMap<>();
     for (final Granularity granularity : granularities) {
-      collections.put(
-          granularity.label(),
+      final MongoCollection<BsonDocument> collection =
           database.getCollection(
-              BucketDocuments.collectionName(collectionPrefix, granularity), BsonDocument.class));
+              BucketDocuments.collectionName(collectionPrefix, granularity), BsonDocument.class);
+      collections.put(granularity.label(), collection);
+      byGranularity.put(granularity, collection);
     }
     this.database = database;
     this.collectionsByLabel = Map.copyOf(collections);
+    this.retentionIndexes = new RetentionIndexes(database, byGranularity, retention);
     this.maxBatchSize = maxBatchSize;
     this.maxWritesInFlight = maxWritesInFlight;
     this.closeOwned = closeOwned;
@@ -129,6 +163,7 @@ public final class MongoBucketWriter implements AutoCloseable {
       final String databaseName,
       final String collectionPrefix,
       final List<Granularity> granularities,
+      final Retention retention,
       final int maxBatchSize,
       final int maxWritesInFlight,
       final Duration writeTimeout) {
@@ -138,6 +173,7 @@ public final class MongoBucketWriter implements AutoCloseable {
           client.getDatabase(databaseName),
           collectionPrefix,
           granularities,
+          retention,
           maxBatchSize,
           maxWritesInFlight,
           client::close);
@@ -197,7 +233,10 @@ public final class MongoBucketWriter implements AutoCloseable {
     }
   }
 
-  /** Creates the series/time index on every granularity's collection (a no-op when present). */
+  /**
+   * Creates the series/time index on every granularity's collection (a no-op when present), and
+   * brings their TTL indexes in line with the retention ({@link RetentionIndexes}).
+   */
   public void ensureIndexes(final Duration timeout) {
     ensureOpen();
     final IndexOptions options = new IndexOptions().name(SERIES_TIME_INDEX);
@@ -208,7 +247,7 @@ public final class MongoBucketWriter implements AutoCloseable {
                     collection.createIndex(
                         Indexes.ascending("sensor_id", "metric", "start_date"), options));
     try {
-      created.then().timeout(timeout).block();
+      created.then().then(retentionIndexes.apply()).timeout(timeout).block();
     } catch (RuntimeException e) {
       final Throwable cause = unwrap(e);
       if (cause instanceof MongoCommandException) {

@@ -3,6 +3,8 @@ package io.bucketer.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.bucketer.buckets.Granularity;
+import io.bucketer.buckets.Retention;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -67,6 +69,38 @@ class BucketerConfigTest {
         .hasMessageNotContaining("s3cret");
     assertThatThrownBy(() -> new BucketerConfig(missing))
         .hasMessageContaining("schema.registry.url");
+  }
+
+  @Test
+  void shouldReadTheBucketLayoutAndRetentionAndNameAGranularityThatIsNotConfigured() {
+    final BucketerConfig defaults = new BucketerConfig(required());
+    final Map<String, Object> set = required();
+    set.put("bucket.measurements.granularities", "1h");
+    set.put("retention", "1m=30d,1h=400d");
+    final Map<String, Object> unconfigured = required();
+    unconfigured.put("retention", "1m=30d,1d=500d");
+    final Map<String, Object> malformed = required();
+    malformed.put("retention", "1m:30d");
+    final Map<String, Object> keepUnconfigured = required();
+    keepUnconfigured.put("bucket.measurements.granularities", "5m");
+
+    assertThat(defaults.bucketLayout().keepMeasurements()).isEmpty();
+    assertThat(defaults.retention()).isEqualTo(Retention.NONE);
+    final BucketerConfig config = new BucketerConfig(set);
+    assertThat(config.bucketLayout().keepMeasurements())
+        .extracting(g -> g.label())
+        .containsExactly("1h");
+    assertThat(config.retention().of(Granularity.parse("1h"))).contains(Duration.ofDays(400));
+    assertThatThrownBy(() -> new BucketerConfig(unconfigured).retention())
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("retention");
+    assertThatThrownBy(() -> new BucketerConfig(malformed))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("retention")
+        .hasMessageContaining("<granularity>=<span>");
+    assertThatThrownBy(() -> new BucketerConfig(keepUnconfigured).bucketLayout())
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("5m is not one of the granularities");
   }
 
   @Test

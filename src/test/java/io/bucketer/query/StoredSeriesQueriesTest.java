@@ -1,12 +1,14 @@
 package io.bucketer.query;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.mongodb.reactivestreams.client.MongoClient;
 import com.mongodb.reactivestreams.client.MongoClients;
 import io.bucketer.buckets.ClosedBucket;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.Measurement;
+import io.bucketer.buckets.Retention;
 import io.bucketer.buckets.SeriesKey;
 import io.bucketer.embedded.EmbeddedMongoServer;
 import io.bucketer.query.SeriesQueries.Statistics;
@@ -14,8 +16,10 @@ import io.bucketer.sink.BucketDocuments;
 import io.bucketer.sink.MongoBucketWriter;
 import io.bucketer.testing.ReadingTotals;
 import io.bucketer.testing.SeriesBuckets;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -147,6 +151,36 @@ class StoredSeriesQueriesTest {
     assertThat(twoHours.standardDeviation()).isNaN();
     assertThat(twoHours.first()).isEmpty();
     assertThat(queries.windows(OLD, MINUTE, at("13:00"), at("14:00"), LiveWindows.NONE).windows())
+        .hasSize(60);
+  }
+
+  /**
+   * Minutes kept two hours, hours kept three, at 16:00: what only expired documents could answer is
+   * refused with a message, not answered short; minutes summarised in hours are still there.
+   */
+  @Test
+  void shouldRefuseARangeThatReachesPastWhatIsKept() {
+    final SeriesQueries retained =
+        new SeriesQueries(
+            new StoredBuckets(client.getDatabase("iot"), "buckets_", GRANULARITIES, TIMEOUT),
+            Retention.parse("1m=2h,1h=3h", GRANULARITIES),
+            Clock.fixed(Instant.ofEpochMilli(at("16:00")), ZoneOffset.UTC));
+
+    // edges from the hours' summaries, kept from 13:00; the whole hour too
+    assertThat(retained.statistics(SERIES, at("13:30"), at("14:30"), LiveWindows.NONE).count())
+        .isEqualTo(between(at("13:30"), at("14:30")).size());
+    // a minute cut at 13:59 needs its own document, kept only from 14:00
+    assertThatThrownBy(
+            () -> retained.statistics(SERIES, at("13:59") + 1_000, at("15:00"), LiveWindows.NONE))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("1m documents are kept for 2h")
+        .hasMessageContaining("nothing before 2026-11-22T14:00:00Z");
+    // hours kept from 13:00
+    assertThatThrownBy(
+            () -> retained.windows(SERIES, HOUR, at("12:00"), at("15:00"), LiveWindows.NONE))
+        .hasMessageContaining("1h documents are kept for 3h");
+    assertThat(
+            retained.windows(SERIES, MINUTE, at("13:00"), at("14:00"), LiveWindows.NONE).windows())
         .hasSize(60);
   }
 

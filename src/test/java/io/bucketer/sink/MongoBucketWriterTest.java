@@ -21,6 +21,7 @@ import de.bwaldvogel.mongo.MongoServer;
 import de.bwaldvogel.mongo.backend.memory.MemoryBackend;
 import io.bucketer.buckets.ClosedBucket;
 import io.bucketer.buckets.Granularity;
+import io.bucketer.buckets.Retention;
 import io.bucketer.topics.BucketKey;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -28,6 +29,7 @@ import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.bson.BsonDocument;
 import org.junit.jupiter.api.AfterEach;
@@ -119,6 +121,51 @@ class MongoBucketWriterTest {
 
     assertThat(documents("buckets_1m"))
         .containsExactlyElementsOf(buckets.stream().map(BucketDocuments::toDocument).toList());
+  }
+
+  /**
+   * A TTL index on end_date per granularity with a retention, its expireAfterSeconds following the
+   * setting; none where there is none. The stand-in keeps the index but never expires anything:
+   * expiry itself is ContainersRetentionIT's, against a real mongod.
+   */
+  @Test
+  void keepsATtlIndexPerRetainedGranularityInLineWithTheSetting() {
+    withRetention("1m=30d").ensureIndexes(TIMEOUT);
+    assertThat(ttlSeconds("buckets_1m")).contains(30L * 86_400);
+    assertThat(ttlSeconds("buckets_1h")).isEmpty();
+
+    withRetention("1m=7d,1h=400d").ensureIndexes(TIMEOUT);
+    assertThat(ttlSeconds("buckets_1m")).contains(7L * 86_400);
+    assertThat(ttlSeconds("buckets_1h")).contains(400L * 86_400);
+
+    withRetention("1h=400d").ensureIndexes(TIMEOUT);
+    assertThat(ttlSeconds("buckets_1m")).isEmpty();
+    assertThat(ttlSeconds("buckets_1h")).contains(400L * 86_400);
+    // the series/time index is not a TTL index and stays
+    assertThat(indexNames("buckets_1m")).contains("sensor_id_metric_start_date");
+  }
+
+  private MongoBucketWriter withRetention(final String retention) {
+    return new MongoBucketWriter(
+        database, "buckets_", GRANULARITIES, Retention.parse(retention, GRANULARITIES), 10, 4);
+  }
+
+  private Optional<Long> ttlSeconds(final String collection) {
+    return indexes(collection).stream()
+        .filter(i -> i.getString("name").getValue().equals("end_date_ttl"))
+        .peek(i -> assertThat(i.getDocument("key").toJson()).isEqualTo("{\"end_date\": 1}"))
+        .map(i -> i.getNumber("expireAfterSeconds").longValue())
+        .findFirst();
+  }
+
+  private List<String> indexNames(final String collection) {
+    return indexes(collection).stream().map(i -> i.getString("name").getValue()).toList();
+  }
+
+  private List<BsonDocument> indexes(final String collection) {
+    return Flux.from(collection(collection).listIndexes(BsonDocument.class))
+        .collectList()
+        .block(TIMEOUT);
   }
 
   @Test
@@ -277,6 +324,7 @@ class MongoBucketWriterTest {
             "bucketer",
             "buckets_",
             GRANULARITIES,
+            Retention.NONE,
             10,
             4,
             TIMEOUT)) {
