@@ -378,7 +378,7 @@ public final class ThroughputBench {
       if (!midHour.plus(Duration.ofHours(1)).isAfter(sent.end())) {
         answers.add(
             reads.fromBuckets(
-                "two hour buckets' minute summaries, hour starts mid-hour",
+                "2 hours' minute summaries, starts mid-hour",
                 database,
                 BucketDocuments.DEFAULT_COLLECTION_PREFIX,
                 GRANULARITIES,
