@@ -17,7 +17,8 @@ public record BenchResults(
     double latencyP99Millis,
     long latencySamples,
     Map<String, Map<String, Long>> stateOperations,
-    List<HourAverageReads.Answer> hourAverageReads) {
+    List<HourAverageReads.Answer> hourAverageReads,
+    List<StoredFootprint> storage) {
 
   /**
    * One contender: readings per second, the MongoDB work it asked for (null: none), and the Kafka
@@ -221,6 +222,32 @@ public record BenchResults(
     for (final HourAverageReads.Answer answer : hourAverageReads) {
       out.printf(
           "  %-42s %,10d %12.6f%n", answer.layout(), answer.documentsRead(), answer.average());
+    }
+    if (storage.isEmpty()) {
+      return;
+    }
+    out.println();
+    out.println(
+        "stored in MongoDB for the same readings (BSON of every document; index entries"
+            + " uncompressed, key + 8-byte record id):");
+    out.printf(
+        "  %-42s %10s %10s %12s %12s %10s%n",
+        "layout", "documents", "docs/read", "doc B/read", "index B/read", "B/read");
+    final long readings = sent.readings();
+    for (final StoredFootprint footprint : storage) {
+      out.printf(
+          "  %-42s %,10d %10.4f %12.1f %12.1f %10.1f%n",
+          footprint.layout(),
+          footprint.documents(),
+          footprint.documentsPerReading(readings),
+          footprint.documentBytes() / (double) readings,
+          footprint.indexBytes() / (double) readings,
+          footprint.bytesPerReading(readings));
+    }
+    if (storage.size() == 2) {
+      out.printf(
+          "  bytes per reading, bucketer / one document per reading: %.2f%n",
+          storage.get(0).bytesPerReading(readings) / storage.get(1).bytesPerReading(readings));
     }
   }
 

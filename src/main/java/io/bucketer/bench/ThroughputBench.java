@@ -1,5 +1,8 @@
 package io.bucketer.bench;
 
+import com.mongodb.client.model.Indexes;
+import com.mongodb.reactivestreams.client.MongoClient;
+import com.mongodb.reactivestreams.client.MongoClients;
 import io.bucketer.app.BucketerApp;
 import io.bucketer.buckets.BucketLayout;
 import io.bucketer.buckets.Granularity;
@@ -26,6 +29,7 @@ import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.common.utils.Utils;
 import org.apache.kafka.streams.StreamsConfig;
+import reactor.core.publisher.Mono;
 
 /**
  * The side-by-side benchmark: one embedded broker, one MongoDB stand-in whose operations are
@@ -246,6 +250,7 @@ public final class ThroughputBench {
 
     final List<HourAverageReads.Answer> reads =
         measured ? hourAverageReads(infrastructure, round, sent) : List.of();
+    final List<StoredFootprint> storage = measured ? storage(infrastructure, round) : List.of();
     return new BenchResults(
         sent,
         rawRate,
@@ -261,7 +266,50 @@ public final class ThroughputBench {
             Map.of(
                 "2 bucketer", processor.result().stateOperations(),
                 "2k bucketer, keyed by sensor", keyed.result().stateOperations())),
-        reads);
+        reads,
+        storage);
+  }
+
+  /**
+   * What each layout stores for the same readings: bucketer's buckets of every granularity, and,
+   * when the connector ran, its documents with the index a query by series and time needs (the
+   * index bucketer's collections have), which a team using it would create.
+   */
+  private List<StoredFootprint> storage(final Infrastructure infrastructure, final Round round) {
+    final String mongoUri = infrastructure.mongo().connectionString();
+    final List<StoredFootprint> footprints = new ArrayList<>();
+    footprints.add(
+        StoredFootprint.measure(
+            mongoUri,
+            round.database(),
+            GRANULARITIES.stream()
+                .map(
+                    g ->
+                        BucketDocuments.collectionName(
+                            BucketDocuments.DEFAULT_COLLECTION_PREFIX, g))
+                .toList(),
+            "bucketer: "
+                + GRANULARITIES.get(0)
+                + " readings, "
+                + GRANULARITIES.get(1)
+                + " summaries"));
+    if (options.withConnector()) {
+      try (MongoClient client = MongoClients.create(mongoUri)) {
+        Mono.from(
+                client
+                    .getDatabase(round.database())
+                    .getCollection(CONNECTOR_COLLECTION)
+                    .createIndex(Indexes.ascending("sensor_id", "metric", "timestamp")))
+            .block(Duration.ofMinutes(1));
+      }
+      footprints.add(
+          StoredFootprint.measure(
+              mongoUri,
+              round.database(),
+              List.of(CONNECTOR_COLLECTION),
+              "one document per reading (connector)"));
+    }
+    return footprints;
   }
 
   /** One run of bucketer: its rate and what it reported. */

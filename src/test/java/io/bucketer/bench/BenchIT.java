@@ -95,6 +95,13 @@ class BenchIT {
     assertThat(reads)
         .extracting(HourAverageReads.Answer::documentsRead)
         .containsExactly(1L, 3_600L, 2L, 3_600L);
+    // what each layout stores: bucketer's documents, and one per reading with its index
+    assertThat(results.storage())
+        .extracting(StoredFootprint::documents)
+        .containsExactly(bucketDocuments, fleetReadings + 4);
+    assertThat(results.storage().get(0).indexBytes()).isPositive();
+    assertThat(results.storage().get(0).bytesPerReading(fleetReadings))
+        .isLessThan(results.storage().get(1).bytesPerReading(fleetReadings));
     // the same hour answered from buckets and from single readings gives the same average
     assertThat(reads.get(0).average()).isCloseTo(reads.get(1).average(), within(1e-9));
     assertThat(reads.get(2).average()).isCloseTo(reads.get(3).average(), within(1e-9));
@@ -106,7 +113,8 @@ class BenchIT {
             "CPU per reading, 2/1b (bucketer vs floor)",
             "CPU per reading, 2/4 (bucketer vs windowed aggregate)",
             "Kafka records written per reading",
-            "changelogs total");
+            "changelogs total",
+            "bytes per reading, bucketer / one document per reading");
   }
 
   @Test
