@@ -54,6 +54,15 @@ record StoredFootprint(String layout, long documents, long documentBytes, long i
     }
   }
 
+  /** The footprints of several collections together. */
+  static StoredFootprint sum(final String layout, final List<StoredFootprint> parts) {
+    return new StoredFootprint(
+        layout,
+        parts.stream().mapToLong(StoredFootprint::documents).sum(),
+        parts.stream().mapToLong(StoredFootprint::documentBytes).sum(),
+        parts.stream().mapToLong(StoredFootprint::indexBytes).sum());
+  }
+
   double documentsPerReading(final long readings) {
     return documents / (double) readings;
   }

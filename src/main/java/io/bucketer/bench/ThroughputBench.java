@@ -24,6 +24,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicReference;
@@ -248,8 +249,8 @@ public final class ThroughputBench {
         windowed.readingsInWindows(),
         windowed.droppedAsLate());
 
-    final List<HourAverageReads.Answer> reads =
-        measured ? hourAverageReads(infrastructure, round, sent) : List.of();
+    final List<RangeReads.Answer> reads =
+        measured ? rangeReads(infrastructure, round, sent) : List.of();
     final List<StoredFootprint> storage = measured ? storage(infrastructure, round) : List.of();
     return new BenchResults(
         sent,
@@ -277,22 +278,24 @@ public final class ThroughputBench {
    */
   private List<StoredFootprint> storage(final Infrastructure infrastructure, final Round round) {
     final String mongoUri = infrastructure.mongo().connectionString();
+    final List<StoredFootprint> buckets = new ArrayList<>();
+    for (final Granularity granularity : GRANULARITIES) {
+      buckets.add(
+          StoredFootprint.measure(
+              mongoUri,
+              round.database(),
+              List.of(
+                  BucketDocuments.collectionName(
+                      BucketDocuments.DEFAULT_COLLECTION_PREFIX, granularity)),
+              "  of which "
+                  + granularity
+                  + (granularity.equals(GRANULARITIES.get(0))
+                      ? ": readings"
+                      : ": summaries of " + GRANULARITIES.get(0))));
+    }
     final List<StoredFootprint> footprints = new ArrayList<>();
-    footprints.add(
-        StoredFootprint.measure(
-            mongoUri,
-            round.database(),
-            GRANULARITIES.stream()
-                .map(
-                    g ->
-                        BucketDocuments.collectionName(
-                            BucketDocuments.DEFAULT_COLLECTION_PREFIX, g))
-                .toList(),
-            "bucketer: "
-                + GRANULARITIES.get(0)
-                + " readings, "
-                + GRANULARITIES.get(1)
-                + " summaries"));
+    footprints.add(StoredFootprint.sum("bucketer, every granularity", buckets));
+    footprints.addAll(buckets);
     if (options.withConnector()) {
       try (MongoClient client = MongoClients.create(mongoUri)) {
         Mono.from(
@@ -393,52 +396,96 @@ public final class ThroughputBench {
     }
   }
 
-  private List<HourAverageReads.Answer> hourAverageReads(
+  private List<RangeReads.Answer> rangeReads(
       final Infrastructure infrastructure, final Round round, final BenchFleet.Sent sent) {
     final String database = round.database();
     final MongoOperationCounter operations = infrastructure.operations();
-    if (sent.end().isBefore(sent.start().plus(Duration.ofHours(1)))) {
-      return List.of(); // no whole hour to ask about
-    }
-    // The first sensor and the fleet's first hour; mid-hour, the half hour after its start.
+    // The first sensor, from the fleet's start: each question its span allows.
     final String sensor = "sensor-0000";
     final String metric = "temperature";
-    try (HourAverageReads reads =
-        new HourAverageReads(
+    final SeriesKey series = new SeriesKey(sensor, metric);
+    final String prefix = BucketDocuments.DEFAULT_COLLECTION_PREFIX;
+    final List<RangeReads.Answer> answers = new ArrayList<>();
+    try (RangeReads reads =
+        new RangeReads(
             infrastructure.mongo().connectionString(),
             () -> operations.counts().documentsReturned())) {
-      final List<HourAverageReads.Answer> answers = new ArrayList<>();
-      final SeriesKey series = new SeriesKey(sensor, metric);
-      answers.add(
-          reads.fromBuckets(
-              "hour bucket, hour starts on the hour",
-              database,
-              BucketDocuments.DEFAULT_COLLECTION_PREFIX,
-              GRANULARITIES,
-              series,
-              sent.start()));
-      if (options.withConnector()) {
+      final Instant start = sent.start();
+      final Duration hour = Duration.ofHours(1);
+      if (fits(sent, start, hour)) {
         answers.add(
-            reads.fromReadingDocuments(
-                database, CONNECTOR_COLLECTION, sensor, metric, sent.start()));
-      }
-      final Instant midHour = sent.start().plus(Duration.ofMinutes(30));
-      if (!midHour.plus(Duration.ofHours(1)).isAfter(sent.end())) {
-        answers.add(
-            reads.fromBuckets(
-                "2 hours' minute summaries, starts mid-hour",
+            reads.statisticsFromBuckets(
+                "hour average, on the hour: 1 hour bucket",
                 database,
-                BucketDocuments.DEFAULT_COLLECTION_PREFIX,
+                prefix,
                 GRANULARITIES,
                 series,
-                midHour));
-        if (options.withConnector()) {
-          answers.add(
-              reads.fromReadingDocuments(database, CONNECTOR_COLLECTION, sensor, metric, midHour));
-        }
+                start,
+                hour));
+        connector(reads, database, sensor, metric, start, hour).ifPresent(answers::add);
       }
-      return answers;
+      final Instant midHour = start.plus(Duration.ofMinutes(30));
+      if (fits(sent, midHour, hour)) {
+        answers.add(
+            reads.statisticsFromBuckets(
+                "hour average, from half past: 2 hours",
+                database,
+                prefix,
+                GRANULARITIES,
+                series,
+                midHour,
+                hour));
+        connector(reads, database, sensor, metric, midHour, hour).ifPresent(answers::add);
+      }
+      final Duration day = Duration.ofDays(1);
+      if (fits(sent, start, day)) {
+        answers.add(
+            reads.chartFromBuckets(
+                "a day at minute resolution (hours' summaries)",
+                database,
+                prefix,
+                GRANULARITIES,
+                series,
+                GRANULARITIES.get(0),
+                start,
+                day));
+        connector(reads, database, sensor, metric, start, day).ifPresent(answers::add);
+      }
+      final Duration week = Duration.ofDays(7);
+      if (fits(sent, start, week)) {
+        answers.add(
+            reads.chartFromBuckets(
+                "a week at hour resolution (hour buckets)",
+                database,
+                prefix,
+                GRANULARITIES,
+                series,
+                GRANULARITIES.get(1),
+                start,
+                week));
+        connector(reads, database, sensor, metric, start, week).ifPresent(answers::add);
+      }
     }
+    return answers;
+  }
+
+  private static boolean fits(
+      final BenchFleet.Sent sent, final Instant from, final Duration length) {
+    return !from.plus(length).isAfter(sent.end());
+  }
+
+  private Optional<RangeReads.Answer> connector(
+      final RangeReads reads,
+      final String database,
+      final String sensor,
+      final String metric,
+      final Instant from,
+      final Duration length) {
+    return options.withConnector()
+        ? Optional.of(
+            reads.fromReadingDocuments(
+                database, CONNECTOR_COLLECTION, sensor, metric, from, length))
+        : Optional.empty();
   }
 
   private static long storedDocuments(final EmbeddedMongoServer mongo, final String database) {

@@ -32,6 +32,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.bson.BsonDocument;
 import org.bson.BsonInt32;
+import org.bson.BsonNull;
 import org.bson.BsonSerializationException;
 import reactor.core.Exceptions;
 import reactor.core.publisher.Flux;
@@ -449,8 +450,13 @@ public final class MongoBucketWriter implements AutoCloseable {
       if (bucket.revision() == 0) {
         return new InsertOneModel<>(document);
       }
+      // The series and start, though the _id holds them: a collection sharded on the series/time
+      // index's fields (deploy/README.md) takes an upsert only with its shard key in the filter.
       final BsonDocument filter =
           new BsonDocument("_id", BucketDocuments.idOf(bucket))
+              .append("sensor_id", document.get("sensor_id"))
+              .append("metric", document.get("metric", BsonNull.VALUE))
+              .append("start_date", document.get("start_date"))
               .append("revision", new BsonDocument("$lt", new BsonInt32(bucket.revision())));
       return new ReplaceOneModel<>(filter, document, UPSERT);
     }

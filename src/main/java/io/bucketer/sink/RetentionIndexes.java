@@ -73,7 +73,7 @@ final class RetentionIndexes {
         return Mono.empty();
       }
       LOG.info("{}: no retention any more, dropping TTL index {}", name, INDEX_NAME);
-      return Mono.from(collection.dropIndex(INDEX_NAME)).then();
+      return drop(collection);
     }
     final long seconds = wanted.get().toSeconds();
     if (existing.isEmpty()) {
@@ -100,8 +100,17 @@ final class RetentionIndexes {
               // Every MongoDB server has collMod; a wire-compatible one without it (the in-JVM
               // stand-in) gets the index dropped and created again.
               LOG.warn("{}: the server has no collMod; dropping and creating {}", name, INDEX_NAME);
-              return Mono.from(collection.dropIndex(INDEX_NAME)).then(create(collection, seconds));
+              return drop(collection).then(create(collection, seconds));
             });
+  }
+
+  /**
+   * Drops the index found by its name, by its key: a collection has one index per key pattern, so
+   * that is the same index on MongoDB, and the stand-in drops an index named so in every collection
+   * of the database when asked by name.
+   */
+  private static Mono<Void> drop(final MongoCollection<BsonDocument> collection) {
+    return Mono.from(collection.dropIndex(Indexes.ascending("end_date"))).then();
   }
 
   private static Mono<Void> create(

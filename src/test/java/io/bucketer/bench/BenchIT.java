@@ -91,17 +91,18 @@ class BenchIT {
     assertThat(windowed.rate().readingsPerSecond()).isPositive();
     assertThat(windowed.rate().cpuMillisPerThousand()).isPositive();
 
-    final List<HourAverageReads.Answer> reads = results.hourAverageReads();
+    final List<RangeReads.Answer> reads = results.rangeReads();
     assertThat(reads)
-        .extracting(HourAverageReads.Answer::documentsRead)
+        .extracting(RangeReads.Answer::documentsRead)
         .containsExactly(1L, 3_600L, 2L, 3_600L);
     // what each layout stores: bucketer's documents, and one per reading with its index
+    // (every granularity, 1m, 1h, one document per reading)
     assertThat(results.storage())
         .extracting(StoredFootprint::documents)
-        .containsExactly(bucketDocuments, fleetReadings + 4);
+        .containsExactly(bucketDocuments, 4L * 90, 4L * 2, fleetReadings + 4);
     assertThat(results.storage().get(0).indexBytes()).isPositive();
     assertThat(results.storage().get(0).bytesPerReading(fleetReadings))
-        .isLessThan(results.storage().get(1).bytesPerReading(fleetReadings));
+        .isLessThan(results.storage().get(3).bytesPerReading(fleetReadings));
     // the same hour answered from buckets and from single readings gives the same average
     assertThat(reads.get(0).average()).isCloseTo(reads.get(1).average(), within(1e-9));
     assertThat(reads.get(2).average()).isCloseTo(reads.get(3).average(), within(1e-9));

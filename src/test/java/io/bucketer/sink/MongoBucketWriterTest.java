@@ -13,6 +13,8 @@ import com.mongodb.MongoClientSettings;
 import com.mongodb.WriteConcern;
 import com.mongodb.client.model.IndexOptions;
 import com.mongodb.client.model.Indexes;
+import com.mongodb.client.model.ReplaceOneModel;
+import com.mongodb.client.model.WriteModel;
 import com.mongodb.reactivestreams.client.MongoClient;
 import com.mongodb.reactivestreams.client.MongoClients;
 import com.mongodb.reactivestreams.client.MongoCollection;
@@ -400,6 +402,21 @@ class MongoBucketWriterTest {
     assertThat(documents("buckets_1m"))
         .singleElement()
         .satisfies(document -> assertThat(document.getInt32("revision").getValue()).isEqualTo(2));
+  }
+
+  /** A collection sharded on {sensor_id, metric, start_date} takes an upsert only with them. */
+  @Test
+  void putsTheSeriesAndStartInEveryUpsertFilter() {
+    final ClosedBucket late = revision(minute("sensor-r", START), 1, 10.0);
+
+    final WriteModel<BsonDocument> model = writer.chunks(List.of(late)).get(0).models().get(0);
+
+    assertThat(model).isInstanceOf(ReplaceOneModel.class);
+    final BsonDocument filter = (BsonDocument) ((ReplaceOneModel<BsonDocument>) model).getFilter();
+    assertThat(filter.keySet())
+        .containsExactly("_id", "sensor_id", "metric", "start_date", "revision");
+    assertThat(filter.getString("sensor_id").getValue()).isEqualTo("sensor-r");
+    assertThat(filter.getDateTime("start_date").getValue()).isEqualTo(START);
   }
 
   @Test
