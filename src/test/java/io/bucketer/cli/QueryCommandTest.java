@@ -29,7 +29,10 @@ class QueryCommandTest {
       """
       {"sensor_id":"sensor 7/a","metric":"temperature","from":"2026-11-22T13:00:00Z",\
       "to":"2026-11-22T14:00:00Z","count":3600,"sum":72000.5,"avg":20.000138888888888,\
-      "min":12.1,"max":28.3,"documents_read":1,"state_windows_read":0}
+      "min":12.1,"max":28.3,"stddev":3.25,\
+      "first":{"timestamp":"2026-11-22T13:00:00.250Z","value":19.5},\
+      "last":{"timestamp":"2026-11-22T13:59:59.750Z","value":21.25},\
+      "documents_read":1,"state_windows_read":0}
       """;
   private static final String BUCKETS =
       """
@@ -104,6 +107,9 @@ class QueryCommandTest {
             avg:                20.0001
             min:                12.1
             max:                28.3
+            stddev:             3.25
+            first:              19.5 at 2026-11-22T13:00:00.250Z
+            last:               21.25 at 2026-11-22T13:59:59.750Z
             documents_read:     1
             state_windows_read: 0
             """);
