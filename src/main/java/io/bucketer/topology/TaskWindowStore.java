@@ -91,9 +91,11 @@ final class TaskWindowStore extends StoreWindowReader implements WindowStore {
   }
 
   @Override
-  public void deleteUpTo(final SeriesKey series, final Granularity granularity, final long upTo) {
-    deleteRange(
-        windows.get(granularity), StoreKeys.of(series, Long.MIN_VALUE), StoreKeys.of(series, upTo));
+  public void deleteBetween(
+      final SeriesKey series, final Granularity granularity, final long from, final long upTo) {
+    if (from <= upTo) {
+      deleteRange(windows.get(granularity), StoreKeys.of(series, from), StoreKeys.of(series, upTo));
+    }
   }
 
   @Override
@@ -104,11 +106,13 @@ final class TaskWindowStore extends StoreWindowReader implements WindowStore {
   }
 
   @Override
-  public void deleteSealedRunsUpTo(final SeriesKey series, final long upTo) {
-    deleteRange(
-        sealedRuns,
-        StoreKeys.of(series, Long.MIN_VALUE, Integer.MIN_VALUE),
-        StoreKeys.of(series, upTo, Integer.MAX_VALUE));
+  public void deleteSealedRunsBetween(final SeriesKey series, final long from, final long upTo) {
+    if (from <= upTo) {
+      deleteRange(
+          sealedRuns,
+          StoreKeys.of(series, from, Integer.MIN_VALUE),
+          StoreKeys.of(series, upTo, Integer.MAX_VALUE));
+    }
   }
 
   @Override

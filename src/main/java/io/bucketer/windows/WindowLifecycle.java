@@ -104,6 +104,9 @@ public final class WindowLifecycle {
     long lastReadingWallClock;
     long nextIdleCheck;
 
+    /** The {@code changeable} time of the series' last expiry; MIN_VALUE: none since the start. */
+    long expiredAt = Long.MIN_VALUE;
+
     SeriesClock(final long clock, final long now, final long nextCheck) {
       this.clock = clock;
       this.lastReadingWallClock = now;
@@ -215,7 +218,7 @@ public final class WindowLifecycle {
       closeWindows(series, clock, timestamp, emit);
       if (clock == Long.MIN_VALUE
           || lastClosedStart(finest, clock) != lastClosedStart(finest, timestamp)) {
-        expire(series, timestamp);
+        expire(series, updated, timestamp);
       }
     }
     return reclosed.isEmpty() ? Outcome.ON_TIME : Outcome.LATE_MERGED;
@@ -407,29 +410,52 @@ public final class WindowLifecycle {
    * Forgets the windows, and the readings, that no reading can change any more and that no window
    * which can still change is emitted from.
    */
-  private void expire(final SeriesKey series, final long clock) {
+  private void expire(final SeriesKey series, final SeriesClock seen, final long clock) {
     final long changeable = clock - graceMillis - horizonMillis;
-    // A finest window holds readings that every granularity's windows may be emitted from: it goes
-    // once no window of any granularity that overlaps it can change, i.e. all of them end by the
-    // last boundary at or before `changeable`. A coarser window goes once it is settled and so is
-    // every window summarising it.
-    final long finestSize = finest.sizeMillis();
-    long finestUpTo = Long.MAX_VALUE;
+    // Everything up to the bounds of the series' last expiry is gone already, so each deletion
+    // starts there rather than at the series' first key: RocksDB keeps a deleted key's tombstone
+    // until compaction, and a range from the start would walk the tombstones of every earlier
+    // expiry, once per window boundary, for as long as the series lives.
+    final long before = seen.expiredAt;
     for (final Granularity granularity : plan.granularities()) {
-      final long lastSettledEnd = lastSettledEnd(granularity, changeable);
-      finestUpTo =
-          Math.min(finestUpTo, Math.floorDiv(lastSettledEnd - finestSize, finestSize) * finestSize);
       if (!granularity.equals(finest)) {
-        long settledEnd = lastSettledEnd;
-        for (final Granularity coarser : rolledUpFrom.get(granularity)) {
-          settledEnd = Math.min(settledEnd, lastSettledEnd(coarser, changeable));
-        }
-        final long size = granularity.sizeMillis();
-        store.deleteUpTo(series, granularity, Math.floorDiv(settledEnd - size, size) * size);
+        store.deleteBetween(
+            series,
+            granularity,
+            before == Long.MIN_VALUE ? Long.MIN_VALUE : expiredUpTo(granularity, before) + 1,
+            expiredUpTo(granularity, changeable));
       }
     }
-    store.deleteUpTo(series, finest, finestUpTo);
-    store.deleteSealedRunsUpTo(series, finestUpTo);
+    final long finestFrom =
+        before == Long.MIN_VALUE ? Long.MIN_VALUE : expiredUpTo(finest, before) + 1;
+    final long finestUpTo = expiredUpTo(finest, changeable);
+    store.deleteBetween(series, finest, finestFrom, finestUpTo);
+    store.deleteSealedRunsBetween(series, finestFrom, finestUpTo);
+    seen.expiredAt = Math.max(before, changeable);
+  }
+
+  /**
+   * The start of the last window of {@code granularity} that no reading can change at {@code
+   * changeable} and that no window which can still change is emitted from. A finest window holds
+   * readings that every granularity's windows may be emitted from: it goes once no window of any
+   * granularity that overlaps it can change, i.e. all of them end by the last boundary at or before
+   * {@code changeable}. A coarser window goes once it is settled and so is every window summarising
+   * it.
+   */
+  private long expiredUpTo(final Granularity granularity, final long changeable) {
+    final long size = granularity.sizeMillis();
+    if (granularity.equals(finest)) {
+      long upTo = Long.MAX_VALUE;
+      for (final Granularity any : plan.granularities()) {
+        upTo = Math.min(upTo, Math.floorDiv(lastSettledEnd(any, changeable) - size, size) * size);
+      }
+      return upTo;
+    }
+    long settledEnd = lastSettledEnd(granularity, changeable);
+    for (final Granularity coarser : rolledUpFrom.get(granularity)) {
+      settledEnd = Math.min(settledEnd, lastSettledEnd(coarser, changeable));
+    }
+    return Math.floorDiv(settledEnd - size, size) * size;
   }
 
   /** The last window boundary of {@code granularity} at or before {@code changeable}. */
@@ -476,7 +502,7 @@ public final class WindowLifecycle {
   private void moveClock(final SeriesKey series, final SeriesClock seen, final long clock) {
     seen.clock = clock;
     store.storeClock(series, clock);
-    expire(series, clock);
+    expire(series, seen, clock);
   }
 
   /** Wall-clock time at which the earliest open window of {@code series} can close, if any. */

@@ -12,13 +12,13 @@ public interface WindowStore extends WindowReader {
 
   void put(SeriesKey series, Granularity granularity, long start, WindowState state);
 
-  /** Deletes the windows of {@code series} that start at or before {@code upTo}. */
-  void deleteUpTo(SeriesKey series, Granularity granularity, long upTo);
+  /** Deletes the windows of {@code series} that start in {@code [from, upTo]}. */
+  void deleteBetween(SeriesKey series, Granularity granularity, long from, long upTo);
 
   void putSealedRun(SeriesKey series, long windowStart, int number, ReadingRun readings);
 
-  /** Deletes the sealed runs of the finest windows of {@code series} starting at or before. */
-  void deleteSealedRunsUpTo(SeriesKey series, long upTo);
+  /** Deletes the sealed runs of the finest windows of {@code series} that start in the range. */
+  void deleteSealedRunsBetween(SeriesKey series, long from, long upTo);
 
   /** The clock last stored for {@code series}: a lower bound of its true clock. */
   OptionalLong storedClock(SeriesKey series);

@@ -13,6 +13,9 @@ import java.util.TreeMap;
 /** A {@link WindowStore} in sorted maps, for testing the lifecycle without Kafka. */
 final class InMemoryWindowStore implements WindowStore {
 
+  /** Deletions of windows that began at a series' first key, as a restarted task's first does. */
+  int deletionsFromTheStart;
+
   private final Map<SeriesKey, Map<Granularity, NavigableMap<Long, WindowState>>> windows =
       new HashMap<>();
   private final Map<SeriesKey, NavigableMap<Long, NavigableMap<Integer, ReadingRun>>> sealed =
@@ -73,8 +76,14 @@ final class InMemoryWindowStore implements WindowStore {
   }
 
   @Override
-  public void deleteUpTo(final SeriesKey series, final Granularity granularity, final long upTo) {
-    of(series, granularity).headMap(upTo, true).clear();
+  public void deleteBetween(
+      final SeriesKey series, final Granularity granularity, final long from, final long upTo) {
+    if (from == Long.MIN_VALUE) {
+      deletionsFromTheStart++;
+    }
+    if (from <= upTo) {
+      of(series, granularity).subMap(from, true, upTo, true).clear();
+    }
   }
 
   @Override
@@ -88,8 +97,10 @@ final class InMemoryWindowStore implements WindowStore {
   }
 
   @Override
-  public void deleteSealedRunsUpTo(final SeriesKey series, final long upTo) {
-    sealed.getOrDefault(series, new TreeMap<>()).headMap(upTo, true).clear();
+  public void deleteSealedRunsBetween(final SeriesKey series, final long from, final long upTo) {
+    if (from <= upTo) {
+      sealed.getOrDefault(series, new TreeMap<>()).subMap(from, true, upTo, true).clear();
+    }
   }
 
   @Override

@@ -260,6 +260,28 @@ class WindowLifecycleTest {
     assertThat(openWindows).isEqualTo(reference.openWindows()).isPositive();
   }
 
+  /**
+   * Each expiry deletes from where the previous one stopped: RocksDB keeps deleted keys as
+   * tombstones until compaction, and a range from the series' first key would walk all of them
+   * again at every window boundary.
+   */
+  @Test
+  void shouldExpireFromWhereTheLastExpiryStopped() {
+    for (int minute = 0; minute < 6 * 60; minute++) {
+      send(at(minute, 5), 1.0);
+    }
+
+    // one expiry from the start, the series' first: per granularity (1m, 1h)
+    assertThat(store.deletionsFromTheStart).isEqualTo(2);
+    // and the windows older than the horizon (2 h) went: about 4 h of minutes are gone
+    assertThat(store.get(SERIES, MINUTE, TEN)).isNull();
+    assertThat(store.get(SERIES, MINUTE, at(5 * 60, 0))).isNotNull();
+
+    lifecycle = started(); // a restart: the first expiry after it starts from the start again
+    send(at(6 * 60, 5), 1.0);
+    assertThat(store.deletionsFromTheStart).isEqualTo(4);
+  }
+
   @Test
   void shouldForgetEverythingOfASeriesSilentForAWholeHorizon() {
     send(at(0, 5), 1.0);
