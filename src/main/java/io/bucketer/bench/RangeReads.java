@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Date;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.LongSupplier;
 import org.bson.BsonDocument;
 import org.bson.conversions.Bson;
@@ -41,71 +42,73 @@ final class RangeReads implements AutoCloseable {
   }
 
   /**
-   * The statistics of {@code [from, from + length)} as the processor's own query reads them ({@link
-   * SeriesQueries}, from MongoDB alone): for an hour on the hour, one hour bucket; for one that
-   * starts mid-hour, the minute summaries of the two hours it cuts.
+   * A question about one series over {@code [start + offset, start + offset + length)}: its
+   * statistics, or a chart of its windows of one granularity.
    */
-  Answer statisticsFromBuckets(
-      final String layout,
-      final String database,
-      final String prefix,
-      final List<Granularity> granularities,
-      final SeriesKey series,
-      final Instant from,
-      final Duration length) {
-    final long before = documentsReturned.getAsLong();
-    final SeriesQueries.Statistics statistics =
-        queries(database, prefix, granularities)
-            .statistics(
-                series, from.toEpochMilli(), from.plus(length).toEpochMilli(), LiveWindows.NONE);
-    return new Answer(layout, documentsReturned.getAsLong() - before, statistics.average());
+  record Question(String label, Duration offset, Duration length, Optional<Granularity> chart) {
+
+    static Question statistics(final String label, final Duration offset, final Duration length) {
+      return new Question(label, offset, length, Optional.empty());
+    }
+
+    static Question chart(
+        final String label, final Granularity granularity, final Duration length) {
+      return new Question(label, Duration.ZERO, length, Optional.of(granularity));
+    }
+
+    Instant from(final Instant start) {
+      return start.plus(offset);
+    }
   }
 
   /**
-   * A chart: every window of {@code granularity} in {@code [from, from + length)}, as the chart API
-   * reads them; minutes come from the summaries in their hours' documents.
+   * The answer as the processor's own query reads it ({@link SeriesQueries}, from MongoDB alone):
+   * statistics of an hour on the hour from one hour bucket, of one that starts mid-hour from the
+   * minute summaries of the two hours it cuts; a chart's minutes from their hours' summaries.
    */
-  Answer chartFromBuckets(
-      final String layout,
+  Answer fromBuckets(
+      final Question question,
       final String database,
       final String prefix,
       final List<Granularity> granularities,
       final SeriesKey series,
-      final Granularity granularity,
-      final Instant from,
-      final Duration length) {
+      final Instant start) {
+    final long from = question.from(start).toEpochMilli();
+    final long to = question.from(start).plus(question.length()).toEpochMilli();
+    final SeriesQueries queries =
+        new SeriesQueries(
+            new StoredBuckets(client.getDatabase(database), prefix, granularities, TIMEOUT));
     final long before = documentsReturned.getAsLong();
-    final SeriesQueries.Windows windows =
-        queries(database, prefix, granularities)
-            .windows(
-                series,
-                granularity,
-                from.toEpochMilli(),
-                from.plus(length).toEpochMilli(),
-                LiveWindows.NONE);
-    double sum = 0;
-    long count = 0;
-    for (final WindowTotals window : windows.windows()) {
-      sum += window.sum();
-      count += window.count();
+    final double average;
+    if (question.chart().isEmpty()) {
+      average = queries.statistics(series, from, to, LiveWindows.NONE).average();
+    } else {
+      double sum = 0;
+      long count = 0;
+      for (final WindowTotals window :
+          queries.windows(series, question.chart().get(), from, to, LiveWindows.NONE).windows()) {
+        sum += window.sum();
+        count += window.count();
+      }
+      average = sum / count;
     }
-    return new Answer(layout, documentsReturned.getAsLong() - before, sum / count);
+    return new Answer(question.label(), documentsReturned.getAsLong() - before, average);
   }
 
-  /** Every reading's own document in {@code [from, from + length)}, as the connector wrote it. */
+  /** Every reading's own document in the question's range, as the connector wrote it. */
   Answer fromReadingDocuments(
+      final Question question,
       final String database,
       final String collection,
-      final String sensorId,
-      final String metric,
-      final Instant from,
-      final Duration length) {
+      final SeriesKey series,
+      final Instant start) {
+    final Instant from = question.from(start);
     final Bson query =
         Filters.and(
-            Filters.eq("sensor_id", sensorId),
-            Filters.eq("metric", metric),
+            Filters.eq("sensor_id", series.sensorId()),
+            Filters.eq("metric", series.metric()),
             Filters.gte("timestamp", Date.from(from)),
-            Filters.lt("timestamp", Date.from(from.plus(length))));
+            Filters.lt("timestamp", Date.from(from.plus(question.length()))));
     final long before = documentsReturned.getAsLong();
     final List<BsonDocument> readings =
         Flux.from(collection(database, collection).find(query)).collectList().block(TIMEOUT);
@@ -115,12 +118,6 @@ final class RangeReads implements AutoCloseable {
         "one document per reading (connector)",
         documentsReturned.getAsLong() - before,
         sum / readings.size());
-  }
-
-  private SeriesQueries queries(
-      final String database, final String prefix, final List<Granularity> granularities) {
-    return new SeriesQueries(
-        new StoredBuckets(client.getDatabase(database), prefix, granularities, TIMEOUT));
   }
 
   private MongoCollection<BsonDocument> collection(final String database, final String name) {

@@ -19,12 +19,10 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Properties;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicReference;
@@ -396,96 +394,51 @@ public final class ThroughputBench {
     }
   }
 
+  /** What the harness asks of the first sensor, from the fleet's start, where its span allows. */
+  private static final List<RangeReads.Question> QUESTIONS =
+      List.of(
+          RangeReads.Question.statistics(
+              "hour average, on the hour: 1 hour bucket", Duration.ZERO, Duration.ofHours(1)),
+          RangeReads.Question.statistics(
+              "hour average, from half past: 2 hours", Duration.ofMinutes(30), Duration.ofHours(1)),
+          RangeReads.Question.chart(
+              "a day at minute resolution (hours' summaries)",
+              GRANULARITIES.get(0),
+              Duration.ofDays(1)),
+          RangeReads.Question.chart(
+              "a week at hour resolution (hour buckets)",
+              GRANULARITIES.get(1),
+              Duration.ofDays(7)));
+
   private List<RangeReads.Answer> rangeReads(
       final Infrastructure infrastructure, final Round round, final BenchFleet.Sent sent) {
-    final String database = round.database();
+    final SeriesKey series = new SeriesKey("sensor-0000", "temperature");
     final MongoOperationCounter operations = infrastructure.operations();
-    // The first sensor, from the fleet's start: each question its span allows.
-    final String sensor = "sensor-0000";
-    final String metric = "temperature";
-    final SeriesKey series = new SeriesKey(sensor, metric);
-    final String prefix = BucketDocuments.DEFAULT_COLLECTION_PREFIX;
     final List<RangeReads.Answer> answers = new ArrayList<>();
     try (RangeReads reads =
         new RangeReads(
             infrastructure.mongo().connectionString(),
             () -> operations.counts().documentsReturned())) {
-      final Instant start = sent.start();
-      final Duration hour = Duration.ofHours(1);
-      if (fits(sent, start, hour)) {
+      for (final RangeReads.Question question : QUESTIONS) {
+        if (question.from(sent.start()).plus(question.length()).isAfter(sent.end())) {
+          continue;
+        }
         answers.add(
-            reads.statisticsFromBuckets(
-                "hour average, on the hour: 1 hour bucket",
-                database,
-                prefix,
+            reads.fromBuckets(
+                question,
+                round.database(),
+                BucketDocuments.DEFAULT_COLLECTION_PREFIX,
                 GRANULARITIES,
                 series,
-                start,
-                hour));
-        connector(reads, database, sensor, metric, start, hour).ifPresent(answers::add);
-      }
-      final Instant midHour = start.plus(Duration.ofMinutes(30));
-      if (fits(sent, midHour, hour)) {
-        answers.add(
-            reads.statisticsFromBuckets(
-                "hour average, from half past: 2 hours",
-                database,
-                prefix,
-                GRANULARITIES,
-                series,
-                midHour,
-                hour));
-        connector(reads, database, sensor, metric, midHour, hour).ifPresent(answers::add);
-      }
-      final Duration day = Duration.ofDays(1);
-      if (fits(sent, start, day)) {
-        answers.add(
-            reads.chartFromBuckets(
-                "a day at minute resolution (hours' summaries)",
-                database,
-                prefix,
-                GRANULARITIES,
-                series,
-                GRANULARITIES.get(0),
-                start,
-                day));
-        connector(reads, database, sensor, metric, start, day).ifPresent(answers::add);
-      }
-      final Duration week = Duration.ofDays(7);
-      if (fits(sent, start, week)) {
-        answers.add(
-            reads.chartFromBuckets(
-                "a week at hour resolution (hour buckets)",
-                database,
-                prefix,
-                GRANULARITIES,
-                series,
-                GRANULARITIES.get(1),
-                start,
-                week));
-        connector(reads, database, sensor, metric, start, week).ifPresent(answers::add);
+                sent.start()));
+        if (options.withConnector()) {
+          answers.add(
+              reads.fromReadingDocuments(
+                  question, round.database(), CONNECTOR_COLLECTION, series, sent.start()));
+        }
       }
     }
     return answers;
-  }
-
-  private static boolean fits(
-      final BenchFleet.Sent sent, final Instant from, final Duration length) {
-    return !from.plus(length).isAfter(sent.end());
-  }
-
-  private Optional<RangeReads.Answer> connector(
-      final RangeReads reads,
-      final String database,
-      final String sensor,
-      final String metric,
-      final Instant from,
-      final Duration length) {
-    return options.withConnector()
-        ? Optional.of(
-            reads.fromReadingDocuments(
-                database, CONNECTOR_COLLECTION, sensor, metric, from, length))
-        : Optional.empty();
   }
 
   private static long storedDocuments(final EmbeddedMongoServer mongo, final String database) {
