@@ -22,9 +22,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.bson.BsonDocument;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.testcontainers.containers.MongoDBContainer;
 import org.testcontainers.junit.jupiter.Container;
 import org.testcontainers.junit.jupiter.Testcontainers;
+import org.testcontainers.mongodb.MongoDBContainer;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
@@ -43,8 +43,7 @@ class ContainersRetentionIT {
 
   @Container
   static final MongoDBContainer MONGO =
-      new MongoDBContainer("mongo:8.0")
-          .withCommand("--replSet", "docker-rs", "--setParameter", "ttlMonitorSleepSecs=1");
+      new MongoDBContainer("mongo:8.0").withCommand("--setParameter", "ttlMonitorSleepSecs=1");
 
   private final List<String> commands = new CopyOnWriteArrayList<>();
 
