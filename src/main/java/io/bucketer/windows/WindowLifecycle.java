@@ -7,7 +7,6 @@ import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.Measurement;
 import io.bucketer.buckets.RollupPlan;
 import io.bucketer.buckets.SeriesKey;
-import io.bucketer.buckets.WindowSummary;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -85,12 +84,7 @@ public final class WindowLifecycle {
   private final long graceMillis;
   private final long idleTimeoutMillis;
   private final long horizonMillis;
-  private final int maxMeasurements;
-  private final int maxSummaries;
-
-  /** For each granularity whose buckets hold summaries: the granularity they summarise. */
-  private final Map<Granularity, Granularity> summarised = new HashMap<>();
-
+  private final WindowBuckets buckets;
   private final WindowStore store;
   private final LongConsumer openWindowsChanged;
 
@@ -130,14 +124,7 @@ public final class WindowLifecycle {
     this.graceMillis = settings.grace().toMillis();
     this.idleTimeoutMillis = settings.idleTimeout().toMillis();
     this.horizonMillis = settings.latenessHorizon().toMillis();
-    this.maxMeasurements = settings.layout().maxMeasurementsPerBucket();
-    this.maxSummaries = settings.layout().maxSummariesPerBucket();
-    for (final Granularity granularity : plan.granularities()) {
-      settings
-          .layout()
-          .summarised(granularity, plan)
-          .ifPresent(finer -> summarised.put(granularity, finer));
-    }
+    this.buckets = new WindowBuckets(store, plan, settings.layout());
     this.store = store;
     this.openWindowsChanged = openWindowsChanged;
   }
@@ -354,56 +341,13 @@ public final class WindowLifecycle {
         series, coarser, start, before == null ? WindowState.open(finer) : before.merge(finer));
   }
 
-  /**
-   * Emits every bucket of one window, whole, as its state and its readings describe it: its
-   * measurements, from the finest windows it covers, or the summaries of the windows of the
-   * granularity it is rolled up from, which the store keeps as long as this window can change.
-   */
+  /** Emits every bucket of one window, whole ({@link WindowBuckets}). */
   private void emit(
       final SeriesKey series,
       final Granularity granularity,
       final long start,
       final Consumer<ClosedBucket> emit) {
-    final WindowState state = store.get(series, granularity, start);
-    final long end = granularity.windowEnd(start);
-    final Granularity finer = summarised.get(granularity);
-    if (finer == null) {
-      emitMeasurements(series, granularity, start, state, emit);
-      return;
-    }
-    final List<WindowSummary> summaries = new ArrayList<>();
-    long summarisedReadings = 0;
-    for (final WindowReader.Window window :
-        store.range(series, finer, start, finer.windowStart(end - 1))) {
-      summaries.add(new WindowSummary(finer, window.start(), window.state().stats()));
-      summarisedReadings += window.state().stats().count();
-    }
-    if (summarisedReadings != state.stats().count()) {
-      // Finer windows expired under an older version, which kept them only for their own
-      // horizon: the finest windows, kept for every granularity, still hold every reading.
-      emitMeasurements(series, granularity, start, state, emit);
-      return;
-    }
-    ClosedBucket.ofSummaries(
-            series, granularity, start, state.stats(), summaries, state.revision(), maxSummaries)
-        .forEach(emit);
-  }
-
-  private void emitMeasurements(
-      final SeriesKey series,
-      final Granularity granularity,
-      final long start,
-      final WindowState state,
-      final Consumer<ClosedBucket> emit) {
-    ClosedBucket.ofWindow(
-            series,
-            granularity,
-            start,
-            state.stats(),
-            WindowReadings.between(store, finest, series, start, granularity.windowEnd(start)),
-            state.revision(),
-            maxMeasurements)
-        .forEach(emit);
+    buckets.of(series, granularity, start, store.get(series, granularity, start)).forEach(emit);
   }
 
   /**
