@@ -85,13 +85,7 @@ public final class MongoBucketWriter implements AutoCloseable {
       final int maxBatchSize,
       final int maxWritesInFlight) {
     this(
-        database,
-        collectionPrefix,
-        granularities,
-        Retention.NONE,
-        maxBatchSize,
-        maxWritesInFlight,
-        () -> {});
+        database, collectionPrefix, granularities, Retention.NONE, maxBatchSize, maxWritesInFlight);
   }
 
   /**

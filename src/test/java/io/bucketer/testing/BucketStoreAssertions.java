@@ -7,10 +7,8 @@ import io.bucketer.avro.Reading;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.sink.BucketReader;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.TreeMap;
 import java.util.stream.IntStream;
 import org.bson.BsonDocument;
@@ -114,15 +112,7 @@ public final class BucketStoreAssertions {
       document.getArray("summaries").forEach(summary -> summaries.add(summary.asDocument()));
     }
     final List<ExpectedBuckets.Expected> expectedFiner =
-        ExpectedBuckets.compute(readings, finer.sizeMillis()).values().stream()
-            .filter(
-                window ->
-                    window.sensorId().equals(bucket.sensorId())
-                        && Objects.equals(window.metric(), bucket.metric())
-                        && window.windowStart() >= bucket.windowStart()
-                        && window.windowEnd() <= bucket.windowEnd())
-            .sorted(Comparator.comparingLong(ExpectedBuckets.Expected::windowStart))
-            .toList();
+        ExpectedBuckets.within(readings, finer.sizeMillis(), bucket);
     assertThat(summaries)
         .as("%s: one summary per %s window with readings", key, finer)
         .hasSameSizeAs(expectedFiner);

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeMap;
 
 /**
@@ -98,6 +99,23 @@ public final class ExpectedBuckets {
                   sorted.stream().map(Reading::getValue).toList()));
         });
     return expected;
+  }
+
+  /**
+   * The expected windows of {@code finerMillis} that have readings and lie inside {@code window},
+   * of its series, in start order: what a coarse window's summaries must be.
+   */
+  public static List<Expected> within(
+      final List<Reading> readings, final long finerMillis, final Expected window) {
+    return compute(readings, finerMillis).values().stream()
+        .filter(
+            finer ->
+                finer.sensorId().equals(window.sensorId())
+                    && Objects.equals(finer.metric(), window.metric())
+                    && finer.windowStart() >= window.windowStart()
+                    && finer.windowEnd() <= window.windowEnd())
+        .sorted(Comparator.comparingLong(Expected::windowStart))
+        .toList();
   }
 
   public static String key(final String sensorId, final String metric, final long windowStart) {

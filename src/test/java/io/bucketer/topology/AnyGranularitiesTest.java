@@ -22,7 +22,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Properties;
 import java.util.stream.Collectors;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -108,15 +107,7 @@ class AnyGranularitiesTest {
         parts.stream().flatMap(b -> b.summaries().stream()).toList();
     final Granularity finer = summaries.get(0).granularity();
     final List<ExpectedBuckets.Expected> expected =
-        ExpectedBuckets.compute(readings, finer.sizeMillis()).values().stream()
-            .filter(
-                w ->
-                    w.sensorId().equals(bucket.sensorId())
-                        && Objects.equals(w.metric(), bucket.metric())
-                        && w.windowStart() >= bucket.windowStart()
-                        && w.windowEnd() <= bucket.windowEnd())
-            .sorted(Comparator.comparingLong(ExpectedBuckets.Expected::windowStart))
-            .toList();
+        ExpectedBuckets.within(readings, finer.sizeMillis(), bucket);
     assertThat(summaries)
         .extracting(WindowSummary::start)
         .containsExactlyElementsOf(
