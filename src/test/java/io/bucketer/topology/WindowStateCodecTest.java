@@ -52,6 +52,58 @@ class WindowStateCodecTest {
     assertThat(decoded.stats().utcOffsetMinutes()).isNull();
   }
 
+  /** Format 2, the fixed-width layout of the build before the compact one. */
+  @Test
+  void shouldReadTheFixedWidthFormatOfTheBuildBefore() {
+    final ByteBuffer old = ByteBuffer.allocate(1 + 8 * 11 + 1 + 4 + 1 + 4 + 4 + 4 + 32);
+    old.put((byte) 2);
+    old.putLong(2).putDouble(9).putDouble(4).putDouble(5);
+    old.putLong(1_000).putDouble(4).putLong(2_000).putDouble(5);
+    old.putDouble(4).putDouble(0.5).putDouble(0.5);
+    old.put((byte) 1).putInt(-300);
+    old.put((byte) 0).putInt(0).putInt(0);
+    old.putInt(2).putLong(1_000).putDouble(4).putLong(2_000).putDouble(5);
+
+    final WindowState decoded = WindowStateCodec.decode(old.array());
+
+    assertThat(decoded.closed()).isFalse();
+    assertThat(decoded.tail().measurements())
+        .containsExactly(new Measurement(1_000, 4), new Measurement(2_000, 5));
+    assertThat(decoded.stats().average()).isEqualTo(4.5);
+    assertThat(decoded.stats().standardDeviation()).isEqualTo(0.5);
+    assertThat(decoded.stats().last()).isEqualTo(new Measurement(2_000, 5));
+    assertThat(decoded.stats().utcOffsetMinutes()).isEqualTo(-300);
+  }
+
+  /**
+   * The window is written again with each reading, to RocksDB and the changelog: a 1 Hz minute of
+   * two-decimal readings takes under a third of the fixed-width layout's 1,067 bytes.
+   */
+  @Test
+  void shouldWriteAOneHertzMinuteCompactly() {
+    WindowState state = WindowState.openWith(new Measurement(1_700_000_000_000L, 21.37), -300);
+    for (int i = 1; i < 60; i++) {
+      state =
+          state.withReading(new Measurement(1_700_000_000_000L + i * 1_000L, 21 + i / 100.0), -300);
+    }
+
+    final byte[] encoded = WindowStateCodec.encode(state);
+
+    assertThat(encoded.length).isLessThan(1_067 / 3);
+    final WindowState decoded = WindowStateCodec.decode(encoded);
+    assertThat(decoded.stats()).isEqualTo(state.stats());
+    assertThat(decoded.tail().measurements()).isEqualTo(state.tail().measurements());
+  }
+
+  @Test
+  void shouldReadARunSealedByTheBuildBefore() {
+    final ByteBuffer old = ByteBuffer.allocate(4 + 16);
+    old.putInt(1).putLong(3_000).putDouble(-1.5);
+
+    assertThat(WindowStateCodec.decodeRun(old.array()).measurements())
+        .containsExactly(new Measurement(3_000, -1.5));
+  }
+
   @Test
   void shouldRoundTripASealedRun() {
     final ReadingRun run =

@@ -1,0 +1,136 @@
+package io.bucketer.topology;
+
+import io.bucketer.windows.ReadingRun;
+import java.nio.ByteBuffer;
+import org.apache.kafka.common.utils.ByteUtils;
+
+/**
+ * A run of readings packed the way time-series engines pack a column (Gorilla, MongoDB's
+ * BSONColumn): each timestamp as the zigzag varint of its difference from the one before, and the
+ * values, when each is a decimal of at most {@value #MAX_DECIMALS} places, as zigzag varints of the
+ * differences of their scaled integers; otherwise as raw doubles. A window's readings are written
+ * again with every reading that joins it, to RocksDB and to its changelog topic, so their size is
+ * paid per reading: a 1 Hz sensor's reading of {@code 21.37} takes 3 bytes here instead of 16.
+ *
+ * <pre>
+ * run: [n varint][scale u8: decimal places, or 0xFF for raw doubles]
+ *      n x [timestamp - previous varlong]            (previous: the base the caller gives)
+ *      n x [scaled value - previous varlong] | n x [value f64]   (previous scaled: 0)
+ * </pre>
+ *
+ * <p>No library packs a column of readings into a byte buffer without also taking over the storage
+ * format (Parquet, ORC, Arrow), so this is our own. A value is written scaled only when dividing
+ * its scaled integer by the same power of ten gives back the very same double, so decoding is
+ * exact.
+ */
+final class ReadingRunCodec {
+
+  static final int MAX_DECIMALS = 6;
+  private static final int RAW = 0xFF;
+  private static final double[] POWERS_OF_TEN = {1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6};
+
+  /** Beyond this a scaled value may no longer be an exact integer in a double. */
+  private static final double LARGEST_EXACT_INTEGER = 0x1p52;
+
+  private ReadingRunCodec() {}
+
+  /** A run ready to write: its scale chosen and its size known, so a buffer can be sized first. */
+  record Packed(ReadingRun run, long base, int scale, int bytes) {
+
+    /** {@code run} with its timestamps counted from {@code base}. */
+    static Packed of(final ReadingRun run, final long base) {
+      final int scale = scaleOf(run);
+      int bytes = ByteUtils.sizeOfUnsignedVarint(run.size()) + 1;
+      long previousTime = base;
+      long previousScaled = 0;
+      for (int i = 0; i < run.size(); i++) {
+        bytes += ByteUtils.sizeOfVarlong(run.timestamp(i) - previousTime);
+        previousTime = run.timestamp(i);
+        if (scale == RAW) {
+          bytes += Double.BYTES;
+        } else {
+          final long scaled = scaled(run.value(i), scale);
+          bytes += ByteUtils.sizeOfVarlong(scaled - previousScaled);
+          previousScaled = scaled;
+        }
+      }
+      return new Packed(run, base, scale, bytes);
+    }
+
+    void writeTo(final ByteBuffer buffer) {
+      ByteUtils.writeUnsignedVarint(run.size(), buffer);
+      buffer.put((byte) scale);
+      long previousTime = base;
+      for (int i = 0; i < run.size(); i++) {
+        ByteUtils.writeVarlong(run.timestamp(i) - previousTime, buffer);
+        previousTime = run.timestamp(i);
+      }
+      long previousScaled = 0;
+      for (int i = 0; i < run.size(); i++) {
+        if (scale == RAW) {
+          buffer.putDouble(run.value(i));
+        } else {
+          final long scaled = scaled(run.value(i), scale);
+          ByteUtils.writeVarlong(scaled - previousScaled, buffer);
+          previousScaled = scaled;
+        }
+      }
+    }
+  }
+
+  static ReadingRun read(final ByteBuffer buffer, final long base) {
+    final int size = ByteUtils.readUnsignedVarint(buffer);
+    final int scale = buffer.get() & 0xFF;
+    final long[] timestamps = new long[size];
+    final double[] values = new double[size];
+    long time = base;
+    for (int i = 0; i < size; i++) {
+      time += ByteUtils.readVarlong(buffer);
+      timestamps[i] = time;
+    }
+    long scaled = 0;
+    for (int i = 0; i < size; i++) {
+      if (scale == RAW) {
+        values[i] = buffer.getDouble();
+      } else {
+        scaled += ByteUtils.readVarlong(buffer);
+        values[i] = scaled / POWERS_OF_TEN[scale];
+      }
+    }
+    return ReadingRun.of(timestamps, values);
+  }
+
+  /** The fewest decimal places that hold every value of the run exactly, or {@link #RAW}. */
+  private static int scaleOf(final ReadingRun run) {
+    int scale = 0;
+    for (int i = 0; i < run.size(); i++) {
+      while (!isExactAt(run.value(i), scale)) {
+        if (++scale > MAX_DECIMALS) {
+          return RAW;
+        }
+      }
+    }
+    // A value exact at fewer places is almost always exact at more, but near 2^52 it need not be.
+    for (int i = 0; i < run.size(); i++) {
+      if (!isExactAt(run.value(i), scale)) {
+        return RAW;
+      }
+    }
+    return scale;
+  }
+
+  private static boolean isExactAt(final double value, final int scale) {
+    final double scaled = value * POWERS_OF_TEN[scale];
+    if (!(Math.abs(scaled) < LARGEST_EXACT_INTEGER)) {
+      return false; // too large, infinite or NaN
+    }
+    final long integer = Math.round(scaled);
+    // Compared as bits: -0.0 and 0.0 are different readings.
+    return Double.doubleToRawLongBits(integer / POWERS_OF_TEN[scale])
+        == Double.doubleToRawLongBits(value);
+  }
+
+  private static long scaled(final double value, final int scale) {
+    return Math.round(value * POWERS_OF_TEN[scale]);
+  }
+}
