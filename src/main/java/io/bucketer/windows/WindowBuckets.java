@@ -75,7 +75,9 @@ final class WindowBuckets {
         granularity,
         start,
         state.stats(),
-        WindowReadings.between(store, finest, series, start, granularity.windowEnd(start)),
+        granularity.equals(finest)
+            ? WindowReadings.of(store, series, start, state)
+            : WindowReadings.between(store, finest, series, start, granularity.windowEnd(start)),
         state.revision(),
         maxMeasurements);
   }

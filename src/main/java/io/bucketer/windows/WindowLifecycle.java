@@ -316,12 +316,13 @@ public final class WindowLifecycle {
         if (window.state().closed()) {
           continue; // created late, in a window that had already closed, and emitted then
         }
-        store.put(series, granularity, window.start(), window.state().close());
+        final WindowState closed = window.state().close();
+        store.put(series, granularity, window.start(), closed);
         openWindowsChanged(-1);
         for (final Granularity coarser : rolledUpFrom.get(granularity)) {
-          rollUp(series, coarser, coarser.windowStart(window.start()), window.state().stats());
+          rollUp(series, coarser, coarser.windowStart(window.start()), closed.stats());
         }
-        emit(series, granularity, window.start(), emit);
+        buckets.of(series, granularity, window.start(), closed).forEach(emit);
         latestClose = Math.max(latestClose, granularity.windowEnd(window.start()) + graceMillis);
       }
     }

@@ -50,4 +50,25 @@ public final class WindowReadings {
     found.sort(Comparator.comparingLong(Measurement::timestamp));
     return found;
   }
+
+  /**
+   * The readings of one finest window whose state is at hand, in time order: its tail, and its
+   * sealed runs from the store only if it has any. Closing a window of a 1 Hz sensor then reads
+   * nothing back from the store.
+   */
+  public static List<Measurement> of(
+      final WindowReader windows,
+      final SeriesKey series,
+      final long start,
+      final WindowState state) {
+    final List<Measurement> found = new ArrayList<>();
+    if (state.sealedRuns() > 0) {
+      for (final WindowReader.SealedRun run : windows.sealedRuns(series, start, start)) {
+        run.readings().collect(Long.MIN_VALUE, Long.MAX_VALUE, found);
+      }
+    }
+    state.tail().collect(Long.MIN_VALUE, Long.MAX_VALUE, found);
+    found.sort(Comparator.comparingLong(Measurement::timestamp));
+    return found;
+  }
 }

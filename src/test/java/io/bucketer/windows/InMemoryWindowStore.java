@@ -22,6 +22,9 @@ final class InMemoryWindowStore implements WindowStore {
       new HashMap<>();
   private final Map<SeriesKey, Long> clocks = new HashMap<>();
   int puts;
+  int gets;
+  int ranges;
+  int sealedRunReads;
 
   private NavigableMap<Long, WindowState> of(final SeriesKey series, final Granularity g) {
     return windows
@@ -31,12 +34,14 @@ final class InMemoryWindowStore implements WindowStore {
 
   @Override
   public WindowState get(final SeriesKey series, final Granularity granularity, final long start) {
+    gets++;
     return of(series, granularity).get(start);
   }
 
   @Override
   public List<Window> range(
       final SeriesKey series, final Granularity granularity, final long first, final long last) {
+    ranges++;
     final List<Window> found = new ArrayList<>();
     if (first <= last) {
       of(series, granularity)
@@ -55,6 +60,7 @@ final class InMemoryWindowStore implements WindowStore {
   @Override
   public List<SealedRun> sealedRuns(
       final SeriesKey series, final long firstStart, final long lastStart) {
+    sealedRunReads++;
     final List<SealedRun> found = new ArrayList<>();
     sealed
         .getOrDefault(series, new TreeMap<>())

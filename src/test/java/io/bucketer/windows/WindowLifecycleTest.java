@@ -210,6 +210,28 @@ class WindowLifecycleTest {
     assertThat(emitted.get(0).measurements()).isEqualTo(expected);
   }
 
+  /**
+   * Closing a minute that sealed no runs emits its readings from the state the close just wrote:
+   * one range read finds the window, and nothing else is read back.
+   */
+  @Test
+  void shouldCloseAQuietMinuteWithOneRangeReadAndNoSealedRunRead() {
+    for (int second = 0; second < 60; second++) {
+      send(TEN + second * 1_000L, second);
+    }
+    final int getsBefore = store.gets;
+    final int rangesBefore = store.ranges;
+
+    send(at(1, 10), 0.0);
+
+    assertThat(emitted).hasSize(1);
+    assertThat(emitted.get(0).measurements()).hasSize(60);
+    assertThat(store.ranges - rangesBefore).isEqualTo(1);
+    assertThat(store.sealedRunReads).isZero();
+    // the new minute's window, and the hour the closed minute rolls up into
+    assertThat(store.gets - getsBefore).isEqualTo(2);
+  }
+
   @Test
   void shouldWriteOneValuePerReadingAndNoClockWhileReadingsMoveIt() {
     for (int second = 0; second < 50; second++) {
