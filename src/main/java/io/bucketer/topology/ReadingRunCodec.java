@@ -32,14 +32,37 @@ final class ReadingRunCodec {
   /** Beyond this a scaled value may no longer be an exact integer in a double. */
   private static final double LARGEST_EXACT_INTEGER = 0x1p52;
 
+  /** Not a scaled value: every one is smaller than 2^52 in magnitude. */
+  private static final long NOT_EXACT = Long.MIN_VALUE;
+
   private ReadingRunCodec() {}
 
   /** A run ready to write: its scale chosen and its size known, so a buffer can be sized first. */
-  record Packed(ReadingRun run, long base, int scale, int bytes) {
+  static final class Packed {
+
+    private final ReadingRun run;
+    private final long base;
+    private final int scale;
+    private final long[] scaled;
+    private final int bytes;
+
+    private Packed(
+        final ReadingRun run,
+        final long base,
+        final int scale,
+        final long[] scaled,
+        final int bytes) {
+      this.run = run;
+      this.base = base;
+      this.scale = scale;
+      this.scaled = scaled;
+      this.bytes = bytes;
+    }
 
     /** {@code run} with its timestamps counted from {@code base}. */
     static Packed of(final ReadingRun run, final long base) {
-      final int scale = scaleOf(run);
+      final long[] scaled = new long[run.size()];
+      final int scale = chooseScale(run, scaled);
       int bytes = ByteUtils.sizeOfUnsignedVarint(run.size()) + 1;
       long previousTime = base;
       long previousScaled = 0;
@@ -49,12 +72,20 @@ final class ReadingRunCodec {
         if (scale == RAW) {
           bytes += Double.BYTES;
         } else {
-          final long scaled = scaled(run.value(i), scale);
-          bytes += ByteUtils.sizeOfVarlong(scaled - previousScaled);
-          previousScaled = scaled;
+          bytes += ByteUtils.sizeOfVarlong(scaled[i] - previousScaled);
+          previousScaled = scaled[i];
         }
       }
-      return new Packed(run, base, scale, bytes);
+      return new Packed(run, base, scale, scaled, bytes);
+    }
+
+    /** Decimal places of the values as written, or 0xFF for raw doubles. */
+    int scale() {
+      return scale;
+    }
+
+    int bytes() {
+      return bytes;
     }
 
     void writeTo(final ByteBuffer buffer) {
@@ -70,9 +101,8 @@ final class ReadingRunCodec {
         if (scale == RAW) {
           buffer.putDouble(run.value(i));
         } else {
-          final long scaled = scaled(run.value(i), scale);
-          ByteUtils.writeVarlong(scaled - previousScaled, buffer);
-          previousScaled = scaled;
+          ByteUtils.writeVarlong(scaled[i] - previousScaled, buffer);
+          previousScaled = scaled[i];
         }
       }
     }
@@ -100,37 +130,44 @@ final class ReadingRunCodec {
     return ReadingRun.of(timestamps, values);
   }
 
-  /** The fewest decimal places that hold every value of the run exactly, or {@link #RAW}. */
-  private static int scaleOf(final ReadingRun run) {
+  /**
+   * The fewest decimal places that hold every value of the run exactly, with {@code scaled} filled
+   * with the values at that scale; or {@link #RAW}. One division per value, as a run's values
+   * mostly share their places: only the values before the last raise of the scale are scaled again.
+   */
+  private static int chooseScale(final ReadingRun run, final long[] scaled) {
     int scale = 0;
+    int raisedAt = 0;
     for (int i = 0; i < run.size(); i++) {
-      while (!isExactAt(run.value(i), scale)) {
+      long exact;
+      while ((exact = exactlyScaled(run.value(i), scale)) == NOT_EXACT) {
         if (++scale > MAX_DECIMALS) {
           return RAW;
         }
+        raisedAt = i;
       }
+      scaled[i] = exact;
     }
     // A value exact at fewer places is almost always exact at more, but near 2^52 it need not be.
-    for (int i = 0; i < run.size(); i++) {
-      if (!isExactAt(run.value(i), scale)) {
+    for (int i = 0; i < raisedAt; i++) {
+      if ((scaled[i] = exactlyScaled(run.value(i), scale)) == NOT_EXACT) {
         return RAW;
       }
     }
     return scale;
   }
 
-  private static boolean isExactAt(final double value, final int scale) {
+  /** {@code value} times 10^scale if dividing that integer by 10^scale gives back {@code value}. */
+  private static long exactlyScaled(final double value, final int scale) {
     final double scaled = value * POWERS_OF_TEN[scale];
     if (!(Math.abs(scaled) < LARGEST_EXACT_INTEGER)) {
-      return false; // too large, infinite or NaN
+      return NOT_EXACT; // too large, infinite or NaN
     }
     final long integer = Math.round(scaled);
     // Compared as bits: -0.0 and 0.0 are different readings.
     return Double.doubleToRawLongBits(integer / POWERS_OF_TEN[scale])
-        == Double.doubleToRawLongBits(value);
-  }
-
-  private static long scaled(final double value, final int scale) {
-    return Math.round(value * POWERS_OF_TEN[scale]);
+            == Double.doubleToRawLongBits(value)
+        ? integer
+        : NOT_EXACT;
   }
 }
