@@ -4,7 +4,10 @@ import java.io.PrintStream;
 import java.time.Duration;
 import java.util.List;
 
-/** What the memory benchmark saw of the processor at one moment. */
+/**
+ * What the memory benchmark saw of the processor at one moment. {@code processorCpu} is the CPU
+ * time its JVM has used since it started, all threads; zero where the platform does not say.
+ */
 public record MemorySample(
     Duration elapsed,
     long readingsSent,
@@ -12,26 +15,28 @@ public record MemorySample(
     long openBuckets,
     long liveHeapBytes,
     long residentBytes,
-    long stateDirectoryBytes) {
+    long stateDirectoryBytes,
+    Duration processorCpu) {
 
   private static final double MIB = 1024.0 * 1024.0;
 
   static String header() {
     return String.format(
-        "%8s %13s %13s %12s %16s %10s %12s",
-        "seconds", "sent", "processed", "open buckets", "heap after GC", "RSS", "state dir");
+        "%8s %13s %13s %12s %16s %10s %12s %9s",
+        "seconds", "sent", "processed", "open buckets", "heap after GC", "RSS", "state dir", "CPU");
   }
 
   String row() {
     return String.format(
-        "%8.0f %,13d %,13d %,12d %12.1f MiB %6.0f MiB %8.1f MiB",
+        "%8.0f %,13d %,13d %,12d %12.1f MiB %6.0f MiB %8.1f MiB %7.1f s",
         elapsed.toMillis() / 1000.0,
         readingsSent,
         readingsProcessed,
         openBuckets,
         liveHeapBytes / MIB,
         residentBytes / MIB,
-        stateDirectoryBytes / MIB);
+        stateDirectoryBytes / MIB,
+        processorCpu.toMillis() / 1000.0);
   }
 
   /**
@@ -65,6 +70,20 @@ public record MemorySample(
         last.readingsProcessed(),
         last.readingsSent(),
         100.0 * last.readingsProcessed() / Math.max(1, last.readingsSent()));
+    // Past the first third: the processor's start, its first windows and the JIT are behind it.
+    // Its CPU per reading moves less from run to run than its rate, which the shared cores set.
+    final MemorySample from = samples.get(third);
+    final double seconds = (last.elapsed().toMillis() - from.elapsed().toMillis()) / 1000.0;
+    final long processed = last.readingsProcessed() - from.readingsProcessed();
+    out.printf(
+        "%-36s %,.0f readings/s (the last two thirds)%n",
+        "processing rate", processed / Math.max(seconds, 1e-3));
+    out.printf(
+        "%-36s %.1f ms of the processor's CPU (the last two thirds)%n",
+        "CPU per 1,000 readings processed",
+        (last.processorCpu().toMillis() - from.processorCpu().toMillis())
+            * 1000.0
+            / Math.max(1, processed));
   }
 
   private static double average(final List<MemorySample> samples) {

@@ -53,7 +53,15 @@ final class ProcessorProbe {
         (long) scrape.sum("bucketer_open_buckets"),
         (long) scrape.sum("jvm_memory_used_bytes", "area=\"heap\""),
         residentBytes(),
-        directoryBytes(stateDir));
+        directoryBytes(stateDir),
+        cpuTime());
+  }
+
+  /** The processor JVM's CPU time, all threads, as the operating system counts it. */
+  private Duration cpuTime() {
+    return ProcessHandle.of(processor.pid())
+        .flatMap(process -> process.info().totalCpuDuration())
+        .orElse(Duration.ZERO);
   }
 
   private String scrape() {

@@ -120,6 +120,7 @@ class BenchIT {
 
   @Test
   void shouldSampleTheProcessorsMemoryWhileSeriesReport() throws Exception {
+    final ByteArrayOutputStream printed = new ByteArrayOutputStream();
     final List<MemorySample> samples =
         new MemoryBench(
                 new MemoryBench.Options(
@@ -130,7 +131,7 @@ class BenchIT {
                     "256m",
                     2,
                     Map.of()),
-                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8))
+                new PrintStream(printed, true, StandardCharsets.UTF_8))
             .run();
 
     assertThat(samples).hasSizeGreaterThanOrEqualTo(3);
@@ -140,5 +141,9 @@ class BenchIT {
     assertThat(last.liveHeapBytes()).isBetween(1L, 256L * 1024 * 1024);
     assertThat(last.residentBytes()).isPositive();
     assertThat(last.stateDirectoryBytes()).isPositive();
+    assertThat(last.processorCpu()).isPositive().isGreaterThan(samples.get(0).processorCpu());
+    assertThat(printed.toString(StandardCharsets.UTF_8))
+        .containsPattern("processing rate +[0-9,]+ readings/s")
+        .containsPattern("CPU per 1,000 readings processed +[0-9.]+ ms");
   }
 }
