@@ -1,9 +1,7 @@
 package io.bucketer.topology;
 
-import io.bucketer.buckets.Measurement;
 import io.bucketer.windows.ReadingRun;
 import java.nio.ByteBuffer;
-import java.util.Arrays;
 import org.apache.kafka.common.utils.ByteUtils;
 
 /**
@@ -34,57 +32,51 @@ final class ReadingRunCodec {
   /** Beyond this a scaled value may no longer be an exact integer in a double. */
   private static final double LARGEST_EXACT_INTEGER = 0x1p52;
 
-  /** The most bytes a zigzag varint of a long takes. */
-  private static final int MAX_VARLONG_BYTES = 10;
-
   /** Not a scaled value: every one is smaller than 2^52 in magnitude. */
   private static final long NOT_EXACT = Long.MIN_VALUE;
 
   private ReadingRunCodec() {}
 
   /** A run ready to write: its scale chosen and its size known, so a buffer can be sized first. */
-  static final class Encoding {
+  static final class Packed {
 
-    private final int size;
+    private final ReadingRun run;
+    private final long base;
     private final int scale;
+    private final long[] scaled;
     private final int bytes;
-    private final byte[] times;
-    private final byte[] values;
 
-    private Encoding(final int size, final int scale, final byte[] times, final byte[] values) {
-      this.size = size;
+    private Packed(
+        final ReadingRun run,
+        final long base,
+        final int scale,
+        final long[] scaled,
+        final int bytes) {
+      this.run = run;
+      this.base = base;
       this.scale = scale;
-      this.times = times;
-      this.values = values;
-      this.bytes = ByteUtils.sizeOfUnsignedVarint(size) + 1 + times.length + values.length;
+      this.scaled = scaled;
+      this.bytes = bytes;
     }
 
     /** {@code run} with its timestamps counted from {@code base}. */
-    static Encoding of(final ReadingRun run, final long base) {
-      if (run.packedForm() instanceof PackedReadings packed && packed.base == base) {
-        // Read packed from the same base, readings added at its end: its bytes are the encoding.
-        return new Encoding(packed.size, packed.scale, packed.times, packed.values);
-      }
+    static Packed of(final ReadingRun run, final long base) {
       final long[] scaled = new long[run.size()];
       final int scale = chooseScale(run, scaled);
-      final ByteBuffer times = ByteBuffer.allocate(run.size() * MAX_VARLONG_BYTES);
+      int bytes = ByteUtils.sizeOfUnsignedVarint(run.size()) + 1;
       long previousTime = base;
-      for (int i = 0; i < run.size(); i++) {
-        ByteUtils.writeVarlong(run.timestamp(i) - previousTime, times);
-        previousTime = run.timestamp(i);
-      }
-      final ByteBuffer values =
-          ByteBuffer.allocate(run.size() * (scale == RAW ? Double.BYTES : MAX_VARLONG_BYTES));
       long previousScaled = 0;
       for (int i = 0; i < run.size(); i++) {
+        bytes += ByteUtils.sizeOfVarlong(run.timestamp(i) - previousTime);
+        previousTime = run.timestamp(i);
         if (scale == RAW) {
-          values.putDouble(run.value(i));
+          bytes += Double.BYTES;
         } else {
-          ByteUtils.writeVarlong(scaled[i] - previousScaled, values);
+          bytes += ByteUtils.sizeOfVarlong(scaled[i] - previousScaled);
           previousScaled = scaled[i];
         }
       }
-      return new Encoding(run.size(), scale, written(times), written(values));
+      return new Packed(run, base, scale, scaled, bytes);
     }
 
     /** Decimal places of the values as written, or 0xFF for raw doubles. */
@@ -97,132 +89,45 @@ final class ReadingRunCodec {
     }
 
     void writeTo(final ByteBuffer buffer) {
-      ByteUtils.writeUnsignedVarint(size, buffer);
+      ByteUtils.writeUnsignedVarint(run.size(), buffer);
       buffer.put((byte) scale);
-      buffer.put(times);
-      buffer.put(values);
-    }
-
-    private static byte[] written(final ByteBuffer buffer) {
-      return Arrays.copyOf(buffer.array(), buffer.position());
-    }
-  }
-
-  /**
-   * Reads a run written with timestamps counted from {@code base}. Its readings stay packed until
-   * they are asked for, and a reading added to it is packed onto the end of its bytes.
-   */
-  static ReadingRun read(final ByteBuffer buffer, final long base) {
-    return ReadingRun.packed(PackedReadings.read(buffer, base));
-  }
-
-  /**
-   * Readings as {@link #read} found them: the bytes of their timestamps and of their values, and
-   * the last of each, from which the next reading's differences are taken.
-   */
-  private static final class PackedReadings implements ReadingRun.Packed {
-
-    private final int size;
-    private final int scale;
-    private final long base;
-    private final byte[] times;
-    private final byte[] values;
-    private final long lastTime;
-    private final long lastScaled;
-
-    private PackedReadings(
-        final int size,
-        final int scale,
-        final long base,
-        final byte[] times,
-        final byte[] values,
-        final long lastTime,
-        final long lastScaled) {
-      this.size = size;
-      this.scale = scale;
-      this.base = base;
-      this.times = times;
-      this.values = values;
-      this.lastTime = lastTime;
-      this.lastScaled = lastScaled;
-    }
-
-    static PackedReadings read(final ByteBuffer buffer, final long base) {
-      final int size = ByteUtils.readUnsignedVarint(buffer);
-      final int scale = buffer.get() & 0xFF;
-      final int timesStart = buffer.position();
-      long time = base;
-      for (int i = 0; i < size; i++) {
-        time += ByteUtils.readVarlong(buffer);
+      long previousTime = base;
+      for (int i = 0; i < run.size(); i++) {
+        ByteUtils.writeVarlong(run.timestamp(i) - previousTime, buffer);
+        previousTime = run.timestamp(i);
       }
-      final byte[] times = bytesBetween(buffer, timesStart);
-      final int valuesStart = buffer.position();
-      long scaled = 0;
-      if (scale == RAW) {
-        buffer.position(valuesStart + size * Double.BYTES);
-      } else {
-        for (int i = 0; i < size; i++) {
-          scaled += ByteUtils.readVarlong(buffer);
-        }
-      }
-      return new PackedReadings(
-          size, scale, base, times, bytesBetween(buffer, valuesStart), time, scaled);
-    }
-
-    @Override
-    public int size() {
-      return size;
-    }
-
-    @Override
-    public ReadingRun.Packed with(final Measurement measurement) {
-      final long scaled = scale == RAW ? 0 : exactlyScaled(measurement.value(), scale);
-      if (scaled == NOT_EXACT) {
-        return null; // the run needs more decimal places, or raw doubles: it is packed afresh
-      }
-      final byte[] longerTimes = withVarlong(times, measurement.timestamp() - lastTime);
-      final byte[] longerValues;
-      if (scale == RAW) {
-        longerValues = Arrays.copyOf(values, values.length + Double.BYTES);
-        ByteBuffer.wrap(longerValues, values.length, Double.BYTES).putDouble(measurement.value());
-      } else {
-        longerValues = withVarlong(values, scaled - lastScaled);
-      }
-      return new PackedReadings(
-          size + 1, scale, base, longerTimes, longerValues, measurement.timestamp(), scaled);
-    }
-
-    @Override
-    public void unpackInto(final long[] timestamps, final double[] unpacked) {
-      final ByteBuffer timeBytes = ByteBuffer.wrap(times);
-      long time = base;
-      for (int i = 0; i < size; i++) {
-        time += ByteUtils.readVarlong(timeBytes);
-        timestamps[i] = time;
-      }
-      final ByteBuffer valueBytes = ByteBuffer.wrap(values);
-      long scaled = 0;
-      for (int i = 0; i < size; i++) {
+      long previousScaled = 0;
+      for (int i = 0; i < run.size(); i++) {
         if (scale == RAW) {
-          unpacked[i] = valueBytes.getDouble();
+          buffer.putDouble(run.value(i));
         } else {
-          scaled += ByteUtils.readVarlong(valueBytes);
-          unpacked[i] = scaled / POWERS_OF_TEN[scale];
+          ByteUtils.writeVarlong(scaled[i] - previousScaled, buffer);
+          previousScaled = scaled[i];
         }
       }
     }
+  }
 
-    private static byte[] bytesBetween(final ByteBuffer buffer, final int start) {
-      return Arrays.copyOfRange(
-          buffer.array(), buffer.arrayOffset() + start, buffer.arrayOffset() + buffer.position());
+  static ReadingRun read(final ByteBuffer buffer, final long base) {
+    final int size = ByteUtils.readUnsignedVarint(buffer);
+    final int scale = buffer.get() & 0xFF;
+    final long[] timestamps = new long[size];
+    final double[] values = new double[size];
+    long time = base;
+    for (int i = 0; i < size; i++) {
+      time += ByteUtils.readVarlong(buffer);
+      timestamps[i] = time;
     }
-
-    private static byte[] withVarlong(final byte[] bytes, final long value) {
-      final int size = ByteUtils.sizeOfVarlong(value);
-      final byte[] longer = Arrays.copyOf(bytes, bytes.length + size);
-      ByteUtils.writeVarlong(value, ByteBuffer.wrap(longer, bytes.length, size));
-      return longer;
+    long scaled = 0;
+    for (int i = 0; i < size; i++) {
+      if (scale == RAW) {
+        values[i] = buffer.getDouble();
+      } else {
+        scaled += ByteUtils.readVarlong(buffer);
+        values[i] = scaled / POWERS_OF_TEN[scale];
+      }
     }
+    return ReadingRun.of(timestamps, values);
   }
 
   /**

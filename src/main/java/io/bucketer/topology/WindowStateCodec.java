@@ -60,7 +60,7 @@ final class WindowStateCodec {
         Double.doubleToRawLongBits(stats.shift())
             == Double.doubleToRawLongBits(stats.first().value());
     final Integer offset = stats.utcOffsetMinutes();
-    final ReadingRunCodec.Encoding tail = ReadingRunCodec.Encoding.of(state.tail(), firstTimestamp);
+    final ReadingRunCodec.Packed tail = ReadingRunCodec.Packed.of(state.tail(), firstTimestamp);
     final int size =
         FIXED_BYTES
             - (shiftIsFirstValue ? Double.BYTES : 0)
@@ -180,7 +180,7 @@ final class WindowStateCodec {
   }
 
   static byte[] encodeRun(final ReadingRun run) {
-    final ReadingRunCodec.Encoding packed = ReadingRunCodec.Encoding.of(run, 0);
+    final ReadingRunCodec.Packed packed = ReadingRunCodec.Packed.of(run, 0);
     final ByteBuffer buffer = ByteBuffer.allocate(1 + packed.bytes());
     buffer.put(FORMAT);
     packed.writeTo(buffer);
