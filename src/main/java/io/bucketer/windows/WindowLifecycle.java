@@ -191,7 +191,8 @@ public final class WindowLifecycle {
       }
     }
     for (final Granularity granularity : reclosed) {
-      emit(series, granularity, granularity.windowStart(timestamp), emit);
+      final long start = granularity.windowStart(timestamp);
+      emit(series, granularity, start, store.get(series, granularity, start), emit);
     }
     final SeriesClock updated =
         seen != null ? seen : new SeriesClock(clock, wallClock, wallClock + idleTimeoutMillis);
@@ -322,7 +323,7 @@ public final class WindowLifecycle {
         for (final Granularity coarser : rolledUpFrom.get(granularity)) {
           rollUp(series, coarser, coarser.windowStart(window.start()), closed.stats());
         }
-        buckets.of(series, granularity, window.start(), closed).forEach(emit);
+        emit(series, granularity, window.start(), closed, emit);
         latestClose = Math.max(latestClose, granularity.windowEnd(window.start()) + graceMillis);
       }
     }
@@ -342,13 +343,14 @@ public final class WindowLifecycle {
         series, coarser, start, before == null ? WindowState.open(finer) : before.merge(finer));
   }
 
-  /** Emits every bucket of one window, whole ({@link WindowBuckets}). */
+  /** Emits every bucket of one window, whole ({@link WindowBuckets}), from its current state. */
   private void emit(
       final SeriesKey series,
       final Granularity granularity,
       final long start,
+      final WindowState state,
       final Consumer<ClosedBucket> emit) {
-    buckets.of(series, granularity, start, store.get(series, granularity, start)).forEach(emit);
+    buckets.of(series, granularity, start, state).forEach(emit);
   }
 
   /**
