@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.common.utils.Utils;
 
@@ -58,12 +59,13 @@ public final class MemoryBench {
     final double rate = options.series() * 1000.0 / options.interval().toMillis();
     out.printf(
         "bucketer bench memory: %,d series, one reading every %s each (%,.0f readings/s),"
-            + " for %s; processor heap %s%n",
+            + " for %s; processor heap %s, with the deploy files' JVM options %s%n",
         options.series(),
         TimeSpans.format(options.interval().toMillis()),
         rate,
         TimeSpans.format(options.duration().toMillis()),
-        options.heap());
+        options.heap(),
+        String.join(" ", ProcessorProcess.PRODUCTION_JVM));
     final Path work = Files.createTempDirectory("bucketer-bench-memory-");
     // Outside the work directory, which goes at the end: the processor's log stays to be read.
     final Path log = Files.createTempFile("bucketer-bench-memory-processor-", ".log");
@@ -78,7 +80,10 @@ public final class MemoryBench {
                   "bench-memory",
                   settings(broker, mongo, registry, stateDir, httpPort),
                   log,
-                  List.of("-Xmx" + options.heap(), "-Xms" + options.heap()));
+                  Stream.concat(
+                          Stream.of("-Xmx" + options.heap(), "-Xms" + options.heap()),
+                          ProcessorProcess.PRODUCTION_JVM.stream())
+                      .toList());
           KafkaProducer<byte[], byte[]> producer = FleetProducer.to(broker.bootstrapServers())) {
         final ProcessorProbe probe = new ProcessorProbe(processor, httpPort, stateDir);
         final ReadingSimulator simulator =

@@ -45,6 +45,18 @@ public final class ProcessorProcess implements AutoCloseable {
   }
 
   /**
+   * The JVM options that the deploy files start the processor with, besides the heap's size: {@code
+   * JDK_JAVA_OPTIONS} in {@code deploy/docker/Dockerfile} and {@code
+   * deploy/kubernetes/statefulset.yaml} carry the same (a test keeps them so), and {@code bench
+   * memory} measures the processor with them. The parallel collector, not G1 (the JVM's choice on
+   * two or more cores): a stream processor's garbage is almost all young, and G1's concurrent
+   * refinement and write barriers cost it about a sixth of its CPU per reading in real time, for
+   * pauses that a processor with a one-second latency target does not need to avoid.
+   */
+  public static final List<String> PRODUCTION_JVM =
+      List.of("-XX:+UseParallelGC", "-XX:+ExitOnOutOfMemoryError");
+
+  /**
    * JVM options for processors that share two cores with a broker and each other: a small heap, a
    * single-threaded collector, and only the quick JIT compiler, whose code is good enough for a run
    * of seconds and which leaves the cores to the work instead of to compiling.
