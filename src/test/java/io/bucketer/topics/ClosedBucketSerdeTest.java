@@ -78,24 +78,27 @@ class ClosedBucketSerdeTest {
     assertThat(bytes[0]).isEqualTo((byte) 2);
   }
 
-  @Test
-  void roundTripKeepsSummariesOfFinerWindows() {
+  private static ClosedBucket hourOfTwoMinutes() {
     final ClosedBucket first = bucket("s", "m", MINUTE, START, 120, 1.0, 4.0);
     final ClosedBucket second = bucket("s", "m", MINUTE, START + 60_000, 120, -2.5);
     final List<WindowSummary> summaries =
         List.of(
             new WindowSummary(MINUTE, START, first.stats()),
             new WindowSummary(MINUTE, START + 60_000, second.stats()));
-    final ClosedBucket hour =
-        ClosedBucket.ofSummaries(
-                new SeriesKey("s", "m"),
-                HOUR,
-                HOUR.windowStart(START),
-                first.stats().merge(second.stats()),
-                summaries,
-                3,
-                100)
-            .get(0);
+    return ClosedBucket.ofSummaries(
+            new SeriesKey("s", "m"),
+            HOUR,
+            HOUR.windowStart(START),
+            first.stats().merge(second.stats()),
+            summaries,
+            3,
+            100)
+        .get(0);
+  }
+
+  @Test
+  void roundTripKeepsSummariesOfFinerWindows() {
+    final ClosedBucket hour = hourOfTwoMinutes();
 
     final ClosedBucket decoded = roundTrip(hour);
 
@@ -103,6 +106,25 @@ class ClosedBucketSerdeTest {
     assertThat(decoded.summaryGranularity()).contains(MINUTE);
     assertThat(decoded.summaries().get(0).stats().last())
         .isEqualTo(new Measurement(START + 1_000, 4.0));
+  }
+
+  @Test
+  void writesTheBytesAvrosSchemaWalkingWriterWrites() throws Exception {
+    final ClosedBucket minute =
+        bucket("sensor-1", "temperature", MINUTE, START, -300, 20.5, -0.0, 1e-300);
+    final ClosedBucket withoutMetricOrOffset =
+        bucket("sensor-1", null, HOUR, HOUR.windowStart(START), null, 3.0);
+
+    for (final ClosedBucket bucket : List.of(minute, withoutMetricOrOffset, hourOfTwoMinutes())) {
+      final ByteArrayOutputStream expected = new ByteArrayOutputStream();
+      expected.write(ClosedBucketSerde.FORMAT_VERSION);
+      final BinaryEncoder encoder = EncoderFactory.get().directBinaryEncoder(expected, null);
+      new SpecificDatumWriter<>(ClosedBucketRecord.class)
+          .write(ClosedBucketSerde.toRecord(bucket), encoder);
+      encoder.flush();
+
+      assertThat(ClosedBucketSerde.encode(bucket)).isEqualTo(expected.toByteArray());
+    }
   }
 
   @Test
