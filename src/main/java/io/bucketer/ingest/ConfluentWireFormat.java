@@ -1,6 +1,7 @@
 package io.bucketer.ingest;
 
 import io.bucketer.ingest.InvalidReadingException.Reason;
+import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 
 /**
@@ -29,6 +30,16 @@ public final class ConfluentWireFormat {
     public ByteBuffer body() {
       return ByteBuffer.wrap(data, bodyOffset, bodyLength()).slice().asReadOnlyBuffer();
     }
+  }
+
+  /** Writes the header for {@code schemaId}, for a body written to the same stream after it. */
+  public static void writeHeader(final ByteArrayOutputStream out, final int schemaId) {
+    out.write(MAGIC_BYTE);
+    // big-endian, as the format requires
+    out.write(schemaId >>> 24);
+    out.write(schemaId >>> 16);
+    out.write(schemaId >>> 8);
+    out.write(schemaId);
   }
 
   /** Returns a new array: header for {@code schemaId} followed by {@code avroBody}. */

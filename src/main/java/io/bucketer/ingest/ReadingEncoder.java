@@ -57,14 +57,17 @@ public final class ReadingEncoder {
 
   private <T> byte[] frame(final Schema schema, final DatumWriter<T> writer, final T datum) {
     final int id = registry.register(subject, schema);
-    final ByteArrayOutputStream body = new ByteArrayOutputStream(64);
+    // Header and body in one buffer, and an encoder without a buffer of its own: the simulator
+    // frames tens of thousands of readings a second beside the processor it feeds.
+    final ByteArrayOutputStream framed = new ByteArrayOutputStream(64);
+    ConfluentWireFormat.writeHeader(framed, id);
     try {
-      final BinaryEncoder out = EncoderFactory.get().binaryEncoder(body, null);
+      final BinaryEncoder out = EncoderFactory.get().directBinaryEncoder(framed, null);
       writer.write(datum, out);
       out.flush();
     } catch (IOException e) {
       throw new UncheckedIOException("cannot happen writing to memory", e);
     }
-    return ConfluentWireFormat.frame(id, body.toByteArray());
+    return framed.toByteArray();
   }
 }

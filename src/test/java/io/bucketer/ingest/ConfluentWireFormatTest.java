@@ -11,6 +11,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.bucketer.avro.Reading;
 import io.bucketer.ingest.ConfluentWireFormat.Frame;
 import io.bucketer.ingest.InvalidReadingException.Reason;
+import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -27,6 +28,17 @@ class ConfluentWireFormatTest {
     assertThat(ConfluentWireFormat.frame(0x01020304, new byte[] {7}))
         .containsExactly(0, 1, 2, 3, 4, 7);
     assertThat(ConfluentWireFormat.frame(256, new byte[0])).containsExactly(0, 0, 0, 1, 0);
+  }
+
+  @Test
+  void writeHeaderWritesWhatFrameWritesBeforeTheBody() {
+    for (final int schemaId : new int[] {0, 42, 256, 0x01020304, Integer.MAX_VALUE, -1}) {
+      final ByteArrayOutputStream out = new ByteArrayOutputStream();
+      ConfluentWireFormat.writeHeader(out, schemaId);
+      out.writeBytes(FULL_BODY);
+
+      assertThat(out.toByteArray()).isEqualTo(ConfluentWireFormat.frame(schemaId, FULL_BODY));
+    }
   }
 
   @Test
