@@ -3,9 +3,9 @@ package io.bucketer.bench;
 import io.bucketer.buckets.TimeSpans;
 import io.bucketer.config.BucketerConfig;
 import io.bucketer.embedded.EmbeddedKafkaBroker;
-import io.bucketer.embedded.EmbeddedMongoServer;
 import io.bucketer.embedded.InProcessSchemaRegistry;
 import io.bucketer.embedded.LoopbackPorts;
+import io.bucketer.embedded.MongoServerProcess;
 import io.bucketer.embedded.ProcessorProcess;
 import io.bucketer.ingest.ReadingEncoder;
 import io.bucketer.ingest.SchemaRegistryClient;
@@ -70,7 +70,8 @@ public final class MemoryBench {
     // Outside the work directory, which goes at the end: the processor's log stays to be read.
     final Path log = Files.createTempFile("bucketer-bench-memory-processor-", ".log");
     try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start();
-        EmbeddedMongoServer mongo = EmbeddedMongoServer.start();
+        // In its own JVM: the stand-in keeps every document on its heap (see MongoServerProcess).
+        MongoServerProcess mongo = MongoServerProcess.start();
         InProcessSchemaRegistry registry = InProcessSchemaRegistry.start()) {
       broker.createTopic(INPUT_TOPIC, options.inputPartitions(), Map.of());
       final int httpPort = LoopbackPorts.free(1).get(0);
@@ -140,7 +141,7 @@ public final class MemoryBench {
 
   private Map<String, String> settings(
       final EmbeddedKafkaBroker broker,
-      final EmbeddedMongoServer mongo,
+      final MongoServerProcess mongo,
       final InProcessSchemaRegistry registry,
       final Path stateDir,
       final int httpPort) {

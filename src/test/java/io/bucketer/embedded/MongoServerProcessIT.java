@@ -1,0 +1,46 @@
+package io.bucketer.embedded;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.mongodb.MongoTimeoutException;
+import com.mongodb.reactivestreams.client.MongoClient;
+import com.mongodb.reactivestreams.client.MongoClients;
+import com.mongodb.reactivestreams.client.MongoCollection;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.bson.Document;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import reactor.core.publisher.Mono;
+
+@Timeout(value = 2, unit = TimeUnit.MINUTES)
+class MongoServerProcessIT {
+
+  private static final Duration TIMEOUT = Duration.ofSeconds(10);
+
+  @Test
+  void servesTheWireProtocolFromItsOwnJvmUntilClosed() {
+    final String connectionString;
+    try (MongoServerProcess server = MongoServerProcess.start();
+        MongoClient client = MongoClients.create(server.connectionString())) {
+      connectionString = server.connectionString();
+      assertThat(connectionString).matches("mongodb://127\\.0\\.0\\.1:\\d+");
+      final MongoCollection<Document> buckets = client.getDatabase("bucketer").getCollection("b");
+
+      Mono.from(buckets.insertOne(new Document("sensor", "s-1").append("count", 3))).block(TIMEOUT);
+
+      assertThat(Mono.from(buckets.find().first()).block(TIMEOUT).getInteger("count")).isEqualTo(3);
+    }
+
+    try (MongoClient client =
+        MongoClients.create(connectionString + "/?serverSelectionTimeoutMS=1000")) {
+      assertThatThrownBy(
+              () ->
+                  Mono.from(client.getDatabase("bucketer").getCollection("b").countDocuments())
+                      .block(TIMEOUT))
+          .as("nothing listens once it is closed")
+          .isInstanceOf(MongoTimeoutException.class);
+    }
+  }
+}
