@@ -1,5 +1,8 @@
 package io.bucketer.embedded;
 
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -18,6 +21,20 @@ public final class ChildProcesses {
   }
 
   private ChildProcesses() {}
+
+  /**
+   * The command that runs {@code mainClass} in a new JVM of this JVM's Java, on this JVM's class
+   * path (no packaged jar needed), with {@code jvmOptions}; its arguments are to be appended.
+   */
+  public static List<String> javaCommand(final List<String> jvmOptions, final Class<?> mainClass) {
+    final List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.addAll(jvmOptions);
+    command.add("-cp");
+    command.add(System.getProperty("java.class.path"));
+    command.add(mainClass.getName());
+    return command;
+  }
 
   /** Kills {@code process} when this JVM exits, unless it has been {@link #ended} by then. */
   public static Process killAtExit(final Process process) {

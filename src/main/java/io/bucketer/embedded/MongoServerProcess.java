@@ -5,9 +5,7 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -58,12 +56,7 @@ public final class MongoServerProcess implements AutoCloseable {
 
   /** Starts the stand-in in a new JVM and returns once it accepts connections. */
   public static MongoServerProcess start() {
-    final List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.addAll(JVM_OPTIONS);
-    command.add("-cp");
-    command.add(System.getProperty("java.class.path"));
-    command.add(MongoServerProcess.class.getName());
+    final List<String> command = ChildProcesses.javaCommand(JVM_OPTIONS, MongoServerProcess.class);
     final Process process;
     try {
       process =

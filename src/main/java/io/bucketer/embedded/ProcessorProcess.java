@@ -81,13 +81,9 @@ public final class ProcessorProcess implements AutoCloseable {
       final Map<String, String> settings,
       final Path log,
       final List<String> jvmOptions) {
-    final List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.addAll(jvmOptions);
-    command.add("-Dlogback.configurationFile=logback.xml");
-    command.add("-cp");
-    command.add(System.getProperty("java.class.path"));
-    command.add(BucketerCli.class.getName());
+    final List<String> options = new ArrayList<>(jvmOptions);
+    options.add("-Dlogback.configurationFile=logback.xml");
+    final List<String> command = ChildProcesses.javaCommand(options, BucketerCli.class);
     command.add("run");
     if (!settings.containsKey(BucketerConfig.HTTP_PORT)) {
       // Several processors share this machine: each takes a free port for its endpoints.
