@@ -44,11 +44,10 @@ public final class ConfluentWireFormat {
 
   /** Returns a new array: header for {@code schemaId} followed by {@code avroBody}. */
   public static byte[] frame(final int schemaId, final byte[] avroBody) {
-    return ByteBuffer.allocate(HEADER_LENGTH + avroBody.length)
-        .put(MAGIC_BYTE)
-        .putInt(schemaId) // ByteBuffer is big-endian by default, as the format requires
-        .put(avroBody)
-        .array();
+    final ByteArrayOutputStream framed = new ByteArrayOutputStream(HEADER_LENGTH + avroBody.length);
+    writeHeader(framed, schemaId);
+    framed.writeBytes(avroBody);
+    return framed.toByteArray();
   }
 
   /**
