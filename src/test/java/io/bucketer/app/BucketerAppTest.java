@@ -73,4 +73,13 @@ class BucketerAppTest {
     assertThat(overridden.getLong(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG))
         .isEqualTo(1024L * 1024);
   }
+
+  @Test
+  void shouldTurnTaskIdlingOffBecauseEveryTaskReadsOnePartition() {
+    final StreamsConfig streams =
+        new StreamsConfig(BucketerApp.streamsProperties(config(Map.of()), null));
+
+    assertThat(streams.getLong(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG))
+        .isEqualTo(StreamsConfig.MAX_TASK_IDLE_MS_DISABLED);
+  }
 }

@@ -10,6 +10,8 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import org.apache.kafka.streams.TopologyDescription;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -41,6 +43,42 @@ class TopologyDescriptionTest {
             base.layout(),
             base.readingChecks()),
         "topology-by-sensor");
+  }
+
+  /**
+   * Task idling is off ({@code max.task.idle.ms=-1}) because it only orders records across the
+   * input partitions of one task: true as long as every subtopology reads one topic.
+   */
+  @Test
+  void shouldReadOneTopicInEverySubtopologySoThatTaskIdlingNeverApplies() {
+    for (final InputPartitioning partitioning :
+        List.of(new InputPartitioning.BySeries(6), new InputPartitioning.BySensorKey(4))) {
+      final BucketTopology.Settings base = BucketTopologyTest.SETTINGS;
+      final TopologyDescription description =
+          BucketTopology.build(
+                  new BucketTopology.Settings(
+                      base.inputTopic(),
+                      base.bucketsTopic(),
+                      base.deadLetterTopic(),
+                      base.granularities(),
+                      base.grace(),
+                      base.idleTimeout(),
+                      partitioning,
+                      base.latenessHorizon(),
+                      base.layout(),
+                      base.readingChecks()),
+                  () -> new ReadingDecoder(id -> Reading.getClassSchema()),
+                  BucketerMetrics.unregistered())
+              .describe();
+      for (final TopologyDescription.Subtopology subtopology : description.subtopologies()) {
+        final List<String> topics =
+            subtopology.nodes().stream()
+                .filter(TopologyDescription.Source.class::isInstance)
+                .flatMap(node -> ((TopologyDescription.Source) node).topicSet().stream())
+                .toList();
+        assertThat(topics).as("source topics of subtopology %d", subtopology.id()).hasSize(1);
+      }
+    }
   }
 
   private static void assertDescribes(final BucketTopology.Settings settings, final String name)
