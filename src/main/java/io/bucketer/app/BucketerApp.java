@@ -56,9 +56,6 @@ public final class BucketerApp implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(BucketerApp.class);
   private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(30);
 
-  /** Kafka Streams' record cache, all stream threads: 64 MiB (Kafka's default is 10 MiB). */
-  static final long RECORD_CACHE_BYTES = 64L * 1024 * 1024;
-
   private static final Duration SINK_INITIAL_BACKOFF = Duration.ofMillis(200);
 
   /** Readiness probes usually give up after a second or so: a ping must answer well within. */
@@ -283,7 +280,8 @@ public final class BucketerApp implements AutoCloseable {
         config.latenessHorizon(),
         config.bucketLayout(),
         new ReadingChecks(
-            config.timestampFloor(), config.maxFutureSkew(), config.maxReadingBytes()));
+            config.timestampFloor(), config.maxFutureSkew(), config.maxReadingBytes()),
+        config.windowCacheMaxBytes());
   }
 
   /** The default backoff, within the configured total: a registry restart takes seconds. */
@@ -304,9 +302,8 @@ public final class BucketerApp implements AutoCloseable {
       final BucketerConfig config, final HostInfo advertised) {
     final Map<String, Object> properties = new HashMap<>();
     properties.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
-    // At 1 Hz a window is updated once per commit, so the cache coalesces nothing; what it saves is
-    // reading the window back from RocksDB for the next reading, as long as the open windows fit.
-    properties.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, RECORD_CACHE_BYTES);
+    // No store of the topology uses Kafka's record cache (statestore.cache.max.bytes): the
+    // aggregator keeps its open windows as objects instead, within window.cache.max.bytes.
     // Idling orders records across the input partitions of one task (joins, merges). Every task
     // here reads one partition, so idling never applies; yet with it enabled Kafka Streams formats
     // its idling log messages with String.format for every task with an empty queue on every

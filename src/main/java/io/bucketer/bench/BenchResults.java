@@ -142,8 +142,8 @@ public record BenchResults(
     kafkaRecords(out, "4 Kafka Streams windowed aggregate", windowedAggregate.rate());
     out.println();
     out.println(
-        "State operations per reading (bucketer's window lifecycle; gets and puts go to the"
-            + " record cache first):");
+        "State operations per reading (what reached RocksDB behind the aggregator's window cache;"
+            + " a put is also a changelog record):");
     stateOperations.forEach(
         (row, operations) -> {
           final Rate rate = row.startsWith("2k") ? processorKeyedBySensor : processor;

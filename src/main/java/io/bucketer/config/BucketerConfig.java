@@ -78,6 +78,7 @@ public final class BucketerConfig extends AbstractConfig {
   public static final String SCHEMA_REGISTRY_RETRY_TIMEOUT = "schema.registry.retry.timeout";
   public static final String SINK_RETRY_BACKOFF_MAX = "sink.retry.backoff.max";
   public static final String ROCKSDB_MEMORY_BYTES = "rocksdb.memory.bytes";
+  public static final String WINDOW_CACHE_MAX_BYTES = "window.cache.max.bytes";
   public static final String HTTP_PORT = "http.port";
   public static final String HTTP_BIND_ADDRESS = "http.bind.address";
   public static final String HTTP_ADVERTISED_HOST = "http.advertised.host";
@@ -348,6 +349,17 @@ public final class BucketerConfig extends AbstractConfig {
                   + " and filter blocks, and memtables, up to half of it); comes on top of the"
                   + " Java heap when sizing a container.")
           .define(
+              WINDOW_CACHE_MAX_BYTES,
+              Type.LONG,
+              128L * 1024 * 1024,
+              ConfigDef.Range.atLeast(0),
+              Importance.MEDIUM,
+              "Heap the open windows of all tasks may take as objects, estimated, between two"
+                  + " commits and across them; each changed window reaches RocksDB and the"
+                  + " changelog once per commit. When it runs out, the series used least recently"
+                  + " are written and dropped, to be read back from RocksDB. About 1.5 KiB per"
+                  + " series at 1 Hz with 1m and 1h windows. Count it in -Xmx.")
+          .define(
               HTTP_PORT,
               Type.INT,
               8080,
@@ -533,6 +545,10 @@ public final class BucketerConfig extends AbstractConfig {
 
   public long rocksDbMemoryBytes() {
     return getLong(ROCKSDB_MEMORY_BYTES);
+  }
+
+  public long windowCacheMaxBytes() {
+    return getLong(WINDOW_CACHE_MAX_BYTES);
   }
 
   public int sinkBatchSize() {

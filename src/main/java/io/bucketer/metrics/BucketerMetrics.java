@@ -147,8 +147,8 @@ public final class BucketerMetrics {
   }
 
   /**
-   * The window lifecycle asked its state stores for one {@code operation}: a get or put goes to the
-   * record cache first, so this counts what the lifecycle asks for, not RocksDB's own work.
+   * The aggregator asked its state stores for one {@code operation}: what its window cache did not
+   * absorb, so a put is one RocksDB put and one changelog record.
    */
   public void stateOperation(final StateOperation operation) {
     stateOperations.get(operation).increment();

@@ -9,7 +9,9 @@ import io.bucketer.metrics.BucketerMetrics;
 import io.bucketer.metrics.BucketerMetrics.ReadingOutcome;
 import io.bucketer.topics.BucketHeaders;
 import io.bucketer.topics.BucketKey;
+import io.bucketer.windows.WindowCacheBudget;
 import io.bucketer.windows.WindowLifecycle;
+import io.bucketer.windows.WriteBehindWindows;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -30,34 +32,45 @@ import org.apache.kafka.streams.state.KeyValueStore;
 final class BucketAggregator implements Processor<SeriesKey, Reading, String, AggregatorOutput> {
 
   private final WindowLifecycle.Settings settings;
+  private final WindowCacheBudget windowCache;
   private final BucketerMetrics metrics;
 
   private ProcessorContext<String, AggregatorOutput> context;
+  private WriteBehindWindows windows;
   private WindowLifecycle lifecycle;
 
-  BucketAggregator(final BucketTopology.Settings settings, final BucketerMetrics metrics) {
+  BucketAggregator(
+      final BucketTopology.Settings settings,
+      final WindowCacheBudget windowCache,
+      final BucketerMetrics metrics) {
     this.settings = settings.lifecycle();
+    this.windowCache = windowCache;
     this.metrics = metrics;
   }
 
   @Override
   public void init(final ProcessorContext<String, AggregatorOutput> context) {
     this.context = context;
-    final Map<Granularity, KeyValueStore<Bytes, byte[]>> windows = new LinkedHashMap<>();
+    final Map<Granularity, PreCommitHookStore> hooked = new LinkedHashMap<>();
+    final Map<Granularity, KeyValueStore<Bytes, byte[]>> stores = new LinkedHashMap<>();
     for (final Granularity granularity : settings.granularities()) {
-      windows.put(granularity, context.getStateStore(TopologyNames.windowStore(granularity)));
+      final PreCommitHookStore store =
+          context.getStateStore(TopologyNames.windowStore(granularity));
+      hooked.put(granularity, store);
+      stores.put(granularity, store.store());
     }
     final TaskWindowStore store =
         new TaskWindowStore(
-            windows,
+            stores,
             context.getStateStore(TopologyNames.SEALED_READINGS_STORE),
             context.getStateStore(TopologyNames.CLOCK_STORE),
             metrics);
     // A task whose state was rolled back is initialised again: the lifecycle reads it afresh.
-    if (lifecycle != null) {
-      metrics.openBucketsChanged(-lifecycle.openWindows());
-    }
-    lifecycle = new WindowLifecycle(settings, store, metrics::openBucketsChanged);
+    forget();
+    windows = new WriteBehindWindows(store, windowCache);
+    // Every window store runs the hook; the first to flush writes all changes, to every store.
+    hooked.values().forEach(hookedStore -> hookedStore.beforeCommit(windows::writeChanges));
+    lifecycle = new WindowLifecycle(settings, windows, metrics::openBucketsChanged);
     lifecycle.restore(context.currentSystemTimeMs());
     final long idleTimeoutMillis = settings.idleTimeout().toMillis();
     final Duration checkEvery = Duration.ofMillis(Math.max(1, Math.min(idleTimeoutMillis, 1_000)));
@@ -100,12 +113,23 @@ final class BucketAggregator implements Processor<SeriesKey, Reading, String, Ag
     metrics.bucketEmitted(bucket.granularity().label());
   }
 
-  /** The task moves away or stops: its open windows no longer count on this instance. */
+  /**
+   * The task moves away or stops: its open windows no longer count on this instance. A clean close
+   * has committed, and so written, every change; a dirty one rolls the state back.
+   */
   @Override
   public void close() {
+    forget();
+  }
+
+  private void forget() {
     if (lifecycle != null) {
       metrics.openBucketsChanged(-lifecycle.openWindows());
       lifecycle = null;
+    }
+    if (windows != null) {
+      windows.discard();
+      windows = null;
     }
   }
 }

@@ -8,6 +8,7 @@ import io.bucketer.buckets.SeriesKey;
 import io.bucketer.ingest.ReadingDecoder;
 import io.bucketer.metrics.BucketerMetrics;
 import io.bucketer.topics.ClosedBucketSerde;
+import io.bucketer.windows.WindowCacheBudget;
 import io.bucketer.windows.WindowLifecycle;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -46,7 +47,8 @@ public final class BucketTopology {
       InputPartitioning partitioning,
       Duration latenessHorizon,
       BucketLayout layout,
-      ReadingChecks readingChecks) {
+      ReadingChecks readingChecks,
+      long windowCacheBytes) {
 
     /** What the window lifecycle needs of these settings. */
     public WindowLifecycle.Settings lifecycle() {
@@ -68,6 +70,7 @@ public final class BucketTopology {
     final StreamsBuilder builder = new StreamsBuilder();
     final RollupPlan plan = new RollupPlan(settings.granularities());
     final List<String> storeNames = addStores(builder, plan);
+    final WindowCacheBudget windowCache = new WindowCacheBudget(settings.windowCacheBytes());
 
     final Map<String, KStream<SeriesKey, Ingested>> routed =
         builder.stream(
@@ -115,7 +118,7 @@ public final class BucketTopology {
     final Map<String, KStream<String, AggregatorOutput>> aggregated =
         bySeries
             .process(
-                () -> new BucketAggregator(settings, metrics),
+                () -> new BucketAggregator(settings, windowCache, metrics),
                 Named.as(TopologyNames.AGGREGATE),
                 storeNames.toArray(String[]::new))
             .split(Named.as(TopologyNames.ROUTE_AGGREGATED))
@@ -169,13 +172,11 @@ public final class BucketTopology {
   }
 
   /**
-   * A RocksDB store with the record cache on: repeated updates of a hot bucket between commits are
-   * absorbed in memory, and closing never waits on the cache because buckets are forwarded
-   * explicitly, not on cache eviction.
+   * A RocksDB store of windows, without Kafka's record cache: the aggregator keeps its open windows
+   * as objects and writes the changed ones just before each commit, so repeated updates of a window
+   * between commits reach RocksDB and the changelog once.
    */
   private static StoreBuilder<?> bytesStore(final String name) {
-    return Stores.keyValueStoreBuilder(
-            Stores.persistentKeyValueStore(name), Serdes.Bytes(), Serdes.ByteArray())
-        .withCachingEnabled();
+    return PreCommitHookStore.builder(Stores.persistentKeyValueStore(name));
   }
 }

@@ -12,8 +12,9 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 
 /**
  * The aggregator's window stores, read by a query: through Kafka Streams' interactive queries in a
- * running processor, or a test driver's stores in tests. Reads see what the aggregator has
- * processed, committed or not yet.
+ * running processor, or a test driver's stores in tests. Reads see what the aggregator had
+ * processed at its last commit, at most a commit interval ago: it writes its open windows to the
+ * stores just before each commit.
  */
 public final class StateStoreWindows implements LiveWindows {
 

@@ -7,19 +7,42 @@ import java.util.List;
 
 /**
  * Readings of one window of the finest granularity, in arrival order: the open tail that a window's
- * state carries, or a run sealed off it. Immutable; {@link #with} returns a longer copy, which
- * costs what re-encoding the state costs anyway.
+ * state carries, or a run sealed off it. Immutable to its users.
+ *
+ * <p>{@link #with} appends in amortised constant time, because the open windows live as objects
+ * between commits ({@link WriteBehindWindows}) and a reading must not copy its window's readings. A
+ * run reads only the first {@link #size} entries of arrays it may share with the runs appended to
+ * it; appending writes in place only when nothing was appended past this run's end yet, and copies
+ * into arrays twice as long otherwise. Runs are confined to one stream thread.
  */
 public final class ReadingRun {
 
-  public static final ReadingRun EMPTY = new ReadingRun(new long[0], new double[0]);
+  public static final ReadingRun EMPTY = new ReadingRun(new Readings(0), 0);
 
-  private final long[] timestamps;
-  private final double[] values;
+  /** The arrays a run and its longer successors share, and how much of them is in use. */
+  private static final class Readings {
+    final long[] timestamps;
+    final double[] values;
+    int used;
 
-  private ReadingRun(final long[] timestamps, final double[] values) {
-    this.timestamps = timestamps;
-    this.values = values;
+    Readings(final int capacity) {
+      this.timestamps = new long[capacity];
+      this.values = new double[capacity];
+    }
+
+    Readings(final long[] timestamps, final double[] values) {
+      this.timestamps = timestamps;
+      this.values = values;
+      this.used = timestamps.length;
+    }
+  }
+
+  private final Readings readings;
+  private final int size;
+
+  private ReadingRun(final Readings readings, final int size) {
+    this.readings = readings;
+    this.size = size;
   }
 
   /** A run of the readings {@code (timestamps[i], values[i])}; takes the arrays as they are. */
@@ -27,7 +50,7 @@ public final class ReadingRun {
     if (timestamps.length != values.length) {
       throw new IllegalArgumentException("timestamps and values differ in length");
     }
-    return new ReadingRun(timestamps, values);
+    return new ReadingRun(new Readings(timestamps, values), timestamps.length);
   }
 
   public static ReadingRun of(final Measurement measurement) {
@@ -36,37 +59,61 @@ public final class ReadingRun {
 
   /** This run with one more reading at its end. */
   public ReadingRun with(final Measurement measurement) {
-    final long[] longer = Arrays.copyOf(timestamps, timestamps.length + 1);
-    final double[] longerValues = Arrays.copyOf(values, values.length + 1);
-    longer[timestamps.length] = measurement.timestamp();
-    longerValues[values.length] = measurement.value();
-    return new ReadingRun(longer, longerValues);
+    Readings into = readings;
+    if (size != into.used || size == into.timestamps.length) {
+      into = new Readings(Math.max(4, 2 * size));
+      System.arraycopy(readings.timestamps, 0, into.timestamps, 0, size);
+      System.arraycopy(readings.values, 0, into.values, 0, size);
+      into.used = size;
+    }
+    into.timestamps[size] = measurement.timestamp();
+    into.values[size] = measurement.value();
+    into.used = size + 1;
+    return new ReadingRun(into, size + 1);
   }
 
   public int size() {
-    return timestamps.length;
+    return size;
+  }
+
+  /** Readings the arrays behind this run have room for: what it holds in memory. */
+  public int capacity() {
+    return readings.timestamps.length;
   }
 
   public long timestamp(final int index) {
-    return timestamps[index];
+    return readings.timestamps[checked(index)];
   }
 
   public double value(final int index) {
-    return values[index];
+    return readings.values[checked(index)];
   }
 
   /** Appends the readings with {@code from <= timestamp < to} to {@code into}, in arrival order. */
   public void collect(final long from, final long to, final List<Measurement> into) {
-    for (int i = 0; i < timestamps.length; i++) {
+    final long[] timestamps = readings.timestamps;
+    for (int i = 0; i < size; i++) {
       if (timestamps[i] >= from && timestamps[i] < to) {
-        into.add(new Measurement(timestamps[i], values[i]));
+        into.add(new Measurement(timestamps[i], readings.values[i]));
       }
     }
   }
 
   public List<Measurement> measurements() {
-    final List<Measurement> all = new ArrayList<>(timestamps.length);
+    final List<Measurement> all = new ArrayList<>(size);
     collect(Long.MIN_VALUE, Long.MAX_VALUE, all);
     return all;
+  }
+
+  private int checked(final int index) {
+    if (index >= size) {
+      throw new IndexOutOfBoundsException("reading " + index + " of a run of " + size);
+    }
+    return index;
+  }
+
+  @Override
+  public String toString() {
+    return "ReadingRun" + Arrays.toString(measurements().toArray());
   }
 }

@@ -53,9 +53,9 @@ public final class WindowLifecycle {
 
   /**
    * Readings a finest window carries in its own value before they are sealed into a run stored
-   * apart. 64 holds a minute of a 1 Hz sensor, so such a window is one value, rewritten and
-   * coalesced in the record cache; a busy sensor's window costs one more write per 64 readings
-   * instead of rewriting thousands of readings for each new one.
+   * apart. 64 holds a minute of a 1 Hz sensor, so such a window is one value, written once per
+   * commit; a busy sensor's window costs one more write per 64 readings instead of writing
+   * thousands of readings again at every commit.
    */
   public static final int TAIL_CAPACITY = 64;
 

@@ -8,10 +8,10 @@ import io.bucketer.buckets.Measurement;
  * revision of its last emitted buckets, and, for a window of the finest granularity, its readings.
  *
  * <p>The readings live with the sums so that a reading costs one update of one value, which the
- * record cache coalesces between commits. They are kept in arrival order: the newest in {@link
- * #tail}, and, once the tail reaches {@link WindowLifecycle#TAIL_CAPACITY}, in runs sealed off it
- * and stored apart ({@link #sealedRuns} of them), so that a busy sensor's window is never rewritten
- * whole for each reading. A window of a coarser granularity holds sums only.
+ * window cache ({@link WriteBehindWindows}) writes once per commit. They are kept in arrival order:
+ * the newest in {@link #tail}, and, once the tail reaches {@link WindowLifecycle#TAIL_CAPACITY}, in
+ * runs sealed off it and stored apart ({@link #sealedRuns} of them), so that a busy sensor's window
+ * is never rewritten whole for each reading. A window of a coarser granularity holds sums only.
  */
 public record WindowState(
     BucketStats stats, boolean closed, int revision, int sealedRuns, ReadingRun tail) {

@@ -60,21 +60,6 @@ class BucketerAppTest {
   }
 
   @Test
-  void shouldGiveTheRecordCache64MiBUnlessAKafkaSettingSaysOtherwise() {
-    final StreamsConfig defaults =
-        new StreamsConfig(BucketerApp.streamsProperties(config(Map.of()), null));
-    final StreamsConfig overridden =
-        new StreamsConfig(
-            BucketerApp.streamsProperties(
-                config(Map.of("kafka.statestore.cache.max.bytes", "1048576")), null));
-
-    assertThat(defaults.getLong(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG))
-        .isEqualTo(64L * 1024 * 1024);
-    assertThat(overridden.getLong(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG))
-        .isEqualTo(1024L * 1024);
-  }
-
-  @Test
   void shouldTurnTaskIdlingOffBecauseEveryTaskReadsOnePartition() {
     final StreamsConfig streams =
         new StreamsConfig(BucketerApp.streamsProperties(config(Map.of()), null));

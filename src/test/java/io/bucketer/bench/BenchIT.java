@@ -65,8 +65,8 @@ class BenchIT {
     assertThat(keyed.readingsPerSecond()).isPositive();
     assertThat(keyed.kafka().topics()).noneMatch(ProducedRecords::isRepartition);
     assertThat(keyed.changelogRecordsPerReading()).isPositive();
-    // the window lifecycle reads and writes about one window value per reading (more when a
-    // window closes: rollups, emission); never a reading-log put beside it
+    // the window cache writes a window once per commit, however many readings it took: on this
+    // backlog far fewer puts than readings reach RocksDB and the changelog
     assertThat(results.stateOperations())
         .containsOnlyKeys("2 bucketer", "2k bucketer, keyed by sensor");
     results
@@ -75,7 +75,7 @@ class BenchIT {
         .forEach(
             operations ->
                 assertThat(operations.get("put") / (double) results.sent().readings())
-                    .isBetween(1.0, 1.2));
+                    .isBetween(0.001, 0.5));
     assertThat(results.windowedAggregate().rate().changelogRecordsPerReading()).isPositive();
     assertThat(results.streamsFloor().changelogRecordsPerReading()).isZero();
     // the connector is timed after its first quarter: the rest is what it writes in that time

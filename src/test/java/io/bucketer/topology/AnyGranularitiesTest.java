@@ -133,7 +133,8 @@ class AnyGranularitiesTest {
             new InputPartitioning.BySeries(2),
             Duration.ofHours(24),
             BucketLayout.finestKeepsMeasurements(1000),
-            BucketTopologyTest.CHECKS);
+            BucketTopologyTest.CHECKS,
+            BucketTopologyTest.WINDOW_CACHE_BYTES);
     final Properties properties = new Properties();
     properties.put(StreamsConfig.APPLICATION_ID_CONFIG, "any-granularities");
     properties.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");

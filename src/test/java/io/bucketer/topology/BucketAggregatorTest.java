@@ -9,9 +9,13 @@ import io.bucketer.buckets.SeriesKey;
 import io.bucketer.metrics.BucketerMetrics;
 import io.bucketer.metrics.BucketerMetrics.StateOperation;
 import io.bucketer.topics.BucketHeaders;
+import io.bucketer.windows.WindowCacheBudget;
+import io.bucketer.windows.WindowState;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.processor.api.MockProcessorContext;
 import org.apache.kafka.streams.processor.api.MockProcessorContext.CapturedForward;
 import org.apache.kafka.streams.processor.api.Record;
@@ -29,21 +33,28 @@ class BucketAggregatorTest {
 
   private static final SeriesKey SERIES = new SeriesKey("s1", "temperature");
   private static final long TEN = Instant.parse("2025-06-01T10:00:00Z").toEpochMilli();
+  private static final Bytes MINUTE_KEY = StoreKeys.of(SERIES, TEN);
 
   private final MockProcessorContext<String, AggregatorOutput> context =
       new MockProcessorContext<>();
   private final BucketerMetrics metrics = BucketerMetrics.unregistered();
+  private final WindowCacheBudget windowCache =
+      new WindowCacheBudget(BucketTopologyTest.WINDOW_CACHE_BYTES);
   private final BucketAggregator aggregator =
-      new BucketAggregator(BucketTopologyTest.SETTINGS, metrics);
+      new BucketAggregator(BucketTopologyTest.SETTINGS, windowCache, metrics);
+  private final List<PreCommitHookStore> windowStores = new ArrayList<>();
 
   @BeforeEach
   void initialise() {
     for (final Granularity granularity : BucketTopologyTest.SETTINGS.granularities()) {
-      addStore(
-          Stores.keyValueStoreBuilder(
-              Stores.inMemoryKeyValueStore(TopologyNames.windowStore(granularity)),
-              Serdes.Bytes(),
-              Serdes.ByteArray()));
+      final PreCommitHookStore store =
+          PreCommitHookStore.builder(
+                  Stores.inMemoryKeyValueStore(TopologyNames.windowStore(granularity)))
+              .withLoggingDisabled()
+              .build();
+      store.init(context.getStateStoreContext(), store);
+      context.addStateStore(store);
+      windowStores.add(store);
     }
     addStore(
         Stores.keyValueStoreBuilder(
@@ -115,14 +126,37 @@ class BucketAggregatorTest {
   }
 
   @Test
-  void shouldCountOneGetAndOnePutForAReadingInsideAnOpenWindow() {
+  void shouldWriteAnOpenWindowToItsStoreOnceBeforeACommitHoweverManyReadingsItTook() {
     process(TEN + 5_000, 1.0, 111);
     final double gets = metrics.stateOperations(StateOperation.GET);
     final double puts = metrics.stateOperations(StateOperation.PUT);
 
     process(TEN + 6_000, 2.0, 112);
+    process(TEN + 7_000, 3.0, 113);
+    assertThat(metrics.stateOperations(StateOperation.GET) - gets).isZero();
+    assertThat(metrics.stateOperations(StateOperation.PUT) - puts).isZero();
+    assertThat(windowStores.get(0).get(MINUTE_KEY)).isNull();
 
-    assertThat(metrics.stateOperations(StateOperation.GET) - gets).isEqualTo(1);
+    windowStores.get(0).flushCache(); // what a task does on every store before it commits
+
+    // the open minute; the hour takes the minute's summary when the minute closes
     assertThat(metrics.stateOperations(StateOperation.PUT) - puts).isEqualTo(1);
+    assertThat(storedMinute().stats().count()).isEqualTo(3);
+    assertThat(windowCache.heldBytes()).isPositive();
+  }
+
+  @Test
+  void shouldGiveItsWindowsMemoryBackWhenItsTaskCloses() {
+    process(TEN + 5_000, 1.0, 111);
+    assertThat(windowCache.heldBytes()).isPositive();
+
+    aggregator.close();
+
+    assertThat(windowCache.heldBytes()).isZero();
+  }
+
+  /** The series' first minute as its store holds it. */
+  private WindowState storedMinute() {
+    return WindowStateCodec.decode(windowStores.get(0).get(MINUTE_KEY));
   }
 }

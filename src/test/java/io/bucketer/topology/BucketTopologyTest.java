@@ -30,10 +30,12 @@ import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 import org.apache.kafka.streams.test.TestRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -56,6 +58,9 @@ class BucketTopologyTest {
   static final ReadingChecks CHECKS =
       new ReadingChecks(Instant.parse("2000-01-01T00:00:00Z"), Duration.ofHours(1), 65_536);
 
+  /** bucketer's default budget for the open windows kept as objects. */
+  static final long WINDOW_CACHE_BYTES = 128L * 1024 * 1024;
+
   static final BucketTopology.Settings SETTINGS =
       new BucketTopology.Settings(
           "iot.readings",
@@ -67,7 +72,8 @@ class BucketTopologyTest {
           new InputPartitioning.BySeries(2),
           HORIZON,
           BucketLayout.finestKeepsMeasurements(1000),
-          CHECKS);
+          CHECKS,
+          WINDOW_CACHE_BYTES);
 
   @TempDir Path stateDir;
 
@@ -347,7 +353,10 @@ class BucketTopologyTest {
 
   private long entries(final String storeName) {
     long count = 0;
-    try (var all = driver.getKeyValueStore(storeName).all()) {
+    @SuppressWarnings("unchecked")
+    final ReadOnlyKeyValueStore<Bytes, byte[]> store =
+        (ReadOnlyKeyValueStore<Bytes, byte[]>) driver.getAllStateStores().get(storeName);
+    try (var all = store.all()) {
       while (all.hasNext()) {
         all.next();
         count++;

@@ -45,7 +45,8 @@ class InputKeyedBySensorTest {
           FOUR_PARTITIONS,
           BucketTopologyTest.SETTINGS.latenessHorizon(),
           BucketLayout.finestKeepsMeasurements(1000),
-          BucketTopologyTest.CHECKS);
+          BucketTopologyTest.CHECKS,
+          BucketTopologyTest.WINDOW_CACHE_BYTES);
   private static final long TEN = Instant.parse("2025-06-01T10:00:00Z").toEpochMilli();
 
   @TempDir Path stateDir;

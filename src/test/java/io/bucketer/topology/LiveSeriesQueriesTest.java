@@ -120,7 +120,8 @@ class LiveSeriesQueriesTest {
 
   @SuppressWarnings("unchecked")
   private static ReadOnlyKeyValueStore<Bytes, byte[]> store(final String name) {
-    return (ReadOnlyKeyValueStore<Bytes, byte[]>) (Object) driver.getKeyValueStore(name);
+    // the window stores are bucketer's own type, which only this accessor hands out
+    return (ReadOnlyKeyValueStore<Bytes, byte[]>) driver.getAllStateStores().get(name);
   }
 
   @AfterAll

@@ -41,7 +41,8 @@ class TopologyDescriptionTest {
             new InputPartitioning.BySensorKey(4),
             base.latenessHorizon(),
             base.layout(),
-            base.readingChecks()),
+            base.readingChecks(),
+            base.windowCacheBytes()),
         "topology-by-sensor");
   }
 
@@ -66,7 +67,8 @@ class TopologyDescriptionTest {
                       partitioning,
                       base.latenessHorizon(),
                       base.layout(),
-                      base.readingChecks()),
+                      base.readingChecks(),
+                      base.windowCacheBytes()),
                   () -> new ReadingDecoder(id -> Reading.getClassSchema()),
                   BucketerMetrics.unregistered())
               .describe();

@@ -1,0 +1,204 @@
+package io.bucketer.windows;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
+
+import io.bucketer.buckets.BucketLayout;
+import io.bucketer.buckets.ClosedBucket;
+import io.bucketer.buckets.Granularity;
+import io.bucketer.buckets.Measurement;
+import io.bucketer.buckets.SeriesKey;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+/** The window cache in front of a store: what reaches the store, when, and within what memory. */
+class WriteBehindWindowsTest {
+
+  private static final Granularity MINUTE = Granularity.parse("1m");
+  private static final Granularity HOUR = Granularity.parse("1h");
+  private static final SeriesKey SERIES = new SeriesKey("s1", "temperature");
+  private static final SeriesKey OTHER = new SeriesKey("s2", "temperature");
+  private static final long TEN = Instant.parse("2025-06-01T10:00:00Z").toEpochMilli();
+
+  private final InMemoryWindowStore store = new InMemoryWindowStore();
+  private final WindowCacheBudget budget = new WindowCacheBudget(1L << 30);
+  private final WriteBehindWindows windows = new WriteBehindWindows(store, budget);
+
+  private static WindowState minuteWith(final int readings) {
+    WindowState state = WindowState.openWith(new Measurement(TEN, 0), null);
+    for (int i = 1; i < readings; i++) {
+      state = state.withReading(new Measurement(TEN + i * 1_000L, i), null);
+    }
+    return state;
+  }
+
+  @Test
+  void shouldWriteAWindowChangedManyTimesOnceWhenAskedToWriteChanges() {
+    for (int readings = 1; readings <= 50; readings++) {
+      windows.put(SERIES, MINUTE, TEN, minuteWith(readings));
+    }
+    assertThat(store.puts).isZero();
+    assertThat(store.get(SERIES, MINUTE, TEN)).isNull();
+
+    windows.writeChanges();
+
+    assertThat(store.puts).isEqualTo(1);
+    assertThat(store.get(SERIES, MINUTE, TEN).stats().count()).isEqualTo(50);
+    windows.writeChanges();
+    assertThat(store.puts).isEqualTo(1);
+  }
+
+  @Test
+  void shouldAnswerAnOpenWindowFromMemoryAcrossCommits() {
+    final WindowState open = minuteWith(3);
+    windows.put(SERIES, MINUTE, TEN, open);
+    windows.writeChanges();
+    final int gets = store.gets;
+
+    assertThat(windows.get(SERIES, MINUTE, TEN)).isSameAs(open);
+    assertThat(store.gets).isEqualTo(gets);
+  }
+
+  @Test
+  void shouldReadAWindowMissingFromMemoryFromTheStoreAndKeepItIfOpen() {
+    store.put(SERIES, MINUTE, TEN, minuteWith(2));
+
+    assertThat(windows.get(SERIES, MINUTE, TEN).stats().count()).isEqualTo(2);
+    assertThat(windows.get(SERIES, MINUTE, TEN).stats().count()).isEqualTo(2);
+    assertThat(store.gets).isEqualTo(1);
+  }
+
+  @Test
+  void shouldLetAClosedWindowGoOnceWritten() {
+    windows.put(SERIES, MINUTE, TEN, minuteWith(2).close());
+    windows.writeChanges();
+    final int gets = store.gets;
+
+    assertThat(windows.get(SERIES, MINUTE, TEN).closed()).isTrue();
+    assertThat(store.gets).isEqualTo(gets + 1);
+  }
+
+  @Test
+  void shouldReadWindowsByRangeWithTheCachedOnesInPlaceOfTheStoredOnes() {
+    store.put(SERIES, MINUTE, TEN - 60_000, minuteWith(7));
+    store.put(SERIES, MINUTE, TEN, minuteWith(1));
+    windows.put(SERIES, MINUTE, TEN, minuteWith(2)); // newer than the stored one
+    windows.put(SERIES, MINUTE, TEN + 60_000, minuteWith(3)); // not stored yet
+    windows.put(SERIES, HOUR, TEN, WindowState.open(minuteWith(9).stats()));
+    final int puts = store.puts;
+
+    assertThat(windows.range(SERIES, MINUTE, TEN - 60_000, TEN + 60_000))
+        .extracting(window -> window.start(), window -> window.state().stats().count())
+        .containsExactly(tuple(TEN - 60_000, 7L), tuple(TEN, 2L), tuple(TEN + 60_000, 3L));
+    assertThat(windows.range(SERIES, MINUTE, TEN, TEN))
+        .extracting(window -> window.state().stats().count())
+        .containsExactly(2L);
+    assertThat(windows.latestStart(SERIES, MINUTE)).hasValue(TEN + 60_000);
+    assertThat(windows.latestStart(OTHER, MINUTE)).isEmpty();
+    assertThat(store.puts).isEqualTo(puts); // nothing written before the commit
+  }
+
+  @Test
+  void shouldNotWriteBackAWindowDeletedBeforeItsChangeWasWritten() {
+    windows.put(SERIES, MINUTE, TEN, minuteWith(2));
+    windows.put(SERIES, HOUR, TEN, WindowState.open(minuteWith(2).stats()));
+
+    windows.deleteBetween(SERIES, MINUTE, Long.MIN_VALUE, TEN);
+    windows.writeChanges();
+
+    assertThat(store.get(SERIES, MINUTE, TEN)).isNull();
+    assertThat(windows.get(SERIES, MINUTE, TEN)).isNull();
+    assertThat(store.get(SERIES, HOUR, TEN)).isNotNull();
+  }
+
+  @Test
+  void shouldWriteAndDropTheSeriesUsedLeastRecentlyWhenTheBudgetRunsOut() {
+    final WindowCacheBudget small = new WindowCacheBudget(2_000);
+    final WriteBehindWindows bounded = new WriteBehindWindows(store, small);
+    bounded.put(SERIES, MINUTE, TEN, minuteWith(40));
+    bounded.put(OTHER, MINUTE, TEN, minuteWith(40));
+
+    assertThat(store.get(SERIES, MINUTE, TEN).stats().count()).isEqualTo(40);
+    assertThat(store.get(OTHER, MINUTE, TEN)).isNull(); // still only in memory
+    assertThat(small.heldBytes()).isLessThanOrEqualTo(2_000);
+    assertThat(bounded.get(SERIES, MINUTE, TEN).stats().count()).isEqualTo(40);
+  }
+
+  @Test
+  void shouldKeepASeriesCachedAgainAfterItsEvictionWhenItsEarlierChangeIsWritten() {
+    final WindowCacheBudget small = new WindowCacheBudget(2_000);
+    final WriteBehindWindows bounded = new WriteBehindWindows(store, small);
+    bounded.put(SERIES, MINUTE, TEN, minuteWith(40));
+    bounded.put(OTHER, MINUTE, TEN, minuteWith(40)); // evicts SERIES, listed as changed
+    bounded.put(SERIES, MINUTE, TEN, minuteWith(41)); // evicts OTHER, caches SERIES again
+
+    bounded.writeChanges();
+    final int gets = store.gets;
+
+    assertThat(bounded.get(SERIES, MINUTE, TEN).stats().count()).isEqualTo(41);
+    assertThat(store.gets).isEqualTo(gets);
+  }
+
+  @Test
+  void shouldGiveTheBudgetBackAndForgetUnwrittenChangesOnDiscard() {
+    windows.put(SERIES, MINUTE, TEN, minuteWith(5));
+    assertThat(budget.heldBytes()).isPositive();
+
+    windows.discard();
+    windows.writeChanges();
+
+    assertThat(budget.heldBytes()).isZero();
+    assertThat(store.puts).isZero();
+  }
+
+  /**
+   * The lifecycle over the cache emits what it emits over the store alone, whatever the budget and
+   * however often changes are written: readings out of order, late ones, several series, windows
+   * sealing runs, quiet series closed by the wall clock.
+   */
+  @Test
+  void shouldLeaveTheLifecycleEmittingTheSameBucketsAsTheStoreAlone() {
+    final WindowLifecycle.Settings settings =
+        new WindowLifecycle.Settings(
+            List.of(MINUTE, HOUR),
+            Duration.ofSeconds(10),
+            Duration.ofSeconds(30),
+            Duration.ofMinutes(20),
+            BucketLayout.finestKeepsMeasurements(1000));
+    for (final long budgetBytes : new long[] {0, 4_000, 1L << 30}) {
+      final List<ClosedBucket> plain = new ArrayList<>();
+      final List<ClosedBucket> cached = new ArrayList<>();
+      final WriteBehindWindows front =
+          new WriteBehindWindows(new InMemoryWindowStore(), new WindowCacheBudget(budgetBytes));
+      final WindowLifecycle overStore =
+          new WindowLifecycle(settings, new InMemoryWindowStore(), delta -> {});
+      final WindowLifecycle overCache = new WindowLifecycle(settings, front, delta -> {});
+      final SplittableRandom random = new SplittableRandom(budgetBytes);
+      long wallClock = TEN;
+      for (int i = 0; i < 20_000; i++) {
+        final SeriesKey series = new SeriesKey("s" + random.nextInt(5), "temperature");
+        // 120 readings a minute per series: windows seal runs off their tails
+        final long timestamp =
+            TEN + i * 100L - (random.nextInt(10) == 0 ? random.nextInt(900_000) : 0);
+        final Measurement measurement = new Measurement(timestamp, random.nextInt(1_000) / 10.0);
+        wallClock += 100;
+        overStore.accept(series, measurement, null, wallClock, plain::add);
+        overCache.accept(series, measurement, null, wallClock, cached::add);
+        if (random.nextInt(50) == 0) {
+          front.writeChanges();
+        }
+        if (random.nextInt(500) == 0) {
+          final long quietLater = wallClock + random.nextInt(120_000);
+          overStore.closeIdleSeries(quietLater, plain::add);
+          overCache.closeIdleSeries(quietLater, cached::add);
+        }
+      }
+      assertThat(cached).as("budget %d", budgetBytes).hasSameSizeAs(plain);
+      assertThat(cached).as("budget %d", budgetBytes).isEqualTo(plain);
+    }
+  }
+}
