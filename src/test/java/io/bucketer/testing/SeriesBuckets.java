@@ -15,6 +15,9 @@ import java.util.Optional;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
 import org.bson.BsonDocument;
+import org.bson.BsonDocumentReader;
+import org.bson.codecs.BsonDocumentCodec;
+import org.bson.codecs.DecoderContext;
 
 /** Readings of one series and the buckets the topology would close for them, for read tests. */
 public final class SeriesBuckets {
@@ -104,7 +107,10 @@ public final class SeriesBuckets {
    * same but for those fields.
    */
   public static BsonDocument asWrittenBefore(final BsonDocument document) {
-    final BsonDocument old = document.clone();
+    // a mutable copy: the bucket writer's documents are raw BSON
+    final BsonDocument old =
+        new BsonDocumentCodec()
+            .decode(new BsonDocumentReader(document), DecoderContext.builder().build());
     for (final BsonDocument fields : List.of(old, old.getDocument("window"))) {
       for (final String name : List.of("first_value", "last_value", "stddev")) {
         fields.remove(name);
