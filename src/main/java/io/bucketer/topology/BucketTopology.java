@@ -72,7 +72,14 @@ public final class BucketTopology {
     final List<String> storeNames = addStores(builder, plan);
     final WindowCacheBudget windowCache = new WindowCacheBudget(settings.windowCacheBytes());
 
-    final Map<String, KStream<SeriesKey, Ingested>> routed =
+    // The decoder forwards each record to one of its two children by name: readings to the
+    // repartition (or, keyed by sensor, straight to the aggregator), rejected input to the
+    // dead-letter topic. A split would put three more nodes on every reading's way.
+    final String readingsChild =
+        settings.partitioning() instanceof InputPartitioning.BySeries
+            ? TopologyNames.REPARTITION_FILTER
+            : TopologyNames.AGGREGATE;
+    final KStream<SeriesKey, Object> decoded =
         builder.stream(
                 settings.inputTopic(),
                 Consumed.with(Serdes.ByteArray(), Serdes.ByteArray())
@@ -80,41 +87,37 @@ public final class BucketTopology {
             .process(
                 () ->
                     new ReadingDecodeProcessor(
-                        decoders.get(), settings.readingChecks(), settings.partitioning(), metrics),
-                Named.as(TopologyNames.DECODE))
-            .split(Named.as(TopologyNames.ROUTE))
-            .branch(
-                (series, ingested) -> ingested instanceof Ingested.Rejected,
-                Branched.as(TopologyNames.REJECTED))
-            .defaultBranch(Branched.as(TopologyNames.ACCEPTED));
+                        decoders.get(),
+                        settings.readingChecks(),
+                        settings.partitioning(),
+                        metrics,
+                        readingsChild),
+                Named.as(TopologyNames.DECODE));
 
-    routed
-        .get(TopologyNames.ROUTE + TopologyNames.REJECTED)
+    decoded
         .map(
-            (series, ingested) -> {
-              final Ingested.Rejected rejected = (Ingested.Rejected) ingested;
-              return KeyValue.pair(rejected.originalKey(), rejected.originalValue());
-            },
-            Named.as("dead-letter-original-bytes"))
+            (series, rejected) ->
+                KeyValue.pair(
+                    ((RejectedInput) rejected).originalKey(),
+                    ((RejectedInput) rejected).originalValue()),
+            Named.as(TopologyNames.REJECTED_INPUT))
         .to(
             settings.deadLetterTopic(),
             Produced.with(Serdes.ByteArray(), Serdes.ByteArray())
                 .withName(TopologyNames.sink(settings.deadLetterTopic())));
 
-    final KStream<SeriesKey, Reading> accepted =
-        routed
-            .get(TopologyNames.ROUTE + TopologyNames.ACCEPTED)
-            .mapValues(
-                ingested -> ((Ingested.Accepted) ingested).reading(), Named.as("accepted-reading"));
+    @SuppressWarnings("unchecked") // the decoder forwards only readings to this child
+    final KStream<SeriesKey, Reading> readings =
+        (KStream<SeriesKey, Reading>) (KStream<SeriesKey, ?>) decoded;
     final KStream<SeriesKey, Reading> bySeries =
         settings.partitioning() instanceof InputPartitioning.BySeries repartitioned
-            ? accepted.repartition(
+            ? readings.repartition(
                 Repartitioned.<SeriesKey, Reading>as(TopologyNames.READINGS_BY_SERIES)
                     .withKeySerde(new SeriesKeySerde())
                     .withValueSerde(new ReadingSerde())
                     .withNumberOfPartitions(repartitioned.seriesPartitions()))
             // keyed by sensor: the decoder let through only readings on their sensor's partition
-            : accepted;
+            : readings;
     final Map<String, KStream<String, AggregatorOutput>> aggregated =
         bySeries
             .process(

@@ -14,12 +14,16 @@ import org.apache.kafka.streams.processor.api.Record;
  * Decodes the registry-framed Avro value, checks it ({@link ReadingChecks}), and keys the reading
  * by its series. The input key is ignored: gateways may send any key or none; with input keyed by
  * sensor ({@link InputPartitioning.BySensorKey}) the record's partition is checked instead. Input
- * that cannot become a reading is passed on as {@link Ingested.Rejected} with dead-letter headers,
- * so one bad record never stops the stream. Event time moves from the Kafka record to the reading
+ * that cannot become a reading is passed on as {@link RejectedInput} with dead-letter headers, so
+ * one bad record never stops the stream. Event time moves from the Kafka record to the reading
  * here: the record forwarded downstream carries the reading's timestamp, so the repartitioned
  * stream's time is event time.
+ *
+ * <p>It has two children and forwards each record to one, by name: readings to {@code
+ * readingsChild} (the repartition, or the aggregator), rejected input to the dead-letter topic. So
+ * its output type is {@code Object}: a {@code Reading} or a {@link RejectedInput}.
  */
-final class ReadingDecodeProcessor implements Processor<byte[], byte[], SeriesKey, Ingested> {
+final class ReadingDecodeProcessor implements Processor<byte[], byte[], SeriesKey, Object> {
 
   /** The dead-letter reason of a reading on another partition than its sensor's. */
   static final String WRONG_PARTITION = "wrong-partition";
@@ -28,21 +32,24 @@ final class ReadingDecodeProcessor implements Processor<byte[], byte[], SeriesKe
   private final ReadingChecks checks;
   private final InputPartitioning partitioning;
   private final BucketerMetrics metrics;
-  private ProcessorContext<SeriesKey, Ingested> context;
+  private final String readingsChild;
+  private ProcessorContext<SeriesKey, Object> context;
 
   ReadingDecodeProcessor(
       final ReadingDecoder decoder,
       final ReadingChecks checks,
       final InputPartitioning partitioning,
-      final BucketerMetrics metrics) {
+      final BucketerMetrics metrics,
+      final String readingsChild) {
     this.decoder = decoder;
+    this.readingsChild = readingsChild;
     this.checks = checks;
     this.partitioning = partitioning;
     this.metrics = metrics;
   }
 
   @Override
-  public void init(final ProcessorContext<SeriesKey, Ingested> context) {
+  public void init(final ProcessorContext<SeriesKey, Object> context) {
     this.context = context;
   }
 
@@ -76,11 +83,9 @@ final class ReadingDecodeProcessor implements Processor<byte[], byte[], SeriesKe
     }
     final SeriesKey series = new SeriesKey(reading.getSensorId(), reading.getMetric());
     context.forward(
-        new Record<SeriesKey, Ingested>(
-            series,
-            new Ingested.Accepted(reading),
-            reading.getTimestamp().toEpochMilli(),
-            record.headers()));
+        new Record<SeriesKey, Object>(
+            series, reading, reading.getTimestamp().toEpochMilli(), record.headers()),
+        readingsChild);
   }
 
   /**
@@ -111,10 +116,10 @@ final class ReadingDecodeProcessor implements Processor<byte[], byte[], SeriesKe
 
   private void reject(
       final Record<byte[], byte[]> record, final ReadingChecks.Rejection rejection) {
-    final Record<SeriesKey, Ingested> rejected =
-        new Record<SeriesKey, Ingested>(
+    final Record<SeriesKey, Object> rejected =
+        new Record<SeriesKey, Object>(
             null,
-            new Ingested.Rejected(record.key(), record.value()),
+            new RejectedInput(record.key(), record.value()),
             record.timestamp(),
             record.headers());
     DeadLetterHeaders.add(
@@ -123,6 +128,6 @@ final class ReadingDecodeProcessor implements Processor<byte[], byte[], SeriesKe
         rejection.message(),
         context.recordMetadata().orElse(null));
     metrics.deadLetter(rejection.reason());
-    context.forward(rejected);
+    context.forward(rejected, TopologyNames.REJECTED_INPUT);
   }
 }

@@ -10,11 +10,19 @@ import io.bucketer.buckets.Granularity;
 public final class TopologyNames {
 
   public static final String DECODE = "decode-readings";
-  public static final String ROUTE = "decoded-";
+
+  /** The decoder's child that takes rejected input to the dead-letter topic. */
+  public static final String REJECTED_INPUT = "dead-letter-original-bytes";
+
   public static final String ROUTE_AGGREGATED = "aggregated-";
-  public static final String REJECTED = "rejected";
-  public static final String ACCEPTED = "accepted";
   public static final String READINGS_BY_SERIES = "readings-by-series";
+
+  /**
+   * The first node of the repartition by series, which Kafka Streams names after it: the decoder's
+   * child that takes readings.
+   */
+  public static final String REPARTITION_FILTER = READINGS_BY_SERIES + "-repartition-filter";
+
   public static final String AGGREGATE = "aggregate-buckets";
   public static final String CLOSED = "closed";
   public static final String TOO_LATE = "too-late";
