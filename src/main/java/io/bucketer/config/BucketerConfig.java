@@ -351,14 +351,15 @@ public final class BucketerConfig extends AbstractConfig {
           .define(
               WINDOW_CACHE_MAX_BYTES,
               Type.LONG,
-              128L * 1024 * 1024,
+              256L * 1024 * 1024,
               ConfigDef.Range.atLeast(0),
               Importance.MEDIUM,
-              "Heap the open windows of all tasks may take as objects, estimated, between two"
-                  + " commits and across them; each changed window reaches RocksDB and the"
-                  + " changelog once per commit. When it runs out, the series used least recently"
-                  + " are written and dropped, to be read back from RocksDB. About 1.5 KiB per"
-                  + " series at 1 Hz with 1m and 1h windows. Count it in -Xmx.")
+              "Heap the open windows of all tasks may take as objects, each charged its largest"
+                  + " size: 1.25 KiB for a window that holds readings, 256 bytes for one of sums,"
+                  + " so 1.5 KiB per series with 1m and 1h windows (the default fits 170,000"
+                  + " series). A cached window reaches RocksDB and the changelog once per commit,"
+                  + " however many readings it took. Windows that find it spent are written and"
+                  + " read back for every reading, as without the cache. Count it in -Xmx.")
           .define(
               HTTP_PORT,
               Type.INT,

@@ -67,7 +67,7 @@ final class BucketAggregator implements Processor<SeriesKey, Reading, String, Ag
             metrics);
     // A task whose state was rolled back is initialised again: the lifecycle reads it afresh.
     forget();
-    windows = new WriteBehindWindows(store, windowCache);
+    windows = new WriteBehindWindows(store, settings.granularities().get(0), windowCache);
     // Every window store runs the hook; the first to flush writes all changes, to every store.
     hooked.values().forEach(hookedStore -> hookedStore.beforeCommit(windows::writeChanges));
     lifecycle = new WindowLifecycle(settings, windows, metrics::openBucketsChanged);

@@ -5,7 +5,7 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * The heap that the window caches of all tasks of a process may hold together ({@link
  * WriteBehindWindows}), in estimated bytes. Tasks on several stream threads share it; each updates
- * it only when a window enters or leaves its cache or its readings' arrays grow.
+ * it only when a window enters or leaves its cache.
  */
 public final class WindowCacheBudget {
 
@@ -19,17 +19,20 @@ public final class WindowCacheBudget {
     this.maxBytes = maxBytes;
   }
 
-  /** Takes {@code bytes} of the budget; a negative number gives them back. */
-  void take(final long bytes) {
-    heldBytes.addAndGet(bytes);
+  /** Takes {@code bytes} of the budget if they are left, and says whether it did. */
+  boolean tryTake(final long bytes) {
+    long held = heldBytes.get();
+    while (held + bytes <= maxBytes) {
+      if (heldBytes.compareAndSet(held, held + bytes)) {
+        return true;
+      }
+      held = heldBytes.get();
+    }
+    return false;
   }
 
   void release(final long bytes) {
     heldBytes.addAndGet(-bytes);
-  }
-
-  boolean exceeded() {
-    return heldBytes.get() > maxBytes;
   }
 
   /** Estimated bytes all caches hold now. */

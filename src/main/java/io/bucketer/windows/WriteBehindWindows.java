@@ -3,8 +3,8 @@ package io.bucketer.windows;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.SeriesKey;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
@@ -17,9 +17,14 @@ import java.util.TreeMap;
  * Before, every reading decoded its window from the store and encoded it back: on a backlog about
  * 50 times per window between two commits, and a quarter of the stream thread's time.
  *
- * <p><b>What stays cached.</b> Open windows, for as long as the memory budget, which every task of
- * the process shares, allows: when it runs out, the series used least recently are written and
- * dropped. Closed windows are dropped once written: only a late reading reads one again.
+ * <p><b>What stays cached.</b> Open windows, as many as the memory budget allows, which every task
+ * of the process shares. A window is charged its largest size when it enters (a finest window's
+ * readings are sealed off at {@link WindowLifecycle#TAIL_CAPACITY}), so the budget holds however
+ * the windows grow. When the budget is spent, a window that does not fit is written to the store at
+ * once and read back from it, as every window was before this cache; the windows already cached
+ * stay. Not least-recently-used eviction: at 1 Hz every series is touched once a second in turn,
+ * and LRU over a cycle longer than the cache misses every time. Closed windows are dropped once
+ * written, which makes room: only a late reading reads one again.
  *
  * <p><b>Reads across windows</b> (a range, the latest window) merge the store's answer with the
  * cached windows; a visit of every window, when a task starts, writes all changes first. Runs of
@@ -33,12 +38,15 @@ public final class WriteBehindWindows implements WindowStore {
   /** What a cached window costs besides its readings: the objects and the map's entries. */
   private static final long WINDOW_OVERHEAD_BYTES = 256;
 
+  /** A window of the finest granularity at its largest: its tail's arrays full. */
+  private static final long READINGS_WINDOW_BYTES =
+      WINDOW_OVERHEAD_BYTES + (long) (Long.BYTES + Double.BYTES) * WindowLifecycle.TAIL_CAPACITY;
+
   private final WindowStore store;
+  private final Granularity finest;
   private final WindowCacheBudget budget;
 
-  /** Cached series, least recently used first. */
-  private final LinkedHashMap<SeriesKey, CachedSeries> cached =
-      new LinkedHashMap<>(1_024, 0.75f, true);
+  private final Map<SeriesKey, CachedSeries> cached = new HashMap<>(1_024);
 
   /** Series with windows changed since the last {@link #writeChanges}. */
   private final List<CachedSeries> changed = new ArrayList<>();
@@ -46,8 +54,13 @@ public final class WriteBehindWindows implements WindowStore {
   /** Bytes of the budget this task's cache holds. */
   private long heldBytes;
 
-  public WriteBehindWindows(final WindowStore store, final WindowCacheBudget budget) {
+  /**
+   * @param finest the granularity whose windows hold readings; the others hold sums only
+   */
+  public WriteBehindWindows(
+      final WindowStore store, final Granularity finest, final WindowCacheBudget budget) {
     this.store = store;
+    this.finest = finest;
     this.budget = budget;
   }
 
@@ -55,13 +68,14 @@ public final class WriteBehindWindows implements WindowStore {
   private static final class CachedWindow {
     final Granularity granularity;
     final long start;
+    final long bytes;
     WindowState state;
     boolean changed;
-    long bytes;
 
-    CachedWindow(final Granularity granularity, final long start) {
+    CachedWindow(final Granularity granularity, final long start, final long bytes) {
       this.granularity = granularity;
       this.start = start;
+      this.bytes = bytes;
     }
   }
 
@@ -117,26 +131,30 @@ public final class WriteBehindWindows implements WindowStore {
       final WindowState state,
       final boolean changed) {
     CachedSeries cachedSeries = cached.get(series);
-    if (cachedSeries == null) {
-      cachedSeries = new CachedSeries(series);
-      cached.put(series, cachedSeries);
-    }
-    CachedWindow window = cachedSeries.find(granularity, start);
+    CachedWindow window = cachedSeries == null ? null : cachedSeries.find(granularity, start);
     if (window == null) {
-      window = new CachedWindow(granularity, start);
+      final long bytes = granularity.equals(finest) ? READINGS_WINDOW_BYTES : WINDOW_OVERHEAD_BYTES;
+      if (!budget.tryTake(bytes)) {
+        if (changed) {
+          store.put(series, granularity, start, state); // no room: written through
+        }
+        return;
+      }
+      heldBytes += bytes;
+      if (cachedSeries == null) {
+        cachedSeries = new CachedSeries(series);
+        cached.put(series, cachedSeries);
+      }
+      window = new CachedWindow(granularity, start, bytes);
       cachedSeries.windows.add(window);
     }
     window.state = state;
-    resize(window, estimatedBytes(state));
     if (changed) {
       window.changed = true;
       if (!cachedSeries.listedAsChanged) {
         cachedSeries.listedAsChanged = true;
         this.changed.add(cachedSeries);
       }
-    }
-    if (budget.exceeded()) {
-      evictLeastRecentlyUsed(cachedSeries);
     }
   }
 
@@ -152,12 +170,12 @@ public final class WriteBehindWindows implements WindowStore {
       while (windows.hasNext()) {
         final CachedWindow window = windows.next();
         if (window.state.closed()) {
-          resize(window, 0);
+          release(window);
           windows.remove();
         }
       }
       if (cachedSeries.windows.isEmpty()) {
-        // only this entry: the series may have been evicted and cached again since it changed
+        // only this entry: the series may have been deleted and cached again since it changed
         cached.remove(cachedSeries.series, cachedSeries);
       }
     }
@@ -191,39 +209,9 @@ public final class WriteBehindWindows implements WindowStore {
     }
   }
 
-  /**
-   * Writes and drops the least recently used series until the budget holds, but never {@code keep}.
-   */
-  private void evictLeastRecentlyUsed(final CachedSeries keep) {
-    final Iterator<Map.Entry<SeriesKey, CachedSeries>> eldest = cached.entrySet().iterator();
-    while (budget.exceeded() && eldest.hasNext()) {
-      final CachedSeries victim = eldest.next().getValue();
-      if (victim == keep) {
-        continue;
-      }
-      writeChanges(victim);
-      for (final CachedWindow window : victim.windows) {
-        resize(window, 0);
-      }
-      victim.windows.clear();
-      eldest.remove();
-    }
-  }
-
-  private void resize(final CachedWindow window, final long bytes) {
-    if (bytes != window.bytes) {
-      budget.take(bytes - window.bytes);
-      heldBytes += bytes - window.bytes;
-      window.bytes = bytes;
-    }
-  }
-
-  /**
-   * A window's footprint in memory, estimated: it changes only when its readings' arrays grow,
-   * which they do by doubling, so the shared budget is updated a handful of times per window.
-   */
-  private static long estimatedBytes(final WindowState state) {
-    return WINDOW_OVERHEAD_BYTES + (long) (Long.BYTES + Double.BYTES) * state.tail().capacity();
+  private void release(final CachedWindow window) {
+    budget.release(window.bytes);
+    heldBytes -= window.bytes;
   }
 
   /**
@@ -282,7 +270,7 @@ public final class WriteBehindWindows implements WindowStore {
         if (window.granularity.equals(granularity)
             && window.start >= from
             && window.start <= upTo) {
-          resize(window, 0);
+          release(window);
           windows.remove();
         }
       }

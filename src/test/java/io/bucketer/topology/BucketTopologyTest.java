@@ -59,7 +59,7 @@ class BucketTopologyTest {
       new ReadingChecks(Instant.parse("2000-01-01T00:00:00Z"), Duration.ofHours(1), 65_536);
 
   /** bucketer's default budget for the open windows kept as objects. */
-  static final long WINDOW_CACHE_BYTES = 128L * 1024 * 1024;
+  static final long WINDOW_CACHE_BYTES = 256L * 1024 * 1024;
 
   static final BucketTopology.Settings SETTINGS =
       new BucketTopology.Settings(

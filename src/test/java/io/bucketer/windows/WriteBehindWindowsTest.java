@@ -26,7 +26,7 @@ class WriteBehindWindowsTest {
 
   private final InMemoryWindowStore store = new InMemoryWindowStore();
   private final WindowCacheBudget budget = new WindowCacheBudget(1L << 30);
-  private final WriteBehindWindows windows = new WriteBehindWindows(store, budget);
+  private final WriteBehindWindows windows = new WriteBehindWindows(store, MINUTE, budget);
 
   private static WindowState minuteWith(final int readings) {
     WindowState state = WindowState.openWith(new Measurement(TEN, 0), null);
@@ -116,31 +116,48 @@ class WriteBehindWindowsTest {
   }
 
   @Test
-  void shouldWriteAndDropTheSeriesUsedLeastRecentlyWhenTheBudgetRunsOut() {
-    final WindowCacheBudget small = new WindowCacheBudget(2_000);
-    final WriteBehindWindows bounded = new WriteBehindWindows(store, small);
+  void shouldWriteThroughTheWindowsThatFindTheBudgetSpentAndKeepTheCachedOnes() {
+    final WindowCacheBudget small = new WindowCacheBudget(2_000); // one minute at its largest
+    final WriteBehindWindows bounded = new WriteBehindWindows(store, MINUTE, small);
     bounded.put(SERIES, MINUTE, TEN, minuteWith(40));
     bounded.put(OTHER, MINUTE, TEN, minuteWith(40));
 
-    assertThat(store.get(SERIES, MINUTE, TEN).stats().count()).isEqualTo(40);
-    assertThat(store.get(OTHER, MINUTE, TEN)).isNull(); // still only in memory
+    assertThat(store.get(SERIES, MINUTE, TEN)).isNull(); // cached, written at the commit
+    assertThat(store.get(OTHER, MINUTE, TEN).stats().count()).isEqualTo(40); // written through
     assertThat(small.heldBytes()).isLessThanOrEqualTo(2_000);
+
+    final int gets = store.gets;
     assertThat(bounded.get(SERIES, MINUTE, TEN).stats().count()).isEqualTo(40);
+    assertThat(store.gets).isEqualTo(gets);
+    assertThat(bounded.get(OTHER, MINUTE, TEN).stats().count()).isEqualTo(40);
+    assertThat(store.gets).isEqualTo(gets + 1);
   }
 
   @Test
-  void shouldKeepASeriesCachedAgainAfterItsEvictionWhenItsEarlierChangeIsWritten() {
+  void shouldChargeAWindowItsLargestSizeSoThatGrowingNeverOverrunsTheBudget() {
+    final WindowCacheBudget budget = new WindowCacheBudget(1L << 20);
+    final WriteBehindWindows windows = new WriteBehindWindows(store, MINUTE, budget);
+    windows.put(SERIES, MINUTE, TEN, minuteWith(1));
+    final long charged = budget.heldBytes();
+
+    windows.put(SERIES, MINUTE, TEN, minuteWith(WindowLifecycle.TAIL_CAPACITY));
+    windows.put(SERIES, HOUR, TEN, WindowState.open(minuteWith(3).stats()));
+
+    assertThat(charged)
+        .isGreaterThanOrEqualTo(16L * WindowLifecycle.TAIL_CAPACITY); // its full tail's arrays
+    assertThat(budget.heldBytes()).isLessThan(2 * charged); // an hour of sums costs less
+  }
+
+  @Test
+  void shouldMakeRoomWhenAClosedWindowIsWritten() {
     final WindowCacheBudget small = new WindowCacheBudget(2_000);
-    final WriteBehindWindows bounded = new WriteBehindWindows(store, small);
-    bounded.put(SERIES, MINUTE, TEN, minuteWith(40));
-    bounded.put(OTHER, MINUTE, TEN, minuteWith(40)); // evicts SERIES, listed as changed
-    bounded.put(SERIES, MINUTE, TEN, minuteWith(41)); // evicts OTHER, caches SERIES again
-
+    final WriteBehindWindows bounded = new WriteBehindWindows(store, MINUTE, small);
+    bounded.put(SERIES, MINUTE, TEN, minuteWith(3).close());
     bounded.writeChanges();
-    final int gets = store.gets;
 
-    assertThat(bounded.get(SERIES, MINUTE, TEN).stats().count()).isEqualTo(41);
-    assertThat(store.gets).isEqualTo(gets);
+    bounded.put(OTHER, MINUTE, TEN, minuteWith(3));
+
+    assertThat(store.get(OTHER, MINUTE, TEN)).isNull(); // cached: the closed minute left room
   }
 
   @Test
@@ -173,7 +190,8 @@ class WriteBehindWindowsTest {
       final List<ClosedBucket> plain = new ArrayList<>();
       final List<ClosedBucket> cached = new ArrayList<>();
       final WriteBehindWindows front =
-          new WriteBehindWindows(new InMemoryWindowStore(), new WindowCacheBudget(budgetBytes));
+          new WriteBehindWindows(
+              new InMemoryWindowStore(), MINUTE, new WindowCacheBudget(budgetBytes));
       final WindowLifecycle overStore =
           new WindowLifecycle(settings, new InMemoryWindowStore(), delta -> {});
       final WindowLifecycle overCache = new WindowLifecycle(settings, front, delta -> {});
