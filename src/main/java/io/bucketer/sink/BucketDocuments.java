@@ -9,6 +9,7 @@ import java.util.List;
 import org.bson.BsonBinaryWriter;
 import org.bson.BsonDateTime;
 import org.bson.BsonDocument;
+import org.bson.BsonDocumentReader;
 import org.bson.BsonInt32;
 import org.bson.BsonNull;
 import org.bson.BsonString;
@@ -59,7 +60,7 @@ public final class BucketDocuments {
     try (BsonBinaryWriter writer = new BsonBinaryWriter(buffer)) {
       writer.writeStartDocument();
       writer.writeName("_id");
-      writeId(writer, bucket);
+      writer.pipe(new BsonDocumentReader(idOf(bucket)));
       writer.writeString("sensor_id", bucket.series().sensorId());
       if (bucket.series().metric() != null) {
         writer.writeString("metric", bucket.series().metric());
@@ -92,21 +93,6 @@ public final class BucketDocuments {
   /** The document's size, about: a measurement takes 42 bytes, a summary about 200. */
   private static int estimatedBytes(final ClosedBucket bucket) {
     return 1_024 + 42 * bucket.measurements().size() + 200 * bucket.summaries().size();
-  }
-
-  private static void writeId(final BsonWriter writer, final ClosedBucket bucket) {
-    writer.writeStartDocument();
-    writer.writeString("sensor_id", bucket.series().sensorId());
-    writer.writeName("metric");
-    if (bucket.series().metric() == null) {
-      writer.writeNull();
-    } else {
-      writer.writeString(bucket.series().metric());
-    }
-    writer.writeString("granularity", bucket.granularity().label());
-    writer.writeDateTime("start", bucket.windowStart());
-    writer.writeInt32("seq", bucket.seq());
-    writer.writeEndDocument();
   }
 
   /**
