@@ -29,21 +29,24 @@ class TopologyDescriptionTest {
 
   @Test
   void shouldMatchTheReviewedTopologyOfInputKeyedBySensor() throws IOException {
+    assertDescribes(partitioned(new InputPartitioning.BySensorKey(4)), "topology-by-sensor");
+  }
+
+  /** The tests' settings with another input partitioning. */
+  private static BucketTopology.Settings partitioned(final InputPartitioning partitioning) {
     final BucketTopology.Settings base = BucketTopologyTest.SETTINGS;
-    assertDescribes(
-        new BucketTopology.Settings(
-            base.inputTopic(),
-            base.bucketsTopic(),
-            base.deadLetterTopic(),
-            base.granularities(),
-            base.grace(),
-            base.idleTimeout(),
-            new InputPartitioning.BySensorKey(4),
-            base.latenessHorizon(),
-            base.layout(),
-            base.readingChecks(),
-            base.windowCacheBytes()),
-        "topology-by-sensor");
+    return new BucketTopology.Settings(
+        base.inputTopic(),
+        base.bucketsTopic(),
+        base.deadLetterTopic(),
+        base.granularities(),
+        base.grace(),
+        base.idleTimeout(),
+        partitioning,
+        base.latenessHorizon(),
+        base.layout(),
+        base.readingChecks(),
+        base.windowCacheBytes());
   }
 
   /**
@@ -54,21 +57,9 @@ class TopologyDescriptionTest {
   void shouldReadOneTopicInEverySubtopologySoThatTaskIdlingNeverApplies() {
     for (final InputPartitioning partitioning :
         List.of(new InputPartitioning.BySeries(6), new InputPartitioning.BySensorKey(4))) {
-      final BucketTopology.Settings base = BucketTopologyTest.SETTINGS;
       final TopologyDescription description =
           BucketTopology.build(
-                  new BucketTopology.Settings(
-                      base.inputTopic(),
-                      base.bucketsTopic(),
-                      base.deadLetterTopic(),
-                      base.granularities(),
-                      base.grace(),
-                      base.idleTimeout(),
-                      partitioning,
-                      base.latenessHorizon(),
-                      base.layout(),
-                      base.readingChecks(),
-                      base.windowCacheBytes()),
+                  partitioned(partitioning),
                   () -> new ReadingDecoder(id -> Reading.getClassSchema()),
                   BucketerMetrics.unregistered())
               .describe();
