@@ -39,8 +39,4 @@ public final class WindowCacheBudget {
   public long heldBytes() {
     return heldBytes.get();
   }
-
-  public long maxBytes() {
-    return maxBytes;
-  }
 }

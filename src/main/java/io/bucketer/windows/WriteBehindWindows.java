@@ -202,13 +202,6 @@ public final class WriteBehindWindows implements WindowStore {
     }
   }
 
-  private void writeChanges(final SeriesKey series) {
-    final CachedSeries cachedSeries = cached.get(series);
-    if (cachedSeries != null) {
-      writeChanges(cachedSeries);
-    }
-  }
-
   private void release(final CachedWindow window) {
     budget.release(window.bytes);
     heldBytes -= window.bytes;
