@@ -112,8 +112,15 @@ public record BenchResults(
   void print(final PrintStream out) {
     out.println();
     out.printf(
-        "%-58s %12s %9s %13s %13s %15s %12s%n",
-        "", "readings/s", "seconds", "CPU ms/1k", "write cmds", "docs written", "writes/read");
+        "%-58s %12s %9s %13s %7s %13s %15s %12s%n",
+        "",
+        "readings/s",
+        "seconds",
+        "CPU ms/1k",
+        "JIT",
+        "write cmds",
+        "docs written",
+        "writes/read");
     row(out, "1 raw consume + decode (the limit)", raw);
     row(out, "1b Kafka Streams floor (repartition only)", streamsFloor);
     row(out, "2 bucketer: produced -> in MongoDB", processor);
@@ -132,6 +139,9 @@ public record BenchResults(
         windowedAggregate.windows(),
         windowedAggregate.droppedAsLate(),
         100.0 * windowedAggregate.droppedShare());
+    out.println(
+        "  JIT: the share of the CPU time this JVM's compilers took during the row (the"
+            + " connector's own JVM not counted)");
     out.println();
     out.println(
         "Kafka records written per reading, by topic (the Kafka Streams producers'"
@@ -254,11 +264,12 @@ public record BenchResults(
 
   private static void row(final PrintStream out, final String name, final Rate rate) {
     out.printf(
-        "%-58s %,12.0f %9.1f %13.1f %13s %15s %12s%n",
+        "%-58s %,12.0f %9.1f %13.1f %6.0f%% %13s %15s %12s%n",
         name,
         rate.readingsPerSecond(),
         rate.time().elapsed().toNanos() / 1e9,
         rate.cpuMillisPerThousand(),
+        100 * rate.time().jitShare(),
         rate.mongo() == null ? "-" : String.format("%,d", rate.mongo().writeCommands()),
         rate.mongo() == null ? "-" : String.format("%,d", rate.mongo().writeStatements()),
         rate.mongo() == null ? "-" : String.format("%.4f", rate.writesPerReading()));

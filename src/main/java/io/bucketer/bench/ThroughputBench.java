@@ -28,6 +28,7 @@ import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.common.utils.Utils;
 import org.apache.kafka.streams.StreamsConfig;
+import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
@@ -46,6 +47,7 @@ public final class ThroughputBench {
       Duration interval,
       Duration span,
       Duration warmup,
+      int maxWarmupRounds,
       int inputPartitions,
       boolean withConnector,
       Duration phaseTimeout,
@@ -55,6 +57,7 @@ public final class ThroughputBench {
       List.of(Granularity.parse("1m"), Granularity.parse("1h"));
   private static final String CONNECTOR_COLLECTION = "readings_connector";
   private static final int MAX_MEASUREMENTS = 1000;
+  private static final int SETTLED_JIT_SHARE_PERCENT = 10;
 
   /** bucketer's default; the other Kafka Streams contenders take the processor's setting. */
   private static final int SERIES_PARTITIONS = 6;
@@ -80,17 +83,57 @@ public final class ThroughputBench {
         InProcessSchemaRegistry registry = InProcessSchemaRegistry.start()) {
       final Infrastructure infrastructure =
           new Infrastructure(broker, mongo, registry, counter.get());
-      if (!options.warmup().isZero()) {
-        // The JIT compiles Kafka's, RocksDB's and bucketer's hot code while it first runs, which
-        // on two cores costs tens of CPU seconds: a warm-up round keeps that out of the figures.
-        out.println("warm-up round, not measured");
-        round(infrastructure, new Round("warmup", options.warmup()), false);
-        out.println();
-      }
+      warmUp(infrastructure);
       final BenchResults results =
           round(infrastructure, new Round("measured", options.span()), true);
       results.print(out);
       return results;
+    }
+  }
+
+  /**
+   * The JIT compiles the broker's, Kafka Streams', the stand-in's and bucketer's hot code while it
+   * first runs, with one compiler thread on two cores: tens of CPU seconds that a processor pays
+   * once, at its start, and that would otherwise be measured as a cost per reading. Warm-up rounds
+   * run every contender on readings of their own until a round leaves the compilers at most {@value
+   * #SETTLED_JIT_SHARE_PERCENT} % of its CPU time, or {@code maxWarmupRounds} have run.
+   */
+  private void warmUp(final Infrastructure infrastructure) throws Exception {
+    for (int number = 1;
+        number <= options.maxWarmupRounds() && !options.warmup().isZero();
+        number++) {
+      out.printf("warm-up round %d, not measured%n", number);
+      final Round round = new Round(number == 1 ? "warmup" : "warmup" + number, options.warmup());
+      final PhaseClock clock = PhaseClock.thisProcess().start();
+      round(infrastructure, round, false);
+      final PhaseClock.Measured time = clock.stop();
+      dropDatabases(infrastructure.mongo(), round);
+      final boolean settled = time.jitShare() * 100 <= SETTLED_JIT_SHARE_PERCENT;
+      out.printf(
+          "JIT compilation took %.0f%% of the round's CPU time: %s%n%n",
+          time.jitShare() * 100,
+          settled
+              ? "settled"
+              : number < options.maxWarmupRounds() ? "another round" : "the last warm-up round");
+      if (settled) {
+        return;
+      }
+    }
+  }
+
+  /**
+   * The stand-in keeps every document on this JVM's heap, where a MongoDB server would keep them in
+   * its own process: a warm-up round's would be collected, and marked again and again, during the
+   * measured rows.
+   */
+  private static void dropDatabases(final EmbeddedMongoServer mongo, final Round round) {
+    try (MongoClient client = MongoClients.create(mongo.connectionString())) {
+      for (final String database :
+          Flux.from(client.listDatabaseNames()).collectList().block(Duration.ofMinutes(1))) {
+        if (database.equals(round.database()) || database.startsWith(round.database() + "_")) {
+          Mono.from(client.getDatabase(database).drop()).block(Duration.ofMinutes(1));
+        }
+      }
     }
   }
 

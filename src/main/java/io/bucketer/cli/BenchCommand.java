@@ -44,9 +44,18 @@ final class BenchCommand implements Callable<Integer> {
       names = "--warmup",
       defaultValue = "1h",
       description =
-          "Event time of a first, unmeasured round that lets the JIT compile the hot code; 0s for"
-              + " none (default: ${DEFAULT-VALUE}).")
+          "Event time of each unmeasured warm-up round, which lets the JIT compile the hot code;"
+              + " 0s for none (default: ${DEFAULT-VALUE}).")
   String warmup;
+
+  @Option(
+      names = "--warmup-rounds",
+      defaultValue = "1",
+      description =
+          "Most warm-up rounds; they stop early once the JIT takes at most 10% of a round's CPU"
+              + " time. Each row prints the JIT's share of its CPU time, so that a run can be"
+              + " judged (default: ${DEFAULT-VALUE}).")
+  int warmupRounds;
 
   @Option(
       names = "--no-connector",
@@ -72,6 +81,7 @@ final class BenchCommand implements Callable<Integer> {
                 TimeSpans.parse(interval),
                 TimeSpans.parse(duration),
                 TimeSpans.parse(warmup),
+                warmupRounds,
                 setup.partitions,
                 connector,
                 TimeSpans.parse(timeout),

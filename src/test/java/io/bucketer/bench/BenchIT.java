@@ -32,6 +32,7 @@ class BenchIT {
                     Duration.ofSeconds(1),
                     Duration.ofMinutes(90),
                     Duration.ZERO,
+                    0,
                     2,
                     true,
                     PHASE_TIMEOUT,
