@@ -281,7 +281,8 @@ public final class BucketerApp implements AutoCloseable {
         config.bucketLayout(),
         new ReadingChecks(
             config.timestampFloor(), config.maxFutureSkew(), config.maxReadingBytes()),
-        config.windowCacheMaxBytes());
+        config.windowCacheMaxBytes(),
+        config.duplicateTimestamps());
   }
 
   /** The default backoff, within the configured total: a registry restart takes seconds. */

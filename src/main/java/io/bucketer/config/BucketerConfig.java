@@ -7,6 +7,7 @@ import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.Retention;
 import io.bucketer.buckets.TimeSpans;
 import io.bucketer.query.QueryLimits;
+import io.bucketer.windows.DuplicateTimestamps;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
@@ -54,6 +55,7 @@ public final class BucketerConfig extends AbstractConfig {
   public static final String GRACE = "grace";
   public static final String IDLE_TIMEOUT = "idle.timeout";
   public static final String LATENESS_HORIZON = "lateness.horizon";
+  public static final String DUPLICATE_TIMESTAMPS = "duplicate.timestamps";
   public static final String BUCKET_MAX_MEASUREMENTS = "bucket.max.measurements";
   public static final String BUCKET_MAX_BYTES = "bucket.max.bytes";
   public static final String RETENTION = "retention";
@@ -238,6 +240,22 @@ public final class BucketerConfig extends AbstractConfig {
                   + " still merged in: the window is written again, whole, with a higher revision."
                   + " Later readings go to the dead-letter topic (too-late). Closed windows and"
                   + " their readings stay in the state store this long; 0s turns merging off.")
+          .define(
+              DUPLICATE_TIMESTAMPS,
+              Type.STRING,
+              DuplicateTimestamps.KEEP_LAST.label(),
+              ConfigDef.ValidString.in(
+                  DuplicateTimestamps.KEEP_LAST.label(), DuplicateTimestamps.KEEP_FIRST.label()),
+              Importance.MEDIUM,
+              "A series and an event time identify a reading. A reading whose series already"
+                  + " holds one at its time with the same value is a resend (MQTT QoS 1, a gateway"
+                  + " replaying its buffer): it counts once, and a closed window is not written"
+                  + " again. With another value: keep-last replaces the earlier value, and a"
+                  + " closed window is written again with a higher revision (InfluxDB's rule for a"
+                  + " point written twice); keep-first keeps the earlier value and drops the later"
+                  + " reading (an insert under a unique index). Either holds within the lateness"
+                  + " horizon, across restarts. Counted in bucketer_readings_total"
+                  + " (outcome=resent|replaced|kept-first).")
           .define(
               BUCKET_MAX_MEASUREMENTS,
               Type.INT,
@@ -546,6 +564,10 @@ public final class BucketerConfig extends AbstractConfig {
 
   public long rocksDbMemoryBytes() {
     return getLong(ROCKSDB_MEMORY_BYTES);
+  }
+
+  public DuplicateTimestamps duplicateTimestamps() {
+    return DuplicateTimestamps.parse(getString(DUPLICATE_TIMESTAMPS));
   }
 
   public long windowCacheMaxBytes() {

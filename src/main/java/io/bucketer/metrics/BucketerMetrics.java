@@ -45,7 +45,13 @@ public final class BucketerMetrics {
     /** Arrived after its window closed but within the lateness horizon: merged, re-written. */
     LATE_MERGED("late-merged"),
     /** Arrived beyond the lateness horizon: dead-lettered. */
-    TOO_LATE("too-late");
+    TOO_LATE("too-late"),
+    /** Its series already held a reading with its time and value: a resend, counted once. */
+    RESENT("resent"),
+    /** Its series held a reading at its time with another value, which it replaced (keep-last). */
+    REPLACED("replaced"),
+    /** Its series held a reading at its time with another value, which stayed (keep-first). */
+    KEPT_FIRST("kept-first");
 
     private final String tag;
 

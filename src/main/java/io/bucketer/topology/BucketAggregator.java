@@ -93,6 +93,9 @@ final class BucketAggregator implements Processor<SeriesKey, Reading, String, Ag
     switch (outcome) {
       case ON_TIME -> metrics.reading(ReadingOutcome.ON_TIME);
       case LATE_MERGED -> metrics.reading(ReadingOutcome.LATE_MERGED);
+      case RESENT -> metrics.reading(ReadingOutcome.RESENT);
+      case REPLACED -> metrics.reading(ReadingOutcome.REPLACED);
+      case KEPT_FIRST -> metrics.reading(ReadingOutcome.KEPT_FIRST);
       case TOO_LATE -> {
         metrics.reading(ReadingOutcome.TOO_LATE);
         metrics.deadLetter(TooLateReadings.REASON);

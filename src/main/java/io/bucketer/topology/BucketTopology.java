@@ -8,6 +8,7 @@ import io.bucketer.buckets.SeriesKey;
 import io.bucketer.ingest.ReadingDecoder;
 import io.bucketer.metrics.BucketerMetrics;
 import io.bucketer.topics.ClosedBucketSerde;
+import io.bucketer.windows.DuplicateTimestamps;
 import io.bucketer.windows.WindowCacheBudget;
 import io.bucketer.windows.WindowLifecycle;
 import java.time.Duration;
@@ -48,7 +49,36 @@ public final class BucketTopology {
       Duration latenessHorizon,
       BucketLayout layout,
       ReadingChecks readingChecks,
-      long windowCacheBytes) {
+      long windowCacheBytes,
+      DuplicateTimestamps duplicateTimestamps) {
+
+    /** Settings with the default policy for readings at a time already held, keep-last. */
+    public Settings(
+        final String inputTopic,
+        final String bucketsTopic,
+        final String deadLetterTopic,
+        final List<Granularity> granularities,
+        final Duration grace,
+        final Duration idleTimeout,
+        final InputPartitioning partitioning,
+        final Duration latenessHorizon,
+        final BucketLayout layout,
+        final ReadingChecks readingChecks,
+        final long windowCacheBytes) {
+      this(
+          inputTopic,
+          bucketsTopic,
+          deadLetterTopic,
+          granularities,
+          grace,
+          idleTimeout,
+          partitioning,
+          latenessHorizon,
+          layout,
+          readingChecks,
+          windowCacheBytes,
+          DuplicateTimestamps.KEEP_LAST);
+    }
 
     /** What the window lifecycle needs of these settings. */
     public WindowLifecycle.Settings lifecycle() {
@@ -57,7 +87,8 @@ public final class BucketTopology {
           grace,
           idleTimeout,
           latenessHorizon,
-          layout);
+          layout,
+          duplicateTimestamps);
     }
   }
 

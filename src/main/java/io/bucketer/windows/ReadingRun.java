@@ -76,6 +76,25 @@ public final class ReadingRun {
     return size;
   }
 
+  /** The position of the first reading at {@code timestamp}, or -1 when none is. */
+  public int indexOf(final long timestamp) {
+    final long[] timestamps = readings.timestamps;
+    for (int i = 0; i < size; i++) {
+      if (timestamps[i] == timestamp) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  /** A copy of this run whose reading at {@code index} has {@code value} instead. */
+  public ReadingRun withValueAt(final int index, final double value) {
+    checked(index);
+    final double[] values = Arrays.copyOf(readings.values, size);
+    values[index] = value;
+    return of(Arrays.copyOf(readings.timestamps, size), values);
+  }
+
   /** Readings the arrays behind this run have room for: what it holds in memory. */
   public int capacity() {
     return readings.timestamps.length;

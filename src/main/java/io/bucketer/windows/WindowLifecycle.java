@@ -65,13 +65,39 @@ public final class WindowLifecycle {
       Duration grace,
       Duration idleTimeout,
       Duration latenessHorizon,
-      BucketLayout layout) {}
+      BucketLayout layout,
+      DuplicateTimestamps duplicateTimestamps) {
+
+    /** Settings with the default policy for readings at a time already held, keep-last. */
+    public Settings(
+        final List<Granularity> granularities,
+        final Duration grace,
+        final Duration idleTimeout,
+        final Duration latenessHorizon,
+        final BucketLayout layout) {
+      this(
+          granularities,
+          grace,
+          idleTimeout,
+          latenessHorizon,
+          layout,
+          DuplicateTimestamps.KEEP_LAST);
+    }
+  }
 
   /** What became of one reading. */
   public enum Outcome {
     ON_TIME,
     LATE_MERGED,
-    TOO_LATE
+    TOO_LATE,
+    /** Its series already held a reading with its time and value: counted once, nothing changed. */
+    RESENT,
+    /** It replaced the value of the reading its series held at its time ({@code keep-last}). */
+    REPLACED,
+    /**
+     * Its series held a reading at its time with another value, which stayed ({@code keep-first}).
+     */
+    KEPT_FIRST
   }
 
   private final RollupPlan plan;
@@ -84,6 +110,7 @@ public final class WindowLifecycle {
   private final long graceMillis;
   private final long idleTimeoutMillis;
   private final long horizonMillis;
+  private final DuplicateTimestamps duplicateTimestamps;
   private final WindowBuckets buckets;
   private final WindowStore store;
   private final LongConsumer openWindowsChanged;
@@ -124,6 +151,7 @@ public final class WindowLifecycle {
     this.graceMillis = settings.grace().toMillis();
     this.idleTimeoutMillis = settings.idleTimeout().toMillis();
     this.horizonMillis = settings.latenessHorizon().toMillis();
+    this.duplicateTimestamps = settings.duplicateTimestamps();
     this.buckets = new WindowBuckets(store, plan, settings.layout());
     this.store = store;
     this.openWindowsChanged = openWindowsChanged;
@@ -175,14 +203,25 @@ public final class WindowLifecycle {
     if (isBeyondHorizon(timestamp, clock)) {
       return Outcome.TOO_LATE;
     }
+    final long finestStart = finest.windowStart(timestamp);
+    final WindowState finestWindow = store.get(series, finest, finestStart);
+    if (finestWindow != null) {
+      final HeldReading held = heldAt(series, finestStart, finestWindow, timestamp);
+      if (held != null) {
+        return sameTime(
+            series, finestStart, finestWindow, held, measurement, utcOffsetMinutes, emit);
+      }
+    }
     List<Granularity> reclosed = List.of();
     for (final Granularity granularity : plan.granularities()) {
       if (!receivesReadingDirectly(granularity, timestamp, clock)) {
         continue;
       }
       final long start = granularity.windowStart(timestamp);
+      final WindowState before =
+          granularity.equals(finest) ? finestWindow : store.get(series, granularity, start);
       final WindowState after =
-          added(series, granularity, start, measurement, utcOffsetMinutes, clock);
+          added(series, granularity, start, before, measurement, utcOffsetMinutes, clock);
       if (after.closed()) {
         if (reclosed.isEmpty()) {
           reclosed = new ArrayList<>(plan.granularities().size());
@@ -212,6 +251,153 @@ public final class WindowLifecycle {
     return reclosed.isEmpty() ? Outcome.ON_TIME : Outcome.LATE_MERGED;
   }
 
+  /**
+   * Where a finest window holds a reading at {@code timestamp}: in its tail ({@code run} null) or
+   * in one of its sealed runs.
+   */
+  private record HeldReading(WindowReader.SealedRun run, int index, double value) {}
+
+  /**
+   * The reading the finest window holds at {@code timestamp}, or null. A reading later or earlier
+   * than all of the window's, the usual case, is told from its stats alone; any other looks through
+   * the tail and then through the sealed runs.
+   */
+  private HeldReading heldAt(
+      final SeriesKey series, final long start, final WindowState window, final long timestamp) {
+    final BucketStats stats = window.stats();
+    if (timestamp > stats.lastTimestamp() || timestamp < stats.firstTimestamp()) {
+      return null;
+    }
+    final int inTail = window.tail().indexOf(timestamp);
+    if (inTail >= 0) {
+      return new HeldReading(null, inTail, window.tail().value(inTail));
+    }
+    if (window.sealedRuns() > 0) {
+      for (final WindowReader.SealedRun run : store.sealedRuns(series, start, start)) {
+        final int index = run.readings().indexOf(timestamp);
+        if (index >= 0) {
+          return new HeldReading(run, index, run.readings().value(index));
+        }
+      }
+    }
+    return null;
+  }
+
+  /**
+   * A reading at a time its series already holds: a resend when the value is the same, counted
+   * once; otherwise {@link DuplicateTimestamps} decides. Its time is one the series' clock has
+   * passed, so it closes nothing.
+   */
+  private Outcome sameTime(
+      final SeriesKey series,
+      final long start,
+      final WindowState window,
+      final HeldReading held,
+      final Measurement measurement,
+      final Integer utcOffsetMinutes,
+      final Consumer<ClosedBucket> emit) {
+    if (Double.compare(held.value(), measurement.value()) == 0) {
+      return Outcome.RESENT;
+    }
+    if (duplicateTimestamps == DuplicateTimestamps.KEEP_FIRST) {
+      return Outcome.KEPT_FIRST;
+    }
+    ReadingRun tail = window.tail();
+    if (held.run() == null) {
+      tail = tail.withValueAt(held.index(), measurement.value());
+    } else {
+      store.putSealedRun(
+          series,
+          start,
+          held.run().number(),
+          held.run().readings().withValueAt(held.index(), measurement.value()));
+    }
+    final WindowState withNewTail =
+        new WindowState(
+            window.stats(), window.closed(), window.revision(), window.sealedRuns(), tail);
+    final Integer offset =
+        utcOffsetMinutes != null && measurement.timestamp() == window.stats().lastTimestamp()
+            ? utcOffsetMinutes
+            : window.stats().utcOffsetMinutes();
+    final BucketStats restated =
+        BucketStats.ofAll(WindowReadings.of(store, series, start, withNewTail), offset);
+    final WindowState replaced = withNewTail.restated(restated);
+    store.put(series, finest, start, replaced);
+    if (replaced.closed()) {
+      emit(series, finest, start, replaced, emit);
+      restateCoarser(series, finest, start, emit);
+    }
+    for (final Granularity granularity : fedByReadings) {
+      if (!granularity.equals(finest)) {
+        restateFromReadings(series, granularity, measurement.timestamp(), emit);
+      }
+    }
+    return Outcome.REPLACED;
+  }
+
+  /**
+   * Computes again, from the readings its finest windows hold, the window of a granularity fed by
+   * readings (not rolled up) that holds {@code timestamp}; emits it if it has closed, and goes on
+   * up to the windows rolled up from it.
+   */
+  private void restateFromReadings(
+      final SeriesKey series,
+      final Granularity granularity,
+      final long timestamp,
+      final Consumer<ClosedBucket> emit) {
+    final long start = granularity.windowStart(timestamp);
+    final WindowState current = store.get(series, granularity, start);
+    if (current == null) {
+      return;
+    }
+    final List<Measurement> readings =
+        WindowReadings.between(store, finest, series, start, granularity.windowEnd(start));
+    final WindowState restated =
+        current.restated(BucketStats.ofAll(readings, current.stats().utcOffsetMinutes()));
+    store.put(series, granularity, start, restated);
+    if (restated.closed()) {
+      emit(series, granularity, start, restated, emit);
+      restateCoarser(series, granularity, start, emit);
+    }
+  }
+
+  /**
+   * Computes again, from the windows it summarises, each coarser window that the closed window
+   * {@code (granularity, start)} was rolled up into, after a value in it was replaced; emits those
+   * that have closed, and goes on up. A coarser window's sums are those of its closed source
+   * windows, late readings included (a late reading goes to its finest window as well), and a
+   * source window is kept as long as a window it is rolled up into can change.
+   */
+  private void restateCoarser(
+      final SeriesKey series,
+      final Granularity granularity,
+      final long start,
+      final Consumer<ClosedBucket> emit) {
+    for (final Granularity coarser : rolledUpFrom.get(granularity)) {
+      final long coarserStart = coarser.windowStart(start);
+      final WindowState current = store.get(series, coarser, coarserStart);
+      if (current == null) {
+        continue;
+      }
+      BucketStats sums = null;
+      for (final WindowReader.Window source :
+          store.range(series, granularity, coarserStart, coarser.windowEnd(coarserStart) - 1)) {
+        if (source.state().closed()) {
+          sums = sums == null ? source.state().stats() : sums.merge(source.state().stats());
+        }
+      }
+      if (sums == null) {
+        continue;
+      }
+      final WindowState restated = current.restated(sums);
+      store.put(series, coarser, coarserStart, restated);
+      if (restated.closed()) {
+        emit(series, coarser, coarserStart, restated, emit);
+        restateCoarser(series, coarser, coarserStart, emit);
+      }
+    }
+  }
+
   /** The clock of {@code series}: the event time up to which its windows are judged. */
   public long clockOf(final SeriesKey series) {
     final SeriesClock seen = clocks.get(series);
@@ -223,16 +409,19 @@ public final class WindowLifecycle {
     return openWindows;
   }
 
-  /** The window the reading joins, stored with it; a new window closed at once if it is late. */
+  /**
+   * The window the reading joins ({@code before} it does: null for a new one), stored with it; a
+   * new window closed at once if it is late.
+   */
   private WindowState added(
       final SeriesKey series,
       final Granularity granularity,
       final long start,
+      final WindowState before,
       final Measurement measurement,
       final Integer utcOffsetMinutes,
       final long clock) {
     final boolean keepsReadings = granularity.equals(finest);
-    final WindowState before = store.get(series, granularity, start);
     WindowState after;
     if (before == null) {
       final WindowState fresh =

@@ -44,6 +44,14 @@ public record WindowState(
         stats.add(measurement, utcOffsetMinutes), closed, nextRevision(), sealedRuns, tail);
   }
 
+  /**
+   * This window with its sums computed again, after a reading's value was replaced; a closed window
+   * gets a new revision.
+   */
+  public WindowState restated(final BucketStats recomputed) {
+    return new WindowState(recomputed, closed, nextRevision(), sealedRuns, tail);
+  }
+
   /** This window with the sums of a closed finer window. */
   public WindowState merge(final BucketStats finer) {
     return new WindowState(stats.merge(finer), closed, revision, sealedRuns, tail);

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.Retention;
+import io.bucketer.windows.DuplicateTimestamps;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -35,6 +36,22 @@ class BucketerConfigTest {
     assertThat(config.seriesPartitions()).isEqualTo(6);
     assertThat(config.kafkaProperties())
         .containsEntry("bootstrap.servers", "broker-1:9092,broker-2:9092");
+  }
+
+  @Test
+  void shouldKeepTheLastValueOfAReadingSentTwiceUnlessToldToKeepTheFirst() {
+    final Map<String, Object> keepFirst = required();
+    keepFirst.put(BucketerConfig.DUPLICATE_TIMESTAMPS, "keep-first");
+    final Map<String, Object> unknown = required();
+    unknown.put(BucketerConfig.DUPLICATE_TIMESTAMPS, "keep-both");
+
+    assertThat(new BucketerConfig(required()).duplicateTimestamps())
+        .isEqualTo(DuplicateTimestamps.KEEP_LAST);
+    assertThat(new BucketerConfig(keepFirst).duplicateTimestamps())
+        .isEqualTo(DuplicateTimestamps.KEEP_FIRST);
+    assertThatThrownBy(() -> new BucketerConfig(unknown))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining(BucketerConfig.DUPLICATE_TIMESTAMPS);
   }
 
   @Test

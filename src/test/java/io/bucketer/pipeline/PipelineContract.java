@@ -7,12 +7,14 @@ import io.bucketer.app.BucketerApp;
 import io.bucketer.avro.Reading;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.config.BucketerConfig;
+import io.bucketer.metrics.BucketerMetrics;
 import io.bucketer.simulate.ReadingGenerator;
 import io.bucketer.sink.BucketReader;
 import io.bucketer.testing.BucketStoreAssertions;
 import io.bucketer.testing.Endpoints;
 import io.bucketer.testing.GeneratedReadings;
 import io.bucketer.testing.InProcessRun;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -120,6 +122,92 @@ abstract class PipelineContract {
           .filteredOn(d -> d.getInt32("revision").getValue() == 1)
           .hasSize(8);
     }
+  }
+
+  /**
+   * Gateways resend: some readings twice at once, some after their windows closed, some after the
+   * processor restarted; and two readings come again with another value. Each reading counts once
+   * (the corrected ones with their later value, keep-last), and windows nothing changed in are not
+   * written again.
+   */
+  @Test
+  void shouldCountResentReadingsOnceAtOnceAfterTheirWindowsClosedAndAfterARestart()
+      throws Exception {
+    final List<Reading> readings =
+        GeneratedReadings.of(
+            new ReadingGenerator.Options(
+                4, HISTORY, Duration.ofSeconds(2), Duration.ZERO, 0, 0, 1200, 17));
+    final List<Reading> withResendsAtOnce = new ArrayList<>();
+    for (int i = 0; i < readings.size(); i++) {
+      withResendsAtOnce.add(readings.get(i));
+      if (i % 5 == 0) {
+        withResendsAtOnce.add(readings.get(i));
+      }
+    }
+    final List<Reading> resentAfterClosing = everyNth(readings, 7);
+    final List<Reading> resentAfterRestart = everyNth(readings, 11);
+    final List<Reading> corrected = new ArrayList<>(readings);
+    final List<Reading> corrections = new ArrayList<>();
+    for (final int index : List.of(10, 600)) {
+      final Reading correction = Reading.newBuilder(readings.get(index)).setValue(1e6).build();
+      corrections.add(correction);
+      corrected.set(index, correction);
+    }
+
+    try (InProcessRun run = newRun("2s")) {
+      final BucketReader store = run.store();
+      final SimpleMeterRegistry meters = new SimpleMeterRegistry();
+      try (BucketerApp app = run.start(meters)) {
+        run.send(withResendsAtOnce);
+        run.awaitReadingsInBuckets(readings.size(), MINUTE, HOUR);
+        run.send(resentAfterClosing);
+        awaitResent(meters, withResendsAtOnce.size() - readings.size() + resentAfterClosing.size());
+        BucketStoreAssertions.assertStoreEqualsComputation(store, readings, MINUTE, HOUR);
+        assertThat(store.all(MINUTE))
+            .extracting(d -> d.getInt32("revision").getValue())
+            .containsOnly(0);
+      }
+      final SimpleMeterRegistry restarted = new SimpleMeterRegistry();
+      try (BucketerApp app = run.start(restarted)) {
+        run.send(resentAfterRestart);
+        awaitResent(restarted, resentAfterRestart.size());
+        run.send(corrections);
+        await()
+            .atMost(InProcessRun.DEADLINE)
+            .until(
+                () ->
+                    store.all(MINUTE).stream()
+                            .filter(d -> d.getInt32("revision").getValue() == 1)
+                            .count()
+                        == 2);
+        run.awaitReadingsInBuckets(readings.size(), MINUTE, HOUR);
+        await()
+            .atMost(InProcessRun.DEADLINE)
+            .untilAsserted(
+                () ->
+                    BucketStoreAssertions.assertStoreEqualsComputation(
+                        store, corrected, MINUTE, HOUR));
+        assertThat(readingsCounted(restarted, "replaced")).isEqualTo(2);
+      }
+    }
+  }
+
+  private static List<Reading> everyNth(final List<Reading> readings, final int n) {
+    final List<Reading> chosen = new ArrayList<>();
+    for (int i = 0; i < readings.size(); i += n) {
+      chosen.add(readings.get(i));
+    }
+    return chosen;
+  }
+
+  private static void awaitResent(final SimpleMeterRegistry meters, final long resent) {
+    await("" + resent + " readings counted as resent")
+        .atMost(InProcessRun.DEADLINE)
+        .until(() -> readingsCounted(meters, "resent") == resent);
+  }
+
+  private static double readingsCounted(final SimpleMeterRegistry meters, final String outcome) {
+    return meters.get(BucketerMetrics.READINGS).tag("outcome", outcome).counter().count();
   }
 
   /** 100 readings a second: each minute is six capped documents, each hour many more. */

@@ -37,6 +37,31 @@ class ReadingRunTest {
   }
 
   @Test
+  void shouldFindTheFirstReadingAtATimeAndOnlyWithinItsOwnEnd() {
+    final ReadingRun two = ReadingRun.of(new Measurement(5, 1.0)).with(new Measurement(7, 2.0));
+    final ReadingRun longer = two.with(new Measurement(9, 3.0)).with(new Measurement(7, 4.0));
+
+    assertThat(longer.indexOf(7)).isEqualTo(1);
+    assertThat(longer.indexOf(9)).isEqualTo(2);
+    assertThat(two.indexOf(9)).isEqualTo(-1); // in the shared arrays, past this run's end
+    assertThat(two.indexOf(6)).isEqualTo(-1);
+  }
+
+  @Test
+  void shouldReplaceAValueInACopyLeavingTheRunAndItsSuccessorsAsTheyWere() {
+    final ReadingRun two = ReadingRun.of(new Measurement(5, 1.0)).with(new Measurement(7, 2.0));
+    final ReadingRun three = two.with(new Measurement(9, 3.0));
+
+    final ReadingRun replaced = two.withValueAt(0, 10.0);
+
+    assertThat(replaced.measurements())
+        .containsExactly(new Measurement(5, 10.0), new Measurement(7, 2.0));
+    assertThat(two.value(0)).isEqualTo(1.0);
+    assertThat(three.value(0)).isEqualTo(1.0);
+    assertThatThrownBy(() -> two.withValueAt(2, 0.0)).isInstanceOf(IndexOutOfBoundsException.class);
+  }
+
+  @Test
   void shouldNotReadPastItsOwnEndIntoALongerRunsReadings() {
     final ReadingRun one = ReadingRun.of(new Measurement(1, 1.0));
     one.with(new Measurement(2, 2.0));

@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.SplittableRandom;
@@ -180,6 +181,164 @@ class WindowLifecycleTest {
   }
 
   @Test
+  void shouldCountAResentReadingOnceWhileItsWindowIsOpen() {
+    send(at(0, 5), 1.0);
+    send(at(0, 6), 2.0);
+
+    assertThat(send(at(0, 5), 1.0)).isEqualTo(Outcome.RESENT);
+    assertThat(send(at(0, 6), 2.0)).isEqualTo(Outcome.RESENT);
+    send(at(1, 10), 0.0);
+
+    assertThat(emitted).hasSize(1);
+    assertThat(emitted.get(0).measurements())
+        .containsExactly(new Measurement(at(0, 5), 1.0), new Measurement(at(0, 6), 2.0));
+    assertThat(emitted.get(0).stats().count()).isEqualTo(2);
+  }
+
+  @Test
+  void shouldWriteNothingAgainForAReadingResentAfterItsWindowClosed() {
+    send(at(0, 5), 1.0);
+    send(at(70, 0), 1.0); // closes 10:00 and the hour of 10
+    emitted.clear();
+    final int putsBefore = store.puts;
+
+    assertThat(send(at(0, 5), 1.0)).isEqualTo(Outcome.RESENT);
+
+    assertThat(emitted).isEmpty();
+    assertThat(store.puts).isEqualTo(putsBefore);
+  }
+
+  @Test
+  void shouldFindAResendInTheRunsSealedOffABusyWindow() {
+    for (int i = 0; i < 3 * WindowLifecycle.TAIL_CAPACITY; i++) {
+      send(TEN + i * 100L, i);
+    }
+    assertThat(store.sealedRunsOf(SERIES)).isEqualTo(3);
+
+    assertThat(send(TEN + 100L, 1.0)).isEqualTo(Outcome.RESENT);
+    assertThat(send(TEN + 150L, 1.5)).isEqualTo(Outcome.ON_TIME); // out of order, not held
+    send(at(1, 10), 0.0);
+
+    assertThat(emitted.get(0).stats().count()).isEqualTo(3L * WindowLifecycle.TAIL_CAPACITY + 1);
+  }
+
+  @Test
+  void shouldKnowAResendAfterARestart() {
+    send(at(0, 5), 1.0);
+    lifecycle = started();
+
+    assertThat(send(at(0, 5), 1.0)).isEqualTo(Outcome.RESENT);
+  }
+
+  @Test
+  void shouldReplaceAnEarlierValueAtTheSameTimeWhileTheWindowIsOpen() {
+    send(at(0, 5), 1.0);
+    send(at(0, 30), 3.0);
+
+    assertThat(send(at(0, 5), 7.0)).isEqualTo(Outcome.REPLACED);
+    send(at(1, 10), 0.0);
+
+    final ClosedBucket minute = emitted.get(0);
+    assertThat(minute.measurements())
+        .containsExactly(new Measurement(at(0, 5), 7.0), new Measurement(at(0, 30), 3.0));
+    assertThat(minute.stats())
+        .isEqualTo(
+            BucketStats.ofAll(
+                List.of(new Measurement(at(0, 5), 7.0), new Measurement(at(0, 30), 3.0)), null));
+    assertThat(minute.revision()).isZero();
+  }
+
+  @Test
+  void shouldReplaceAValueInARunSealedOffABusyWindow() {
+    for (int i = 0; i < 2 * WindowLifecycle.TAIL_CAPACITY; i++) {
+      send(TEN + i * 100L, 1.0);
+    }
+
+    assertThat(send(TEN + 100L, 100.0)).isEqualTo(Outcome.REPLACED);
+    send(at(1, 10), 0.0);
+
+    assertThat(emitted.get(0).stats().count()).isEqualTo(2L * WindowLifecycle.TAIL_CAPACITY);
+    assertThat(emitted.get(0).stats().max()).isEqualTo(100.0);
+    assertThat(emitted.get(0).measurements()).contains(new Measurement(TEN + 100L, 100.0));
+  }
+
+  /**
+   * A closed minute and its closed hour are emitted again, restated: the hour's sums come from its
+   * minutes again, so a replaced maximum is gone from them, which no running sum could undo.
+   */
+  @Test
+  void shouldReEmitAClosedMinuteAndItsHourRestatedWhenAValueIsReplaced() {
+    send(at(0, 5), 9.0);
+    send(at(0, 6), 2.0);
+    send(at(1, 5), 4.0);
+    send(at(70, 0), 1.0); // closes the minutes of 10:00 and 10:01, and the hour of 10
+    emitted.clear();
+
+    assertThat(send(at(0, 5), 3.0)).isEqualTo(Outcome.REPLACED);
+
+    assertThat(emitted).extracting(ClosedBucket::granularity).containsExactly(MINUTE, HOUR);
+    assertThat(emitted).allSatisfy(bucket -> assertThat(bucket.revision()).isEqualTo(1));
+    final ClosedBucket hour = emitted.get(1);
+    assertThat(hour.stats().count()).isEqualTo(3);
+    assertThat(hour.stats().max()).isEqualTo(4.0);
+    assertThat(hour.stats().sum()).isEqualTo(9.0);
+    assertThat(hour.summaries().get(0).stats()).isEqualTo(emitted.get(0).stats());
+  }
+
+  /** A granularity no finer one divides takes readings itself: its sums come from them again. */
+  @Test
+  void shouldRestateAWindowFedByReadingsFromTheReadingsWhenAValueIsReplaced() {
+    final Granularity ninetySeconds = Granularity.parse("90s");
+    lifecycle =
+        new WindowLifecycle(
+            new WindowLifecycle.Settings(
+                List.of(MINUTE, ninetySeconds),
+                SETTINGS.grace(),
+                SETTINGS.idleTimeout(),
+                SETTINGS.latenessHorizon(),
+                SETTINGS.layout()),
+            store,
+            delta -> {});
+    send(at(0, 5), 9.0);
+    send(at(0, 6), 2.0);
+    send(at(10, 0), 1.0); // closes both windows holding them
+    emitted.clear();
+
+    assertThat(send(at(0, 5), 3.0)).isEqualTo(Outcome.REPLACED);
+
+    assertThat(emitted)
+        .extracting(ClosedBucket::granularity)
+        .containsExactly(MINUTE, ninetySeconds);
+    assertThat(emitted.get(1).stats().max()).isEqualTo(3.0);
+    assertThat(emitted.get(1).stats().sum()).isEqualTo(5.0);
+    assertThat(emitted.get(1).revision()).isEqualTo(1);
+  }
+
+  @Test
+  void shouldKeepTheFirstValueWhenThePolicySays() {
+    lifecycle =
+        new WindowLifecycle(
+            new WindowLifecycle.Settings(
+                SETTINGS.granularities(),
+                SETTINGS.grace(),
+                SETTINGS.idleTimeout(),
+                SETTINGS.latenessHorizon(),
+                SETTINGS.layout(),
+                DuplicateTimestamps.KEEP_FIRST),
+            store,
+            delta -> {});
+    send(at(0, 5), 1.0);
+    send(at(70, 0), 1.0);
+    emitted.clear();
+
+    assertThat(send(at(0, 5), 3.0)).isEqualTo(Outcome.KEPT_FIRST);
+    assertThat(send(at(70, 0), 3.0)).isEqualTo(Outcome.KEPT_FIRST);
+
+    assertThat(emitted).isEmpty();
+    assertThat(store.get(SERIES, MINUTE, TEN).stats().sum()).isEqualTo(1.0);
+  }
+
+  @Test
   void shouldCallAReadingTooLateOnceItsWindowsHorizonHasPassed() {
     send(at(0, 5), 1.0);
     send(at(0, 5) + Duration.ofHours(3).toMillis(), 1.0);
@@ -192,10 +351,15 @@ class WindowLifecycleTest {
   void shouldSealABusyWindowsReadingsInRunsAndEmitThemAllInTimeOrder() {
     final SplittableRandom random = new SplittableRandom(3);
     final List<Measurement> sent = new ArrayList<>();
-    for (int i = 0; i < 1_000; i++) {
-      final Measurement reading = new Measurement(TEN + random.nextLong(0, 60_000), i);
-      sent.add(reading);
-      send(reading.timestamp(), reading.value());
+    final Set<Long> times = new HashSet<>();
+    while (sent.size() < 1_000) {
+      // distinct times: a second reading at a time already held would replace the first
+      final long time = TEN + random.nextLong(0, 60_000);
+      if (times.add(time)) {
+        final Measurement reading = new Measurement(time, sent.size());
+        sent.add(reading);
+        send(reading.timestamp(), reading.value());
+      }
     }
     assertThat(store.sealedRunsOf(SERIES)).isEqualTo(1_000 / WindowLifecycle.TAIL_CAPACITY);
     assertThat(store.get(SERIES, MINUTE, TEN).tail().size())
