@@ -30,6 +30,8 @@ public final class BucketerCli implements Runnable {
 
   static CommandLine commandLine() {
     final CommandLine commandLine = new CommandLine(new BucketerCli());
+    // --format json, --schema gateway: enum options read as users write them, in lower case.
+    commandLine.setCaseInsensitiveEnumValuesAllowed(true);
     commandLine.setExecutionExceptionHandler(
         (exception, cmd, parseResult) -> {
           if (exception instanceof ConfigException) {

@@ -2,6 +2,7 @@ package io.bucketer.cli;
 
 import io.bucketer.ingest.ReadingEncoder;
 import io.bucketer.ingest.SchemaRegistryClient;
+import io.bucketer.simulate.GatewayFleet;
 import io.bucketer.simulate.ReadingGenerator;
 import io.bucketer.simulate.ReadingSimulator;
 import java.io.PrintStream;
@@ -18,7 +19,10 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 
 /** {@code bucketer simulate}: plays a fleet of IoT gateways against a real cluster and registry. */
 @Command(
@@ -30,8 +34,12 @@ final class SimulateCommand implements Callable<Integer> {
   @Option(names = "--bootstrap-servers", required = true, description = "Kafka brokers.")
   String bootstrapServers;
 
-  @Option(names = "--schema-registry-url", required = true, description = "Schema Registry URL.")
+  @Option(
+      names = "--schema-registry-url",
+      description = "Schema Registry URL; required with --format avro, unused with json.")
   String schemaRegistryUrl;
+
+  @Spec CommandSpec spec;
 
   @Option(
       names = "--topic",
@@ -66,8 +74,14 @@ final class SimulateCommand implements Callable<Integer> {
 
   @Mixin SimulatorOptions simulatorOptions;
 
+  @Mixin MessageOptions messages;
+
   @Override
   public Integer call() {
+    if (messages.format == GatewayFleet.Format.AVRO && schemaRegistryUrl == null) {
+      throw new ParameterException(
+          spec.commandLine(), "--schema-registry-url is required with --format avro");
+    }
     final ReadingGenerator readings =
         new ReadingGenerator(
             simulatorOptions.generatorOptions(start == null ? Instant.now() : start, count));
@@ -75,7 +89,12 @@ final class SimulateCommand implements Callable<Integer> {
       final ReadingSimulator simulator =
           new ReadingSimulator(
               producer,
-              new ReadingEncoder(new SchemaRegistryClient(schemaRegistryUrl), topic),
+              GatewayFleet.encoder(
+                  messages.shape,
+                  messages.format,
+                  schemaRegistryUrl == null
+                      ? null
+                      : new ReadingEncoder(new SchemaRegistryClient(schemaRegistryUrl), topic)),
               topic);
       final PrintStream out = System.out;
       final ScheduledExecutorService progress = Executors.newSingleThreadScheduledExecutor();

@@ -11,20 +11,28 @@ import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 
 /**
- * Acts as IoT gateways: sends generated readings to the input topic at a steady rate, framed as
- * Confluent's Avro serializer frames them, keyed by sensor id as a gateway typically would (the
- * processor does not rely on the key).
+ * Acts as IoT gateways: sends generated readings to the input topic at a steady rate, each as the
+ * record its encoder makes of it (by default bucketer's {@code Reading}, framed as Confluent's Avro
+ * serializer frames it), keyed by sensor id as a gateway typically would (the processor does not
+ * rely on the key unless told to).
  */
 public final class ReadingSimulator {
 
   private final Producer<byte[], byte[]> producer;
-  private final ReadingEncoder encoder;
+  private final MessageEncoder encoder;
   private final String topic;
   private final AtomicLong sent = new AtomicLong();
   private final AtomicLong acknowledged = new AtomicLong();
 
+  /** Gateways that send bucketer's own {@code Reading}, Avro framed for the registry. */
   public ReadingSimulator(
       final Producer<byte[], byte[]> producer, final ReadingEncoder encoder, final String topic) {
+    this(producer, (MessageEncoder) encoder::encode, topic);
+  }
+
+  /** Gateways that send what {@code encoder} makes of each reading (see {@link GatewayFleet}). */
+  public ReadingSimulator(
+      final Producer<byte[], byte[]> producer, final MessageEncoder encoder, final String topic) {
     this.producer = producer;
     this.encoder = encoder;
     this.topic = topic;

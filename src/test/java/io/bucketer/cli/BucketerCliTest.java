@@ -60,6 +60,29 @@ class BucketerCliTest {
   }
 
   @Test
+  void shouldAskForTheRegistryOnlyWhenTheSimulatorWritesAvro() {
+    final int exitCode = execute("simulate", "--bootstrap-servers", "localhost:1", "--count", "0");
+
+    assertThat(exitCode).isEqualTo(CommandLine.ExitCode.USAGE);
+    assertThat(err.toString()).contains("--schema-registry-url is required with --format avro");
+  }
+
+  @Test
+  void shouldNameAnUnknownMessageShapeOrFormat() {
+    assertThat(
+            execute(
+                "simulate",
+                "--bootstrap-servers",
+                "localhost:1",
+                "--format",
+                "xml",
+                "--count",
+                "0"))
+        .isEqualTo(CommandLine.ExitCode.USAGE);
+    assertThat(err.toString()).contains("--format").contains("xml").doesNotContain("\tat ");
+  }
+
+  @Test
   void shouldNameAMissingRequiredSetting() {
     assertThat(execute("run", "-s", "bootstrap.servers=localhost:9092"))
         .isEqualTo(BucketerCli.BAD_CONFIGURATION);

@@ -1,0 +1,90 @@
+package io.bucketer.simulate;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.bucketer.avro.Reading;
+import io.bucketer.ingest.ReadingEncoder;
+import java.io.UncheckedIOException;
+import java.util.List;
+
+/**
+ * The records a fleet of gateways sends, in one of the shapes bucketer reads: its own {@code
+ * Reading} or a multi-value gateway message ({@link GatewayMessage}), either as Avro framed for the
+ * Schema Registry or as a JSON object.
+ */
+public final class GatewayFleet {
+
+  /** What one record holds. */
+  public enum Shape {
+    /** bucketer's own {@code Reading}: one value, with its sensor id, time and metric. */
+    READING,
+    /** A gateway's own schema: one message per device and round, several values. */
+    GATEWAY
+  }
+
+  /** How a record is written. */
+  public enum Format {
+    /** Avro binary after the Schema Registry's 5-byte header, as Confluent's serializer does. */
+    AVRO,
+    /** A UTF-8 JSON object, with ISO-8601 times, as MQTT bridges often publish. */
+    JSON
+  }
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private GatewayFleet() {}
+
+  /**
+   * The encoder of records of {@code shape} in {@code format}; Avro registers through {@code avro}.
+   */
+  public static MessageEncoder encoder(
+      final Shape shape, final Format format, final ReadingEncoder avro) {
+    return switch (shape) {
+      case READING ->
+          format == Format.AVRO ? avro::encode : reading -> json(readingAsJson(reading));
+      case GATEWAY ->
+          format == Format.AVRO
+              ? reading -> avro.encode(GatewayMessage.of(reading).toAvro(), GatewayMessage.SCHEMA)
+              : reading -> json(gatewayAsJson(GatewayMessage.of(reading)));
+    };
+  }
+
+  /** The readings bucketer must find in the record sent for {@code reading}. */
+  public static List<Reading> readingsIn(final Shape shape, final Reading reading) {
+    return shape == Shape.READING ? List.of(reading) : GatewayMessage.of(reading).readings();
+  }
+
+  private static ObjectNode readingAsJson(final Reading reading) {
+    final ObjectNode node = JSON.createObjectNode();
+    node.put("sensor_id", reading.getSensorId());
+    node.put("timestamp", reading.getTimestamp().toString());
+    node.put("value", reading.getValue());
+    if (reading.getMetric() != null) {
+      node.put("metric", reading.getMetric());
+    }
+    if (reading.getUtcOffsetMinutes() != null) {
+      node.put("utc_offset_minutes", reading.getUtcOffsetMinutes());
+    }
+    return node;
+  }
+
+  private static ObjectNode gatewayAsJson(final GatewayMessage message) {
+    final ObjectNode node = JSON.createObjectNode();
+    node.put(GatewayMessage.DEVICE_ID_FIELD, message.deviceId());
+    node.put(
+        GatewayMessage.TIME_FIELD,
+        java.time.Instant.ofEpochMilli(message.timestampMillis()).toString());
+    node.put("temperature", message.temperature());
+    node.put("humidity", message.humidity());
+    node.put("battery", message.battery());
+    return node;
+  }
+
+  private static byte[] json(final ObjectNode node) {
+    try {
+      return JSON.writeValueAsBytes(node);
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new UncheckedIOException("cannot happen writing a tree of plain values", e);
+    }
+  }
+}
