@@ -3,8 +3,8 @@ package io.bucketer.ingest;
 import java.util.Objects;
 
 /**
- * A record value that can never become a {@code Reading}, whatever is retried: the caller routes it
- * to the dead-letter topic with {@link Reason#label()} as the reason header.
+ * A record value that can never become readings, whatever is retried: the caller routes it to the
+ * dead-letter topic with {@link Reason#label()} as the reason header.
  *
  * <p>Checked on purpose: a bad record is an expected, per-record outcome that the topology must
  * handle (dead-letter and continue), and the compiler should force every caller to decide. It is
@@ -21,12 +21,38 @@ public final class InvalidReadingException extends Exception {
     NOT_WIRE_FORMAT("not-wire-format"),
     /** The registry answered that the frame's schema id does not exist (error code 40403). */
     UNKNOWN_SCHEMA_ID("unknown-schema-id"),
-    /** The writer schema exists but cannot be resolved to the {@code Reading} reader schema. */
+    /**
+     * The writer schema exists but cannot be read: it is not a record, or (bucketer's own {@code
+     * Reading} read without a mapping, {@link ReadingDecoder}) it does not resolve to {@code
+     * Reading}.
+     */
     INCOMPATIBLE_SCHEMA("incompatible-schema"),
     /**
      * The Avro body does not decode with its writer schema (truncated, bad varint, extra bytes).
      */
-    MALFORMED_AVRO("malformed-avro");
+    MALFORMED_AVRO("malformed-avro"),
+    /**
+     * The sensor id or time field of the mapping is absent or null in the record, or not in its
+     * writer schema at all (then every record of that schema).
+     */
+    MISSING_FIELD("missing-field"),
+    /**
+     * The time field is not a time: in Avro not a long (timestamp-millis, timestamp-micros or plain
+     * epoch milliseconds); in JSON neither an ISO-8601 instant nor an integer of epoch
+     * milliseconds.
+     */
+    NOT_A_TIME("not-a-time"),
+    /** A value field holds something other than a number (in Avro: a non-numeric type). */
+    NOT_A_NUMBER("not-a-number"),
+    /**
+     * The sensor id is not a string or an integer, the metric not a string, or the UTC offset not
+     * an integer.
+     */
+    WRONG_TYPE("wrong-type"),
+    /** None of the value fields has a value: the record holds no reading. */
+    NO_VALUES("no-values"),
+    /** With input.format=json: the value is not one UTF-8 JSON object. */
+    MALFORMED_JSON("malformed-json");
 
     private final String label;
 
@@ -43,6 +69,7 @@ public final class InvalidReadingException extends Exception {
   }
 
   private final Reason reason;
+  private final String detail;
 
   public InvalidReadingException(final Reason reason, final String message) {
     this(reason, message, null);
@@ -51,9 +78,15 @@ public final class InvalidReadingException extends Exception {
   public InvalidReadingException(final Reason reason, final String message, final Throwable cause) {
     super(Objects.requireNonNull(reason, "reason").label() + ": " + message, cause);
     this.reason = reason;
+    this.detail = message;
   }
 
   public Reason reason() {
     return reason;
+  }
+
+  /** The message without its reason label: to reject a later record for the same cause. */
+  public String detail() {
+    return detail;
   }
 }

@@ -4,6 +4,7 @@ import io.bucketer.avro.Reading;
 import io.bucketer.ingest.ConfluentWireFormat.Frame;
 import io.bucketer.ingest.InvalidReadingException.Reason;
 import java.io.IOException;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
@@ -35,7 +36,7 @@ import org.apache.avro.specific.SpecificDatumReader;
  * serializer never writes any, so they mean the body and the schema id disagree, and the fields
  * that did decode cannot be trusted.
  */
-public final class ReadingDecoder {
+public final class ReadingDecoder implements InputDecoder {
 
   private static final Schema READER_SCHEMA = Reading.getClassSchema();
   private static final SpecificData MODEL = SpecificData.getForClass(Reading.class);
@@ -48,6 +49,12 @@ public final class ReadingDecoder {
 
   public ReadingDecoder(final SchemaLookup schemas) {
     this.schemas = Objects.requireNonNull(schemas, "schemas");
+  }
+
+  /** The one reading of a record: {@link #decode}'s. */
+  @Override
+  public List<Reading> readings(final byte[] framed) throws InvalidReadingException {
+    return List.of(decode(framed));
   }
 
   /**
@@ -93,9 +100,10 @@ public final class ReadingDecoder {
 
   /**
    * Checks compatibility up front because Avro only reports a failed resolution when a record is
-   * read, as an exception indistinguishable from corrupt bytes.
+   * read, as an exception indistinguishable from corrupt bytes. {@link MappedAvroDecoder} takes the
+   * reader it returns for the default mapping's fast path.
    */
-  private static Resolution resolve(final int schemaId, final Schema writer) {
+  static Resolution resolve(final int schemaId, final Schema writer) {
     final SchemaPairCompatibility pair =
         SchemaCompatibility.checkReaderWriterCompatibility(READER_SCHEMA, writer);
     if (pair.getType() != SchemaCompatibilityType.COMPATIBLE) {
@@ -158,7 +166,8 @@ public final class ReadingDecoder {
     return "timestamp is " + type.getName() + ", expected timestamp-millis or plain long";
   }
 
-  private record Resolution(DatumReader<Reading> reader, String incompatibility) {
+  /** A resolving reader into {@code Reading}, or why there is none. */
+  record Resolution(DatumReader<Reading> reader, String incompatibility) {
     static Resolution incompatible(final String why) {
       return new Resolution(null, why);
     }

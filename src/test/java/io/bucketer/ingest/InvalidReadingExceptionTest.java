@@ -12,7 +12,16 @@ class InvalidReadingExceptionTest {
   void labelsAreTheKebabCaseHeaderValues() {
     assertThat(Arrays.stream(Reason.values()).map(Reason::label))
         .containsExactly(
-            "not-wire-format", "unknown-schema-id", "incompatible-schema", "malformed-avro");
+            "not-wire-format",
+            "unknown-schema-id",
+            "incompatible-schema",
+            "malformed-avro",
+            "missing-field",
+            "not-a-time",
+            "not-a-number",
+            "wrong-type",
+            "no-values",
+            "malformed-json");
   }
 
   @Test

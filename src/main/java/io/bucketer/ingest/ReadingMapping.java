@@ -1,0 +1,114 @@
+package io.bucketer.ingest;
+
+import io.bucketer.avro.Reading;
+import io.bucketer.ingest.InvalidReadingException.Reason;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Which fields of an input record make its readings. The sensor id and the time are shared by all
+ * readings of a record; each value field present gives one reading. Its metric is the value of the
+ * metric field when there is one (then only one value field is allowed: a record holds one metric's
+ * value), else the value field's own name, so that a gateway record {@code {deviceId, ts,
+ * temperature, humidity}} becomes the series {@code (deviceId, temperature)} and {@code (deviceId,
+ * humidity)}. {@link #DEFAULT} reads bucketer's own {@code Reading} as it always was.
+ *
+ * @param sensorId the sensor's id; a record without it is rejected ({@code missing-field})
+ * @param time the reading's event time; a record without it is rejected ({@code missing-field})
+ * @param metric the field naming what was measured, or empty: the value fields' names are
+ * @param utcOffset the gateway's offset from UTC in minutes, or empty; null where absent
+ * @param values the measured values; absent or null ones are skipped
+ */
+public record ReadingMapping(
+    FieldPath sensorId,
+    FieldPath time,
+    Optional<FieldPath> metric,
+    Optional<FieldPath> utcOffset,
+    List<FieldPath> values) {
+
+  /** bucketer's own {@code Reading} schema (schemas/reading.avsc), field for field. */
+  public static final ReadingMapping DEFAULT =
+      new ReadingMapping(
+          FieldPath.parse("sensor_id"),
+          FieldPath.parse("timestamp"),
+          Optional.of(FieldPath.parse("metric")),
+          Optional.of(FieldPath.parse("utc_offset_minutes")),
+          List.of(FieldPath.parse("value")));
+
+  /**
+   * @throws IllegalArgumentException no value field; several with a metric field; two value fields
+   *     that would give their readings the same metric
+   */
+  public ReadingMapping {
+    Objects.requireNonNull(sensorId, "sensorId");
+    Objects.requireNonNull(time, "time");
+    Objects.requireNonNull(metric, "metric");
+    Objects.requireNonNull(utcOffset, "utcOffset");
+    values = List.copyOf(values);
+    if (values.isEmpty()) {
+      throw new IllegalArgumentException("at least one value field is needed");
+    }
+    if (metric.isPresent() && values.size() > 1) {
+      throw new IllegalArgumentException(
+          "with a metric field ("
+              + metric.get()
+              + ") a record holds one value, so exactly one value field is allowed, not "
+              + values
+              + "; for several values per record, set no metric field: each value field's name"
+              + " is then its readings' metric");
+    }
+    final Map<String, FieldPath> byMetric = new HashMap<>();
+    for (final FieldPath value : values) {
+      final FieldPath same = byMetric.put(value.name(), value);
+      if (same != null) {
+        throw new IllegalArgumentException(
+            "value fields "
+                + same
+                + " and "
+                + value
+                + " would both give readings of metric "
+                + value.name()
+                + ", the same series");
+      }
+    }
+  }
+
+  /** True for the mapping of bucketer's own schema, which has a faster way to be read. */
+  public boolean isDefault() {
+    return DEFAULT.equals(this);
+  }
+
+  /**
+   * The readings of one record, one per value present.
+   *
+   * @param metricValue the metric field's value, if the mapping has one (may be null)
+   * @param valuesFound by position in {@link #values()}; null for a value absent or null
+   * @throws InvalidReadingException {@code no-values} when no value is present
+   */
+  List<Reading> readings(
+      final String sensorIdValue,
+      final Instant timeValue,
+      final String metricValue,
+      final Integer utcOffsetValue,
+      final Double[] valuesFound)
+      throws InvalidReadingException {
+    final List<Reading> readings = new ArrayList<>(valuesFound.length);
+    for (int i = 0; i < valuesFound.length; i++) {
+      if (valuesFound[i] != null) {
+        final String readingMetric = metric.isPresent() ? metricValue : values.get(i).name();
+        readings.add(
+            new Reading(sensorIdValue, timeValue, valuesFound[i], readingMetric, utcOffsetValue));
+      }
+    }
+    if (readings.isEmpty()) {
+      throw new InvalidReadingException(
+          Reason.NO_VALUES, "none of the value fields " + values + " has a value");
+    }
+    return readings;
+  }
+}
