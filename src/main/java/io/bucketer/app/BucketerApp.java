@@ -5,7 +5,6 @@ import io.bucketer.buckets.Retention;
 import io.bucketer.config.BucketerConfig;
 import io.bucketer.http.CachedCheck;
 import io.bucketer.http.SeriesApi;
-import io.bucketer.ingest.ReadingDecoder;
 import io.bucketer.ingest.RetryBudget;
 import io.bucketer.ingest.SchemaRegistryClient;
 import io.bucketer.ingest.SchemaRegistryUnavailableException;
@@ -139,7 +138,7 @@ public final class BucketerApp implements AutoCloseable {
         new KafkaStreams(
             BucketTopology.build(
                 topologySettings(config, partitioning),
-                () -> new ReadingDecoder(registry),
+                () -> config.inputFormat().decoder(config.readingMapping(), registry),
                 metrics),
             streamsConfig);
     streams.setUncaughtExceptionHandler(error -> onStreamThreadFailure(error, metrics));

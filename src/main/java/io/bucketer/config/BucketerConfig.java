@@ -6,6 +6,9 @@ import io.bucketer.buckets.BucketLimits;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.Retention;
 import io.bucketer.buckets.TimeSpans;
+import io.bucketer.ingest.FieldPath;
+import io.bucketer.ingest.InputFormat;
+import io.bucketer.ingest.ReadingMapping;
 import io.bucketer.query.QueryLimits;
 import io.bucketer.windows.DuplicateTimestamps;
 import java.net.InetAddress;
@@ -49,6 +52,12 @@ public final class BucketerConfig extends AbstractConfig {
   public static final String APPLICATION_ID = "application.id";
   public static final String INSTANCE_ID = "instance.id";
   public static final String INPUT_TOPIC = "input.topic";
+  public static final String INPUT_FORMAT = "input.format";
+  public static final String INPUT_SENSOR_ID_FIELD = "input.sensor.id.field";
+  public static final String INPUT_TIME_FIELD = "input.time.field";
+  public static final String INPUT_METRIC_FIELD = "input.metric.field";
+  public static final String INPUT_UTC_OFFSET_FIELD = "input.utc.offset.field";
+  public static final String INPUT_VALUE_FIELDS = "input.value.fields";
   public static final String BUCKETS_TOPIC = "buckets.topic";
   public static final String DEAD_LETTER_TOPIC = "dead.letter.topic";
   public static final String GRANULARITIES = "granularities";
@@ -163,7 +172,69 @@ public final class BucketerConfig extends AbstractConfig {
               Type.STRING,
               "iot.readings",
               Importance.HIGH,
-              "Topic of the readings (Schema Registry framed Avro).")
+              "Topic of the readings (see input.format).")
+          .define(
+              INPUT_FORMAT,
+              Type.STRING,
+              InputFormat.AVRO.label(),
+              ConfigDef.ValidString.in(InputFormat.AVRO.label(), InputFormat.JSON.label()),
+              Importance.HIGH,
+              "What the input records' values are. avro: Schema Registry framed Avro (magic byte"
+                  + " 0, schema id, Avro binary) of any writer schema; the input.*.field settings"
+                  + " say which fields make the readings, located in each writer schema once per"
+                  + " schema id. json: one UTF-8 JSON object per record, no registry; a value that"
+                  + " is not one goes to the dead-letter topic (malformed-json).")
+          .define(
+              INPUT_SENSOR_ID_FIELD,
+              Type.STRING,
+              "sensor_id",
+              new FieldPathSetting(false),
+              Importance.MEDIUM,
+              "Field of the input records holding the sensor id: a string, or an integer taken as"
+                  + " its decimal digits. Dotted for a field of a nested record (meta.deviceId), as"
+                  + " are all input.*.field settings; in Avro a field is found by its name or, once"
+                  + " renamed, by an alias the writer schema gives it. A record without it goes to"
+                  + " the dead-letter topic (missing-field), as does every record of a writer"
+                  + " schema that lacks it.")
+          .define(
+              INPUT_TIME_FIELD,
+              Type.STRING,
+              "timestamp",
+              new FieldPathSetting(false),
+              Importance.MEDIUM,
+              "Field holding the readings' event time: in Avro a long of timestamp-millis,"
+                  + " timestamp-micros (converted to milliseconds) or plain epoch milliseconds; in"
+                  + " JSON an ISO-8601 instant with its offset (2025-06-01T09:00:00Z) or an integer"
+                  + " of epoch milliseconds. Missing: missing-field; of another kind: not-a-time.")
+          .define(
+              INPUT_METRIC_FIELD,
+              Type.STRING,
+              "metric",
+              new FieldPathSetting(true),
+              Importance.MEDIUM,
+              "Field naming what was measured (a string; absent or null: no metric). Empty: no"
+                  + " metric field, and the readings of each value field take the field's own name"
+                  + " (its last segment) as their metric, for records that hold several values."
+                  + " With a metric field, input.value.fields must name exactly one field.")
+          .define(
+              INPUT_UTC_OFFSET_FIELD,
+              Type.STRING,
+              "utc_offset_minutes",
+              new FieldPathSetting(true),
+              Importance.LOW,
+              "Field holding the gateway's offset from UTC in minutes (an int), kept in the"
+                  + " bucket documents; empty: none.")
+          .define(
+              INPUT_VALUE_FIELDS,
+              Type.LIST,
+              "value",
+              new FieldPathList(),
+              Importance.MEDIUM,
+              "Fields holding the measured values, comma-separated: in Avro int, long, float or"
+                  + " double (or a union of one with null), in JSON numbers. Each one a record holds"
+                  + " gives one reading; a null or absent one is skipped (a value field a writer"
+                  + " schema lacks too), and a record with no value goes to the dead-letter topic"
+                  + " (no-values). A value that is not a number: not-a-number, the whole record.")
           .define(
               BUCKETS_TOPIC,
               Type.STRING,
@@ -424,9 +495,11 @@ public final class BucketerConfig extends AbstractConfig {
               "How long a query waits for MongoDB, or for the instance it was forwarded to.");
 
   private final Map<String, Object> kafkaProperties;
+  private final ReadingMapping readingMapping;
 
   public BucketerConfig(final Map<String, ?> settings) {
     super(DEFINITION, settings, false);
+    this.readingMapping = buildReadingMapping();
     final Map<String, Object> kafka = new HashMap<>();
     settings.forEach(
         (key, value) -> {
@@ -476,6 +549,38 @@ public final class BucketerConfig extends AbstractConfig {
 
   public String inputTopic() {
     return getString(INPUT_TOPIC);
+  }
+
+  public InputFormat inputFormat() {
+    return InputFormat.of(getString(INPUT_FORMAT));
+  }
+
+  /** Which fields of an input record make its readings. */
+  public ReadingMapping readingMapping() {
+    return readingMapping;
+  }
+
+  /** Checked when the settings are read: a mapping that cannot work must stop the start. */
+  private ReadingMapping buildReadingMapping() {
+    final List<String> values = getList(INPUT_VALUE_FIELDS);
+    try {
+      return new ReadingMapping(
+          FieldPath.parse(getString(INPUT_SENSOR_ID_FIELD)),
+          FieldPath.parse(getString(INPUT_TIME_FIELD)),
+          optionalFieldPath(INPUT_METRIC_FIELD),
+          optionalFieldPath(INPUT_UTC_OFFSET_FIELD),
+          values.stream().map(FieldPath::parse).toList());
+    } catch (IllegalArgumentException e) {
+      throw new ConfigException(
+          INPUT_VALUE_FIELDS,
+          String.join(",", values),
+          e.getMessage() + " (" + INPUT_METRIC_FIELD + "=" + getString(INPUT_METRIC_FIELD) + ")");
+    }
+  }
+
+  private Optional<FieldPath> optionalFieldPath(final String name) {
+    final String path = getString(name);
+    return path.isBlank() ? Optional.empty() : Optional.of(FieldPath.parse(path));
   }
 
   public String bucketsTopic() {
@@ -630,6 +735,52 @@ public final class BucketerConfig extends AbstractConfig {
         TimeSpans.parse(getString(QUERY_MAX_RANGE)),
         getInt(QUERY_MAX_POINTS),
         TimeSpans.parse(getString(QUERY_TIMEOUT)));
+  }
+
+  /** A dotted field path; {@code optional}: or empty, for none. */
+  private static final class FieldPathSetting implements ConfigDef.Validator {
+    private final boolean optional;
+
+    FieldPathSetting(final boolean optional) {
+      this.optional = optional;
+    }
+
+    @Override
+    public void ensureValid(final String name, final Object value) {
+      final String path = value == null ? "" : value.toString();
+      if (optional && path.isBlank()) {
+        return;
+      }
+      try {
+        FieldPath.parse(path);
+      } catch (IllegalArgumentException e) {
+        throw new ConfigException(name, value, e.getMessage());
+      }
+    }
+
+    @Override
+    public String toString() {
+      return (optional ? "empty, or a" : "a") + " field name, dotted for a nested field";
+    }
+  }
+
+  private static final class FieldPathList implements ConfigDef.Validator {
+    @Override
+    public void ensureValid(final String name, final Object value) {
+      @SuppressWarnings("unchecked") // a LIST setting's value
+      final List<String> paths = (List<String>) value;
+      if (paths == null || paths.isEmpty()) {
+        throw new ConfigException(name, value, "at least one value field is needed");
+      }
+      for (final String path : paths) {
+        new FieldPathSetting(false).ensureValid(name, path);
+      }
+    }
+
+    @Override
+    public String toString() {
+      return "comma-separated field names, dotted for nested fields";
+    }
   }
 
   private static final class NonBlank implements ConfigDef.Validator {

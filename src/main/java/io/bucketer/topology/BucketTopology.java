@@ -5,7 +5,7 @@ import io.bucketer.buckets.BucketLayout;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.RollupPlan;
 import io.bucketer.buckets.SeriesKey;
-import io.bucketer.ingest.ReadingDecoder;
+import io.bucketer.ingest.InputDecoder;
 import io.bucketer.metrics.BucketerMetrics;
 import io.bucketer.topics.ClosedBucketSerde;
 import io.bucketer.windows.DuplicateTimestamps;
@@ -96,7 +96,7 @@ public final class BucketTopology {
 
   public static Topology build(
       final Settings settings,
-      final Supplier<ReadingDecoder> decoders,
+      final Supplier<? extends InputDecoder> decoders,
       final BucketerMetrics metrics) {
     final StreamsBuilder builder = new StreamsBuilder();
     final RollupPlan plan = new RollupPlan(settings.granularities());

@@ -55,9 +55,9 @@ public record ReadingChecks(Instant timestampFloor, Duration maxFutureSkew, int 
 
   /**
    * Checks a decoded reading against the wall clock {@code nowMillis}. The sensor id is checked for
-   * null too, although the reader schema's string cannot be null: a writer schema that allows a
-   * null sensor_id is already rejected as incompatible-schema by the decoder, and this keeps a null
-   * from ever reaching the series key if that changes.
+   * null too, although no decoder gives one (a null sensor id is incompatible-schema for {@code
+   * ReadingDecoder}, missing-field for a mapping): this keeps a null from ever reaching the series
+   * key if that changes.
    */
   Optional<Rejection> checkReading(final Reading reading, final long nowMillis) {
     if (reading.getSensorId() == null || reading.getSensorId().isBlank()) {

@@ -2,22 +2,26 @@ package io.bucketer.topology;
 
 import io.bucketer.avro.Reading;
 import io.bucketer.buckets.SeriesKey;
+import io.bucketer.ingest.InputDecoder;
 import io.bucketer.ingest.InvalidReadingException;
-import io.bucketer.ingest.ReadingDecoder;
 import io.bucketer.metrics.BucketerMetrics;
+import java.util.List;
 import java.util.Optional;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 
 /**
- * Decodes the registry-framed Avro value, checks it ({@link ReadingChecks}), and keys the reading
- * by its series. The input key is ignored: gateways may send any key or none; with input keyed by
- * sensor ({@link InputPartitioning.BySensorKey}) the record's partition is checked instead. Input
- * that cannot become a reading is passed on as {@link RejectedInput} with dead-letter headers, so
- * one bad record never stops the stream. Event time moves from the Kafka record to the reading
- * here: the record forwarded downstream carries the reading's timestamp, so the repartitioned
- * stream's time is event time.
+ * Decodes the value into its readings ({@link InputDecoder}: one, or one per value field of a
+ * gateway's record), checks each ({@link ReadingChecks}), and keys each reading by its own series.
+ * A record is taken or rejected whole: when one of its readings fails a check, the record goes to
+ * the dead-letter topic once, with its original bytes, and none of its readings is forwarded, so
+ * that replaying a dead letter can never count a reading twice. The input key is ignored: gateways
+ * may send any key or none; with input keyed by sensor ({@link InputPartitioning.BySensorKey}) the
+ * record's partition is checked instead. Input that cannot become a reading is passed on as {@link
+ * RejectedInput} with dead-letter headers, so one bad record never stops the stream. Event time
+ * moves from the Kafka record to the reading here: the record forwarded downstream carries the
+ * reading's timestamp, so the repartitioned stream's time is event time.
  *
  * <p>It has two children and forwards each record to one, by name: readings to {@code
  * readingsChild} (the repartition, or the aggregator), rejected input to the dead-letter topic. So
@@ -28,7 +32,7 @@ final class ReadingDecodeProcessor implements Processor<byte[], byte[], SeriesKe
   /** The dead-letter reason of a reading on another partition than its sensor's. */
   static final String WRONG_PARTITION = "wrong-partition";
 
-  private final ReadingDecoder decoder;
+  private final InputDecoder decoder;
   private final ReadingChecks checks;
   private final InputPartitioning partitioning;
   private final BucketerMetrics metrics;
@@ -36,7 +40,7 @@ final class ReadingDecodeProcessor implements Processor<byte[], byte[], SeriesKe
   private ProcessorContext<SeriesKey, Object> context;
 
   ReadingDecodeProcessor(
-      final ReadingDecoder decoder,
+      final InputDecoder decoder,
       final ReadingChecks checks,
       final InputPartitioning partitioning,
       final BucketerMetrics metrics,
@@ -60,32 +64,48 @@ final class ReadingDecodeProcessor implements Processor<byte[], byte[], SeriesKe
       reject(record, tooLarge.get());
       return;
     }
-    final Reading reading;
+    final List<Reading> readings;
     try {
-      reading = decoder.decode(record.value());
+      readings = decoder.readings(record.value());
     } catch (InvalidReadingException e) {
       reject(record, new ReadingChecks.Rejection(e.reason().label(), e.getMessage()));
       return;
     }
     // The processor's clock, not System's, so that TopologyTestDriver can move it.
-    final Optional<ReadingChecks.Rejection> invalid =
-        checks.checkReading(reading, context.currentSystemTimeMs());
-    if (invalid.isPresent()) {
-      reject(record, invalid.get());
-      return;
+    final long now = context.currentSystemTimeMs();
+    for (final Reading reading : readings) {
+      final Optional<ReadingChecks.Rejection> invalid = checks.checkReading(reading, now);
+      if (invalid.isPresent()) {
+        reject(record, naming(reading, readings, invalid.get()));
+        return;
+      }
     }
+    // The readings of a record share its sensor, and so its partition.
     if (partitioning instanceof InputPartitioning.BySensorKey bySensor) {
-      final Optional<ReadingChecks.Rejection> misplaced = checkPartition(reading, bySensor);
+      final Optional<ReadingChecks.Rejection> misplaced = checkPartition(readings.get(0), bySensor);
       if (misplaced.isPresent()) {
         reject(record, misplaced.get());
         return;
       }
     }
-    final SeriesKey series = new SeriesKey(reading.getSensorId(), reading.getMetric());
-    context.forward(
-        new Record<SeriesKey, Object>(
-            series, reading, reading.getTimestamp().toEpochMilli(), record.headers()),
-        readingsChild);
+    for (final Reading reading : readings) {
+      final SeriesKey series = new SeriesKey(reading.getSensorId(), reading.getMetric());
+      // Record copies the headers: each reading gets its own.
+      context.forward(
+          new Record<SeriesKey, Object>(
+              series, reading, reading.getTimestamp().toEpochMilli(), record.headers()),
+          readingsChild);
+    }
+  }
+
+  /** Of a record of several readings, the message names the one that failed. */
+  private static ReadingChecks.Rejection naming(
+      final Reading reading, final List<Reading> readings, final ReadingChecks.Rejection failed) {
+    if (readings.size() == 1) {
+      return failed;
+    }
+    return new ReadingChecks.Rejection(
+        failed.reason(), "the reading of " + reading.getMetric() + ": " + failed.message());
   }
 
   /**

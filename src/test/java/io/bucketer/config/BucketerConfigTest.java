@@ -5,13 +5,18 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.Retention;
+import io.bucketer.ingest.FieldPath;
+import io.bucketer.ingest.InputFormat;
+import io.bucketer.ingest.ReadingMapping;
 import io.bucketer.windows.DuplicateTimestamps;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.kafka.common.config.ConfigException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -193,6 +198,67 @@ class BucketerConfigTest {
         .containsEntry("idle.timeout", "2m")
         .containsEntry("input.topic", "from-file")
         .doesNotContainKey("path");
+  }
+
+  @Test
+  void shouldReadTodaysReadingSchemaInAvroByDefault() {
+    final BucketerConfig defaults = new BucketerConfig(required());
+
+    assertThat(defaults.inputFormat()).isEqualTo(InputFormat.AVRO);
+    assertThat(defaults.readingMapping()).isEqualTo(ReadingMapping.DEFAULT);
+  }
+
+  @Test
+  void shouldMapAGatewaysFieldsWithoutAMetricField() {
+    final Map<String, Object> gateway = required();
+    gateway.put("input.format", "json");
+    gateway.put("input.sensor.id.field", "meta.deviceId");
+    gateway.put("input.time.field", "ts");
+    gateway.put("input.metric.field", "");
+    gateway.put("input.utc.offset.field", "");
+    gateway.put("input.value.fields", "temperature, humidity,battery");
+
+    final BucketerConfig config = new BucketerConfig(gateway);
+
+    assertThat(config.inputFormat()).isEqualTo(InputFormat.JSON);
+    assertThat(config.readingMapping())
+        .isEqualTo(
+            new ReadingMapping(
+                FieldPath.parse("meta.deviceId"),
+                FieldPath.parse("ts"),
+                Optional.empty(),
+                Optional.empty(),
+                List.of(
+                    FieldPath.parse("temperature"),
+                    FieldPath.parse("humidity"),
+                    FieldPath.parse("battery"))));
+  }
+
+  @Test
+  void shouldRefuseSeveralValueFieldsWithAMetricFieldAndNameBothSettings() {
+    final Map<String, Object> ambiguous = required();
+    ambiguous.put("input.value.fields", "temperature,humidity");
+    final Map<String, Object> emptyPath = required();
+    emptyPath.put("input.sensor.id.field", "meta..id");
+    final Map<String, Object> noValues = required();
+    noValues.put("input.value.fields", "");
+    final Map<String, Object> unknownFormat = required();
+    unknownFormat.put("input.format", "protobuf");
+
+    assertThatThrownBy(() -> new BucketerConfig(ambiguous))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("input.value.fields")
+        .hasMessageContaining("input.metric.field=metric")
+        .hasMessageContaining("exactly one value field");
+    assertThatThrownBy(() -> new BucketerConfig(emptyPath))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("input.sensor.id.field");
+    assertThatThrownBy(() -> new BucketerConfig(noValues))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("input.value.fields");
+    assertThatThrownBy(() -> new BucketerConfig(unknownFormat))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("input.format");
   }
 
   @Test
