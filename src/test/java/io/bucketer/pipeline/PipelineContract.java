@@ -7,6 +7,8 @@ import io.bucketer.app.BucketerApp;
 import io.bucketer.avro.Reading;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.config.BucketerConfig;
+import io.bucketer.ingest.InvalidReadingException.Reason;
+import io.bucketer.ingest.ReadingEncoder;
 import io.bucketer.metrics.BucketerMetrics;
 import io.bucketer.simulate.ReadingGenerator;
 import io.bucketer.sink.BucketReader;
@@ -14,11 +16,14 @@ import io.bucketer.testing.BucketStoreAssertions;
 import io.bucketer.testing.Endpoints;
 import io.bucketer.testing.GeneratedReadings;
 import io.bucketer.testing.InProcessRun;
+import io.bucketer.topology.DeadLetterHeaders;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.admin.Admin;
@@ -267,6 +272,66 @@ abstract class PipelineContract {
             .noneMatch(topic -> topic.contains("repartition"));
       }
     }
+  }
+
+  /**
+   * A gateway's own Avro schema, several values per message: each value present is a reading of the
+   * series named after its field, and the buckets are those of the readings the test works out from
+   * the messages itself.
+   */
+  @Test
+  void shouldBucketEveryValueOfAGatewaysAvroMessagesAsTheIndependentComputationSays()
+      throws Exception {
+    final List<GatewayMessages.Message> messages =
+        GatewayMessages.generate(5, HISTORY, Duration.ofSeconds(4), Duration.ofMinutes(12), 17);
+    final List<Reading> readings = GatewayMessages.readings(messages);
+
+    try (InProcessRun run = gatewayRun("avro");
+        BucketerApp app = run.start()) {
+      final ReadingEncoder encoder = run.encoder();
+      run.sendValues(
+          messages.stream().map(m -> encoder.encode(m.avro(), GatewayMessages.SCHEMA)).toList());
+      run.awaitReadingsInBuckets(readings.size(), MINUTE, HOUR);
+      BucketStoreAssertions.assertStoreEqualsComputation(run.store(), readings, MINUTE, HOUR);
+      assertThat(run.deadLetters()).isEmpty();
+    }
+  }
+
+  /** The same messages as JSON, no registry; a value that is not JSON is dead-lettered. */
+  @Test
+  void shouldBucketEveryValueOfJsonMessagesAndDeadLetterWhatIsNotJson() throws Exception {
+    final List<GatewayMessages.Message> messages =
+        GatewayMessages.generate(5, HISTORY, Duration.ofSeconds(4), Duration.ofMinutes(12), 19);
+    final List<Reading> readings = GatewayMessages.readings(messages);
+    final List<byte[]> values = new ArrayList<>();
+    messages.forEach(m -> values.add(m.json().getBytes(StandardCharsets.UTF_8)));
+    values.add(values.size() / 2, "temperature=21.5".getBytes(StandardCharsets.UTF_8));
+
+    try (InProcessRun run = gatewayRun("json");
+        BucketerApp app = run.start()) {
+      run.sendValues(values);
+      run.awaitReadingsInBuckets(readings.size(), MINUTE, HOUR);
+      BucketStoreAssertions.assertStoreEqualsComputation(run.store(), readings, MINUTE, HOUR);
+      await()
+          .atMost(InProcessRun.DEADLINE)
+          .untilAsserted(
+              () ->
+                  assertThat(run.deadLetters())
+                      .singleElement()
+                      .satisfies(
+                          dead ->
+                              assertThat(
+                                      dead.headers().lastHeader(DeadLetterHeaders.REASON).value())
+                                  .asString(StandardCharsets.UTF_8)
+                                  .isEqualTo(Reason.MALFORMED_JSON.label())));
+    }
+  }
+
+  private InProcessRun gatewayRun(final String format) throws Exception {
+    final Map<String, String> settings = new HashMap<>(GatewayMessages.MAPPING);
+    settings.put(BucketerConfig.INPUT_FORMAT, format);
+    settings.put(BucketerConfig.IDLE_TIMEOUT, "2s");
+    return new InProcessRun(endpoints(), stateDir, 2, settings);
   }
 
   /** A run on two input partitions whose idle timeout closes quiet windows after {@code idle}. */

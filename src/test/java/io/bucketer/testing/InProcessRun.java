@@ -16,9 +16,11 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.stream.Stream;
@@ -28,6 +30,8 @@ import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
@@ -103,17 +107,43 @@ public final class InProcessRun implements AutoCloseable {
    */
   public ReadingSimulator gateways() {
     if (gateways == null) {
+      gateways = new ReadingSimulator(producer(), encoder(), config.inputTopic());
+    }
+    return gateways;
+  }
+
+  /**
+   * Frames records of any writer schema as Confluent's serializer does, registering the schema
+   * under the input topic's subject: what a gateway with a schema of its own sends.
+   */
+  public ReadingEncoder encoder() {
+    return new ReadingEncoder(
+        new SchemaRegistryClient(endpoints.schemaRegistryUrl()), config.inputTopic());
+  }
+
+  /**
+   * Sends record values as they are (framed Avro, JSON, anything), without keys, and waits until
+   * the broker acknowledged every one.
+   */
+  public void sendValues(final List<byte[]> values) throws Exception {
+    final List<Future<RecordMetadata>> acknowledged = new ArrayList<>(values.size());
+    for (final byte[] value : values) {
+      acknowledged.add(producer().send(new ProducerRecord<>(config.inputTopic(), value)));
+    }
+    for (final Future<RecordMetadata> ack : acknowledged) {
+      ack.get(DEADLINE.toSeconds(), TimeUnit.SECONDS);
+    }
+  }
+
+  private KafkaProducer<byte[], byte[]> producer() {
+    if (producer == null) {
       producer =
           new KafkaProducer<>(
               Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, endpoints.bootstrapServers()),
               new ByteArraySerializer(),
               new ByteArraySerializer());
-      final ReadingEncoder encoder =
-          new ReadingEncoder(
-              new SchemaRegistryClient(endpoints.schemaRegistryUrl()), config.inputTopic());
-      gateways = new ReadingSimulator(producer, encoder, config.inputTopic());
     }
-    return gateways;
+    return producer;
   }
 
   /** Sends every reading as fast as the producer takes them; fails unless all were sent. */
