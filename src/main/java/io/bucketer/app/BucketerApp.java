@@ -5,6 +5,7 @@ import io.bucketer.buckets.Retention;
 import io.bucketer.config.BucketerConfig;
 import io.bucketer.http.CachedCheck;
 import io.bucketer.http.SeriesApi;
+import io.bucketer.ingest.InputFormat;
 import io.bucketer.ingest.RetryBudget;
 import io.bucketer.ingest.SchemaRegistryClient;
 import io.bucketer.ingest.SchemaRegistryUnavailableException;
@@ -126,12 +127,15 @@ public final class BucketerApp implements AutoCloseable {
             config.sinkWritesInFlight(),
             config.sinkWriteTimeout());
 
+    // JSON input asks no registry.
     final SchemaRegistryClient registry =
-        new SchemaRegistryClient(
-            config.schemaRegistryUrl(),
-            Duration.ofSeconds(10),
-            registryRetryBudget(config),
-            config.schemaRegistryUserInfo());
+        config.inputFormat() == InputFormat.AVRO
+            ? new SchemaRegistryClient(
+                config.schemaRegistryUrl(),
+                Duration.ofSeconds(10),
+                registryRetryBudget(config),
+                config.schemaRegistryUserInfo())
+            : null;
     final BucketerMetrics metrics = new BucketerMetrics(meters);
     final StreamsConfig streamsConfig = new StreamsConfig(streamsProperties(config, advertised));
     final KafkaStreams streams =

@@ -12,6 +12,8 @@ import io.bucketer.embedded.EmbeddedMongoServer;
 import io.bucketer.embedded.InProcessSchemaRegistry;
 import io.bucketer.ingest.ReadingEncoder;
 import io.bucketer.ingest.SchemaRegistryClient;
+import io.bucketer.simulate.GatewayFleet;
+import io.bucketer.simulate.GatewayMessage;
 import io.bucketer.simulate.ReadingGenerator;
 import io.bucketer.simulate.ReadingSimulator;
 import io.bucketer.sink.BucketReader;
@@ -87,6 +89,8 @@ final class DemoCommand implements Callable<Integer> {
 
   @Mixin SimulatorOptions simulatorOptions;
 
+  @Mixin MessageOptions messages;
+
   private final PrintStream out = System.out;
 
   @Override
@@ -94,9 +98,16 @@ final class DemoCommand implements Callable<Integer> {
     setLibraryLogging(verbose);
     final List<Granularity> sizes = Granularity.parseList(granularities);
     final long started = System.nanoTime();
+    final long expectedReadings = readings * readingsPerRecord();
     out.printf(
-        "bucketer demo: %,d readings from %d sensors into %s buckets%n",
-        readings, simulatorOptions.sensors, granularities);
+        "bucketer demo: %s from %d sensors into %s buckets%n",
+        messages.shape == GatewayFleet.Shape.READING
+            ? String.format("%,d readings (%s)", readings, formatName())
+            : String.format(
+                "%,d gateway records (%s) of %d values, %,d readings",
+                readings, formatName(), readingsPerRecord(), expectedReadings),
+        simulatorOptions.sensors,
+        granularities);
     try (EmbeddedKafkaBroker broker = step("Kafka broker (KRaft)", EmbeddedKafkaBroker::start);
         EmbeddedMongoServer mongo = step("MongoDB stand-in", EmbeddedMongoServer::start);
         InProcessSchemaRegistry registry =
@@ -110,9 +121,10 @@ final class DemoCommand implements Callable<Integer> {
               new BucketReader(
                   mongo.connectionString(), config.mongoDatabase(), config.collectionPrefix())) {
         final Instant replayStart = replayStart();
-        final boolean complete = replayAndWait(broker, registry, app, store, sizes, replayStart);
+        final boolean complete =
+            replayAndWait(broker, registry, app, store, sizes, replayStart, expectedReadings);
         out.printf("%nfinished in %.1f s%n", (System.nanoTime() - started) / 1e9);
-        new DemoSummary(out, store, sizes).print(readings);
+        new DemoSummary(out, store, sizes).print(expectedReadings);
         store
             .fullest(sizes.get(0))
             .ifPresent(
@@ -135,7 +147,7 @@ final class DemoCommand implements Callable<Integer> {
             deadLetters.isEmpty()
                 ? "dead-letter topic: empty"
                 : "dead-letter topic, by reason: " + deadLetters);
-        return complete && new DemoSummary(out, store, sizes).countsMatch(readings) ? 0 : 1;
+        return complete && new DemoSummary(out, store, sizes).countsMatch(expectedReadings) ? 0 : 1;
       } finally {
         Utils.delete(stateDir.toFile());
       }
@@ -148,7 +160,8 @@ final class DemoCommand implements Callable<Integer> {
       final BucketerApp app,
       final BucketReader store,
       final List<Granularity> sizes,
-      final Instant replayStart)
+      final Instant replayStart,
+      final long expectedReadings)
       throws InterruptedException {
     final ReadingGenerator generator =
         new ReadingGenerator(simulatorOptions.generatorOptions(replayStart, readings));
@@ -156,7 +169,10 @@ final class DemoCommand implements Callable<Integer> {
       final ReadingSimulator simulator =
           new ReadingSimulator(
               producer,
-              new ReadingEncoder(new SchemaRegistryClient(registry.url()), INPUT_TOPIC),
+              GatewayFleet.encoder(
+                  messages.shape,
+                  messages.format,
+                  new ReadingEncoder(new SchemaRegistryClient(registry.url()), INPUT_TOPIC)),
               INPUT_TOPIC);
       final CompletableFuture<Long> sending =
           CompletableFuture.supplyAsync(() -> simulator.run(generator, rate));
@@ -171,7 +187,7 @@ final class DemoCommand implements Callable<Integer> {
           line.append(
               String.format(
                   " | %s: %,6d buckets, %,9d readings", size, store.documents(size), stored));
-          allStored &= stored >= readings;
+          allStored &= stored >= expectedReadings;
         }
         out.println(line);
         if (allStored || System.nanoTime() > deadline || !app.isHealthy()) {
@@ -200,12 +216,35 @@ final class DemoCommand implements Callable<Integer> {
     return Instant.now().truncatedTo(ChronoUnit.HOURS).minus(Duration.ofHours(hours));
   }
 
-  private static Map<String, Object> settings(
+  private long readingsPerRecord() {
+    return messages.shape == GatewayFleet.Shape.GATEWAY ? GatewayMessage.VALUE_FIELDS.size() : 1;
+  }
+
+  private String formatName() {
+    return messages.format == GatewayFleet.Format.JSON ? "JSON" : "Avro";
+  }
+
+  /**
+   * The processor's settings: the embedded endpoints, and the input format and reading mapping of
+   * the records the simulator sends, as a user would set them for gateways of that kind.
+   */
+  private Map<String, Object> settings(
       final EmbeddedKafkaBroker broker,
       final EmbeddedMongoServer mongo,
       final InProcessSchemaRegistry registry,
       final Path stateDir) {
     final Map<String, Object> settings = new HashMap<>();
+    if (messages.format == GatewayFleet.Format.JSON) {
+      settings.put(BucketerConfig.INPUT_FORMAT, "json");
+    }
+    if (messages.shape == GatewayFleet.Shape.GATEWAY) {
+      settings.put(BucketerConfig.INPUT_SENSOR_ID_FIELD, GatewayMessage.DEVICE_ID_FIELD);
+      settings.put(BucketerConfig.INPUT_TIME_FIELD, GatewayMessage.TIME_FIELD);
+      settings.put(BucketerConfig.INPUT_METRIC_FIELD, "");
+      settings.put(BucketerConfig.INPUT_UTC_OFFSET_FIELD, "");
+      settings.put(
+          BucketerConfig.INPUT_VALUE_FIELDS, String.join(",", GatewayMessage.VALUE_FIELDS));
+    }
     settings.put(BucketerConfig.BOOTSTRAP_SERVERS, broker.bootstrapServers());
     settings.put(BucketerConfig.SCHEMA_REGISTRY_URL, registry.url());
     settings.put(BucketerConfig.MONGODB_URI, mongo.connectionString());

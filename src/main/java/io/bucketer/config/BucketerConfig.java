@@ -108,10 +108,10 @@ public final class BucketerConfig extends AbstractConfig {
           .define(
               SCHEMA_REGISTRY_URL,
               Type.STRING,
-              ConfigDef.NO_DEFAULT_VALUE,
-              new NonBlank(),
+              "",
               Importance.HIGH,
-              "Schema Registry REST endpoint(s) holding the readings' writer schemas.")
+              "Schema Registry REST endpoint(s) holding the readings' writer schemas. Required"
+                  + " with input.format=avro; unused with json.")
           .define(
               SCHEMA_REGISTRY_USER_INFO,
               Type.PASSWORD,
@@ -499,6 +499,10 @@ public final class BucketerConfig extends AbstractConfig {
 
   public BucketerConfig(final Map<String, ?> settings) {
     super(DEFINITION, settings, false);
+    if (inputFormat() == InputFormat.AVRO && schemaRegistryUrl().isBlank()) {
+      throw new ConfigException(
+          SCHEMA_REGISTRY_URL, schemaRegistryUrl(), "must be set with input.format=avro");
+    }
     this.readingMapping = buildReadingMapping();
     final Map<String, Object> kafka = new HashMap<>();
     settings.forEach(

@@ -86,7 +86,16 @@ class BucketerCliTest {
   void shouldNameAMissingRequiredSetting() {
     assertThat(execute("run", "-s", "bootstrap.servers=localhost:9092"))
         .isEqualTo(BucketerCli.BAD_CONFIGURATION);
-    assertThat(err.toString()).contains("schema.registry.url");
+    assertThat(err.toString()).contains("mongodb.uri");
+  }
+
+  @Test
+  void shouldAskForTheRegistryWhenTheInputIsAvro() {
+    assertThat(
+            execute(
+                "run", "-s", "bootstrap.servers=localhost:9092", "-s", "mongodb.uri=mongodb://db"))
+        .isEqualTo(BucketerCli.BAD_CONFIGURATION);
+    assertThat(err.toString()).contains("schema.registry.url").contains("input.format=avro");
   }
 
   @ParameterizedTest

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -20,30 +22,8 @@ class DemoCommandIT {
   @Test
   void shouldRunTheDemoFromThePackagedJarAndReportMatchingCounts(@TempDir final Path dir)
       throws Exception {
-    final Path jar = Path.of("target", "bucketer.jar");
-    assertThat(jar).as("built by mvn package before the integration tests").exists();
-    final Path output = dir.resolve("demo.out");
-    final Process demo =
-        new ProcessBuilder(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-jar",
-                jar.toString(),
-                "demo",
-                "--readings",
-                "3000",
-                "--sensors",
-                "10")
-            .redirectErrorStream(true)
-            .redirectOutput(output.toFile())
-            .start();
+    final String printed = demo(dir, "--readings", "3000", "--sensors", "10");
 
-    final boolean ended = demo.waitFor(3, TimeUnit.MINUTES);
-    if (!ended) {
-      demo.destroyForcibly();
-    }
-    final String printed = Files.readString(output, StandardCharsets.UTF_8);
-    assertThat(ended).as("demo ended by itself; it printed:%n%s", printed).isTrue();
-    assertThat(demo.exitValue()).as(printed).isZero();
     assertThat(printed)
         .contains("\"measurements\"")
         // the hour document holds its minutes' summaries
@@ -56,5 +36,57 @@ class DemoCommandIT {
             "300 +[\\d.]+ +[\\d.]+ +[\\d.-]+ +[\\d.]+  1 document instead of 300 readings")
         .doesNotContain("WARN")
         .doesNotContain("INFO");
+  }
+
+  /** A gateway's own schema, three values a record, sent as JSON: the README's second example. */
+  @Test
+  void shouldBucketAGatewaysMultiValueJsonRecords(@TempDir final Path dir) throws Exception {
+    final String printed =
+        demo(
+            dir,
+            "--readings",
+            "1000",
+            "--sensors",
+            "10",
+            "--schema",
+            "gateway",
+            "--format",
+            "json");
+
+    assertThat(printed)
+        .contains("1,000 gateway records (JSON) of 3 values, 3,000 readings")
+        .contains("OK: every reading is in exactly one bucket of each granularity.")
+        .containsPattern("1m +[\\d,]+ +3,000 +3,000  ok")
+        .containsPattern("\"metric\": \"(temperature|humidity|battery)\"")
+        .contains("dead-letter topic: empty");
+  }
+
+  /** Runs the packaged jar's demo with {@code arguments}; it must end by itself and exit 0. */
+  private static String demo(final Path dir, final String... arguments) throws Exception {
+    final Path jar = Path.of("target", "bucketer.jar");
+    assertThat(jar).as("built by mvn package before the integration tests").exists();
+    final Path output = dir.resolve("demo.out");
+    final List<String> command =
+        new ArrayList<>(
+            List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-jar",
+                jar.toString(),
+                "demo"));
+    command.addAll(List.of(arguments));
+    final Process demo =
+        new ProcessBuilder(command)
+            .redirectErrorStream(true)
+            .redirectOutput(output.toFile())
+            .start();
+
+    final boolean ended = demo.waitFor(3, TimeUnit.MINUTES);
+    if (!ended) {
+      demo.destroyForcibly();
+    }
+    final String printed = Files.readString(output, StandardCharsets.UTF_8);
+    assertThat(ended).as("demo ended by itself; it printed:%n%s", printed).isTrue();
+    assertThat(demo.exitValue()).as(printed).isZero();
+    return printed;
   }
 }

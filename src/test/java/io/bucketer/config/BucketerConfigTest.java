@@ -94,6 +94,15 @@ class BucketerConfigTest {
   }
 
   @Test
+  void shouldNeedNoRegistryForJsonInput() {
+    final Map<String, Object> json = required();
+    json.remove("schema.registry.url");
+    json.put("input.format", "json");
+
+    assertThat(new BucketerConfig(json).inputFormat()).isEqualTo(InputFormat.JSON);
+  }
+
+  @Test
   void shouldReadTheBucketLayoutAndRetentionAndNameAGranularityThatIsNotConfigured() {
     final BucketerConfig defaults = new BucketerConfig(required());
     final Map<String, Object> set = required();
