@@ -1,7 +1,7 @@
 package io.bucketer.sink;
 
 import io.bucketer.metrics.BucketerMetrics;
-import io.bucketer.topology.DeadLetterHeaders;
+import io.bucketer.topics.DeadLetterHeaders;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;

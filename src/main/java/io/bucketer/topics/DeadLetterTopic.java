@@ -1,6 +1,5 @@
 package io.bucketer.topics;
 
-import io.bucketer.topology.DeadLetterHeaders;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -142,7 +142,7 @@ final class ReadingDecodeProcessor implements Processor<byte[], byte[], SeriesKe
             new RejectedInput(record.key(), record.value()),
             record.timestamp(),
             record.headers());
-    DeadLetterHeaders.add(
+    DeadLetterSource.mark(
         rejected.headers(),
         rejection.reason(),
         rejection.message(),

@@ -31,7 +31,7 @@ final class TooLateReadings implements FixedKeyProcessor<String, AggregatorOutpu
     final String why =
         "the reading's window closed when event time reached "
             + Instant.ofEpochMilli(tooLate.watermark());
-    DeadLetterHeaders.add(record.headers(), REASON, why, context.recordMetadata().orElse(null));
+    DeadLetterSource.mark(record.headers(), REASON, why, context.recordMetadata().orElse(null));
     context.forward(record.withValue(toJson(tooLate.reading())));
   }
 

@@ -16,7 +16,7 @@ import io.bucketer.testing.BucketStoreAssertions;
 import io.bucketer.testing.Endpoints;
 import io.bucketer.testing.GeneratedReadings;
 import io.bucketer.testing.InProcessRun;
-import io.bucketer.topology.DeadLetterHeaders;
+import io.bucketer.topics.DeadLetterHeaders;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

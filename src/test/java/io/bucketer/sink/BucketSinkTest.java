@@ -20,7 +20,7 @@ import io.bucketer.buckets.ClosedBucket;
 import io.bucketer.metrics.BucketerMetrics;
 import io.bucketer.topics.BucketKey;
 import io.bucketer.topics.ClosedBucketSerde;
-import io.bucketer.topology.DeadLetterHeaders;
+import io.bucketer.topics.DeadLetterHeaders;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;

@@ -25,7 +25,7 @@ import io.bucketer.testing.LocalInfrastructure;
 import io.bucketer.testing.MongoThroughProxy;
 import io.bucketer.topics.BucketKey;
 import io.bucketer.topics.ClosedBucketSerde;
-import io.bucketer.topology.DeadLetterHeaders;
+import io.bucketer.topics.DeadLetterHeaders;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;

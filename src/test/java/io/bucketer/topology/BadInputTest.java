@@ -11,6 +11,7 @@ import io.bucketer.ingest.InvalidReadingException.Reason;
 import io.bucketer.ingest.ReadingDecoder;
 import io.bucketer.metrics.BucketerMetrics;
 import io.bucketer.topics.ClosedBucketSerde;
+import io.bucketer.topics.DeadLetterHeaders;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.ByteArrayOutputStream;

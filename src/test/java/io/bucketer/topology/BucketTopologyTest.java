@@ -16,6 +16,7 @@ import io.bucketer.simulate.ReadingGenerator;
 import io.bucketer.testing.ExpectedBuckets;
 import io.bucketer.testing.FramedReadings;
 import io.bucketer.topics.ClosedBucketSerde;
+import io.bucketer.topics.DeadLetterHeaders;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;

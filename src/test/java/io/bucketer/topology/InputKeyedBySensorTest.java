@@ -8,6 +8,7 @@ import io.bucketer.buckets.ClosedBucket;
 import io.bucketer.ingest.ReadingDecoder;
 import io.bucketer.metrics.BucketerMetrics;
 import io.bucketer.topics.ClosedBucketSerde;
+import io.bucketer.topics.DeadLetterHeaders;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Instant;

@@ -1,13 +1,13 @@
-package io.bucketer.topology;
+package io.bucketer.topics;
 
 import java.nio.charset.StandardCharsets;
 import org.apache.kafka.common.header.Headers;
-import org.apache.kafka.streams.processor.api.RecordMetadata;
 
 /**
  * Headers every dead-letter record carries, so an operator can tell why a record was set aside and
  * find the original: the reason (a stable, kebab-case label), a human-readable message, and the
- * topic, partition and offset the record was read from.
+ * topic, partition and offset the record was read from. A contract of the dead-letter topic,
+ * written by the topology and the sink alike.
  */
 public final class DeadLetterHeaders {
 
@@ -19,19 +19,13 @@ public final class DeadLetterHeaders {
 
   private DeadLetterHeaders() {}
 
-  static void add(
-      final Headers headers,
-      final String reason,
-      final String message,
-      final RecordMetadata source) {
+  /** The headers of a dead letter whose source is not known (a record punctuation forwarded). */
+  public static void add(final Headers headers, final String reason, final String message) {
     put(headers, REASON, reason);
     put(headers, MESSAGE, message);
-    if (source != null) {
-      addSource(headers, source.topic(), source.partition(), source.offset());
-    }
   }
 
-  /** The headers of a dead letter whose original was read outside Kafka Streams (the sink). */
+  /** The headers of a dead letter read from {@code sourceTopic} at that partition and offset. */
   public static void add(
       final Headers headers,
       final String reason,

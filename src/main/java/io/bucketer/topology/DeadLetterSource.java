@@ -1,0 +1,25 @@
+package io.bucketer.topology;
+
+import io.bucketer.topics.DeadLetterHeaders;
+import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.streams.processor.api.RecordMetadata;
+
+/** Marks a record of the topology as a dead letter, with where Kafka Streams read it from. */
+final class DeadLetterSource {
+
+  private DeadLetterSource() {}
+
+  /** {@code source}: the metadata of the record being processed, null when there is none. */
+  static void mark(
+      final Headers headers,
+      final String reason,
+      final String message,
+      final RecordMetadata source) {
+    if (source == null) {
+      DeadLetterHeaders.add(headers, reason, message);
+    } else {
+      DeadLetterHeaders.add(
+          headers, reason, message, source.topic(), source.partition(), source.offset());
+    }
+  }
+}
