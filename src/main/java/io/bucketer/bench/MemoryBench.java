@@ -34,7 +34,10 @@ import org.apache.kafka.common.utils.Utils;
  */
 public final class MemoryBench {
 
-  /** What to run; see {@code bucketer bench --help}. */
+  /**
+   * What to run; see {@code bucketer bench memory --help}. {@code cli} is the command line whose
+   * {@code run} starts the processor's JVM ({@code BucketerCli}, which starts this benchmark too).
+   */
   public record Options(
       int series,
       Duration interval,
@@ -42,7 +45,8 @@ public final class MemoryBench {
       Duration sampleEvery,
       String heap,
       int inputPartitions,
-      Map<String, String> processorSettings) {}
+      Map<String, String> processorSettings,
+      Class<?> cli) {}
 
   static final String INPUT_TOPIC = "bench.memory.readings";
 
@@ -78,6 +82,7 @@ public final class MemoryBench {
       final Path stateDir = work.resolve("state");
       try (ProcessorProcess processor =
               ProcessorProcess.start(
+                  options.cli(),
                   "bench-memory",
                   settings(broker, mongo, registry, stateDir, httpPort),
                   log,

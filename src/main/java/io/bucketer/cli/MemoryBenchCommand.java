@@ -60,7 +60,8 @@ final class MemoryBenchCommand implements Callable<Integer> {
                 TimeSpans.parse(sampleEvery),
                 heap,
                 setup.partitions,
-                setup.processorSettings),
+                setup.processorSettings,
+                BucketerCli.class),
             System.out)
         .run();
     return 0;

@@ -1,6 +1,5 @@
 package io.bucketer.embedded;
 
-import io.bucketer.cli.BucketerCli;
 import io.bucketer.config.BucketerConfig;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -64,26 +63,29 @@ public final class ProcessorProcess implements AutoCloseable {
   public static final List<String> SMALL_JVM =
       List.of("-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
 
-  /** {@link #start(String, Map, Path, List)} with {@link #SMALL_JVM}. */
+  /** {@link #start(Class, String, Map, Path, List)} with {@link #SMALL_JVM}. */
   public static ProcessorProcess start(
-      final String name, final Map<String, String> settings, final Path log) {
-    return start(name, settings, log, SMALL_JVM);
+      final Class<?> cli, final String name, final Map<String, String> settings, final Path log) {
+    return start(cli, name, settings, log, SMALL_JVM);
   }
 
   /**
-   * Starts {@code bucketer run -s key=value ...} with {@code settings} in a JVM started with {@code
-   * jvmOptions}, appending stdout and stderr to {@code log}. It logs as the packaged product does
-   * (its own logback.xml, not the tests'), and serves its endpoints on a free port unless the
-   * settings name one.
+   * Starts {@code <cli> run -s key=value ...} with {@code settings} in a JVM started with {@code
+   * jvmOptions}, appending stdout and stderr to {@code log}. {@code cli} is bucketer's command line
+   * ({@code BucketerCli}), named by the caller: the command line is what starts the tools of this
+   * package, so they may not name it themselves. It logs as the packaged product does (its own
+   * logback.xml, not the tests'), and serves its endpoints on a free port unless the settings name
+   * one.
    */
   public static ProcessorProcess start(
+      final Class<?> cli,
       final String name,
       final Map<String, String> settings,
       final Path log,
       final List<String> jvmOptions) {
     final List<String> options = new ArrayList<>(jvmOptions);
     options.add("-Dlogback.configurationFile=logback.xml");
-    final List<String> command = ChildProcesses.javaCommand(options, BucketerCli.class);
+    final List<String> command = ChildProcesses.javaCommand(options, cli);
     command.add("run");
     if (!settings.containsKey(BucketerConfig.HTTP_PORT)) {
       // Several processors share this machine: each takes a free port for its endpoints.

@@ -3,6 +3,7 @@ package io.bucketer.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import io.bucketer.cli.BucketerCli;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -131,7 +132,8 @@ class BenchIT {
                     Duration.ofSeconds(5),
                     "256m",
                     2,
-                    Map.of()),
+                    Map.of(),
+                    BucketerCli.class),
                 new PrintStream(printed, true, StandardCharsets.UTF_8))
             .run();
 

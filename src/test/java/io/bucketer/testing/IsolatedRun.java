@@ -3,6 +3,7 @@ package io.bucketer.testing;
 import static org.awaitility.Awaitility.await;
 
 import io.bucketer.buckets.Granularity;
+import io.bucketer.cli.BucketerCli;
 import io.bucketer.config.BucketerConfig;
 import io.bucketer.embedded.ProcessorProcess;
 import io.bucketer.sink.BucketReader;
@@ -126,7 +127,8 @@ public final class IsolatedRun implements AutoCloseable {
     processorSettings.put(BucketerConfig.KAFKA_PREFIX + "client.id", id + "-" + name);
     processorSettings.putAll(own);
     final ProcessorProcess processor =
-        ProcessorProcess.start(name, processorSettings, dir.resolve(name + ".log"));
+        ProcessorProcess.start(
+            BucketerCli.class, name, processorSettings, dir.resolve(name + ".log"));
     processors.add(processor);
     return processor;
   }
