@@ -41,6 +41,18 @@ class ArchitectureTest {
   }
 
   @Test
+  void shouldReadStoredBucketsKnowingOnlyTheDocumentsNotHowTheyAreWritten() {
+    noClasses()
+        .that()
+        .resideInAPackage("io.bucketer.query..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage("io.bucketer.sink..", "io.bucketer.topology..", "io.bucketer.topics..")
+        .because("the bucket documents' names are in buckets.BucketDocumentNames")
+        .check(PRODUCT);
+  }
+
+  @Test
   void shouldUseTheEmbeddedBrokerAndTheMongoDbStandInOnlyInTheToolsThatStartThem() {
     noClasses()
         .that()

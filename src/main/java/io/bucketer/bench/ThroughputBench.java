@@ -4,6 +4,7 @@ import com.mongodb.client.model.Indexes;
 import com.mongodb.reactivestreams.client.MongoClient;
 import com.mongodb.reactivestreams.client.MongoClients;
 import io.bucketer.app.BucketerApp;
+import io.bucketer.buckets.BucketDocumentNames;
 import io.bucketer.buckets.BucketLayout;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.SeriesKey;
@@ -13,7 +14,6 @@ import io.bucketer.embedded.EmbeddedKafkaBroker;
 import io.bucketer.embedded.EmbeddedMongoServer;
 import io.bucketer.embedded.InProcessSchemaRegistry;
 import io.bucketer.ingest.SchemaRegistryClient;
-import io.bucketer.sink.BucketDocuments;
 import io.bucketer.sink.BucketReader;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -326,8 +326,8 @@ public final class ThroughputBench {
               mongoUri,
               round.database(),
               List.of(
-                  BucketDocuments.collectionName(
-                      BucketDocuments.DEFAULT_COLLECTION_PREFIX, granularity)),
+                  BucketDocumentNames.collectionName(
+                      BucketDocumentNames.DEFAULT_COLLECTION_PREFIX, granularity)),
               "  of which "
                   + granularity
                   + (granularity.equals(GRANULARITIES.get(0))
@@ -470,7 +470,7 @@ public final class ThroughputBench {
             reads.fromBuckets(
                 question,
                 round.database(),
-                BucketDocuments.DEFAULT_COLLECTION_PREFIX,
+                BucketDocumentNames.DEFAULT_COLLECTION_PREFIX,
                 GRANULARITIES,
                 series,
                 sent.start()));
@@ -487,7 +487,7 @@ public final class ThroughputBench {
   private static long storedDocuments(final EmbeddedMongoServer mongo, final String database) {
     try (BucketReader reader =
         new BucketReader(
-            mongo.connectionString(), database, BucketDocuments.DEFAULT_COLLECTION_PREFIX)) {
+            mongo.connectionString(), database, BucketDocumentNames.DEFAULT_COLLECTION_PREFIX)) {
       return GRANULARITIES.stream().mapToLong(reader::documents).sum();
     }
   }
@@ -497,7 +497,7 @@ public final class ThroughputBench {
       final EmbeddedMongoServer mongo, final String database, final BenchFleet.Sent sent) {
     try (BucketReader reader =
         new BucketReader(
-            mongo.connectionString(), database, BucketDocuments.DEFAULT_COLLECTION_PREFIX)) {
+            mongo.connectionString(), database, BucketDocumentNames.DEFAULT_COLLECTION_PREFIX)) {
       for (final Granularity granularity : GRANULARITIES) {
         final long inBuckets = reader.readingsInBuckets(granularity);
         if (inBuckets != sent.fleetReadings()) {

@@ -3,6 +3,7 @@ package io.bucketer.cli;
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.LoggerContext;
 import io.bucketer.app.BucketerApp;
+import io.bucketer.buckets.BucketDocumentNames;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.SeriesKey;
 import io.bucketer.buckets.TimeSpans;
@@ -136,9 +137,9 @@ final class DemoCommand implements Callable<Integer> {
                             config.collectionPrefix(),
                             sizes,
                             new SeriesKey(
-                                document.getString("sensor_id").getValue(),
-                                document.isString("metric")
-                                    ? document.getString("metric").getValue()
+                                document.getString(BucketDocumentNames.SENSOR_ID).getValue(),
+                                document.isString(BucketDocumentNames.METRIC)
+                                    ? document.getString(BucketDocumentNames.METRIC).getValue()
                                     : null),
                             replayStart));
         final Map<String, Long> deadLetters =

@@ -1,15 +1,21 @@
 package io.bucketer.cli;
 
+import static io.bucketer.buckets.BucketDocumentNames.METRIC;
+import static io.bucketer.buckets.BucketDocumentNames.SENSOR_ID;
+import static io.bucketer.buckets.BucketDocumentNames.START_DATE;
+import static io.bucketer.buckets.BucketDocumentNames.SUMMARIES;
+import static io.bucketer.buckets.BucketDocumentNames.SUMMARY_GRANULARITY;
+
 import com.mongodb.client.model.Filters;
 import com.mongodb.reactivestreams.client.MongoClient;
 import com.mongodb.reactivestreams.client.MongoClients;
 import com.mongodb.reactivestreams.client.MongoDatabase;
+import io.bucketer.buckets.BucketDocumentNames;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.SeriesKey;
 import io.bucketer.query.LiveWindows;
 import io.bucketer.query.SeriesQueries;
 import io.bucketer.query.StoredBuckets;
-import io.bucketer.sink.BucketDocuments;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.time.Instant;
@@ -101,25 +107,25 @@ final class DemoReadBack {
         Mono.from(
                 database
                     .getCollection(
-                        BucketDocuments.collectionName(collectionPrefix, coarsest),
+                        BucketDocumentNames.collectionName(collectionPrefix, coarsest),
                         BsonDocument.class)
                     .find(
                         Filters.and(
-                            Filters.eq("sensor_id", series.sensorId()),
-                            Filters.eq("metric", series.metric()),
-                            Filters.eq("start_date", Date.from(firstHour)))))
+                            Filters.eq(SENSOR_ID, series.sensorId()),
+                            Filters.eq(METRIC, series.metric()),
+                            Filters.eq(START_DATE, Date.from(firstHour)))))
             .block(TIMEOUT);
     if (document == null) {
       return;
     }
     String more = "";
-    if (document.isArray("summaries") && document.getArray("summaries").size() > 2) {
-      final BsonArray summaries = document.getArray("summaries");
+    if (document.isArray(SUMMARIES) && document.getArray(SUMMARIES).size() > 2) {
+      final BsonArray summaries = document.getArray(SUMMARIES);
       more =
           String.format(
               "  (%d more summaries, one per %s with readings, are left out here)%n",
-              summaries.size() - 2, document.getString("summary_granularity").getValue());
-      document.put("summaries", new BsonArray(summaries.subList(0, 2)));
+              summaries.size() - 2, document.getString(SUMMARY_GRANULARITY).getValue());
+      document.put(SUMMARIES, new BsonArray(summaries.subList(0, 2)));
     }
     out.printf(
         "%nIts %s document of %s, as stored in MongoDB:%n", coarsest, CLOCK.format(firstHour));

@@ -1,6 +1,7 @@
 package io.bucketer.config;
 
 import com.mongodb.ConnectionString;
+import io.bucketer.buckets.BucketDocumentNames;
 import io.bucketer.buckets.BucketLayout;
 import io.bucketer.buckets.BucketLimits;
 import io.bucketer.buckets.Granularity;
@@ -139,7 +140,7 @@ public final class BucketerConfig extends AbstractConfig {
           .define(
               COLLECTION_PREFIX,
               Type.STRING,
-              "buckets_",
+              BucketDocumentNames.DEFAULT_COLLECTION_PREFIX,
               Importance.MEDIUM,
               "Bucket collections are named prefix + granularity: buckets_1m, buckets_1h.")
           .define(

@@ -1,5 +1,17 @@
 package io.bucketer.query;
 
+import static io.bucketer.buckets.BucketDocumentNames.ID;
+import static io.bucketer.buckets.BucketDocumentNames.MEASUREMENTS;
+import static io.bucketer.buckets.BucketDocumentNames.METRIC;
+import static io.bucketer.buckets.BucketDocumentNames.SENSOR_ID;
+import static io.bucketer.buckets.BucketDocumentNames.SEQ;
+import static io.bucketer.buckets.BucketDocumentNames.START_DATE;
+import static io.bucketer.buckets.BucketDocumentNames.SUMMARIES;
+import static io.bucketer.buckets.BucketDocumentNames.SUMMARY_GRANULARITY;
+import static io.bucketer.buckets.BucketDocumentNames.TIMESTAMP;
+import static io.bucketer.buckets.BucketDocumentNames.VALUE;
+import static io.bucketer.buckets.BucketDocumentNames.WINDOW;
+
 import com.mongodb.MongoException;
 import com.mongodb.client.model.Accumulators;
 import com.mongodb.client.model.Aggregates;
@@ -8,11 +20,11 @@ import com.mongodb.client.model.Projections;
 import com.mongodb.client.model.Sorts;
 import com.mongodb.reactivestreams.client.MongoCollection;
 import com.mongodb.reactivestreams.client.MongoDatabase;
+import io.bucketer.buckets.BucketDocumentNames;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.Measurement;
 import io.bucketer.buckets.RollupPlan;
 import io.bucketer.buckets.SeriesKey;
-import io.bucketer.sink.BucketDocuments;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -148,18 +160,18 @@ public final class StoredBuckets {
     final Bson query =
         Filters.and(
             seriesFilter(series),
-            Filters.gte("start_date", new Date(coarser.windowStart(from))),
-            Filters.lt("start_date", new Date(to)),
-            Filters.eq("summary_granularity", granularity.label()));
+            Filters.gte(START_DATE, new Date(coarser.windowStart(from))),
+            Filters.lt(START_DATE, new Date(to)),
+            Filters.eq(SUMMARY_GRANULARITY, granularity.label()));
     final List<BsonDocument> documents =
-        find(coarser, query, Projections.include("start_date", "summaries"));
+        find(coarser, query, Projections.include(START_DATE, SUMMARIES));
     final List<WindowTotals> windows = new ArrayList<>();
     final Set<Long> covered = new HashSet<>();
     for (final BsonDocument document : documents) {
-      covered.add(document.getDateTime("start_date").getValue());
-      for (final BsonValue value : document.getArray("summaries")) {
+      covered.add(document.getDateTime(START_DATE).getValue());
+      for (final BsonValue value : document.getArray(SUMMARIES)) {
         final BsonDocument summary = value.asDocument();
-        final long start = summary.getDateTime("start_date").getValue();
+        final long start = summary.getDateTime(START_DATE).getValue();
         if (start >= from && start < to) {
           windows.add(
               new WindowTotals(
@@ -178,19 +190,19 @@ public final class StoredBuckets {
     final Bson query =
         Filters.and(
             seriesFilter(series),
-            Filters.gte("start_date", new Date(from)),
-            Filters.lt("start_date", new Date(to)),
-            Filters.eq("seq", 0));
+            Filters.gte(START_DATE, new Date(from)),
+            Filters.lt(START_DATE, new Date(to)),
+            Filters.eq(SEQ, 0));
     final List<BsonDocument> documents =
-        find(granularity, query, Projections.include("start_date", "window"));
+        find(granularity, query, Projections.include(START_DATE, WINDOW));
     final List<WindowTotals> windows = new ArrayList<>();
     for (final BsonDocument bucket : documents) {
-      final long start = bucket.getDateTime("start_date").getValue();
+      final long start = bucket.getDateTime(START_DATE).getValue();
       windows.add(
           new WindowTotals(
               granularity,
               start,
-              StoredStats.of(bucket.getDocument("window"), start, granularity.windowEnd(start)),
+              StoredStats.of(bucket.getDocument(WINDOW), start, granularity.windowEnd(start)),
               false));
     }
     windows.sort(Comparator.comparingLong(WindowTotals::start));
@@ -205,17 +217,16 @@ public final class StoredBuckets {
     final Bson query =
         Filters.and(
             seriesFilter(series),
-            Filters.gte("start_date", new Date(finest.windowStart(from))),
-            Filters.lt("start_date", new Date(to)));
-    final List<BsonDocument> documents = find(finest, query, Projections.include("measurements"));
+            Filters.gte(START_DATE, new Date(finest.windowStart(from))),
+            Filters.lt(START_DATE, new Date(to)));
+    final List<BsonDocument> documents = find(finest, query, Projections.include(MEASUREMENTS));
     final List<Measurement> measurements = new ArrayList<>();
     for (final BsonDocument bucket : documents) {
-      for (final BsonValue value : bucket.getArray("measurements")) {
+      for (final BsonValue value : bucket.getArray(MEASUREMENTS)) {
         final BsonDocument measurement = value.asDocument();
-        final long timestamp = measurement.getDateTime("timestamp").getValue();
+        final long timestamp = measurement.getDateTime(TIMESTAMP).getValue();
         if (timestamp >= from && timestamp < to) {
-          measurements.add(
-              new Measurement(timestamp, measurement.getNumber("value").doubleValue()));
+          measurements.add(new Measurement(timestamp, measurement.getNumber(VALUE).doubleValue()));
         }
       }
     }
@@ -229,7 +240,7 @@ public final class StoredBuckets {
         Flux.from(
                 collection(granularities.get(0))
                     .find(seriesFilter(series))
-                    .projection(Projections.include("_id"))
+                    .projection(Projections.include(ID))
                     .limit(1))
             .hasElements());
   }
@@ -243,30 +254,30 @@ public final class StoredBuckets {
     final List<Bson> pipeline =
         List.of(
             Aggregates.match(
-                Filters.regex("sensor_id", Pattern.compile("^" + Pattern.quote(prefix)))),
+                Filters.regex(SENSOR_ID, Pattern.compile("^" + Pattern.quote(prefix)))),
             Aggregates.group(
-                new BsonDocument("sensor_id", new BsonString("$sensor_id"))
-                    .append("metric", new BsonString("$metric")),
+                new BsonDocument(SENSOR_ID, new BsonString("$" + SENSOR_ID))
+                    .append(METRIC, new BsonString("$" + METRIC)),
                 Accumulators.sum("buckets", 1)),
-            Aggregates.sort(Sorts.ascending("_id.sensor_id", "_id.metric")),
+            Aggregates.sort(Sorts.ascending(ID + "." + SENSOR_ID, ID + "." + METRIC)),
             Aggregates.limit(limit));
     final List<BsonDocument> groups =
         awaitRead(
             Flux.from(collection(coarsest).aggregate(pipeline, BsonDocument.class)).collectList());
     return groups.stream()
-        .map(group -> group.getDocument("_id"))
+        .map(group -> group.getDocument(ID))
         .map(
             id ->
                 new SeriesKey(
-                    id.getString("sensor_id").getValue(),
-                    id.isString("metric") ? id.getString("metric").getValue() : null))
+                    id.getString(SENSOR_ID).getValue(),
+                    id.isString(METRIC) ? id.getString(METRIC).getValue() : null))
         .toList();
   }
 
   /** A series without a metric has no {@code metric} field, which equality with null matches. */
   private static Bson seriesFilter(final SeriesKey series) {
     return Filters.and(
-        Filters.eq("sensor_id", series.sensorId()), Filters.eq("metric", series.metric()));
+        Filters.eq(SENSOR_ID, series.sensorId()), Filters.eq(METRIC, series.metric()));
   }
 
   private List<BsonDocument> find(
@@ -289,6 +300,6 @@ public final class StoredBuckets {
 
   private MongoCollection<BsonDocument> collection(final Granularity granularity) {
     return database.getCollection(
-        BucketDocuments.collectionName(collectionPrefix, granularity), BsonDocument.class);
+        BucketDocumentNames.collectionName(collectionPrefix, granularity), BsonDocument.class);
   }
 }

@@ -1,5 +1,16 @@
 package io.bucketer.query;
 
+import static io.bucketer.buckets.BucketDocumentNames.AVG;
+import static io.bucketer.buckets.BucketDocumentNames.COUNT;
+import static io.bucketer.buckets.BucketDocumentNames.FIRST_TIMESTAMP;
+import static io.bucketer.buckets.BucketDocumentNames.FIRST_VALUE;
+import static io.bucketer.buckets.BucketDocumentNames.LAST_TIMESTAMP;
+import static io.bucketer.buckets.BucketDocumentNames.LAST_VALUE;
+import static io.bucketer.buckets.BucketDocumentNames.MAX;
+import static io.bucketer.buckets.BucketDocumentNames.MIN;
+import static io.bucketer.buckets.BucketDocumentNames.STDDEV;
+import static io.bucketer.buckets.BucketDocumentNames.SUM;
+
 import io.bucketer.buckets.BucketStats;
 import io.bucketer.buckets.Measurement;
 import org.bson.BsonDocument;
@@ -20,18 +31,18 @@ final class StoredStats {
    * @param windowEnd stands in for a last time an older document does not hold
    */
   static BucketStats of(final BsonDocument fields, final long windowStart, final long windowEnd) {
-    final long count = fields.getNumber("count").longValue();
-    final double sum = fields.getNumber("sum").doubleValue();
+    final long count = fields.getNumber(COUNT).longValue();
+    final double sum = fields.getNumber(SUM).doubleValue();
     final double average =
-        fields.containsKey("avg") ? fields.getNumber("avg").doubleValue() : sum / count;
-    final double deviation = number(fields, "stddev");
+        fields.containsKey(AVG) ? fields.getNumber(AVG).doubleValue() : sum / count;
+    final double deviation = number(fields, STDDEV);
     return new BucketStats(
         count,
         sum,
-        fields.getNumber("min").doubleValue(),
-        fields.getNumber("max").doubleValue(),
-        reading(fields, "first", windowStart),
-        reading(fields, "last", windowEnd - 1),
+        fields.getNumber(MIN).doubleValue(),
+        fields.getNumber(MAX).doubleValue(),
+        reading(fields, FIRST_TIMESTAMP, FIRST_VALUE, windowStart),
+        reading(fields, LAST_TIMESTAMP, LAST_VALUE, windowEnd - 1),
         average,
         0,
         deviation * deviation * count,
@@ -39,11 +50,10 @@ final class StoredStats {
   }
 
   private static Measurement reading(
-      final BsonDocument fields, final String which, final long timeIfUnknown) {
-    final String time = which + "_timestamp";
+      final BsonDocument fields, final String time, final String value, final long timeIfUnknown) {
     return new Measurement(
         fields.containsKey(time) ? fields.getDateTime(time).getValue() : timeIfUnknown,
-        number(fields, which + "_value"));
+        number(fields, value));
   }
 
   private static double number(final BsonDocument fields, final String name) {

@@ -1,8 +1,35 @@
 package io.bucketer.sink;
 
+import static io.bucketer.buckets.BucketDocumentNames.AVG;
+import static io.bucketer.buckets.BucketDocumentNames.BUCKETS;
+import static io.bucketer.buckets.BucketDocumentNames.COUNT;
+import static io.bucketer.buckets.BucketDocumentNames.END_DATE;
+import static io.bucketer.buckets.BucketDocumentNames.FIRST_TIMESTAMP;
+import static io.bucketer.buckets.BucketDocumentNames.FIRST_VALUE;
+import static io.bucketer.buckets.BucketDocumentNames.GRANULARITY;
+import static io.bucketer.buckets.BucketDocumentNames.ID;
+import static io.bucketer.buckets.BucketDocumentNames.ID_START;
+import static io.bucketer.buckets.BucketDocumentNames.LAST_TIMESTAMP;
+import static io.bucketer.buckets.BucketDocumentNames.LAST_VALUE;
+import static io.bucketer.buckets.BucketDocumentNames.MAX;
+import static io.bucketer.buckets.BucketDocumentNames.MEASUREMENTS;
+import static io.bucketer.buckets.BucketDocumentNames.METRIC;
+import static io.bucketer.buckets.BucketDocumentNames.MIN;
+import static io.bucketer.buckets.BucketDocumentNames.REVISION;
+import static io.bucketer.buckets.BucketDocumentNames.SENSOR_ID;
+import static io.bucketer.buckets.BucketDocumentNames.SEQ;
+import static io.bucketer.buckets.BucketDocumentNames.START_DATE;
+import static io.bucketer.buckets.BucketDocumentNames.STDDEV;
+import static io.bucketer.buckets.BucketDocumentNames.SUM;
+import static io.bucketer.buckets.BucketDocumentNames.SUMMARIES;
+import static io.bucketer.buckets.BucketDocumentNames.SUMMARY_GRANULARITY;
+import static io.bucketer.buckets.BucketDocumentNames.TIMESTAMP;
+import static io.bucketer.buckets.BucketDocumentNames.UTC_OFFSET_MINUTES;
+import static io.bucketer.buckets.BucketDocumentNames.VALUE;
+import static io.bucketer.buckets.BucketDocumentNames.WINDOW;
+
 import io.bucketer.buckets.BucketStats;
 import io.bucketer.buckets.ClosedBucket;
-import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.Measurement;
 import io.bucketer.buckets.WindowSummary;
 import java.util.List;
@@ -25,15 +52,7 @@ import org.bson.io.BasicOutputBuffer;
  */
 public final class BucketDocuments {
 
-  /** Collection prefix used when none is configured. */
-  public static final String DEFAULT_COLLECTION_PREFIX = "buckets_";
-
   private BucketDocuments() {}
-
-  /** One collection per granularity, {@code buckets_1m}, {@code buckets_1h}... */
-  public static String collectionName(final String prefix, final Granularity granularity) {
-    return prefix + granularity.label();
-  }
 
   /**
    * {@code {sensor_id, metric, granularity, start, seq}}; the metric is BSON null when absent so
@@ -42,11 +61,11 @@ public final class BucketDocuments {
   public static BsonDocument idOf(final ClosedBucket bucket) {
     final String metric = bucket.series().metric();
     return new BsonDocument()
-        .append("sensor_id", new BsonString(bucket.series().sensorId()))
-        .append("metric", metric == null ? BsonNull.VALUE : new BsonString(metric))
-        .append("granularity", new BsonString(bucket.granularity().label()))
-        .append("start", new BsonDateTime(bucket.windowStart()))
-        .append("seq", new BsonInt32(bucket.seq()));
+        .append(SENSOR_ID, new BsonString(bucket.series().sensorId()))
+        .append(METRIC, metric == null ? BsonNull.VALUE : new BsonString(metric))
+        .append(GRANULARITY, new BsonString(bucket.granularity().label()))
+        .append(ID_START, new BsonDateTime(bucket.windowStart()))
+        .append(SEQ, new BsonInt32(bucket.seq()));
   }
 
   /**
@@ -59,30 +78,30 @@ public final class BucketDocuments {
     final BasicOutputBuffer buffer = new BasicOutputBuffer(estimatedBytes(bucket));
     try (BsonBinaryWriter writer = new BsonBinaryWriter(buffer)) {
       writer.writeStartDocument();
-      writer.writeName("_id");
+      writer.writeName(ID);
       writer.pipe(new BsonDocumentReader(idOf(bucket)));
-      writer.writeString("sensor_id", bucket.series().sensorId());
+      writer.writeString(SENSOR_ID, bucket.series().sensorId());
       if (bucket.series().metric() != null) {
-        writer.writeString("metric", bucket.series().metric());
+        writer.writeString(METRIC, bucket.series().metric());
       }
-      writer.writeString("granularity", bucket.granularity().label());
-      writer.writeDateTime("start_date", bucket.windowStart());
-      writer.writeDateTime("end_date", bucket.windowEnd());
-      writer.writeInt32("seq", bucket.seq());
-      writer.writeInt32("buckets", bucket.buckets());
-      writer.writeInt32("revision", bucket.revision());
+      writer.writeString(GRANULARITY, bucket.granularity().label());
+      writer.writeDateTime(START_DATE, bucket.windowStart());
+      writer.writeDateTime(END_DATE, bucket.windowEnd());
+      writer.writeInt32(SEQ, bucket.seq());
+      writer.writeInt32(BUCKETS, bucket.buckets());
+      writer.writeInt32(REVISION, bucket.revision());
       final BucketStats stats = bucket.stats();
       if (stats.utcOffsetMinutes() != null) {
-        writer.writeInt32("utc_offset_minutes", stats.utcOffsetMinutes());
+        writer.writeInt32(UTC_OFFSET_MINUTES, stats.utcOffsetMinutes());
       }
       writeComputedFields(writer, stats);
-      writer.writeStartDocument("window");
+      writer.writeStartDocument(WINDOW);
       writeComputedFields(writer, bucket.window());
       writer.writeEndDocument();
       if (bucket.summaries().isEmpty()) {
         writeMeasurements(writer, bucket.measurements());
       } else {
-        writer.writeString("summary_granularity", bucket.summaries().get(0).granularity().label());
+        writer.writeString(SUMMARY_GRANULARITY, bucket.summaries().get(0).granularity().label());
         writeSummaries(writer, bucket.summaries());
       }
       writer.writeEndDocument();
@@ -101,16 +120,16 @@ public final class BucketDocuments {
    * summary. Values that stats written by an older version lack (NaN) are left out.
    */
   private static void writeComputedFields(final BsonWriter writer, final BucketStats stats) {
-    writer.writeInt64("count", stats.count());
-    writer.writeDouble("sum", stats.sum());
-    writer.writeDouble("avg", stats.average());
-    writer.writeDouble("min", stats.min());
-    writer.writeDouble("max", stats.max());
-    writer.writeDateTime("first_timestamp", stats.firstTimestamp());
-    writeKnown(writer, "first_value", stats.first().value());
-    writer.writeDateTime("last_timestamp", stats.lastTimestamp());
-    writeKnown(writer, "last_value", stats.last().value());
-    writeKnown(writer, "stddev", stats.standardDeviation());
+    writer.writeInt64(COUNT, stats.count());
+    writer.writeDouble(SUM, stats.sum());
+    writer.writeDouble(AVG, stats.average());
+    writer.writeDouble(MIN, stats.min());
+    writer.writeDouble(MAX, stats.max());
+    writer.writeDateTime(FIRST_TIMESTAMP, stats.firstTimestamp());
+    writeKnown(writer, FIRST_VALUE, stats.first().value());
+    writer.writeDateTime(LAST_TIMESTAMP, stats.lastTimestamp());
+    writeKnown(writer, LAST_VALUE, stats.last().value());
+    writeKnown(writer, STDDEV, stats.standardDeviation());
   }
 
   private static void writeKnown(final BsonWriter writer, final String name, final double value) {
@@ -120,10 +139,10 @@ public final class BucketDocuments {
   }
 
   private static void writeSummaries(final BsonWriter writer, final List<WindowSummary> summaries) {
-    writer.writeStartArray("summaries");
+    writer.writeStartArray(SUMMARIES);
     for (final WindowSummary summary : summaries) {
       writer.writeStartDocument();
-      writer.writeDateTime("start_date", summary.start());
+      writer.writeDateTime(START_DATE, summary.start());
       writeComputedFields(writer, summary.stats());
       writer.writeEndDocument();
     }
@@ -132,11 +151,11 @@ public final class BucketDocuments {
 
   private static void writeMeasurements(
       final BsonWriter writer, final List<Measurement> measurements) {
-    writer.writeStartArray("measurements");
+    writer.writeStartArray(MEASUREMENTS);
     for (final Measurement measurement : measurements) {
       writer.writeStartDocument();
-      writer.writeDateTime("timestamp", measurement.timestamp());
-      writer.writeDouble("value", measurement.value());
+      writer.writeDateTime(TIMESTAMP, measurement.timestamp());
+      writer.writeDouble(VALUE, measurement.value());
       writer.writeEndDocument();
     }
     writer.writeEndArray();

@@ -1,11 +1,15 @@
 package io.bucketer.sink;
 
+import static io.bucketer.buckets.BucketDocumentNames.COUNT;
+import static io.bucketer.buckets.BucketDocumentNames.START_DATE;
+
 import com.mongodb.client.model.Accumulators;
 import com.mongodb.client.model.Aggregates;
 import com.mongodb.client.model.Sorts;
 import com.mongodb.reactivestreams.client.MongoClient;
 import com.mongodb.reactivestreams.client.MongoClients;
 import com.mongodb.reactivestreams.client.MongoCollection;
+import io.bucketer.buckets.BucketDocumentNames;
 import io.bucketer.buckets.Granularity;
 import java.time.Duration;
 import java.util.List;
@@ -42,7 +46,7 @@ public final class BucketReader implements AutoCloseable {
         Flux.from(
                 collection(granularity)
                     .aggregate(
-                        List.of(Aggregates.group(null, Accumulators.sum("readings", "$count")))))
+                        List.of(Aggregates.group(null, Accumulators.sum("readings", "$" + COUNT)))))
             .collectList()
             .block(TIMEOUT);
     if (result == null || result.isEmpty()) {
@@ -58,7 +62,7 @@ public final class BucketReader implements AutoCloseable {
         Mono.from(
                 collection(granularity)
                     .find()
-                    .sort(Sorts.orderBy(Sorts.descending("count"), Sorts.ascending("start_date")))
+                    .sort(Sorts.orderBy(Sorts.descending(COUNT), Sorts.ascending(START_DATE)))
                     .first())
             .block(TIMEOUT));
   }
@@ -72,7 +76,7 @@ public final class BucketReader implements AutoCloseable {
     return client
         .getDatabase(database)
         .getCollection(
-            BucketDocuments.collectionName(collectionPrefix, granularity), BsonDocument.class);
+            BucketDocumentNames.collectionName(collectionPrefix, granularity), BsonDocument.class);
   }
 
   @Override

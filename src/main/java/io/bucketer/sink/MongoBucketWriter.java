@@ -1,5 +1,11 @@
 package io.bucketer.sink;
 
+import static io.bucketer.buckets.BucketDocumentNames.ID;
+import static io.bucketer.buckets.BucketDocumentNames.METRIC;
+import static io.bucketer.buckets.BucketDocumentNames.REVISION;
+import static io.bucketer.buckets.BucketDocumentNames.SENSOR_ID;
+import static io.bucketer.buckets.BucketDocumentNames.START_DATE;
+
 import com.mongodb.ConnectionString;
 import com.mongodb.MongoBulkWriteException;
 import com.mongodb.MongoClientSettings;
@@ -18,6 +24,7 @@ import com.mongodb.reactivestreams.client.MongoClient;
 import com.mongodb.reactivestreams.client.MongoClients;
 import com.mongodb.reactivestreams.client.MongoCollection;
 import com.mongodb.reactivestreams.client.MongoDatabase;
+import io.bucketer.buckets.BucketDocumentNames;
 import io.bucketer.buckets.ClosedBucket;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.Retention;
@@ -133,7 +140,8 @@ public final class MongoBucketWriter implements AutoCloseable {
     for (final Granularity granularity : granularities) {
       final MongoCollection<BsonDocument> collection =
           database.getCollection(
-              BucketDocuments.collectionName(collectionPrefix, granularity), BsonDocument.class);
+              BucketDocumentNames.collectionName(collectionPrefix, granularity),
+              BsonDocument.class);
       collections.put(granularity.label(), collection);
       byGranularity.put(granularity, collection);
     }
@@ -240,7 +248,7 @@ public final class MongoBucketWriter implements AutoCloseable {
             .flatMap(
                 collection ->
                     collection.createIndex(
-                        Indexes.ascending("sensor_id", "metric", "start_date"), options));
+                        Indexes.ascending(SENSOR_ID, METRIC, START_DATE), options));
     try {
       created.then().then(retentionIndexes.apply()).timeout(timeout).block();
     } catch (RuntimeException e) {
@@ -325,14 +333,14 @@ public final class MongoBucketWriter implements AutoCloseable {
     return Flux.from(
             chunk
                 .collection()
-                .find(Filters.in("_id", List.copyOf(duplicates.keySet())))
-                .projection(Projections.include("revision")))
-        .filter(stored -> stored.isInt32("revision"))
+                .find(Filters.in(ID, List.copyOf(duplicates.keySet())))
+                .projection(Projections.include(REVISION)))
+        .filter(stored -> stored.isInt32(REVISION))
         .mapNotNull(
             stored -> {
-              final int index = duplicates.get(stored.getDocument("_id")).getIndex();
+              final int index = duplicates.get(stored.getDocument(ID)).getIndex();
               final int revision = chunk.buckets().get(index).revision();
-              return stored.getInt32("revision").getValue() >= revision ? index : null;
+              return stored.getInt32(REVISION).getValue() >= revision ? index : null;
             })
         .collect(Collectors.toSet())
         .onErrorReturn(Set.of());
@@ -447,11 +455,11 @@ public final class MongoBucketWriter implements AutoCloseable {
       // The series and start, though the _id holds them: a collection sharded on the series/time
       // index's fields (deploy/README.md) takes an upsert only with its shard key in the filter.
       final BsonDocument filter =
-          new BsonDocument("_id", BucketDocuments.idOf(bucket))
-              .append("sensor_id", document.get("sensor_id"))
-              .append("metric", document.get("metric", BsonNull.VALUE))
-              .append("start_date", document.get("start_date"))
-              .append("revision", new BsonDocument("$lt", new BsonInt32(bucket.revision())));
+          new BsonDocument(ID, BucketDocuments.idOf(bucket))
+              .append(SENSOR_ID, document.get(SENSOR_ID))
+              .append(METRIC, document.get(METRIC, BsonNull.VALUE))
+              .append(START_DATE, document.get(START_DATE))
+              .append(REVISION, new BsonDocument("$lt", new BsonInt32(bucket.revision())));
       return new ReplaceOneModel<>(filter, document, UPSERT);
     }
 

@@ -1,5 +1,7 @@
 package io.bucketer.sink;
 
+import static io.bucketer.buckets.BucketDocumentNames.END_DATE;
+
 import com.mongodb.MongoCommandException;
 import com.mongodb.client.model.IndexOptions;
 import com.mongodb.client.model.Indexes;
@@ -110,14 +112,14 @@ final class RetentionIndexes {
    * of the database when asked by name.
    */
   private static Mono<Void> drop(final MongoCollection<BsonDocument> collection) {
-    return Mono.from(collection.dropIndex(Indexes.ascending("end_date"))).then();
+    return Mono.from(collection.dropIndex(Indexes.ascending(END_DATE))).then();
   }
 
   private static Mono<Void> create(
       final MongoCollection<BsonDocument> collection, final long seconds) {
     return Mono.from(
             collection.createIndex(
-                Indexes.ascending("end_date"),
+                Indexes.ascending(END_DATE),
                 new IndexOptions().name(INDEX_NAME).expireAfter(seconds, TimeUnit.SECONDS)))
         .then();
   }

@@ -7,6 +7,7 @@ import static io.bucketer.buckets.TestBuckets.bucket;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import io.bucketer.buckets.BucketDocumentNames;
 import io.bucketer.buckets.BucketStats;
 import io.bucketer.buckets.ClosedBucket;
 import io.bucketer.buckets.Measurement;
@@ -187,8 +188,10 @@ class BucketDocumentsTest {
 
   @Test
   void namesOneCollectionPerGranularity() {
-    assertThat(BucketDocuments.collectionName(BucketDocuments.DEFAULT_COLLECTION_PREFIX, MINUTE))
+    assertThat(
+            BucketDocumentNames.collectionName(
+                BucketDocumentNames.DEFAULT_COLLECTION_PREFIX, MINUTE))
         .isEqualTo("buckets_1m");
-    assertThat(BucketDocuments.collectionName("buckets_", HOUR)).isEqualTo("buckets_1h");
+    assertThat(BucketDocumentNames.collectionName("buckets_", HOUR)).isEqualTo("buckets_1h");
   }
 }

@@ -1,0 +1,55 @@
+package io.bucketer.buckets;
+
+/**
+ * The names of the bucket documents in MongoDB, their collections and their fields: the contract
+ * between the sink that writes them and everyone who reads them (the query API, the demo, a user's
+ * own queries). The README's "The bucket document" shows one. Plain names, so that every package
+ * can use them without the MongoDB driver.
+ */
+public final class BucketDocumentNames {
+
+  /** Collection prefix used when none is configured. */
+  public static final String DEFAULT_COLLECTION_PREFIX = "buckets_";
+
+  // The _id: series, granularity, window start and the bucket's position among its window's.
+  public static final String ID = "_id";
+  public static final String ID_START = "start";
+  public static final String SEQ = "seq";
+
+  // The bucket.
+  public static final String SENSOR_ID = "sensor_id";
+  public static final String METRIC = "metric";
+  public static final String GRANULARITY = "granularity";
+  public static final String START_DATE = "start_date";
+  public static final String END_DATE = "end_date";
+  public static final String BUCKETS = "buckets";
+  public static final String REVISION = "revision";
+  public static final String UTC_OFFSET_MINUTES = "utc_offset_minutes";
+  public static final String WINDOW = "window";
+  public static final String MEASUREMENTS = "measurements";
+  public static final String SUMMARY_GRANULARITY = "summary_granularity";
+  public static final String SUMMARIES = "summaries";
+
+  // Computed fields: at the top of a document, in its window, and in each summary.
+  public static final String COUNT = "count";
+  public static final String SUM = "sum";
+  public static final String AVG = "avg";
+  public static final String MIN = "min";
+  public static final String MAX = "max";
+  public static final String FIRST_TIMESTAMP = "first_timestamp";
+  public static final String FIRST_VALUE = "first_value";
+  public static final String LAST_TIMESTAMP = "last_timestamp";
+  public static final String LAST_VALUE = "last_value";
+  public static final String STDDEV = "stddev";
+
+  // A measurement.
+  public static final String TIMESTAMP = "timestamp";
+  public static final String VALUE = "value";
+
+  private BucketDocumentNames() {}
+
+  /** One collection per granularity: {@code buckets_1m}, {@code buckets_1h}... */
+  public static String collectionName(final String prefix, final Granularity granularity) {
+    return prefix + granularity.label();
+  }
+}
