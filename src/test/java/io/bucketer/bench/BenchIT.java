@@ -10,14 +10,18 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * The benchmark harness at tiny sizes, so that it cannot rot: every phase runs for real and its
  * figures hold together. The figures themselves are not judged here; BENCHMARKS.md does that.
  */
 @Tag("integration")
+// A hung run fails here, after five minutes, instead of holding CI until its limit.
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
 class BenchIT {
 
   private static final Duration PHASE_TIMEOUT = Duration.ofMinutes(3);

@@ -35,6 +35,7 @@ import org.bson.BsonDocument;
 import org.bson.BsonType;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
 import reactor.core.publisher.Mono;
@@ -45,6 +46,8 @@ import reactor.core.publisher.Mono;
  * one document per reading, with the reading's time as a date.
  */
 @Tag("integration")
+// A hung run fails here, after five minutes, instead of holding CI until its limit.
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
 class SinkConnectorProcessIT {
 
   private static final int READINGS = 2_000;

@@ -29,17 +29,21 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import java.util.function.IntPredicate;
 import javax.imageio.ImageIO;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * The chart page in a real browser (headless Chromium) against a stub of the query API: what it
  * draws is exactly what the API answered, open buckets included, and an error answer is shown.
  */
+// A hung run fails here, after five minutes, instead of holding CI until its limit.
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
 class ChartPageIT {
 
   private static final String SENSOR = "sensor 7/a";

@@ -2,8 +2,10 @@ package io.bucketer.pipeline;
 
 import io.bucketer.embedded.InProcessSchemaRegistry;
 import io.bucketer.testing.Endpoints;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Timeout;
 import org.testcontainers.junit.jupiter.Container;
 import org.testcontainers.junit.jupiter.Testcontainers;
 import org.testcontainers.kafka.KafkaContainer;
@@ -15,6 +17,8 @@ import org.testcontainers.mongodb.MongoDBContainer;
  * the in-process endpoint: the wire format and REST calls are what is under test.
  */
 @Testcontainers(disabledWithoutDocker = true)
+// A hung run fails here, after five minutes, instead of holding CI until its limit.
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
 class ContainersPipelineIT extends PipelineContract {
 
   @Container static final KafkaContainer KAFKA = new KafkaContainer("apache/kafka:4.1.0");

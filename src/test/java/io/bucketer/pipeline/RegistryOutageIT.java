@@ -27,6 +27,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
@@ -39,6 +40,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -48,6 +50,8 @@ import org.junit.jupiter.api.io.TempDir;
  * resuming from its last commit; every reading must still end in MongoDB exactly once.
  */
 @Tag("integration")
+// A hung run fails here, after five minutes, instead of holding CI until its limit.
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
 class RegistryOutageIT {
 
   private static final Granularity MINUTE = Granularity.parse("1m");

@@ -23,12 +23,14 @@ import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -39,6 +41,8 @@ import org.junit.jupiter.api.io.TempDir;
  * once MongoDB is back every reading must be in exactly one bucket of each granularity.
  */
 @Tag("integration")
+// A hung run fails here, after five minutes, instead of holding CI until its limit.
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
 class MongoOutageProcessIT {
 
   private static final Granularity MINUTE = Granularity.parse("1m");
