@@ -1,0 +1,7 @@
+/**
+ * Answers about one series over a time range, as MongoDB's schema-design article reads buckets: the
+ * coarsest stored buckets inside the range, finer ones at its edges, and the open windows still in
+ * the processor's state ({@code LiveWindows}, provided by the topology). Reads the bucket documents
+ * by their names ({@code buckets.BucketDocumentNames}) and knows nothing of how they are written.
+ */
+package io.bucketer.query;

@@ -1,0 +1,7 @@
+/**
+ * The MongoDB sink: consumes the compacted buckets topic and writes each closed bucket as one
+ * document, an upsert by its natural {@code _id} guarded by its revision, committing offsets only
+ * after MongoDB acknowledged; rejected buckets go to the dead-letter topic. The package that writes
+ * to MongoDB.
+ */
+package io.bucketer.sink;
