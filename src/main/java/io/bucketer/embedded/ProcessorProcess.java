@@ -33,7 +33,7 @@ public final class ProcessorProcess implements AutoCloseable {
   private final String clientId;
   private final Process process;
   private final Path log;
-  private volatile boolean endedByTest;
+  private volatile boolean endedByItsOwner;
 
   private ProcessorProcess(
       final String name, final String clientId, final Process process, final Path log) {
@@ -126,9 +126,11 @@ public final class ProcessorProcess implements AutoCloseable {
     return clientId;
   }
 
-  /** True when it is gone although the test neither killed nor stopped it. */
+  /**
+   * True when it is gone although its owner (a test, a benchmark) neither killed nor stopped it.
+   */
   public boolean diedOnItsOwn() {
-    return !endedByTest && !process.isAlive();
+    return !endedByItsOwner && !process.isAlive();
   }
 
   /**
@@ -137,7 +139,7 @@ public final class ProcessorProcess implements AutoCloseable {
    * process is gone, and fails unless the exit status says it died of that signal.
    */
   public void kill() {
-    endedByTest = true;
+    endedByItsOwner = true;
     process.destroyForcibly();
     final int status = awaitExit();
     if (status != KILLED_BY_SIGKILL) {
@@ -152,7 +154,7 @@ public final class ProcessorProcess implements AutoCloseable {
    * hook has finished).
    */
   public int stop() {
-    endedByTest = true;
+    endedByItsOwner = true;
     process.destroy();
     return awaitExit();
   }
@@ -185,7 +187,7 @@ public final class ProcessorProcess implements AutoCloseable {
   /** Kills it if it still runs: a test that failed half-way must not leave a JVM behind. */
   @Override
   public void close() {
-    endedByTest = true;
+    endedByItsOwner = true;
     if (process.isAlive()) {
       process.destroyForcibly();
       awaitExit();

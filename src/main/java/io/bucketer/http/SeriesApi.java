@@ -67,11 +67,6 @@ public final class SeriesApi implements HttpHandler {
     this.forwarder = new QueryForwarder(self, limits.timeout());
   }
 
-  /** An API over MongoDB alone, on one instance: for tools and tests without a processor. */
-  public static SeriesApi storedOnly(final SeriesQueries queries, final QueryLimits limits) {
-    return new SeriesApi(queries, series -> new SeriesOwner.Local(LiveWindows.NONE), limits, "");
-  }
-
   @Override
   public void handle(final HttpExchange exchange) throws IOException {
     try (exchange) {

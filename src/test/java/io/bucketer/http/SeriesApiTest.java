@@ -270,7 +270,7 @@ class SeriesApiTest {
         MongoClients.create("mongodb://127.0.0.1:1/?serverSelectionTimeoutMS=300")) {
       nowhere.createContext(
           SeriesApi.PATH,
-          SeriesApi.storedOnly(
+          storedOnly(
               new SeriesQueries(
                   new StoredBuckets(
                       unreachable.getDatabase("iot"),
@@ -314,5 +314,10 @@ class SeriesApiTest {
         .send(
             HttpRequest.newBuilder(uri(server, path)).build(),
             HttpResponse.BodyHandlers.ofString());
+  }
+
+  /** An API over MongoDB alone, on one instance, without a processor's open windows. */
+  private static SeriesApi storedOnly(final SeriesQueries queries, final QueryLimits limits) {
+    return new SeriesApi(queries, series -> new SeriesOwner.Local(LiveWindows.NONE), limits, "");
   }
 }
