@@ -53,6 +53,7 @@ for path in yaml_files:
 dockerfile = open("deploy/docker/Dockerfile").read()
 for needle in ["FROM maven:3.9-eclipse-temurin-17 AS build", "FROM eclipse-temurin:17-jre",
                "EXPOSE 8080", 'ENTRYPOINT ["java", "-jar", "bucketer.jar"]', 'CMD ["run"]',
+               "COPY --from=build /build/target/bucketer-run.jar ./bucketer.jar",
                'VOLUME ["/var/lib/bucketer"]', "BUCKETER_KAFKA_STATE_DIR=/var/lib/bucketer",
                "-XX:MaxRAMPercentage=", "-XX:+ExitOnOutOfMemoryError", "USER 10001"]:
     check(needle in dockerfile, f"Dockerfile: missing {needle!r}")

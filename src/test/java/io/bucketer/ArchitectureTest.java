@@ -52,6 +52,19 @@ class ArchitectureTest {
         .check(PRODUCT);
   }
 
+  /** What bucketer-run.jar leaves out: only the tools and the command line reach for the tools. */
+  @Test
+  void shouldKeepTheRuntimeFreeOfTheDemoAndTheBenchmarks() {
+    noClasses()
+        .that()
+        .resideOutsideOfPackages(
+            "io.bucketer.bench..", "io.bucketer.embedded..", "io.bucketer.cli..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage("io.bucketer.bench..", "io.bucketer.embedded..")
+        .check(PRODUCT);
+  }
+
   @Test
   void shouldUseTheEmbeddedBrokerAndTheMongoDbStandInOnlyInTheToolsThatStartThem() {
     noClasses()

@@ -1,10 +1,14 @@
 package io.bucketer.cli;
 
-import org.apache.kafka.common.config.ConfigException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
-/** Entry point of {@code bucketer.jar}: parses the command line and runs one subcommand. */
+/**
+ * Entry point of {@code bucketer.jar}: parses the command line and runs one subcommand. The jar
+ * holds the tools too (the demo, the benchmarks, the embedded broker and MongoDB stand-in they
+ * start); the runtime image runs {@code bucketer-run.jar} instead, whose entry point is {@link
+ * RuntimeCli}.
+ */
 @Command(
     name = "bucketer",
     mixinStandardHelpOptions = true,
@@ -22,25 +26,14 @@ import picocli.CommandLine.Command;
 public final class BucketerCli implements Runnable {
 
   /** Exit code for an invalid setting: the message names it; no stack trace. */
-  public static final int BAD_CONFIGURATION = 2;
+  public static final int BAD_CONFIGURATION = CommandLines.BAD_CONFIGURATION;
 
   public static void main(final String[] args) {
     System.exit(commandLine().execute(args));
   }
 
   static CommandLine commandLine() {
-    final CommandLine commandLine = new CommandLine(new BucketerCli());
-    // --format json, --schema gateway: enum options read as users write them, in lower case.
-    commandLine.setCaseInsensitiveEnumValuesAllowed(true);
-    commandLine.setExecutionExceptionHandler(
-        (exception, cmd, parseResult) -> {
-          if (exception instanceof ConfigException) {
-            cmd.getErr().println("bucketer: invalid configuration: " + exception.getMessage());
-            return BAD_CONFIGURATION;
-          }
-          throw exception;
-        });
-    return commandLine;
+    return CommandLines.configured(new CommandLine(new BucketerCli()));
   }
 
   @Override

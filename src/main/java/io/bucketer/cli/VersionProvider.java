@@ -6,7 +6,7 @@ import picocli.CommandLine.IVersionProvider;
 final class VersionProvider implements IVersionProvider {
   @Override
   public String[] getVersion() {
-    final String version = BucketerCli.class.getPackage().getImplementationVersion();
+    final String version = VersionProvider.class.getPackage().getImplementationVersion();
     return new String[] {"bucketer " + (version == null ? "development" : version)};
   }
 }

@@ -1,0 +1,28 @@
+package io.bucketer.cli;
+
+import org.apache.kafka.common.config.ConfigException;
+import picocli.CommandLine;
+
+/** What every bucketer command line shares: {@link BucketerCli}'s and {@link RuntimeCli}'s. */
+final class CommandLines {
+
+  /** Exit code for an invalid setting: the message names it; no stack trace. */
+  static final int BAD_CONFIGURATION = 2;
+
+  private CommandLines() {}
+
+  /** The behaviour every bucketer command line shares, the runtime image's included. */
+  static CommandLine configured(final CommandLine commandLine) {
+    // --format json, --schema gateway: enum options read as users write them, in lower case.
+    commandLine.setCaseInsensitiveEnumValuesAllowed(true);
+    commandLine.setExecutionExceptionHandler(
+        (exception, cmd, parseResult) -> {
+          if (exception instanceof ConfigException) {
+            cmd.getErr().println("bucketer: invalid configuration: " + exception.getMessage());
+            return BAD_CONFIGURATION;
+          }
+          throw exception;
+        });
+    return commandLine;
+  }
+}
