@@ -3,16 +3,12 @@ package io.bucketer.http;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
 import io.bucketer.buckets.Granularity;
-import io.bucketer.buckets.Measurement;
 import io.bucketer.buckets.SeriesKey;
 import io.bucketer.query.LiveWindows;
 import io.bucketer.query.QueryLimits;
 import io.bucketer.query.SeriesOwner;
 import io.bucketer.query.SeriesQueries;
-import io.bucketer.query.SeriesQueries.Statistics;
-import io.bucketer.query.SeriesQueries.Windows;
 import io.bucketer.query.StoreUnavailableException;
-import io.bucketer.query.WindowTotals;
 import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
@@ -209,21 +205,8 @@ public final class SeriesApi implements HttpHandler {
 
   private Map<String, Object> statistics(
       final SeriesKey series, final Instant from, final Instant to, final LiveWindows live) {
-    final Statistics found =
-        queries.statistics(series, from.toEpochMilli(), to.toEpochMilli(), live);
-    final Map<String, Object> body = header(series, from, to);
-    final boolean empty = found.count() == 0;
-    body.put("count", found.count());
-    body.put("sum", empty ? null : found.sum());
-    body.put("avg", empty ? null : found.average());
-    body.put("min", empty ? null : found.min());
-    body.put("max", empty ? null : found.max());
-    body.put("stddev", known(found.standardDeviation()));
-    body.put("first", found.first().map(SeriesApi::reading).orElse(null));
-    body.put("last", found.last().map(SeriesApi::reading).orElse(null));
-    body.put("documents_read", found.documentsRead());
-    body.put("state_windows_read", found.stateWindowsRead());
-    return body;
+    return SeriesAnswers.statistics(
+        series, from, to, queries.statistics(series, from.toEpochMilli(), to.toEpochMilli(), live));
   }
 
   private Map<String, Object> windows(
@@ -232,57 +215,11 @@ public final class SeriesApi implements HttpHandler {
       final Instant from,
       final Instant to,
       final LiveWindows live) {
-    final Windows found =
-        queries.windows(series, granularity, from.toEpochMilli(), to.toEpochMilli(), live);
-    final Map<String, Object> body = header(series, from, to);
-    body.put("granularity", granularity.label());
-    body.put("buckets", found.windows().stream().map(SeriesApi::bucket).toList());
-    body.put("documents_read", found.documentsRead());
-    body.put("state_windows_read", found.stateWindowsRead());
-    return body;
-  }
-
-  private static Map<String, Object> header(
-      final SeriesKey series, final Instant from, final Instant to) {
-    final Map<String, Object> body = new LinkedHashMap<>();
-    body.put("sensor_id", series.sensorId());
-    body.put("metric", series.metric());
-    body.put("from", from.toString());
-    body.put("to", to.toString());
-    return body;
-  }
-
-  private static Map<String, Object> bucket(final WindowTotals window) {
-    final Map<String, Object> bucket = new LinkedHashMap<>();
-    bucket.put("start", Instant.ofEpochMilli(window.start()).toString());
-    bucket.put("end", Instant.ofEpochMilli(window.end()).toString());
-    bucket.put("count", window.count());
-    bucket.put("sum", window.sum());
-    bucket.put("avg", window.average());
-    bucket.put("min", window.min());
-    bucket.put("max", window.max());
-    bucket.put("stddev", known(window.stats().standardDeviation()));
-    bucket.put("first", reading(window.stats().first()));
-    bucket.put("last", reading(window.stats().last()));
-    bucket.put("open", window.open());
-    return bucket;
-  }
-
-  /**
-   * {@code {timestamp, value}}; null when the value is unknown (a document of an older version).
-   */
-  private static Map<String, Object> reading(final Measurement reading) {
-    if (Double.isNaN(reading.value())) {
-      return null;
-    }
-    final Map<String, Object> fields = new LinkedHashMap<>();
-    fields.put("timestamp", Instant.ofEpochMilli(reading.timestamp()).toString());
-    fields.put("value", reading.value());
-    return fields;
-  }
-
-  /** Null for NaN: an empty range, or a field that documents of an older version lack. */
-  private static Double known(final double value) {
-    return Double.isNaN(value) ? null : value;
+    return SeriesAnswers.windows(
+        series,
+        granularity,
+        from,
+        to,
+        queries.windows(series, granularity, from.toEpochMilli(), to.toEpochMilli(), live));
   }
 }

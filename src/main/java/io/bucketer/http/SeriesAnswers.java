@@ -1,0 +1,97 @@
+package io.bucketer.http;
+
+import io.bucketer.buckets.Granularity;
+import io.bucketer.buckets.Measurement;
+import io.bucketer.buckets.SeriesKey;
+import io.bucketer.query.SeriesQueries.Statistics;
+import io.bucketer.query.SeriesQueries.Windows;
+import io.bucketer.query.WindowTotals;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The query API's answers as JSON bodies, field by field in the order the README documents them:
+ * what {@link SeriesApi} returns once it has the series' statistics or windows.
+ */
+final class SeriesAnswers {
+
+  private SeriesAnswers() {}
+
+  /** {@code GET .../statistics}: the range's computed fields; null ones for an empty range. */
+  static Map<String, Object> statistics(
+      final SeriesKey series, final Instant from, final Instant to, final Statistics found) {
+    final Map<String, Object> body = header(series, from, to);
+    final boolean empty = found.count() == 0;
+    body.put("count", found.count());
+    body.put("sum", empty ? null : found.sum());
+    body.put("avg", empty ? null : found.average());
+    body.put("min", empty ? null : found.min());
+    body.put("max", empty ? null : found.max());
+    body.put("stddev", known(found.standardDeviation()));
+    body.put("first", found.first().map(SeriesAnswers::reading).orElse(null));
+    body.put("last", found.last().map(SeriesAnswers::reading).orElse(null));
+    body.put("documents_read", found.documentsRead());
+    body.put("state_windows_read", found.stateWindowsRead());
+    return body;
+  }
+
+  /** {@code GET .../buckets}: the windows of one granularity over the range, open ones marked. */
+  static Map<String, Object> windows(
+      final SeriesKey series,
+      final Granularity granularity,
+      final Instant from,
+      final Instant to,
+      final Windows found) {
+    final Map<String, Object> body = header(series, from, to);
+    body.put("granularity", granularity.label());
+    body.put("buckets", found.windows().stream().map(SeriesAnswers::window).toList());
+    body.put("documents_read", found.documentsRead());
+    body.put("state_windows_read", found.stateWindowsRead());
+    return body;
+  }
+
+  private static Map<String, Object> header(
+      final SeriesKey series, final Instant from, final Instant to) {
+    final Map<String, Object> body = new LinkedHashMap<>();
+    body.put("sensor_id", series.sensorId());
+    body.put("metric", series.metric());
+    body.put("from", from.toString());
+    body.put("to", to.toString());
+    return body;
+  }
+
+  private static Map<String, Object> window(final WindowTotals window) {
+    final Map<String, Object> fields = new LinkedHashMap<>();
+    fields.put("start", Instant.ofEpochMilli(window.start()).toString());
+    fields.put("end", Instant.ofEpochMilli(window.end()).toString());
+    fields.put("count", window.count());
+    fields.put("sum", window.sum());
+    fields.put("avg", window.average());
+    fields.put("min", window.min());
+    fields.put("max", window.max());
+    fields.put("stddev", known(window.stats().standardDeviation()));
+    fields.put("first", reading(window.stats().first()));
+    fields.put("last", reading(window.stats().last()));
+    fields.put("open", window.open());
+    return fields;
+  }
+
+  /**
+   * {@code {timestamp, value}}; null when the value is unknown (a document of an older version).
+   */
+  private static Map<String, Object> reading(final Measurement reading) {
+    if (Double.isNaN(reading.value())) {
+      return null;
+    }
+    final Map<String, Object> fields = new LinkedHashMap<>();
+    fields.put("timestamp", Instant.ofEpochMilli(reading.timestamp()).toString());
+    fields.put("value", reading.value());
+    return fields;
+  }
+
+  /** Null for NaN: an empty range, or a field that documents of an older version lack. */
+  private static Double known(final double value) {
+    return Double.isNaN(value) ? null : value;
+  }
+}
