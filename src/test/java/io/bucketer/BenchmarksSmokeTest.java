@@ -19,7 +19,7 @@ import org.openjdk.jmh.runner.options.TimeValue;
 class BenchmarksSmokeTest {
 
   @Test
-  void everyBenchmarkRunsAndScores() throws RunnerException {
+  void shouldRunAndScoreEveryBenchmark() throws RunnerException {
     // JMH's lock file keeps two real runs from skewing each other. A smoke run measures nothing,
     // so it need not wait for, or fail on, a benchmark run elsewhere on the machine.
     System.setProperty("jmh.ignoreLock", "true");

@@ -62,7 +62,7 @@ class SecretsNotLoggedIT {
   }
 
   @Test
-  void noSecretAppearsInTheStartupLog() throws Exception {
+  void shouldLogNoSecretWhenItStarts() throws Exception {
     final InProcessRun run =
         new InProcessRun(infrastructure.endpoints(), stateDir, 1, settingsWithSecrets());
 

@@ -22,7 +22,7 @@ class LogFormatTest {
   private static final Path SHIPPED = Path.of("src/main/resources/logback.xml");
 
   @Test
-  void logsTextLinesByDefault() throws Exception {
+  void shouldLogTextLinesByDefault() throws Exception {
     final String line = logOneLine(null);
 
     assertThat(line)
@@ -31,7 +31,7 @@ class LogFormatTest {
   }
 
   @Test
-  void logsOneJsonObjectPerLineWhenAsked() throws Exception {
+  void shouldLogOneJsonObjectPerLineWhenAsked() throws Exception {
     final String line = logOneLine("json");
 
     assertThat(line.strip()).startsWith("{").endsWith("}").doesNotContain("\n");

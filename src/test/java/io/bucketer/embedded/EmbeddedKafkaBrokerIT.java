@@ -50,7 +50,7 @@ class EmbeddedKafkaBrokerIT {
   }
 
   @Test
-  void recordsProducedToThreePartitionsAreConsumedBack() throws Exception {
+  void shouldGiveBackTheRecordsProducedToThreePartitions() throws Exception {
     broker.createTopic("readings", 3, Map.of("retention.ms", "3600000"));
     assertThat(describe(broker, "readings").partitions()).hasSize(3);
 
@@ -73,7 +73,7 @@ class EmbeddedKafkaBrokerIT {
   }
 
   @Test
-  void transactionalCommitsAreVisibleAndAbortsAreNot() {
+  void shouldShowCommittedTransactionsAndHideAbortedOnes() {
     broker.createTopic("tx", 1, Map.of());
     final Properties props = producerProps(broker);
     props.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, "embedded-it-tx");
@@ -95,7 +95,7 @@ class EmbeddedKafkaBrokerIT {
   }
 
   @Test
-  void secondBrokerRunsAlongsideAndAnotherStartsAfterItCloses() throws Exception {
+  void shouldRunASecondBrokerAlongsideAndAnotherAfterItCloses() throws Exception {
     final String firstClusterId;
     try (EmbeddedKafkaBroker second = EmbeddedKafkaBroker.start()) {
       assertThat(second.bootstrapServers()).isNotEqualTo(broker.bootstrapServers());

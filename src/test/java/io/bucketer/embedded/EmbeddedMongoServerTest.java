@@ -17,7 +17,7 @@ class EmbeddedMongoServerTest {
   private static final Duration TIMEOUT = Duration.ofSeconds(10);
 
   @Test
-  void reactiveDriverInsertsAndFindsADocument() {
+  void shouldLetTheReactiveDriverInsertAndFindADocument() {
     try (EmbeddedMongoServer server = EmbeddedMongoServer.start();
         MongoClient client = MongoClients.create(server.connectionString())) {
       assertThat(server.connectionString()).matches("mongodb://127\\.0\\.0\\.1:\\d+");
@@ -37,7 +37,7 @@ class EmbeddedMongoServerTest {
   }
 
   @Test
-  void twoServersKeepSeparateData() {
+  void shouldKeepTheDataOfTwoServersApart() {
     try (EmbeddedMongoServer first = EmbeddedMongoServer.start();
         EmbeddedMongoServer second = EmbeddedMongoServer.start();
         MongoClient firstClient = MongoClients.create(first.connectionString());

@@ -29,12 +29,12 @@ class InProcessSchemaRegistryTest {
   }
 
   @Test
-  void listensOnLoopback() {
+  void shouldListenOnLoopback() {
     assertThat(registry.url()).matches("http://127\\.0\\.0\\.1:\\d+");
   }
 
   @Test
-  void idsStartAtOneAndTheSameSchemaKeepsItsId() throws Exception {
+  void shouldStartIdsAtOneAndKeepTheIdOfASchemaRegisteredAgain() throws Exception {
     assertThat(register("s", LONG_SCHEMA).path("id").asInt()).isEqualTo(1);
     assertThat(register("s", RECORD_SCHEMA).path("id").asInt()).isEqualTo(2);
     assertThat(register("s", LONG_SCHEMA).path("id").asInt()).isEqualTo(1);
@@ -42,7 +42,7 @@ class InProcessSchemaRegistryTest {
   }
 
   @Test
-  void schemaByIdReturnsTheRegisteredSchema() throws Exception {
+  void shouldReturnTheRegisteredSchemaById() throws Exception {
     final int id = register("s", RECORD_SCHEMA).path("id").asInt();
 
     final HttpResponse<String> response = get("/schemas/ids/" + id);
@@ -54,7 +54,7 @@ class InProcessSchemaRegistryTest {
   }
 
   @Test
-  void unknownIdIsConfluents40403() throws Exception {
+  void shouldAnswerAnUnknownIdWithConfluents40403() throws Exception {
     final HttpResponse<String> response = get("/schemas/ids/99");
 
     assertThat(response.statusCode()).isEqualTo(404);
@@ -63,7 +63,7 @@ class InProcessSchemaRegistryTest {
   }
 
   @Test
-  void listsSubjectsAndVersions() throws Exception {
+  void shouldListSubjectsAndVersions() throws Exception {
     register("b-value", LONG_SCHEMA);
     register("a-value", LONG_SCHEMA);
     register("a-value", RECORD_SCHEMA);
@@ -76,7 +76,7 @@ class InProcessSchemaRegistryTest {
   }
 
   @Test
-  void invalidSchemaIsRejectedWith422() throws Exception {
+  void shouldRejectAnInvalidSchemaWith422() throws Exception {
     final HttpResponse<String> response =
         post(
             "/subjects/s/versions",
@@ -87,7 +87,7 @@ class InProcessSchemaRegistryTest {
   }
 
   @Test
-  void countsRequestsAndInjectsFailures() throws Exception {
+  void shouldCountRequestsAndInjectFailures() throws Exception {
     registry.failNextRequests(1, 503);
 
     assertThat(get("/subjects").statusCode()).isEqualTo(503);

@@ -20,7 +20,7 @@ class MongoServerProcessIT {
   private static final Duration TIMEOUT = Duration.ofSeconds(10);
 
   @Test
-  void servesTheWireProtocolFromItsOwnJvmUntilClosed() {
+  void shouldServeTheWireProtocolFromItsOwnJvmUntilClosed() {
     final String connectionString;
     try (MongoServerProcess server = MongoServerProcess.start();
         MongoClient client = MongoClients.create(server.connectionString())) {

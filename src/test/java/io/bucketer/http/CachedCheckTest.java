@@ -23,7 +23,7 @@ class CachedCheckTest {
           now::get);
 
   @Test
-  void reusesTheLastResultWithinTheTtl() {
+  void shouldReuseTheLastResultWithinTheTtl() {
     assertThat(check.getAsBoolean()).isTrue();
     answer.set(false);
     now.addAndGet(Duration.ofMillis(999).toNanos());
@@ -33,7 +33,7 @@ class CachedCheckTest {
   }
 
   @Test
-  void checksAgainOnceTheTtlPassed() {
+  void shouldCheckAgainOnceTheTtlPassed() {
     assertThat(check.getAsBoolean()).isTrue();
     answer.set(false);
     now.addAndGet(Duration.ofSeconds(1).toNanos());

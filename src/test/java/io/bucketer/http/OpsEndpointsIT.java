@@ -85,7 +85,7 @@ class OpsEndpointsIT {
   }
 
   @Test
-  void scrapedCountersMatchTheReadingsProducedAndTheDocumentsStored() throws Exception {
+  void shouldScrapeCountersThatMatchTheReadingsProducedAndTheDocumentsStored() throws Exception {
     // In order, no jitter: every reading is on time.
     final List<Reading> readings =
         GeneratedReadings.of(
@@ -130,7 +130,7 @@ class OpsEndpointsIT {
   }
 
   @Test
-  void readyFollowsMongoDbWhileHealthStaysUp() throws Exception {
+  void shouldFollowMongoDbWhenReadyWhileHealthStaysUp() throws Exception {
     try (InProcessRun run = newRun();
         BucketerApp app = run.start(meters);
         OpsServer ops = startOps(app)) {

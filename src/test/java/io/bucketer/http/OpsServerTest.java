@@ -39,7 +39,7 @@ class OpsServerTest {
   }
 
   @Test
-  void servesTheScrapeAsPrometheusText() throws Exception {
+  void shouldServeTheScrapeAsPrometheusText() throws Exception {
     final HttpResponse<String> response = get("/metrics");
 
     assertThat(response.statusCode()).isEqualTo(200);
@@ -49,7 +49,7 @@ class OpsServerTest {
   }
 
   @Test
-  void healthIsUpUntilTheProcessorFails() throws Exception {
+  void shouldReportHealthUpUntilTheProcessorFails() throws Exception {
     assertThat(get("/health").statusCode()).isEqualTo(200);
 
     healthy.set(false);
@@ -60,7 +60,7 @@ class OpsServerTest {
   }
 
   @Test
-  void readyAnswers503WithTheReasonAsJson() throws Exception {
+  void shouldAnswerReady503WithTheReasonAsJson() throws Exception {
     assertThat(get("/ready").statusCode()).isEqualTo(200);
 
     notReady.set(Optional.of("MongoDB does not answer \"ping\""));
@@ -73,7 +73,7 @@ class OpsServerTest {
   }
 
   @Test
-  void answersOnlyTheExactPaths() throws Exception {
+  void shouldAnswerOnlyTheExactPaths() throws Exception {
     assertThat(get("/readyz").statusCode()).isEqualTo(404);
     assertThat(get("/").statusCode()).isEqualTo(404);
   }

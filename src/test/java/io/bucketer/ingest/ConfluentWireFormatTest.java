@@ -23,7 +23,7 @@ class ConfluentWireFormatTest {
       new ReadingDecoder(new MapSchemaLookup().with(42, Reading.getClassSchema()));
 
   @Test
-  void frameWritesMagicByteThenBigEndianIdThenBody() {
+  void shouldFrameTheMagicByteThenTheBigEndianIdThenTheBody() {
     assertThat(ConfluentWireFormat.frame(42, FULL_BODY)).isEqualTo(framedAs42(FULL_BODY));
     assertThat(ConfluentWireFormat.frame(0x01020304, new byte[] {7}))
         .containsExactly(0, 1, 2, 3, 4, 7);
@@ -31,7 +31,7 @@ class ConfluentWireFormatTest {
   }
 
   @Test
-  void writeHeaderWritesWhatFrameWritesBeforeTheBody() {
+  void shouldWriteTheHeaderThatFrameWritesBeforeTheBody() {
     for (final int schemaId : new int[] {0, 42, 256, 0x01020304, Integer.MAX_VALUE, -1}) {
       final ByteArrayOutputStream out = new ByteArrayOutputStream();
       ConfluentWireFormat.writeHeader(out, schemaId);
@@ -42,7 +42,7 @@ class ConfluentWireFormatTest {
   }
 
   @Test
-  void parseReadsIdAndPointsAtTheBodyWithoutCopying() throws Exception {
+  void shouldParseTheIdAndPointAtTheBodyWithoutCopying() throws Exception {
     final byte[] framed = framedAs42(FULL_BODY);
 
     final Frame frame = ConfluentWireFormat.parse(framed);
@@ -58,25 +58,25 @@ class ConfluentWireFormatTest {
   }
 
   @Test
-  void parseReadsLargeIdsBigEndian() throws Exception {
+  void shouldParseLargeIdsBigEndian() throws Exception {
     assertThat(ConfluentWireFormat.parse(new byte[] {0, 0x7F, (byte) 0xFF, 0, 1}).schemaId())
         .isEqualTo(0x7FFF0001);
     assertThat(ConfluentWireFormat.parse(new byte[] {0, 0, 0, 1, 0}).schemaId()).isEqualTo(256);
   }
 
   @Test
-  void headerAloneIsAFrameWithAnEmptyBody() throws Exception {
+  void shouldTakeAHeaderAloneAsAFrameWithAnEmptyBody() throws Exception {
     assertThat(ConfluentWireFormat.parse(new byte[] {0, 0, 0, 0, 9}).bodyLength()).isZero();
   }
 
   @Test
-  void decoderReadsHandEncodedReadings() throws Exception {
+  void shouldDecodeHandEncodedReadings() throws Exception {
     assertThat(decoder.decode(framedAs42(FULL_BODY))).isEqualTo(FULL_READING);
     assertThat(decoder.decode(framedAs42(NULLS_BODY))).isEqualTo(NULLS_READING);
   }
 
   @Test
-  void decodedFieldsMatchTheHandEncoding() throws Exception {
+  void shouldDecodeFieldsThatMatchTheHandEncoding() throws Exception {
     final Reading reading = decoder.decode(framedAs42(FULL_BODY));
 
     assertThat(reading.getSensorId()).isEqualTo("s1");
@@ -87,7 +87,7 @@ class ConfluentWireFormatTest {
   }
 
   @Test
-  void wrongMagicByteIsNotWireFormat() {
+  void shouldRejectAWrongMagicByteAsNotWireFormat() {
     final byte[] framed = framedAs42(FULL_BODY);
     framed[0] = 1;
 
@@ -95,24 +95,24 @@ class ConfluentWireFormatTest {
   }
 
   @Test
-  void jsonIsNotWireFormat() {
+  void shouldRejectJsonAsNotWireFormat() {
     assertRejected("{\"sensor_id\":\"s1\"}".getBytes(StandardCharsets.UTF_8))
         .hasMessageContaining("0x7b");
   }
 
   @Test
-  void fewerThanFiveBytesIsNotWireFormat() {
+  void shouldRejectFewerThanFiveBytesAsNotWireFormat() {
     assertRejected(new byte[] {0, 0, 0, 42}).hasMessageContaining("4 bytes");
     assertRejected(new byte[0]).hasMessageContaining("0 bytes");
   }
 
   @Test
-  void nullIsNotWireFormat() {
+  void shouldRejectNullAsNotWireFormat() {
     assertRejected(null).hasMessageContaining("null");
   }
 
   @Test
-  void decoderRejectsNonWireFormatBeforeAnyLookup() {
+  void shouldRejectWhatIsNotWireFormatBeforeAnyLookup() {
     final MapSchemaLookup lookup = new MapSchemaLookup();
     final byte[] plainAvro = Arrays.copyOf(FULL_BODY, FULL_BODY.length);
 

@@ -29,7 +29,7 @@ class EncoderDecoderRoundTripTest {
   }
 
   @Test
-  void readingSurvivesTheRoundTrip() throws Exception {
+  void shouldKeepAReadingThroughTheRoundTrip() throws Exception {
     final Reading reading =
         new Reading("boiler-7", Instant.parse("2025-01-02T03:04:05.678Z"), 71.25, "temp", 120);
 
@@ -37,7 +37,7 @@ class EncoderDecoderRoundTripTest {
   }
 
   @Test
-  void encoderWritesTheSameBytesAsTheHandEncoding() {
+  void shouldEncodeTheSameBytesAsTheHandEncoding() {
     final byte[] framed = encoder.encode(HandEncoded.FULL_READING);
 
     assertThat(framed).startsWith(0, 0, 0, 0, 1);
@@ -46,7 +46,7 @@ class EncoderDecoderRoundTripTest {
   }
 
   @Test
-  void writerSchemaGoesToTheTopicValueSubject() throws Exception {
+  void shouldRegisterTheWriterSchemaUnderTheTopicValueSubject() throws Exception {
     encoder.encode(HandEncoded.NULLS_READING);
 
     assertThat(encoder.subject()).isEqualTo("readings-value");
@@ -54,7 +54,7 @@ class EncoderDecoderRoundTripTest {
   }
 
   @Test
-  void newerWriterSchemaBecomesVersionTwoAndStillDecodes() throws Exception {
+  void shouldRegisterANewerWriterSchemaAsVersionTwoAndStillDecodeIt() throws Exception {
     encoder.encode(HandEncoded.FULL_READING);
     final GenericRecord v2 =
         WriterSchemas.record(WriterSchemas.V2_WITH_FIRMWARE, "s3", 9L, 3.5, "fw-2", null, 60);

@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 class InvalidReadingExceptionTest {
 
   @Test
-  void labelsAreTheKebabCaseHeaderValues() {
+  void shouldLabelReasonsWithTheKebabCaseHeaderValues() {
     assertThat(Arrays.stream(Reason.values()).map(Reason::label))
         .containsExactly(
             "not-wire-format",
@@ -25,7 +25,7 @@ class InvalidReadingExceptionTest {
   }
 
   @Test
-  void messageStartsWithTheLabelAndKeepsTheCause() {
+  void shouldStartTheMessageWithTheLabelAndKeepTheCause() {
     final IllegalStateException cause = new IllegalStateException("boom");
 
     final InvalidReadingException e =

@@ -26,7 +26,7 @@ class ReadingDecoderTest {
   private final ReadingDecoder decoder = new ReadingDecoder(lookup);
 
   @Test
-  void olderWriterWithoutOptionalFieldsGetsTheReaderDefaults() throws Exception {
+  void shouldGiveAnOlderWriterWithoutOptionalFieldsTheReaderDefaults() throws Exception {
     final GenericRecord v0 =
         WriterSchemas.record(WriterSchemas.V0_WITHOUT_OPTIONAL_FIELDS, "s9", 1_000L, 20.5);
 
@@ -36,7 +36,7 @@ class ReadingDecoderTest {
   }
 
   @Test
-  void newerWriterWithAnExtraDefaultedFieldIsReadSkippingIt() throws Exception {
+  void shouldReadANewerWriterWithAnExtraDefaultedFieldSkippingIt() throws Exception {
     final GenericRecord v2 =
         WriterSchemas.record(
             WriterSchemas.V2_WITH_FIRMWARE, "s9", 1_000L, 20.5, "fw-1.2.3", "temperature", 120);
@@ -48,7 +48,7 @@ class ReadingDecoderTest {
   }
 
   @Test
-  void intValueIsPromotedAndPlainLongTimestampIsReadAsMillis() throws Exception {
+  void shouldPromoteAnIntValueAndReadAPlainLongTimestampAsMillis() throws Exception {
     final GenericRecord thrifty =
         WriterSchemas.record(WriterSchemas.INT_VALUE_PLAIN_LONG_TIME, "s9", 1_000L, 21);
 
@@ -59,7 +59,7 @@ class ReadingDecoderTest {
   }
 
   @Test
-  void valueAsStringIsAnIncompatibleSchema() throws Exception {
+  void shouldCallAValueAsStringAnIncompatibleSchema() throws Exception {
     final GenericRecord record =
         WriterSchemas.record(WriterSchemas.VALUE_AS_STRING, "s9", 1_000L, "20.5");
 
@@ -69,7 +69,7 @@ class ReadingDecoderTest {
   }
 
   @Test
-  void missingSensorIdWithoutDefaultIsAnIncompatibleSchema() throws Exception {
+  void shouldCallAMissingSensorIdWithoutDefaultAnIncompatibleSchema() throws Exception {
     final GenericRecord record =
         WriterSchemas.record(WriterSchemas.WITHOUT_SENSOR_ID, 1_000L, 20.5);
 
@@ -78,7 +78,7 @@ class ReadingDecoderTest {
   }
 
   @Test
-  void microsecondTimestampIsAnIncompatibleSchemaNotAWrongInstant() throws Exception {
+  void shouldCallAMicrosecondTimestampAnIncompatibleSchemaNotAWrongInstant() throws Exception {
     final GenericRecord record =
         WriterSchemas.record(WriterSchemas.MICROS_TIMESTAMP, "s9", 1_000_000L, 20.5);
 
@@ -87,7 +87,7 @@ class ReadingDecoderTest {
   }
 
   @Test
-  void incompatibilityIsRememberedPerSchemaId() throws Exception {
+  void shouldRememberAnIncompatibilityPerSchemaId() throws Exception {
     final byte[] framed =
         framedWith(13, WriterSchemas.record(WriterSchemas.VALUE_AS_STRING, "s9", 1L, "x"));
     final int before = lookup.calls();
@@ -99,7 +99,7 @@ class ReadingDecoderTest {
   }
 
   @Test
-  void writerSchemaIsLookedUpOncePerId() throws Exception {
+  void shouldLookUpAWriterSchemaOncePerId() throws Exception {
     decoder.decode(framedAs42(FULL_BODY));
     decoder.decode(framedAs42(FULL_BODY));
     decoder.decode(framedAs42(FULL_BODY));
@@ -108,33 +108,33 @@ class ReadingDecoderTest {
   }
 
   @Test
-  void truncatedBodyIsMalformed() {
+  void shouldCallATruncatedBodyMalformed() {
     final byte[] truncated = framedAs42(Arrays.copyOf(FULL_BODY, FULL_BODY.length - 1));
 
     assertRejected(truncated, Reason.MALFORMED_AVRO).hasMessageContaining("schema id 42");
   }
 
   @Test
-  void headerWithoutBodyIsMalformed() {
+  void shouldCallAHeaderWithoutBodyMalformed() {
     assertRejected(framedAs42(new byte[0]), Reason.MALFORMED_AVRO);
   }
 
   @Test
-  void trailingBytesAreMalformed() {
+  void shouldCallTrailingBytesMalformed() {
     final byte[] body = Arrays.copyOf(FULL_BODY, FULL_BODY.length + 1);
 
     assertRejected(framedAs42(body), Reason.MALFORMED_AVRO).hasMessageContaining("left over");
   }
 
   @Test
-  void overlongVarintIsMalformed() {
+  void shouldCallAnOverlongVarintMalformed() {
     final byte[] body = {(byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, 0x01};
 
     assertRejected(framedAs42(body), Reason.MALFORMED_AVRO);
   }
 
   @Test
-  void negativeStringLengthIsMalformed() {
+  void shouldCallANegativeStringLengthMalformed() {
     final byte[] body = FULL_BODY.clone();
     body[0] = 0x01; // zig-zag -1
 
@@ -142,7 +142,7 @@ class ReadingDecoderTest {
   }
 
   @Test
-  void unionBranchOutOfRangeIsMalformed() {
+  void shouldCallAUnionBranchOutOfRangeMalformed() {
     final byte[] body = FULL_BODY.clone();
     body[13] = 0x06; // metric's union has branches 0 and 1; this says 3
 
@@ -150,14 +150,14 @@ class ReadingDecoderTest {
   }
 
   @Test
-  void unknownSchemaIdIsReported() {
+  void shouldReportAnUnknownSchemaId() {
     final byte[] framed = ConfluentWireFormat.frame(4711, FULL_BODY);
 
     assertRejected(framed, Reason.UNKNOWN_SCHEMA_ID);
   }
 
   @Test
-  void registryOutageIsNotBadData() {
+  void shouldNotCallARegistryOutageBadData() {
     final ReadingDecoder offline =
         new ReadingDecoder(
             id -> {
@@ -169,7 +169,7 @@ class ReadingDecoderTest {
   }
 
   @Test
-  void decodesConcurrentlyFromManyThreads() throws Exception {
+  void shouldDecodeConcurrentlyFromManyThreads() throws Exception {
     final GenericRecord v2 =
         WriterSchemas.record(WriterSchemas.V2_WITH_FIRMWARE, "s2", 5L, 2.0, "fw", null, null);
     final byte[] framedV2 = framedWith(8, v2);

@@ -28,7 +28,7 @@ class SchemaRegistryClientTest {
   }
 
   @Test
-  void registersAndFetchesById() throws Exception {
+  void shouldRegisterAndFetchById() throws Exception {
     final int id = client(registry.url()).register("readings-value", Reading.getClassSchema());
 
     final SchemaRegistryClient consumer = client(registry.url());
@@ -38,7 +38,7 @@ class SchemaRegistryClientTest {
   }
 
   @Test
-  void registrationIsCachedPerSubjectAndSchema() {
+  void shouldCacheRegistrationsPerSubjectAndSchema() {
     final SchemaRegistryClient producer = client(registry.url());
     final int first = producer.register("readings-value", Reading.getClassSchema());
     final int requestsAfterFirst = registry.requestCount();
@@ -50,7 +50,7 @@ class SchemaRegistryClientTest {
   }
 
   @Test
-  void idsAreGlobalAcrossSubjects() {
+  void shouldShareIdsAcrossSubjects() {
     final SchemaRegistryClient producer = client(registry.url());
 
     final int a = producer.register("a-value", Reading.getClassSchema());
@@ -62,7 +62,7 @@ class SchemaRegistryClientTest {
   }
 
   @Test
-  void secondFetchOfAnIdIsServedFromTheCache() throws Exception {
+  void shouldServeTheSecondFetchOfAnIdFromTheCache() throws Exception {
     final int id = client(registry.url()).register("readings-value", Reading.getClassSchema());
     final SchemaRegistryClient consumer = client(registry.url());
     final int before = registry.requestCount();
@@ -74,7 +74,7 @@ class SchemaRegistryClientTest {
   }
 
   @Test
-  void ownRegistrationsNeedNoFetch() throws Exception {
+  void shouldNotFetchWhatItRegisteredItself() throws Exception {
     final SchemaRegistryClient producer = client(registry.url());
     final int id = producer.register("readings-value", Reading.getClassSchema());
     final int before = registry.requestCount();
@@ -84,7 +84,7 @@ class SchemaRegistryClientTest {
   }
 
   @Test
-  void unknownIdIsAnInvalidReadingAndIsNotRemembered() throws Exception {
+  void shouldCallAnUnknownIdAnInvalidReadingAndNotRememberIt() throws Exception {
     final SchemaRegistryClient consumer = client(registry.url());
 
     assertThatThrownBy(() -> consumer.schemaById(1))
@@ -97,7 +97,7 @@ class SchemaRegistryClientTest {
   }
 
   @Test
-  void transientServerErrorsAreRetried() throws Exception {
+  void shouldRetryTransientServerErrors() throws Exception {
     final int id = client(registry.url()).register("readings-value", Reading.getClassSchema());
     registry.failNextRequests(2, 503);
     final int before = registry.requestCount();
@@ -107,7 +107,7 @@ class SchemaRegistryClientTest {
   }
 
   @Test
-  void persistentServerErrorsEndAsUnavailableNotAsBadData() {
+  void shouldEndPersistentServerErrorsAsUnavailableNotAsBadData() {
     registry.failNextRequests(Integer.MAX_VALUE, 500);
 
     assertThatThrownBy(() -> client(registry.url()).schemaById(1))
@@ -117,7 +117,7 @@ class SchemaRegistryClientTest {
   }
 
   @Test
-  void unreachableRegistryIsUnavailableAfterABoundedRetry() {
+  void shouldCallAnUnreachableRegistryUnavailableAfterABoundedRetry() {
     final String deadUrl = registry.url();
     registry.close();
     final long start = System.nanoTime();
@@ -131,7 +131,7 @@ class SchemaRegistryClientTest {
   }
 
   @Test
-  void nextUrlIsTriedWhenTheFirstIsDown() throws Exception {
+  void shouldTryTheNextUrlWhenTheFirstIsDown() throws Exception {
     final InProcessSchemaRegistry dead = InProcessSchemaRegistry.start();
     dead.close();
     final int id = client(registry.url()).register("readings-value", Reading.getClassSchema());
@@ -142,7 +142,7 @@ class SchemaRegistryClientTest {
   }
 
   @Test
-  void basicAuthCredentialsAreSent() throws Exception {
+  void shouldSendBasicAuthCredentials() throws Exception {
     try (InProcessSchemaRegistry secured =
         InProcessSchemaRegistry.startWithBasicAuth("svc:s3cr3t")) {
       final SchemaRegistryClient authorized =
@@ -155,7 +155,7 @@ class SchemaRegistryClientTest {
   }
 
   @Test
-  void rejectedCredentialsFailAtOnceAndAreNotBadData() {
+  void shouldFailAtOnceOnRejectedCredentialsAndNotCallThemBadData() {
     try (InProcessSchemaRegistry secured =
         InProcessSchemaRegistry.startWithBasicAuth("svc:s3cr3t")) {
       final SchemaRegistryClient wrong =
@@ -169,7 +169,7 @@ class SchemaRegistryClientTest {
   }
 
   @Test
-  void notFoundWithoutTheSchemaErrorCodeIsAConfigurationProblem() {
+  void shouldCallANotFoundWithoutTheSchemaErrorCodeAConfigurationProblem() {
     final SchemaRegistryClient misconfigured = client(registry.url() + "/wrong-prefix");
 
     assertThatThrownBy(() -> misconfigured.schemaById(1))
@@ -178,7 +178,7 @@ class SchemaRegistryClientTest {
   }
 
   @Test
-  void rejectedRegistrationIsReported() {
+  void shouldReportARejectedRegistration() {
     registry.failNextRequests(1, 409);
 
     assertThatThrownBy(
@@ -188,7 +188,7 @@ class SchemaRegistryClientTest {
   }
 
   @Test
-  void nonAvroOrUnparseableSchemasAreIncompatible() throws Exception {
+  void shouldCallNonAvroOrUnparseableSchemasIncompatible() throws Exception {
     final HttpServer stub = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
     stub.createContext("/schemas/ids/1", reply("{\"schemaType\":\"PROTOBUF\",\"schema\":\"x\"}"));
     stub.createContext("/schemas/ids/2", reply("{\"schema\":\"{\\\"type\\\":\\\"nope\\\"}\"}"));
@@ -209,7 +209,7 @@ class SchemaRegistryClientTest {
   }
 
   @Test
-  void malformedUrlsAreRejectedUpFront() {
+  void shouldRejectMalformedUrlsUpFront() {
     assertThatThrownBy(() -> client(" , "))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("no schema registry URL");

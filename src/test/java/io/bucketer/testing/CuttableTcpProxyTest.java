@@ -79,7 +79,7 @@ class CuttableTcpProxyTest {
   }
 
   @Test
-  void forwardsUntilCutRefusesWhileCutAndForwardsAgainAfterRestore() throws IOException {
+  void shouldForwardUntilCutRefuseWhileCutAndForwardAgainAfterRestore() throws IOException {
     try (Socket before = connect()) {
       assertThat(roundTrip(before, 7)).isEqualTo(7);
 

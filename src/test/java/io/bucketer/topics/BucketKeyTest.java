@@ -17,7 +17,7 @@ class BucketKeyTest {
   }
 
   @Test
-  void isAJsonArrayOfGranularityStartSensorMetricAndSeq() {
+  void shouldBeAJsonArrayOfGranularityStartSensorMetricAndSeq() {
     assertThat(
             BucketKey.of(
                 bucket("sensor-1", "temperature", HOUR, 1_699_999_200_000L, null, 1.0, 2.0)))
@@ -26,7 +26,7 @@ class BucketKeyTest {
   }
 
   @Test
-  void trickyIdsStayDistinct() {
+  void shouldKeepTrickyIdsDistinct() {
     final List<String> keys =
         List.of(
             key("a\",\"b", "c"),
@@ -45,7 +45,7 @@ class BucketKeyTest {
   }
 
   @Test
-  void parsesBackToTheOriginalStrings() throws Exception {
+  void shouldParseBackToTheOriginalStrings() throws Exception {
     final String sensorId = "a\",\"b\\\u0000é\n";
     final Object[] parsed = new ObjectMapper().readValue(key(sensorId, null), Object[].class);
 

@@ -36,7 +36,7 @@ class ClosedBucketSerdeTest {
   }
 
   @Test
-  void roundTripKeepsEveryField() {
+  void shouldKeepEveryFieldThroughARoundTrip() {
     final ClosedBucket bucket =
         bucket("sensor-1", "temperature", MINUTE, START, -300, 20.5, -0.0, 1e-300);
 
@@ -44,7 +44,7 @@ class ClosedBucketSerdeTest {
   }
 
   @Test
-  void roundTripKeepsAbsentMetricAndOffsetAbsent() {
+  void shouldKeepAnAbsentMetricAndOffsetAbsentThroughARoundTrip() {
     final ClosedBucket decoded =
         roundTrip(bucket("sensor-1", null, HOUR, HOUR.windowStart(START), null, 3.0));
 
@@ -54,7 +54,7 @@ class ClosedBucketSerdeTest {
   }
 
   @Test
-  void roundTripKeepsMeasurementOrderOfEqualTimestamps() {
+  void shouldKeepTheOrderOfMeasurementsWithEqualTimestampsThroughARoundTrip() {
     final List<Measurement> measurements =
         List.of(
             new Measurement(START + 5, 2.0),
@@ -72,7 +72,7 @@ class ClosedBucketSerdeTest {
   }
 
   @Test
-  void valueStartsWithFormatVersionTwo() {
+  void shouldStartTheValueWithFormatVersionTwo() {
     final byte[] bytes = serde.serializer().serialize("buckets", SAMPLE);
 
     assertThat(bytes[0]).isEqualTo((byte) 2);
@@ -97,7 +97,7 @@ class ClosedBucketSerdeTest {
   }
 
   @Test
-  void roundTripKeepsSummariesOfFinerWindows() {
+  void shouldKeepTheSummariesOfFinerWindowsThroughARoundTrip() {
     final ClosedBucket hour = hourOfTwoMinutes();
 
     final ClosedBucket decoded = roundTrip(hour);
@@ -109,7 +109,7 @@ class ClosedBucketSerdeTest {
   }
 
   @Test
-  void writesTheBytesAvrosSchemaWalkingWriterWrites() throws Exception {
+  void shouldWriteTheBytesAvrosSchemaWalkingWriterWrites() throws Exception {
     final ClosedBucket minute =
         bucket("sensor-1", "temperature", MINUTE, START, -300, 20.5, -0.0, 1e-300);
     final ClosedBucket withoutMetricOrOffset =
@@ -128,7 +128,7 @@ class ClosedBucketSerdeTest {
   }
 
   @Test
-  void readsFormatOneWithoutTheNewFields() throws Exception {
+  void shouldReadFormatOneWithoutTheNewFields() throws Exception {
     final io.bucketer.avro.v1.ClosedBucketRecord old =
         io.bucketer.avro.v1.ClosedBucketRecord.newBuilder()
             .setSensorId("s")
@@ -176,13 +176,13 @@ class ClosedBucketSerdeTest {
   }
 
   @Test
-  void tombstoneStaysNull() {
+  void shouldKeepATombstoneNull() {
     assertThat(serde.serializer().serialize("buckets", null)).isNull();
     assertThat(serde.deserializer().deserialize("buckets", null)).isNull();
   }
 
   @Test
-  void rejectsUnknownFormatVersion() {
+  void shouldRejectAnUnknownFormatVersion() {
     final byte[] bytes = ClosedBucketSerde.encode(SAMPLE);
     bytes[0] = 0;
 
@@ -192,7 +192,7 @@ class ClosedBucketSerdeTest {
   }
 
   @Test
-  void rejectsTrailingBytesAndTruncatedValues() {
+  void shouldRejectTrailingBytesAndTruncatedValues() {
     final byte[] bytes = ClosedBucketSerde.encode(SAMPLE);
     final byte[] longer = Arrays.copyOf(bytes, bytes.length + 1);
     final byte[] shorter = Arrays.copyOf(bytes, bytes.length - 1);
@@ -207,7 +207,7 @@ class ClosedBucketSerdeTest {
   }
 
   @Test
-  void rejectsGranularityThatDoesNotMatchTheWindow() {
+  void shouldRejectAGranularityThatDoesNotMatchTheWindow() {
     final ClosedBucketRecord record = ClosedBucketSerde.toRecord(SAMPLE);
     record.setGranularity("1h");
 
@@ -217,7 +217,7 @@ class ClosedBucketSerdeTest {
   }
 
   @Test
-  void keepsTheGranularityLabelAsWritten() {
+  void shouldKeepTheGranularityLabelAsWritten() {
     final Granularity sixtySeconds = new Granularity("60s", 60_000);
     final ClosedBucket bucket = bucket("s", "m", sixtySeconds, START, null, 1.0);
 
