@@ -256,7 +256,7 @@ public final class BucketSink implements Runnable, AutoCloseable {
   }
 
   private void writeUntilAcknowledged(final SinkBatch batch) {
-    Duration backoff = config.initialBackoff();
+    final Backoff backoff = new Backoff(config.initialBackoff(), config.maxBackoff());
     while (true) {
       try {
         timedWrite(batch.buckets());
@@ -272,19 +272,18 @@ public final class BucketSink implements Runnable, AutoCloseable {
           continue;
         }
         retries.increment();
+        final Duration delay = backoff.next();
         LOG.warn(
             "writing {} buckets failed, retrying in {}: {}{}",
             batch.size(),
-            backoff,
+            delay,
             e.getMessage(),
             e.getCause() == null ? "" : " (" + e.getCause() + ")");
         if (!paused) {
           consumer.pause(consumer.assignment());
           paused = true;
         }
-        pollWhilePaused(backoff);
-        final Duration doubled = backoff.multipliedBy(2);
-        backoff = doubled.compareTo(config.maxBackoff()) < 0 ? doubled : config.maxBackoff();
+        pollWhilePaused(delay);
       }
     }
   }
@@ -344,7 +343,7 @@ public final class BucketSink implements Runnable, AutoCloseable {
    * nothing is consumed before, so the topology can already run while the sink waits.
    */
   private void createIndexesOnceReachable() throws InterruptedException {
-    Duration backoff = config.initialBackoff();
+    final Backoff backoff = new Backoff(config.initialBackoff(), config.maxBackoff());
     while (!closing.get()) {
       try {
         writer.ensureIndexes(config.writeTimeout());
@@ -353,13 +352,12 @@ public final class BucketSink implements Runnable, AutoCloseable {
         if (!e.isRetryable()) {
           throw new BucketSinkException("MongoDB refused the bucket indexes: " + e.getMessage(), e);
         }
-        LOG.warn("cannot create the bucket indexes yet, retrying in {}: {}", backoff, e.toString());
+        final Duration delay = backoff.next();
+        LOG.warn("cannot create the bucket indexes yet, retrying in {}: {}", delay, e.toString());
         retries.increment();
-        if (closeRequested.await(backoff.toMillis(), TimeUnit.MILLISECONDS)) {
+        if (closeRequested.await(delay.toMillis(), TimeUnit.MILLISECONDS)) {
           return;
         }
-        final Duration doubled = backoff.multipliedBy(2);
-        backoff = doubled.compareTo(config.maxBackoff()) < 0 ? doubled : config.maxBackoff();
       }
     }
   }
