@@ -3,8 +3,8 @@ package io.bucketer.sink;
 import io.bucketer.buckets.ClosedBucket;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.metrics.BucketerMetrics;
-import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.DistributionSummary;
+import io.bucketer.metrics.SinkMeters;
+import io.bucketer.metrics.SinkMeters.WriteOutcome;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
@@ -12,11 +12,9 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.clients.consumer.CommitFailedException;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -51,22 +49,19 @@ import org.slf4j.LoggerFactory;
  * record that is not a bucket at all (another format version) stops the sink: {@link #run()} throws
  * {@link BucketSinkException}, and the record stays uncommitted.
  *
- * <p>Meters: {@value #RETRIES} counts retried writes, {@value #PENDING} is the number of polled
- * buckets not yet acknowledged (it stays up while MongoDB is away), {@value #BUCKETS_WRITTEN} and
- * {@value #WRITE_LATENCY} count and time the writes (a percentile histogram), {@value #BATCH_SIZE}
- * is the distribution of buckets per polled batch, and {@value #CLOSE_TO_VISIBLE} times each bucket
- * from its window's close in the topology to MongoDB's acknowledgement.
+ * <p>Meters: {@link SinkMeters}.
  *
  * <p>The sink does not own the writer: close the writer after the sink.
  */
 public final class BucketSink implements Runnable, AutoCloseable {
 
-  public static final String BUCKETS_WRITTEN = "bucketer.sink.buckets.written";
-  public static final String WRITE_LATENCY = "bucketer.sink.write.latency";
-  public static final String RETRIES = "bucketer.sink.retries";
-  public static final String PENDING = "bucketer.sink.pending";
-  public static final String BATCH_SIZE = "bucketer.sink.batch.size";
-  public static final String CLOSE_TO_VISIBLE = "bucketer.bucket.close.to.visible";
+  // The meters' names, where callers found them before SinkMeters registered them.
+  public static final String BUCKETS_WRITTEN = SinkMeters.BUCKETS_WRITTEN;
+  public static final String WRITE_LATENCY = SinkMeters.WRITE_LATENCY;
+  public static final String RETRIES = SinkMeters.RETRIES;
+  public static final String PENDING = SinkMeters.PENDING;
+  public static final String BATCH_SIZE = SinkMeters.BATCH_SIZE;
+  public static final String CLOSE_TO_VISIBLE = SinkMeters.CLOSE_TO_VISIBLE;
 
   private static final Logger LOG = LoggerFactory.getLogger(BucketSink.class);
   private static final Duration CONSUMER_CLOSE_ALLOWANCE = Duration.ofSeconds(35);
@@ -75,12 +70,7 @@ public final class BucketSink implements Runnable, AutoCloseable {
   private final Consumer<byte[], byte[]> consumer;
   private final RejectedBucketDeadLetters deadLetters;
   private final MongoBucketWriter writer;
-  private final MeterRegistry registry;
-  private final Map<String, Counter> writtenByGranularity = new ConcurrentHashMap<>();
-  private final Counter retries;
-  private final DistributionSummary batchSizes;
-  private final Timer closeToVisible;
-  private final AtomicInteger pending = new AtomicInteger();
+  private final SinkMeters meters;
   private final AtomicBoolean started = new AtomicBoolean();
   private final AtomicBoolean closing = new AtomicBoolean();
   private final CountDownLatch closeRequested = new CountDownLatch(1);
@@ -105,20 +95,7 @@ public final class BucketSink implements Runnable, AutoCloseable {
         new RejectedBucketDeadLetters(
             deadLetterProducer, config.deadLetterTopic(), new BucketerMetrics(registry));
     this.writer = writer;
-    this.registry = registry;
-    this.retries = registry.counter(RETRIES);
-    registry.gauge(PENDING, pending);
-    this.batchSizes =
-        DistributionSummary.builder(BATCH_SIZE)
-            .description("buckets per polled batch written to MongoDB")
-            .baseUnit("buckets")
-            .register(registry);
-    this.closeToVisible =
-        Timer.builder(CLOSE_TO_VISIBLE)
-            .description(
-                "from a window's close in the topology to MongoDB's acknowledgement of its bucket")
-            .publishPercentileHistogram()
-            .register(registry);
+    this.meters = new SinkMeters(registry);
   }
 
   private static Consumer<byte[], byte[]> newConsumer(final SinkConfig config) {
@@ -190,7 +167,7 @@ public final class BucketSink implements Runnable, AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     } finally {
-      pending.set(0);
+      meters.nonePending();
       try {
         consumer.close();
       } finally {
@@ -231,28 +208,22 @@ public final class BucketSink implements Runnable, AutoCloseable {
 
   /** Buckets acknowledged by MongoDB since start, redeliveries included. */
   public long bucketsWritten() {
-    return writtenByGranularity.values().stream().mapToLong(c -> (long) c.count()).sum();
+    return meters.bucketsWritten();
   }
 
   /** Buckets of one granularity acknowledged by MongoDB since start. */
   public long bucketsWritten(final Granularity granularity) {
-    final Counter counter = writtenByGranularity.get(granularity.label());
-    return counter == null ? 0 : (long) counter.count();
+    return meters.bucketsWritten(granularity.label());
   }
 
   private void writeThenCommit(final SinkBatch batch) {
-    pending.set(batch.size());
-    batchSizes.record(batch.size());
+    meters.batchPolled(batch.size());
     writeUntilAcknowledged(batch);
-    final long visible = System.currentTimeMillis();
-    batch
-        .closedAtMillis()
-        .forEach(
-            closed -> closeToVisible.record(Math.max(0, visible - closed), TimeUnit.MILLISECONDS));
+    meters.visible(batch.closedAtMillis(), System.currentTimeMillis());
     // The dead letters were sent while the rest was written; both must be safe before the commit.
     deadLetters.awaitAcknowledged();
     commit(batch.offsets());
-    pending.set(0);
+    meters.nonePending();
   }
 
   private void writeUntilAcknowledged(final SinkBatch batch) {
@@ -271,7 +242,7 @@ public final class BucketSink implements Runnable, AutoCloseable {
           setAside(batch, e);
           continue;
         }
-        retries.increment();
+        meters.retried();
         final Duration delay = backoff.next();
         LOG.warn(
             "writing {} buckets failed, retrying in {}: {}{}",
@@ -312,30 +283,20 @@ public final class BucketSink implements Runnable, AutoCloseable {
   }
 
   private void timedWrite(final List<ClosedBucket> batch) {
-    final Timer.Sample sample = Timer.start(registry);
-    String outcome = "error";
+    final Timer.Sample sample = meters.writeStarted();
+    WriteOutcome outcome = WriteOutcome.ERROR;
     try {
       writer.write(batch, config.writeTimeout());
-      outcome = "success";
+      outcome = WriteOutcome.SUCCESS;
     } catch (BucketWriteException e) {
-      outcome = e.isRetryable() ? "retryable" : "rejected";
+      outcome = e.isRetryable() ? WriteOutcome.RETRYABLE : WriteOutcome.REJECTED;
       throw e;
     } finally {
-      // A histogram, so that percentiles can be aggregated across instances in Prometheus.
-      sample.stop(
-          Timer.builder(WRITE_LATENCY)
-              .tag("outcome", outcome)
-              .publishPercentileHistogram()
-              .register(registry));
+      meters.writeEnded(sample, outcome);
     }
     final Map<String, Integer> perGranularity = new HashMap<>();
     batch.forEach(b -> perGranularity.merge(b.granularity().label(), 1, Integer::sum));
-    perGranularity.forEach((label, count) -> counter(label).increment(count));
-  }
-
-  private Counter counter(final String label) {
-    return writtenByGranularity.computeIfAbsent(
-        label, l -> registry.counter(BUCKETS_WRITTEN, "granularity", l));
+    perGranularity.forEach(meters::written);
   }
 
   /**
@@ -354,7 +315,7 @@ public final class BucketSink implements Runnable, AutoCloseable {
         }
         final Duration delay = backoff.next();
         LOG.warn("cannot create the bucket indexes yet, retrying in {}: {}", delay, e.toString());
-        retries.increment();
+        meters.retried();
         if (closeRequested.await(delay.toMillis(), TimeUnit.MILLISECONDS)) {
           return;
         }
