@@ -1,15 +1,10 @@
 package io.bucketer.sink;
 
-import io.bucketer.buckets.ClosedBucket;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.metrics.BucketerMetrics;
 import io.bucketer.metrics.SinkMeters;
-import io.bucketer.metrics.SinkMeters.WriteOutcome;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
-import java.util.Collection;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
@@ -17,18 +12,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.clients.consumer.CommitFailedException;
 import org.apache.kafka.clients.consumer.Consumer;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
-import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.RebalanceInProgressException;
 import org.apache.kafka.common.errors.WakeupException;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -68,18 +57,24 @@ public final class BucketSink implements Runnable, AutoCloseable {
 
   private final SinkConfig config;
   private final Consumer<byte[], byte[]> consumer;
+  private final PausedPartitions pause;
   private final RejectedBucketDeadLetters deadLetters;
+  private final RetryingBatchWriter batchWriter;
   private final MongoBucketWriter writer;
   private final SinkMeters meters;
   private final AtomicBoolean started = new AtomicBoolean();
   private final AtomicBoolean closing = new AtomicBoolean();
   private final CountDownLatch closeRequested = new CountDownLatch(1);
   private final CountDownLatch stopped = new CountDownLatch(1);
-  private boolean paused;
 
   public BucketSink(
       final SinkConfig config, final MongoBucketWriter writer, final MeterRegistry registry) {
-    this(config, newConsumer(config), newProducer(config), writer, registry);
+    this(
+        config,
+        SinkKafkaClients.consumer(config),
+        SinkKafkaClients.deadLetterProducer(config),
+        writer,
+        registry);
   }
 
   /** For tests: any consumer and producer, for example Kafka's mocks. */
@@ -91,47 +86,13 @@ public final class BucketSink implements Runnable, AutoCloseable {
       final MeterRegistry registry) {
     this.config = config;
     this.consumer = consumer;
+    this.pause = new PausedPartitions(consumer);
     this.deadLetters =
         new RejectedBucketDeadLetters(
             deadLetterProducer, config.deadLetterTopic(), new BucketerMetrics(registry));
     this.writer = writer;
     this.meters = new SinkMeters(registry);
-  }
-
-  private static Consumer<byte[], byte[]> newConsumer(final SinkConfig config) {
-    // Bytes, decoded by the sink: a rejected bucket goes to the dead-letter topic as it was read.
-    return new KafkaConsumer<>(
-        consumerProperties(config), new ByteArrayDeserializer(), new ByteArrayDeserializer());
-  }
-
-  private static Producer<byte[], byte[]> newProducer(final SinkConfig config) {
-    return new KafkaProducer<>(
-        RejectedBucketDeadLetters.producerProperties(config.kafkaProperties()),
-        new ByteArraySerializer(),
-        new ByteArraySerializer());
-  }
-
-  /** The pass-through properties plus the settings the sink's guarantees depend on. */
-  static Map<String, Object> consumerProperties(final SinkConfig config) {
-    final Map<String, Object> properties = new HashMap<>(config.kafkaProperties());
-    // A new group starts at the beginning: buckets closed before the sink first ran still count.
-    properties.putIfAbsent(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-    properties.put(ConsumerConfig.GROUP_ID_CONFIG, config.groupId());
-    // Buckets of aborted topology transactions must never reach MongoDB.
-    properties.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-    properties.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-    final long maxPollInterval =
-        Long.parseLong(
-            String.valueOf(
-                properties.getOrDefault(ConsumerConfig.MAX_POLL_INTERVAL_MS_CONFIG, 300_000)));
-    // One write plus one backoff poll happen between polls that fetch records.
-    if (config.writeTimeout().plus(config.maxBackoff()).toMillis() >= maxPollInterval) {
-      throw new IllegalArgumentException(
-          "writeTimeout + maxBackoff must stay below max.poll.interval.ms ("
-              + maxPollInterval
-              + ")");
-    }
-    return properties;
+    this.batchWriter = new RetryingBatchWriter(writer, config, pause, deadLetters, meters);
   }
 
   /**
@@ -150,7 +111,7 @@ public final class BucketSink implements Runnable, AutoCloseable {
     }
     try {
       createIndexesOnceReachable();
-      consumer.subscribe(List.of(config.topic()), new PauseNewPartitionsWhileRetrying());
+      consumer.subscribe(List.of(config.topic()), pause);
       while (!closing.get()) {
         final ConsumerRecords<byte[], byte[]> records = consumer.poll(config.pollTimeout());
         if (!records.isEmpty()) {
@@ -218,85 +179,12 @@ public final class BucketSink implements Runnable, AutoCloseable {
 
   private void writeThenCommit(final SinkBatch batch) {
     meters.batchPolled(batch.size());
-    writeUntilAcknowledged(batch);
+    batchWriter.writeUntilAcknowledged(batch);
     meters.visible(batch.closedAtMillis(), System.currentTimeMillis());
     // The dead letters were sent while the rest was written; both must be safe before the commit.
     deadLetters.awaitAcknowledged();
     commit(batch.offsets());
     meters.nonePending();
-  }
-
-  private void writeUntilAcknowledged(final SinkBatch batch) {
-    final Backoff backoff = new Backoff(config.initialBackoff(), config.maxBackoff());
-    while (true) {
-      try {
-        timedWrite(batch.buckets());
-        if (paused) {
-          consumer.resume(consumer.paused());
-          paused = false;
-        }
-        return;
-      } catch (BucketWriteException e) {
-        if (!e.isRetryable()) {
-          // Rewriting the rest is harmless: the writer replaces only older revisions.
-          setAside(batch, e);
-          continue;
-        }
-        meters.retried();
-        final Duration delay = backoff.next();
-        LOG.warn(
-            "writing {} buckets failed, retrying in {}: {}{}",
-            batch.size(),
-            delay,
-            e.getMessage(),
-            e.getCause() == null ? "" : " (" + e.getCause() + ")");
-        if (!paused) {
-          consumer.pause(consumer.assignment());
-          paused = true;
-        }
-        pollWhilePaused(delay);
-      }
-    }
-  }
-
-  /** Takes the rejected buckets out of the batch and sends their records to the dead letters. */
-  private void setAside(final SinkBatch batch, final BucketWriteException rejection) {
-    final List<SinkBatch.Polled> rejected = batch.reject(rejection.rejectedBucketKeys());
-    if (rejected.isEmpty()) {
-      // Nothing left to take out: writing the same batch again would loop for ever.
-      throw new BucketSinkException(
-          "MongoDB rejected buckets that are not in the batch: " + rejection.rejectedBucketKeys(),
-          rejection);
-    }
-    for (final SinkBatch.Polled polled : rejected) {
-      final String reason = rejection.rejectionReason(polled.key());
-      LOG.warn(
-          "MongoDB rejected bucket {} ({}-{} offset {}), sent to {}: {}",
-          polled.key(),
-          polled.record().topic(),
-          polled.record().partition(),
-          polled.record().offset(),
-          config.deadLetterTopic(),
-          reason);
-      deadLetters.send(polled.record(), "MongoDB rejected the bucket document: " + reason);
-    }
-  }
-
-  private void timedWrite(final List<ClosedBucket> batch) {
-    final Timer.Sample sample = meters.writeStarted();
-    WriteOutcome outcome = WriteOutcome.ERROR;
-    try {
-      writer.write(batch, config.writeTimeout());
-      outcome = WriteOutcome.SUCCESS;
-    } catch (BucketWriteException e) {
-      outcome = e.isRetryable() ? WriteOutcome.RETRYABLE : WriteOutcome.REJECTED;
-      throw e;
-    } finally {
-      meters.writeEnded(sample, outcome);
-    }
-    final Map<String, Integer> perGranularity = new HashMap<>();
-    batch.forEach(b -> perGranularity.merge(b.granularity().label(), 1, Integer::sum));
-    perGranularity.forEach(meters::written);
   }
 
   /**
@@ -323,16 +211,6 @@ public final class BucketSink implements Runnable, AutoCloseable {
     }
   }
 
-  /** Keeps the group membership alive during a backoff; throws WakeupException on close. */
-  private void pollWhilePaused(final Duration backoff) {
-    final ConsumerRecords<byte[], byte[]> unexpected = consumer.poll(backoff);
-    // New partitions are paused on assignment; should records arrive anyway, rewind so they are
-    // fetched again after the batch in hand is acknowledged instead of being skipped by its commit.
-    for (final TopicPartition partition : unexpected.partitions()) {
-      consumer.seek(partition, unexpected.records(partition).get(0).offset());
-    }
-  }
-
   private void commit(final Map<TopicPartition, OffsetAndMetadata> offsets) {
     // Partitions revoked while the batch was retried now belong to another consumer.
     offsets.keySet().retainAll(consumer.assignment());
@@ -350,23 +228,6 @@ public final class BucketSink implements Runnable, AutoCloseable {
         | org.apache.kafka.common.errors.TimeoutException e) {
       LOG.warn(
           "offsets {} not committed, the buckets will be rewritten: {}", offsets, e.toString());
-    }
-  }
-
-  /** Pauses partitions assigned in the middle of a retry, so no record is fetched past it. */
-  private final class PauseNewPartitionsWhileRetrying implements ConsumerRebalanceListener {
-
-    @Override
-    public void onPartitionsAssigned(final Collection<TopicPartition> partitions) {
-      if (paused) {
-        consumer.pause(partitions);
-      }
-    }
-
-    @Override
-    public void onPartitionsRevoked(final Collection<TopicPartition> partitions) {
-      // Nothing to flush: only acknowledged batches are committed, the rest is redelivered.
-      LOG.info("partitions revoked {}; uncommitted buckets go to their next owner", partitions);
     }
   }
 }

@@ -359,31 +359,6 @@ class BucketSinkTest {
   }
 
   @Test
-  void theSinkSettingsOverridePassThroughProperties() {
-    final Map<String, Object> passThrough =
-        Map.of(
-            "bootstrap.servers", "localhost:9092",
-            "enable.auto.commit", "true",
-            "isolation.level", "read_uncommitted",
-            "group.id", "other",
-            "acks", "1",
-            "enable.idempotence", "false");
-
-    assertThat(
-            BucketSink.consumerProperties(
-                SinkConfig.defaults(TOPIC, DEAD_LETTERS, "group-a", passThrough)))
-        .containsEntry("bootstrap.servers", "localhost:9092")
-        .containsEntry("enable.auto.commit", false)
-        .containsEntry("isolation.level", "read_committed")
-        .containsEntry("group.id", "group-a")
-        .containsEntry("auto.offset.reset", "earliest");
-    assertThat(RejectedBucketDeadLetters.producerProperties(passThrough))
-        .containsEntry("bootstrap.servers", "localhost:9092")
-        .containsEntry("acks", "all")
-        .containsEntry("enable.idempotence", true);
-  }
-
-  @Test
   void aDeadLetterKeepsTheOriginalsTimestamp() {
     final ConsumerRecord<byte[], byte[]> original =
         new ConsumerRecord<>(
