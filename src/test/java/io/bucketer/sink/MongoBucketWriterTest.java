@@ -338,28 +338,6 @@ class MongoBucketWriterTest {
   }
 
   @Test
-  void clientTimeoutsTheConnectionStringLeavesOpenFollowTheWriteTimeout() {
-    final MongoClientSettings defaults =
-        MongoBucketWriter.clientSettings("mongodb://db.example:27017", Duration.ofSeconds(5));
-    final MongoClientSettings explicit =
-        MongoBucketWriter.clientSettings(
-            "mongodb://db.example:27017/?socketTimeoutMS=700&serverSelectionTimeoutMS=800",
-            Duration.ofSeconds(5));
-    final MongoClientSettings longWrites =
-        MongoBucketWriter.clientSettings("mongodb://db.example:27017", Duration.ofMinutes(2));
-
-    assertThat(defaults.getSocketSettings().getReadTimeout(TimeUnit.MILLISECONDS)).isEqualTo(5000);
-    assertThat(defaults.getClusterSettings().getServerSelectionTimeout(TimeUnit.MILLISECONDS))
-        .isEqualTo(5000);
-    assertThat(explicit.getSocketSettings().getReadTimeout(TimeUnit.MILLISECONDS)).isEqualTo(700);
-    assertThat(explicit.getClusterSettings().getServerSelectionTimeout(TimeUnit.MILLISECONDS))
-        .isEqualTo(800);
-    // Server selection never waits longer than the driver's own default, 30 s.
-    assertThat(longWrites.getClusterSettings().getServerSelectionTimeout(TimeUnit.MILLISECONDS))
-        .isEqualTo(30_000);
-  }
-
-  @Test
   void aClosedWriterRefusesWrites() {
     writer.close();
 
