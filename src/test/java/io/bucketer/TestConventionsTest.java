@@ -1,6 +1,7 @@
 package io.bucketer;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.methods;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
@@ -9,6 +10,7 @@ import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
 
 /** Rules every test class keeps, checked over the compiled tests. */
 class TestConventionsTest {
@@ -47,6 +49,19 @@ class TestConventionsTest {
         .orShould()
         .dependOnClassesThat()
         .haveSimpleName("InProcessRun")
+        .check(TESTS);
+  }
+
+  @Test
+  void shouldNameEveryTestMethodShouldSomething() {
+    methods()
+        .that()
+        .areAnnotatedWith(Test.class)
+        .or()
+        .areAnnotatedWith(ParameterizedTest.class)
+        .should()
+        .haveNameMatching("should[A-Z].*")
+        .because("one style reads as a list of what the code does")
         .check(TESTS);
   }
 

@@ -22,8 +22,8 @@ class DeployJvmOptionsTest {
 
   @ParameterizedTest
   @ValueSource(strings = {"deploy/docker/Dockerfile", "deploy/kubernetes/statefulset.yaml"})
-  void deployFilesStartTheProcessorWithTheJvmOptionsTheBenchmarkMeasures(final String file)
-      throws IOException {
+  void shouldStartTheProcessorInTheDeployFilesWithTheJvmOptionsTheBenchmarkMeasures(
+      final String file) throws IOException {
     final Matcher options = JDK_JAVA_OPTIONS.matcher(Files.readString(Path.of(file)));
 
     assertThat(options.find()).as("JDK_JAVA_OPTIONS set in %s", file).isTrue();

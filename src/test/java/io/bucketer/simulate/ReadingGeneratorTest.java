@@ -9,7 +9,7 @@ class ReadingGeneratorTest {
 
   @ParameterizedTest
   @ValueSource(ints = {0, 7, 42, 999, 1_000, 9_999, 10_000, 99_999, 123_456, Integer.MAX_VALUE})
-  void sensorIdsAreTheFourDigitZeroPaddedNamesTheyAlwaysWere(final int sensor) {
+  void shouldNameSensorsWithTheFourDigitZeroPaddedIdsTheyAlwaysHad(final int sensor) {
     assertThat(ReadingGenerator.sensorId(sensor)).isEqualTo(String.format("sensor-%04d", sensor));
   }
 }

@@ -26,7 +26,7 @@ class BucketDocumentsTest {
   }
 
   @Test
-  void mapsABucketWithMetricAndOffset() {
+  void shouldMapABucketWithMetricAndOffset() {
     final ClosedBucket bucket = bucket("sensor-1", "temperature", MINUTE, START, 60, 20.5, 22.5);
 
     assertSameDocument(
@@ -75,7 +75,7 @@ class BucketDocumentsTest {
   }
 
   @Test
-  void omitsAbsentMetricAndOffsetButKeepsTheIdShape() {
+  void shouldOmitAnAbsentMetricAndOffsetButKeepTheIdShape() {
     final ClosedBucket bucket = bucket("sensor-2", null, HOUR, HOUR.windowStart(START), null, 4.0);
 
     assertSameDocument(
@@ -119,7 +119,7 @@ class BucketDocumentsTest {
   }
 
   @Test
-  void anHourRolledUpFromMinutesHoldsTheirSummariesInsteadOfMeasurements() {
+  void shouldHoldTheSummariesOfItsMinutesInAnHourInsteadOfMeasurements() {
     final ClosedBucket first = bucket("s", null, MINUTE, START, null, 1.0, 3.0);
     final ClosedBucket second = bucket("s", null, MINUTE, START + 60_000, null, 5.0);
     final ClosedBucket hour =
@@ -160,7 +160,7 @@ class BucketDocumentsTest {
   }
 
   @Test
-  void leavesOutWhatStatsFromAnOlderVersionDoNotKnow() {
+  void shouldLeaveOutWhatStatsFromAnOlderVersionDoNotKnow() {
     final BsonDocument document =
         BucketDocuments.toDocument(
             new ClosedBucket(
@@ -177,7 +177,7 @@ class BucketDocumentsTest {
   }
 
   @Test
-  void theSameBucketGivesTheSameDocumentAndId() {
+  void shouldGiveTheSameDocumentAndIdForTheSameBucket() {
     final ClosedBucket bucket = bucket("s", "m", MINUTE, START, null, 1.0, 2.0);
     final ClosedBucket copy = bucket("s", "m", MINUTE, START, null, 1.0, 2.0);
 
@@ -187,7 +187,7 @@ class BucketDocumentsTest {
   }
 
   @Test
-  void namesOneCollectionPerGranularity() {
+  void shouldNameOneCollectionPerGranularity() {
     assertThat(
             BucketDocumentNames.collectionName(
                 BucketDocumentNames.DEFAULT_COLLECTION_PREFIX, MINUTE))

@@ -185,7 +185,7 @@ class BucketSinkTest {
   }
 
   @Test
-  void writesEachBatchThenCommitsItAndCountsIt() {
+  void shouldWriteEachBatchThenCommitItAndCountIt() {
     deliver(
         minute("sensor-1", START),
         null,
@@ -214,7 +214,7 @@ class BucketSinkTest {
   }
 
   @Test
-  void waitsForMongoDbBeforeConsumingWhenItIsDownAtStart() {
+  void shouldWaitForMongoDbBeforeConsumingWhenItIsDownAtStart() {
     shutDownServer();
     final CompletableFuture<Void> loop = CompletableFuture.runAsync(sink);
 
@@ -233,7 +233,7 @@ class BucketSinkTest {
   }
 
   @Test
-  void retriesWhileMongoIsDownWithPartitionsPausedAndCommitsOnlyAfterwards() {
+  void shouldRetryWhileMongoIsDownWithPartitionsPausedAndCommitOnlyAfterwards() {
     final CompletableFuture<Void> loop = CompletableFuture.runAsync(sink);
     // The sink consumes once it has created its indexes; then MongoDB goes away.
     await().atMost(DEADLINE).until(() -> !consumer.subscription().isEmpty());
@@ -259,7 +259,7 @@ class BucketSinkTest {
   }
 
   @Test
-  void aRejectedBucketGoesToTheDeadLetterTopicAsItWasReadAndTheRestIsWritten() {
+  void shouldSendARejectedBucketToTheDeadLetterTopicAsItWasReadAndWriteTheRest() {
     rejectASecondMinuteOfOneSensor();
     final ClosedBucket first = minute("sensor-1", START);
     final ClosedBucket second = minute("sensor-1", START + 60_000);
@@ -302,7 +302,7 @@ class BucketSinkTest {
   }
 
   @Test
-  void commitsOnlyAfterKafkaAcknowledgedTheDeadLetters() {
+  void shouldCommitOnlyAfterKafkaAcknowledgedTheDeadLetters() {
     rejectASecondMinuteOfOneSensor();
     final CountDownLatch acknowledge = new CountDownLatch(1);
     beforeFlush =
@@ -328,7 +328,7 @@ class BucketSinkTest {
   }
 
   @Test
-  void aDeadLetterKafkaRefusesStopsTheSinkWithoutCommitting() {
+  void shouldStopWithoutCommittingWhenKafkaRefusesADeadLetter() {
     rejectASecondMinuteOfOneSensor();
     beforeFlush = mock -> mock.errorNext(new InvalidTopicException("no such topic"));
     deliver(minute("sensor-1", START), minute("sensor-1", START + 60_000));
@@ -343,7 +343,7 @@ class BucketSinkTest {
   }
 
   @Test
-  void aRecordThatIsNotABucketStopsTheSinkWithoutCommitting() {
+  void shouldStopWithoutCommittingOnARecordThatIsNotABucket() {
     consumer.schedulePollTask(
         () -> {
           consumer.rebalance(List.of(PARTITION));
@@ -359,7 +359,7 @@ class BucketSinkTest {
   }
 
   @Test
-  void aDeadLetterKeepsTheOriginalsTimestamp() {
+  void shouldKeepTheOriginalsTimestampInADeadLetter() {
     final ConsumerRecord<byte[], byte[]> original =
         new ConsumerRecord<>(
             TOPIC,

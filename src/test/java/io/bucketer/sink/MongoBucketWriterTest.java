@@ -98,7 +98,7 @@ class MongoBucketWriterTest {
   }
 
   @Test
-  void writesOneDocumentPerBucketIntoItsGranularitysCollection() {
+  void shouldWriteOneDocumentPerBucketIntoItsGranularitysCollection() {
     final ClosedBucket minute = bucket("sensor-1", "temperature", MINUTE, START, 60, 20.5, 22.5);
     final ClosedBucket hour = bucket("sensor-1", null, HOUR, HOUR.windowStart(START), null, 4.0);
 
@@ -110,7 +110,7 @@ class MongoBucketWriterTest {
   }
 
   @Test
-  void writesManyBucketsAcrossChunks() {
+  void shouldWriteManyBucketsAcrossChunks() {
     final List<ClosedBucket> buckets = new ArrayList<>();
     for (int i = 0; i < 25; i++) {
       buckets.add(minute("sensor-1", START + i * 60_000L));
@@ -131,7 +131,7 @@ class MongoBucketWriterTest {
    * expiry itself is ContainersRetentionIT's, against a real mongod.
    */
   @Test
-  void keepsATtlIndexPerRetainedGranularityInLineWithTheSetting() {
+  void shouldKeepATtlIndexPerRetainedGranularityInLineWithTheSetting() {
     withRetention("1m=30d").ensureIndexes(TIMEOUT);
     assertThat(ttlSeconds("buckets_1m")).contains(30L * 86_400);
     assertThat(ttlSeconds("buckets_1h")).isEmpty();
@@ -171,7 +171,7 @@ class MongoBucketWriterTest {
   }
 
   @Test
-  void createsTheSeriesTimeIndexOnEveryCollection() {
+  void shouldCreateTheSeriesTimeIndexOnEveryCollection() {
     writer.ensureIndexes(TIMEOUT);
     writer.ensureIndexes(TIMEOUT);
 
@@ -190,7 +190,7 @@ class MongoBucketWriterTest {
   }
 
   @Test
-  void writingTheSameBucketsTwiceLeavesIdenticalDocuments() {
+  void shouldLeaveIdenticalDocumentsWhenTheSameBucketsAreWrittenTwice() {
     final List<ClosedBucket> buckets =
         List.of(
             minute("sensor-1", START),
@@ -206,7 +206,7 @@ class MongoBucketWriterTest {
   }
 
   @Test
-  void aDuplicateIdInOneCallKeepsTheLastBucket() {
+  void shouldKeepTheLastBucketOfADuplicateIdInOneCall() {
     final ClosedBucket older = bucket("sensor-1", "temperature", MINUTE, START, null, 1.0);
     final ClosedBucket newer = bucket("sensor-1", "temperature", MINUTE, START, null, 1.0, 2.0);
     final ClosedBucket other = minute("sensor-2", START);
@@ -222,7 +222,7 @@ class MongoBucketWriterTest {
   }
 
   @Test
-  void anUnreachableServerIsRetryable() {
+  void shouldCallAnUnreachableServerRetryable() {
     shutDownServer();
 
     assertThatThrownBy(() -> writer.write(List.of(minute("sensor-1", START)), TIMEOUT))
@@ -235,7 +235,7 @@ class MongoBucketWriterTest {
   }
 
   @Test
-  void aWriteThatOutlivesItsTimeoutIsRetryable() throws Exception {
+  void shouldCallAWriteThatOutlivesItsTimeoutRetryable() throws Exception {
     // The kernel accepts connections to this socket, but nothing ever answers: the write hangs
     // until the writer's own timeout (50 ms), long before server selection gives up (500 ms).
     try (ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
@@ -255,7 +255,7 @@ class MongoBucketWriterTest {
   }
 
   @Test
-  void aDocumentMongoDbRejectsIsADataErrorNamingTheBucket() {
+  void shouldCallADocumentMongoDbRejectsADataErrorNamingTheBucket() {
     // A unique index the sink never creates, only to make the server reject one document.
     Mono.from(
             collection("buckets_1m")
@@ -280,7 +280,7 @@ class MongoBucketWriterTest {
   }
 
   @Test
-  void aDocumentOverTheSizeLimitIsADataError() {
+  void shouldCallADocumentOverTheSizeLimitADataError() {
     // 400,000 measurements encode to about 18 MB, over MongoDB's 16 MB document limit.
     final ClosedBucket huge = bucket("sensor-1", null, MINUTE, START, null, new double[400_000]);
 
@@ -294,7 +294,7 @@ class MongoBucketWriterTest {
   }
 
   @Test
-  void aBucketOfAnUnconfiguredGranularityIsADataError() {
+  void shouldCallABucketOfAnUnconfiguredGranularityADataError() {
     final ClosedBucket day =
         bucket("sensor-1", null, Granularity.parse("1d"), 1_699_920_000_000L, null, 1.0);
 
@@ -308,7 +308,7 @@ class MongoBucketWriterTest {
   }
 
   @Test
-  void refusesAnUnacknowledgedWriteConcern() {
+  void shouldRefuseAnUnacknowledgedWriteConcern() {
     final MongoDatabase unacknowledged = database.withWriteConcern(WriteConcern.UNACKNOWLEDGED);
 
     assertThatThrownBy(
@@ -318,7 +318,7 @@ class MongoBucketWriterTest {
   }
 
   @Test
-  void connectCreatesAWriterWithItsOwnClient() {
+  void shouldCreateAWriterWithItsOwnClientOnConnect() {
     final InetSocketAddress address = server.getLocalAddress();
     try (MongoBucketWriter connected =
         MongoBucketWriter.connect(
@@ -338,7 +338,7 @@ class MongoBucketWriterTest {
   }
 
   @Test
-  void aClosedWriterRefusesWrites() {
+  void shouldRefuseWritesOnceClosed() {
     writer.close();
 
     assertThatThrownBy(() -> writer.write(List.of(minute("sensor-1", START)), TIMEOUT))
@@ -362,7 +362,7 @@ class MongoBucketWriterTest {
   }
 
   @Test
-  void keepsTheHighestRevisionWhateverOrderTheyArriveIn() {
+  void shouldKeepTheHighestRevisionWhateverOrderTheyArriveIn() {
     final ClosedBucket base = minute("sensor-r", START);
     writer.write(List.of(revision(base, 1, 10.0)), TIMEOUT);
     writer.write(List.of(revision(base, 0, 5.0)), TIMEOUT); // a replay of the first close
@@ -384,7 +384,7 @@ class MongoBucketWriterTest {
 
   /** A collection sharded on {sensor_id, metric, start_date} takes an upsert only with them. */
   @Test
-  void putsTheSeriesAndStartInEveryUpsertFilter() {
+  void shouldPutTheSeriesAndStartInEveryUpsertFilter() {
     final ClosedBucket late = revision(minute("sensor-r", START), 1, 10.0);
 
     final WriteModel<BsonDocument> model = writer.chunks(List.of(late)).get(0).models().get(0);
@@ -398,7 +398,7 @@ class MongoBucketWriterTest {
   }
 
   @Test
-  void keepsTheHighestRevisionOfOneBucketWithinOneCall() {
+  void shouldKeepTheHighestRevisionOfOneBucketWithinOneCall() {
     final ClosedBucket base = minute("sensor-r", START);
     writer.write(List.of(revision(base, 3, 30.0), revision(base, 2, 20.0)), TIMEOUT);
 

@@ -107,7 +107,7 @@ class MongoOutageIT {
   }
 
   @Test
-  void noReadingIsLostWhileMongoDbIsUnreachableForSeconds() throws Exception {
+  void shouldLoseNoReadingWhileMongoDbIsUnreachableForSeconds() throws Exception {
     // 20 sensors, one reading a second each: 20 minutes of event time, sent over about 15 s.
     final List<Reading> readings =
         GeneratedReadings.of(
@@ -170,7 +170,7 @@ class MongoOutageIT {
   }
 
   @Test
-  void startsWhileMongoDbIsDownAndWritesEverythingOnceItIsUp() throws Exception {
+  void shouldStartWhileMongoDbIsDownAndWriteEverythingOnceItIsUp() throws Exception {
     final List<Reading> readings =
         GeneratedReadings.of(
             new ReadingGenerator.Options(
@@ -193,7 +193,7 @@ class MongoOutageIT {
   }
 
   @Test
-  void aDocumentMongoDbRejectsBecomesADeadLetterAndTheSinkGoesOn() throws Exception {
+  void shouldDeadLetterADocumentMongoDbRejectsAndGoOn() throws Exception {
     final InProcessRun run = newRun();
     final List<Reading> readings =
         GeneratedReadings.of(

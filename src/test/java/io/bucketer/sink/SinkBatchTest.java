@@ -52,7 +52,7 @@ class SinkBatchTest {
   }
 
   @Test
-  void aRejectedKeyTakesEveryVersionOutAndReturnsTheOneTheWriterWrote() {
+  void shouldTakeEveryVersionOfARejectedKeyOutAndReturnTheOneTheWriterWrote() {
     final ClosedBucket base = minute("sensor-1", START);
     final ClosedBucket other = minute("sensor-2", START);
     final SinkBatch batch =
@@ -75,7 +75,7 @@ class SinkBatchTest {
   }
 
   @Test
-  void rejectingAKeyThatIsNotInTheBatchChangesNothing() {
+  void shouldChangeNothingWhenRejectingAKeyThatIsNotInTheBatch() {
     final SinkBatch batch = poll(minute("sensor-1", START));
 
     assertThat(batch.reject(List.of("[\"1m\",0,\"elsewhere\",null,0]"))).isEmpty();

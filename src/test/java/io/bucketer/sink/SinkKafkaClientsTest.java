@@ -14,7 +14,7 @@ class SinkKafkaClientsTest {
 
   // Moved from BucketSinkTest, with the consumer's properties.
   @Test
-  void theSinkSettingsOverridePassThroughProperties() {
+  void shouldOverridePassThroughPropertiesWithTheSinksOwnSettings() {
     final Map<String, Object> passThrough =
         Map.of(
             "bootstrap.servers", "localhost:9092",

@@ -11,7 +11,7 @@ class WriterClientSettingsTest {
 
   // Moved from MongoBucketWriterTest, with the settings.
   @Test
-  void clientTimeoutsTheConnectionStringLeavesOpenFollowTheWriteTimeout() {
+  void shouldSetTheClientTimeoutsTheConnectionStringLeavesOpenFromTheWriteTimeout() {
     final MongoClientSettings defaults =
         WriterClientSettings.of("mongodb://db.example:27017", Duration.ofSeconds(5));
     final MongoClientSettings explicit =
