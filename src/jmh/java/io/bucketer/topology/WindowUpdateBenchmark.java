@@ -6,6 +6,7 @@ import io.bucketer.buckets.Measurement;
 import io.bucketer.buckets.SeriesKey;
 import io.bucketer.metrics.BucketerMetrics;
 import io.bucketer.windows.WindowState;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.common.utils.Bytes;
@@ -63,7 +64,7 @@ public class WindowUpdateBenchmark {
             Map.of(MINUTE, inMemory("windows-1m")),
             inMemory("sealed"),
             null,
-            BucketerMetrics.unregistered());
+            new BucketerMetrics(new SimpleMeterRegistry()));
     windows.put(SERIES, MINUTE, WINDOW_START, halfFullWindow);
   }
 

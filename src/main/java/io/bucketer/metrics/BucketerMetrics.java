@@ -2,7 +2,6 @@ package io.bucketer.metrics;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -35,6 +34,10 @@ public final class BucketerMetrics {
 
     StateOperation(final String tag) {
       this.tag = tag;
+    }
+
+    public String tag() {
+      return tag;
     }
   }
 
@@ -82,11 +85,6 @@ public final class BucketerMetrics {
     }
   }
 
-  /** Meters that count but are not exported: for tests and tools that do not read them. */
-  public static BucketerMetrics unregistered() {
-    return new BucketerMetrics(new SimpleMeterRegistry());
-  }
-
   public MeterRegistry registry() {
     return registry;
   }
@@ -108,22 +106,12 @@ public final class BucketerMetrics {
     counter(BUCKETS_EMITTED, "granularity", granularity).increment();
   }
 
-  /** The current count of emitted buckets of one granularity. */
-  public double bucketsEmitted(final String granularity) {
-    return counter(BUCKETS_EMITTED, "granularity", granularity).count();
-  }
-
   /**
    * A stream thread failed with a transient {@code cause} and was replaced; it resumes from its
    * last commit. Counted so that an outage of a dependency shows as more than a log line.
    */
   public void streamThreadRestarted(final String cause) {
     counter(STREAM_THREAD_RESTARTS, "cause", cause).increment();
-  }
-
-  /** The current count of stream-thread restarts for one cause. */
-  public double streamThreadRestarts(final String cause) {
-    return counter(STREAM_THREAD_RESTARTS, "cause", cause).count();
   }
 
   /**
@@ -134,11 +122,6 @@ public final class BucketerMetrics {
     counter(STATE_WIPES, "cause", cause).increment();
   }
 
-  /** The current count of local state wipes for one cause. */
-  public double stateWipes(final String cause) {
-    return counter(STATE_WIPES, "cause", cause).count();
-  }
-
   /**
    * Windows opened (positive) or closed (negative) by one task. Each task reports its own changes,
    * and its remaining open windows when it is closed, so the gauge is this instance's total.
@@ -147,32 +130,12 @@ public final class BucketerMetrics {
     openBuckets.addAndGet(delta);
   }
 
-  /** Open windows, all granularities, of the tasks this instance runs. */
-  public long openBuckets() {
-    return openBuckets.get();
-  }
-
   /**
    * The aggregator asked its state stores for one {@code operation}: what its window cache did not
    * absorb, so a put is one RocksDB put and one changelog record.
    */
   public void stateOperation(final StateOperation operation) {
     stateOperations.get(operation).increment();
-  }
-
-  /** The current count of one state operation. */
-  public double stateOperations(final StateOperation operation) {
-    return stateOperations.get(operation).count();
-  }
-
-  /** The current count of a reading outcome. */
-  public double readings(final ReadingOutcome outcome) {
-    return readings.get(outcome).count();
-  }
-
-  /** The current count of dead letters for one reason. */
-  public double deadLetters(final String reason) {
-    return counter(DEAD_LETTERS, "reason", reason).count();
   }
 
   private Counter counter(final String name, final String tag, final String value) {

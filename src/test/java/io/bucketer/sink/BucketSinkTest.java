@@ -18,6 +18,7 @@ import de.bwaldvogel.mongo.MongoServer;
 import de.bwaldvogel.mongo.backend.memory.MemoryBackend;
 import io.bucketer.buckets.ClosedBucket;
 import io.bucketer.metrics.BucketerMetrics;
+import io.bucketer.testing.Meters;
 import io.bucketer.topics.BucketKey;
 import io.bucketer.topics.ClosedBucketSerde;
 import io.bucketer.topics.DeadLetterHeaders;
@@ -291,7 +292,8 @@ class BucketSinkTest {
             });
     assertThat(documentCount("buckets_1m")).isEqualTo(2);
     assertThat(events).containsExactly("flush", "commit");
-    assertThat(new BucketerMetrics(registry).deadLetters("mongodb-rejected")).isEqualTo(1.0);
+    assertThat(Meters.count(registry, BucketerMetrics.DEAD_LETTERS, "reason", "mongodb-rejected"))
+        .isEqualTo(1.0);
     assertThat(meter(BucketSink.RETRIES)).isZero();
     assertThat(loop).isNotDone();
 

@@ -22,6 +22,7 @@ import io.bucketer.testing.CuttableTcpProxy;
 import io.bucketer.testing.GeneratedReadings;
 import io.bucketer.testing.InProcessRun;
 import io.bucketer.testing.LocalInfrastructure;
+import io.bucketer.testing.Meters;
 import io.bucketer.testing.MongoThroughProxy;
 import io.bucketer.topics.BucketKey;
 import io.bucketer.topics.ClosedBucketSerde;
@@ -243,7 +244,8 @@ class MongoOutageIT {
       assertThat(header(letter, DeadLetterHeaders.MESSAGE)).contains("11000");
       assertThat(header(letter, DeadLetterHeaders.SOURCE_TOPIC))
           .isEqualTo(run.config().bucketsTopic());
-      assertThat(new BucketerMetrics(meters).deadLetters("mongodb-rejected")).isEqualTo(1.0);
+      assertThat(Meters.count(meters, BucketerMetrics.DEAD_LETTERS, "reason", "mongodb-rejected"))
+          .isEqualTo(1.0);
       assertThat(app.isHealthy()).isTrue();
 
       // Every other window, all written after the rejected one, is as the computation says.

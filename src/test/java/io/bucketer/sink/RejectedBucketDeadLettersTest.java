@@ -7,9 +7,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.bucketer.buckets.ClosedBucket;
 import io.bucketer.metrics.BucketerMetrics;
+import io.bucketer.testing.Meters;
 import io.bucketer.topics.BucketKey;
 import io.bucketer.topics.ClosedBucketSerde;
 import io.bucketer.topics.DeadLetterHeaders;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,7 +29,7 @@ class RejectedBucketDeadLettersTest {
 
   private final MockProducer<byte[], byte[]> producer =
       new MockProducer<>(true, null, new ByteArraySerializer(), new ByteArraySerializer());
-  private final BucketerMetrics metrics = BucketerMetrics.unregistered();
+  private final BucketerMetrics metrics = new BucketerMetrics(new SimpleMeterRegistry());
   private final RejectedBucketDeadLetters letters =
       new RejectedBucketDeadLetters(producer, "dead-letters", metrics);
 
@@ -70,7 +72,13 @@ class RejectedBucketDeadLettersTest {
                           StandardCharsets.UTF_8))
                   .isEqualTo("MongoDB rejected the bucket document: error 11000: duplicate key");
             });
-    assertThat(metrics.deadLetters(RejectedBucketDeadLetters.REASON)).isEqualTo(1.0);
+    assertThat(
+            Meters.count(
+                metrics.registry(),
+                BucketerMetrics.DEAD_LETTERS,
+                "reason",
+                RejectedBucketDeadLetters.REASON))
+        .isEqualTo(1.0);
   }
 
   @Test

@@ -15,6 +15,7 @@ import io.bucketer.metrics.BucketerMetrics;
 import io.bucketer.simulate.ReadingGenerator;
 import io.bucketer.testing.ExpectedBuckets;
 import io.bucketer.topics.ClosedBucketSerde;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -144,7 +145,7 @@ class AnyGranularitiesTest {
             BucketTopology.build(
                 settings,
                 () -> new ReadingDecoder(id -> Reading.getClassSchema()),
-                BucketerMetrics.unregistered()),
+                new BucketerMetrics(new SimpleMeterRegistry())),
             properties)) {
       final TestInputTopic<byte[], byte[]> input =
           driver.createInputTopic(

@@ -8,9 +8,11 @@ import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.SeriesKey;
 import io.bucketer.metrics.BucketerMetrics;
 import io.bucketer.metrics.BucketerMetrics.StateOperation;
+import io.bucketer.testing.Meters;
 import io.bucketer.topics.BucketHeaders;
 import io.bucketer.windows.WindowCacheBudget;
 import io.bucketer.windows.WindowState;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -37,7 +39,7 @@ class BucketAggregatorTest {
 
   private final MockProcessorContext<String, AggregatorOutput> context =
       new MockProcessorContext<>();
-  private final BucketerMetrics metrics = BucketerMetrics.unregistered();
+  private final BucketerMetrics metrics = new BucketerMetrics(new SimpleMeterRegistry());
   private final WindowCacheBudget windowCache =
       new WindowCacheBudget(BucketTopologyTest.WINDOW_CACHE_BYTES);
   private final BucketAggregator aggregator =
@@ -109,7 +111,7 @@ class BucketAggregatorTest {
   @Test
   void shouldCloseAQuietSeriesWindowsWhenThePunctuatorFiresOnTheWallClock() {
     process(TEN + 5_000, 1.0, 111);
-    assertThat(metrics.openBuckets()).isEqualTo(1);
+    assertThat((long) Meters.gauge(metrics.registry(), BucketerMetrics.OPEN_BUCKETS)).isEqualTo(1);
 
     // two hours of wall clock later the series has been quiet far longer than the idle timeout
     final long later = TEN + 2 * 3_600_000L;
@@ -122,25 +124,56 @@ class BucketAggregatorTest {
         .containsExactly("1m", "1h");
     assertThat(context.forwarded())
         .allSatisfy(f -> assertThat(f.record().timestamp()).isEqualTo(later));
-    assertThat(metrics.openBuckets()).isZero();
+    assertThat((long) Meters.gauge(metrics.registry(), BucketerMetrics.OPEN_BUCKETS)).isZero();
   }
 
   @Test
   void shouldWriteAnOpenWindowToItsStoreOnceBeforeACommitHoweverManyReadingsItTook() {
     process(TEN + 5_000, 1.0, 111);
-    final double gets = metrics.stateOperations(StateOperation.GET);
-    final double puts = metrics.stateOperations(StateOperation.PUT);
+    final double gets =
+        Meters.count(
+            metrics.registry(),
+            BucketerMetrics.STATE_OPERATIONS,
+            "operation",
+            StateOperation.GET.tag());
+    final double puts =
+        Meters.count(
+            metrics.registry(),
+            BucketerMetrics.STATE_OPERATIONS,
+            "operation",
+            StateOperation.PUT.tag());
 
     process(TEN + 6_000, 2.0, 112);
     process(TEN + 7_000, 3.0, 113);
-    assertThat(metrics.stateOperations(StateOperation.GET) - gets).isZero();
-    assertThat(metrics.stateOperations(StateOperation.PUT) - puts).isZero();
+    assertThat(
+            Meters.count(
+                    metrics.registry(),
+                    BucketerMetrics.STATE_OPERATIONS,
+                    "operation",
+                    StateOperation.GET.tag())
+                - gets)
+        .isZero();
+    assertThat(
+            Meters.count(
+                    metrics.registry(),
+                    BucketerMetrics.STATE_OPERATIONS,
+                    "operation",
+                    StateOperation.PUT.tag())
+                - puts)
+        .isZero();
     assertThat(windowStores.get(0).get(MINUTE_KEY)).isNull();
 
     windowStores.get(0).flushCache(); // what a task does on every store before it commits
 
     // the open minute; the hour takes the minute's summary when the minute closes
-    assertThat(metrics.stateOperations(StateOperation.PUT) - puts).isEqualTo(1);
+    assertThat(
+            Meters.count(
+                    metrics.registry(),
+                    BucketerMetrics.STATE_OPERATIONS,
+                    "operation",
+                    StateOperation.PUT.tag())
+                - puts)
+        .isEqualTo(1);
     assertThat(storedMinute().stats().count()).isEqualTo(3);
     assertThat(windowCache.heldBytes()).isPositive();
   }

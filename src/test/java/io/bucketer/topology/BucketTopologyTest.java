@@ -15,8 +15,10 @@ import io.bucketer.metrics.BucketerMetrics.ReadingOutcome;
 import io.bucketer.simulate.ReadingGenerator;
 import io.bucketer.testing.ExpectedBuckets;
 import io.bucketer.testing.FramedReadings;
+import io.bucketer.testing.Meters;
 import io.bucketer.topics.ClosedBucketSerde;
 import io.bucketer.topics.DeadLetterHeaders;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -78,7 +80,7 @@ class BucketTopologyTest {
 
   @TempDir Path stateDir;
 
-  private final BucketerMetrics metrics = BucketerMetrics.unregistered();
+  private final BucketerMetrics metrics = new BucketerMetrics(new SimpleMeterRegistry());
 
   private TopologyTestDriver driver;
   private TestInputTopic<byte[], byte[]> input;
@@ -194,7 +196,8 @@ class BucketTopologyTest {
 
     final Map<String, ClosedBucket> fromShuffled = bucketsOf(shuffled, this.driver, buckets);
     final Map<String, ClosedBucket> fromSorted;
-    try (TopologyTestDriver other = newDriver(otherStateDir, BucketerMetrics.unregistered())) {
+    try (TopologyTestDriver other =
+        newDriver(otherStateDir, new BucketerMetrics(new SimpleMeterRegistry()))) {
       fromSorted =
           bucketsOf(
               sorted,
@@ -253,11 +256,29 @@ class BucketTopologyTest {
     assertThat(hour.stats().count()).isEqualTo(3);
     assertThat(hour.stats().sum()).isEqualTo(12.0);
     assertThat(deadLetters.isEmpty()).isTrue();
-    assertThat(metrics.readings(ReadingOutcome.ON_TIME)).isEqualTo(3);
+    assertThat(
+            Meters.count(
+                metrics.registry(),
+                BucketerMetrics.READINGS,
+                "outcome",
+                ReadingOutcome.ON_TIME.tag()))
+        .isEqualTo(3);
     // [11:00, 11:01) is open; its hour opens when the first of its minutes closes into it
-    assertThat(metrics.openBuckets()).isEqualTo(1);
-    assertThat(metrics.readings(ReadingOutcome.LATE_MERGED)).isEqualTo(1);
-    assertThat(metrics.readings(ReadingOutcome.TOO_LATE)).isZero();
+    assertThat((long) Meters.gauge(metrics.registry(), BucketerMetrics.OPEN_BUCKETS)).isEqualTo(1);
+    assertThat(
+            Meters.count(
+                metrics.registry(),
+                BucketerMetrics.READINGS,
+                "outcome",
+                ReadingOutcome.LATE_MERGED.tag()))
+        .isEqualTo(1);
+    assertThat(
+            Meters.count(
+                metrics.registry(),
+                BucketerMetrics.READINGS,
+                "outcome",
+                ReadingOutcome.TOO_LATE.tag()))
+        .isZero();
   }
 
   @Test
@@ -293,8 +314,15 @@ class BucketTopologyTest {
 
     final TestRecord<byte[], byte[]> dead = deadLetters.readRecord();
     assertThat(header(dead, DeadLetterHeaders.REASON)).isEqualTo("too-late");
-    assertThat(metrics.readings(ReadingOutcome.TOO_LATE)).isEqualTo(1);
-    assertThat(metrics.deadLetters("too-late")).isEqualTo(1);
+    assertThat(
+            Meters.count(
+                metrics.registry(),
+                BucketerMetrics.READINGS,
+                "outcome",
+                ReadingOutcome.TOO_LATE.tag()))
+        .isEqualTo(1);
+    assertThat(Meters.count(metrics.registry(), BucketerMetrics.DEAD_LETTERS, "reason", "too-late"))
+        .isEqualTo(1);
     assertThat(new String(dead.value(), StandardCharsets.UTF_8)).contains("\"value\":9.0");
     assertThat(buckets.readValuesToList())
         .filteredOn(b -> b.windowStart() == at("10:00:00"))

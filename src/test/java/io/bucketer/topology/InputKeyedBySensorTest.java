@@ -9,6 +9,7 @@ import io.bucketer.ingest.ReadingDecoder;
 import io.bucketer.metrics.BucketerMetrics;
 import io.bucketer.topics.ClosedBucketSerde;
 import io.bucketer.topics.DeadLetterHeaders;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -56,7 +57,7 @@ class InputKeyedBySensorTest {
     return BucketTopology.build(
         SETTINGS,
         () -> new ReadingDecoder(id -> Reading.getClassSchema()),
-        BucketerMetrics.unregistered());
+        new BucketerMetrics(new SimpleMeterRegistry()));
   }
 
   /** The first sensor id of the form sensor-N that Kafka's default partitioner maps as asked. */

@@ -20,6 +20,7 @@ import io.bucketer.sink.MongoBucketWriter;
 import io.bucketer.testing.ReadingTotals;
 import io.bucketer.testing.SeriesBuckets;
 import io.bucketer.topics.ClosedBucketSerde;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -71,7 +72,7 @@ class LiveSeriesQueriesTest {
 
   @BeforeAll
   static void runTheTopologyAndTheSink() {
-    driver = BucketTopologyTest.newDriver(stateDir, BucketerMetrics.unregistered());
+    driver = BucketTopologyTest.newDriver(stateDir, new BucketerMetrics(new SimpleMeterRegistry()));
     final TestInputTopic<byte[], byte[]> input =
         driver.createInputTopic(
             "iot.readings", new ByteArraySerializer(), new ByteArraySerializer());

@@ -17,6 +17,7 @@ import io.bucketer.ingest.ReadingMapping;
 import io.bucketer.metrics.BucketerMetrics;
 import io.bucketer.topics.ClosedBucketSerde;
 import io.bucketer.topics.DeadLetterHeaders;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -201,7 +202,9 @@ class MultiValueInputTest {
     driver =
         new TopologyTestDriver(
             BucketTopology.build(
-                BucketTopologyTest.SETTINGS, decoders, BucketerMetrics.unregistered()),
+                BucketTopologyTest.SETTINGS,
+                decoders,
+                new BucketerMetrics(new SimpleMeterRegistry())),
             properties,
             NOW);
     input =

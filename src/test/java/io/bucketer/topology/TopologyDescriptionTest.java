@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.bucketer.avro.Reading;
 import io.bucketer.ingest.ReadingDecoder;
 import io.bucketer.metrics.BucketerMetrics;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -61,7 +62,7 @@ class TopologyDescriptionTest {
           BucketTopology.build(
                   partitioned(partitioning),
                   () -> new ReadingDecoder(id -> Reading.getClassSchema()),
-                  BucketerMetrics.unregistered())
+                  new BucketerMetrics(new SimpleMeterRegistry()))
               .describe();
       for (final TopologyDescription.Subtopology subtopology : description.subtopologies()) {
         final List<String> topics =
@@ -80,7 +81,7 @@ class TopologyDescriptionTest {
         BucketTopology.build(
                 settings,
                 () -> new ReadingDecoder(id -> Reading.getClassSchema()),
-                BucketerMetrics.unregistered())
+                new BucketerMetrics(new SimpleMeterRegistry()))
             .describe()
             .toString();
     // Written for review: after a deliberate change, copy it over the expected file.
