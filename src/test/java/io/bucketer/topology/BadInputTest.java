@@ -10,7 +10,6 @@ import io.bucketer.ingest.InvalidReadingException;
 import io.bucketer.ingest.InvalidReadingException.Reason;
 import io.bucketer.ingest.ReadingDecoder;
 import io.bucketer.metrics.BucketerMetrics;
-import io.bucketer.topics.ClosedBucketSerde;
 import io.bucketer.topics.DeadLetterHeaders;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -22,7 +21,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Properties;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
@@ -31,10 +29,6 @@ import org.apache.avro.generic.GenericRecord;
 import org.apache.avro.io.BinaryEncoder;
 import org.apache.avro.io.EncoderFactory;
 import org.apache.kafka.common.header.Header;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
@@ -77,27 +71,13 @@ class BadInputTest {
 
   @BeforeEach
   void startDriver() {
-    final Properties properties = new Properties();
-    properties.put(StreamsConfig.APPLICATION_ID_CONFIG, "bucketer-bad-input");
-    properties.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-    properties.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
     driver =
-        new TopologyTestDriver(
-            BucketTopology.build(
-                BucketTopologyTest.SETTINGS,
-                () -> new ReadingDecoder(this::schemaById),
-                new BucketerMetrics(meters)),
-            properties,
-            NOW);
-    input =
-        driver.createInputTopic(
-            "iot.readings", new ByteArraySerializer(), new ByteArraySerializer());
-    buckets =
-        driver.createOutputTopic(
-            "iot.buckets", new StringDeserializer(), new ClosedBucketSerde().deserializer());
-    deadLetters =
-        driver.createOutputTopic(
-            "iot.readings.dlq", new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        TopologyTopics.driver(
+            stateDir, () -> new ReadingDecoder(this::schemaById), new BucketerMetrics(meters), NOW);
+    final TopologyTopics topics = TopologyTopics.of(driver);
+    input = topics.input();
+    buckets = topics.buckets();
+    deadLetters = topics.deadLetters();
   }
 
   @AfterEach

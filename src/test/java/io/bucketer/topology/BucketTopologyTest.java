@@ -27,14 +27,11 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.TreeMap;
 import org.apache.kafka.common.header.Header;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.utils.Bytes;
-import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
@@ -90,15 +87,10 @@ class BucketTopologyTest {
   @BeforeEach
   void startDriver() {
     driver = newDriver(stateDir, metrics);
-    input =
-        driver.createInputTopic(
-            "iot.readings", new ByteArraySerializer(), new ByteArraySerializer());
-    buckets =
-        driver.createOutputTopic(
-            "iot.buckets", new StringDeserializer(), new ClosedBucketSerde().deserializer());
-    deadLetters =
-        driver.createOutputTopic(
-            "iot.readings.dlq", new ByteArrayDeserializer(), new ByteArrayDeserializer());
+    final TopologyTopics topics = TopologyTopics.of(driver);
+    input = topics.input();
+    buckets = topics.buckets();
+    deadLetters = topics.deadLetters();
   }
 
   @AfterEach
@@ -107,14 +99,8 @@ class BucketTopologyTest {
   }
 
   static TopologyTestDriver newDriver(final Path stateDir, final BucketerMetrics metrics) {
-    final Properties properties = new Properties();
-    properties.put(StreamsConfig.APPLICATION_ID_CONFIG, "bucketer-test");
-    properties.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-    properties.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
-    return new TopologyTestDriver(
-        BucketTopology.build(
-            SETTINGS, () -> new ReadingDecoder(id -> Reading.getClassSchema()), metrics),
-        properties);
+    return TopologyTopics.driver(
+        stateDir, () -> new ReadingDecoder(id -> Reading.getClassSchema()), metrics, Instant.now());
   }
 
   @Test

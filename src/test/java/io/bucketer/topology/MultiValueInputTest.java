@@ -15,7 +15,6 @@ import io.bucketer.ingest.InvalidReadingException;
 import io.bucketer.ingest.InvalidReadingException.Reason;
 import io.bucketer.ingest.ReadingMapping;
 import io.bucketer.metrics.BucketerMetrics;
-import io.bucketer.topics.ClosedBucketSerde;
 import io.bucketer.topics.DeadLetterHeaders;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.ByteArrayOutputStream;
@@ -26,7 +25,6 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
-import java.util.Properties;
 import java.util.function.Supplier;
 import org.apache.avro.Schema;
 import org.apache.avro.SchemaBuilder;
@@ -36,10 +34,6 @@ import org.apache.avro.generic.GenericRecord;
 import org.apache.avro.io.BinaryEncoder;
 import org.apache.avro.io.EncoderFactory;
 import org.apache.kafka.common.header.Header;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
@@ -195,27 +189,13 @@ class MultiValueInputTest {
                   }
                   return GATEWAY;
                 });
-    final Properties properties = new Properties();
-    properties.put(StreamsConfig.APPLICATION_ID_CONFIG, "bucketer-multi-value");
-    properties.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-    properties.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
     driver =
-        new TopologyTestDriver(
-            BucketTopology.build(
-                BucketTopologyTest.SETTINGS,
-                decoders,
-                new BucketerMetrics(new SimpleMeterRegistry())),
-            properties,
-            NOW);
-    input =
-        driver.createInputTopic(
-            "iot.readings", new ByteArraySerializer(), new ByteArraySerializer());
-    buckets =
-        driver.createOutputTopic(
-            "iot.buckets", new StringDeserializer(), new ClosedBucketSerde().deserializer());
-    deadLetters =
-        driver.createOutputTopic(
-            "iot.readings.dlq", new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        TopologyTopics.driver(
+            stateDir, decoders, new BucketerMetrics(new SimpleMeterRegistry()), NOW);
+    final TopologyTopics topics = TopologyTopics.of(driver);
+    input = topics.input();
+    buckets = topics.buckets();
+    deadLetters = topics.deadLetters();
   }
 
   /** The closed minutes, as series, start and measurements. */
