@@ -37,6 +37,7 @@ import java.util.function.BooleanSupplier;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
+import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
@@ -76,6 +77,7 @@ public final class BucketerApp implements AutoCloseable {
   private final Retention retention;
   private final HostInfo advertised;
   private final InputPartitioning partitioning;
+  private final CloseOptions.GroupMembershipOperation onClose;
 
   private BucketerApp(
       final KafkaStreams streams,
@@ -91,6 +93,7 @@ public final class BucketerApp implements AutoCloseable {
     this.granularities = config.granularities();
     this.keepMeasurements = config.bucketLayout().keepMeasurements();
     this.retention = config.retention();
+    this.onClose = groupMembershipOnClose(config);
     this.streams = streams;
     this.streamsMetrics = streamsMetrics;
     this.writer = writer;
@@ -356,6 +359,19 @@ public final class BucketerApp implements AutoCloseable {
     return StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
   }
 
+  /**
+   * A static member ({@code instance.id} set) comes back under its name, so it stays in its group
+   * and takes its partitions back without a rebalance. A dynamic member comes back, if at all, as a
+   * new member: staying would only leave its partitions unprocessed until its session expires
+   * (Kafka Streams' own default on the classic protocol, 45 s), so it leaves at once.
+   */
+  private static CloseOptions.GroupMembershipOperation groupMembershipOnClose(
+      final BucketerConfig config) {
+    return config.instanceId().isPresent()
+        ? CloseOptions.GroupMembershipOperation.REMAIN_IN_GROUP
+        : CloseOptions.GroupMembershipOperation.LEAVE_GROUP;
+  }
+
   @Override
   public void close() {
     sink.close();
@@ -364,7 +380,7 @@ public final class BucketerApp implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
-    streams.close(CLOSE_TIMEOUT);
+    streams.close(CloseOptions.groupMembershipOperation(onClose).withTimeout(CLOSE_TIMEOUT));
     streamsMetrics.close();
     try {
       writer.close();
