@@ -50,24 +50,11 @@ public final class MongoBucketWriter implements AutoCloseable {
   private volatile boolean closed;
 
   /**
-   * A writer on {@code database}, which the caller keeps and closes.
+   * A writer on {@code database}, which the caller keeps and closes, whose {@link #ensureIndexes}
+   * also keeps the TTL indexes of {@code retention}.
    *
    * @param maxBatchSize documents per bulk write
    * @param maxWritesInFlight bulk writes sent concurrently
-   */
-  public MongoBucketWriter(
-      final MongoDatabase database,
-      final String collectionPrefix,
-      final List<Granularity> granularities,
-      final int maxBatchSize,
-      final int maxWritesInFlight) {
-    this(
-        database, collectionPrefix, granularities, Retention.NONE, maxBatchSize, maxWritesInFlight);
-  }
-
-  /**
-   * A writer on {@code database}, which the caller keeps and closes, whose {@link #ensureIndexes}
-   * also keeps the TTL indexes of {@code retention}.
    */
   public MongoBucketWriter(
       final MongoDatabase database,

@@ -10,6 +10,7 @@ import com.mongodb.reactivestreams.client.MongoClients;
 import com.sun.net.httpserver.HttpServer;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.Measurement;
+import io.bucketer.buckets.Retention;
 import io.bucketer.buckets.SeriesKey;
 import io.bucketer.embedded.EmbeddedMongoServer;
 import io.bucketer.query.LiveWindows;
@@ -72,7 +73,8 @@ class SeriesApiTest {
     buckets.addAll(
         SeriesBuckets.closed(
             ELSEWHERE, GRANULARITIES, SeriesBuckets.readings(ELSEWHERE, START, 7_200)));
-    new MongoBucketWriter(client.getDatabase("iot"), "buckets_", GRANULARITIES, 500, 4)
+    new MongoBucketWriter(
+            client.getDatabase("iot"), "buckets_", GRANULARITIES, Retention.NONE, 500, 4)
         .write(buckets, Duration.ofSeconds(30));
     here = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
     there = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);

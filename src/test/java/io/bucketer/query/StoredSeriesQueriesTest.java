@@ -67,7 +67,8 @@ class StoredSeriesQueriesTest {
     server = EmbeddedMongoServer.start();
     client = MongoClients.create(server.connectionString());
     final MongoBucketWriter writer =
-        new MongoBucketWriter(client.getDatabase("iot"), "buckets_", GRANULARITIES, 500, 4);
+        new MongoBucketWriter(
+            client.getDatabase("iot"), "buckets_", GRANULARITIES, Retention.NONE, 500, 4);
     final List<ClosedBucket> buckets = new ArrayList<>();
     buckets.addAll(SeriesBuckets.closed(SERIES, GRANULARITIES, READINGS));
     // another series in the same collections must not leak into the answers

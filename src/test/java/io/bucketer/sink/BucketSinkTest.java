@@ -17,6 +17,7 @@ import com.mongodb.reactivestreams.client.MongoDatabase;
 import de.bwaldvogel.mongo.MongoServer;
 import de.bwaldvogel.mongo.backend.memory.MemoryBackend;
 import io.bucketer.buckets.ClosedBucket;
+import io.bucketer.buckets.Retention;
 import io.bucketer.metrics.BucketerMetrics;
 import io.bucketer.testing.Meters;
 import io.bucketer.topics.BucketKey;
@@ -104,7 +105,8 @@ class BucketSinkTest {
                 + address.getPort()
                 + "/?serverSelectionTimeoutMS=500&connectTimeoutMS=500");
     database = client.getDatabase("bucketer");
-    writer = new MongoBucketWriter(database, "buckets_", List.of(MINUTE, HOUR), 100, 2);
+    writer =
+        new MongoBucketWriter(database, "buckets_", List.of(MINUTE, HOUR), Retention.NONE, 100, 2);
     final SinkConfig config =
         new SinkConfig(
             TOPIC,

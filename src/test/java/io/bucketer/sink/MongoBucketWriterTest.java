@@ -56,7 +56,7 @@ class MongoBucketWriterTest {
     final InetSocketAddress address = server.bind();
     client = MongoClients.create(settings(address));
     database = client.getDatabase("bucketer");
-    writer = new MongoBucketWriter(database, "buckets_", GRANULARITIES, 10, 4);
+    writer = new MongoBucketWriter(database, "buckets_", GRANULARITIES, Retention.NONE, 10, 4);
   }
 
   @AfterEach
@@ -244,7 +244,12 @@ class MongoBucketWriterTest {
                 settings(new InetSocketAddress(silent.getInetAddress(), silent.getLocalPort())));
         MongoBucketWriter hanging =
             new MongoBucketWriter(
-                silentClient.getDatabase("bucketer"), "buckets_", GRANULARITIES, 10, 4)) {
+                silentClient.getDatabase("bucketer"),
+                "buckets_",
+                GRANULARITIES,
+                Retention.NONE,
+                10,
+                4)) {
 
       assertThatThrownBy(
               () -> hanging.write(List.of(minute("sensor-1", START)), Duration.ofMillis(50)))
@@ -312,7 +317,9 @@ class MongoBucketWriterTest {
     final MongoDatabase unacknowledged = database.withWriteConcern(WriteConcern.UNACKNOWLEDGED);
 
     assertThatThrownBy(
-            () -> new MongoBucketWriter(unacknowledged, "buckets_", GRANULARITIES, 10, 4))
+            () ->
+                new MongoBucketWriter(
+                    unacknowledged, "buckets_", GRANULARITIES, Retention.NONE, 10, 4))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("acknowledged");
   }

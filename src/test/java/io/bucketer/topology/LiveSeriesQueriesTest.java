@@ -8,6 +8,7 @@ import io.bucketer.avro.Reading;
 import io.bucketer.buckets.ClosedBucket;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.Measurement;
+import io.bucketer.buckets.Retention;
 import io.bucketer.buckets.SeriesKey;
 import io.bucketer.embedded.EmbeddedMongoServer;
 import io.bucketer.metrics.BucketerMetrics;
@@ -110,7 +111,8 @@ class LiveSeriesQueriesTest {
 
     mongo = EmbeddedMongoServer.start();
     client = MongoClients.create(mongo.connectionString());
-    new MongoBucketWriter(client.getDatabase("iot"), "buckets_", List.of(MINUTE, HOUR), 500, 4)
+    new MongoBucketWriter(
+            client.getDatabase("iot"), "buckets_", List.of(MINUTE, HOUR), Retention.NONE, 500, 4)
         .write(written, TIMEOUT);
     queries =
         new SeriesQueries(
