@@ -52,7 +52,7 @@ final class BenchCommand implements Callable<Integer> {
       names = "--warmup-rounds",
       defaultValue = "1",
       description =
-          "Most warm-up rounds; they stop early once the JIT takes at most 10% of a round's CPU"
+          "Most warm-up rounds; they stop early once the JIT takes at most 10%% of a round's CPU"
               + " time. Each row prints the JIT's share of its CPU time, so that a run can be"
               + " judged (default: ${DEFAULT-VALUE}).")
   int warmupRounds;
