@@ -14,7 +14,7 @@ import io.bucketer.embedded.EmbeddedKafkaBroker;
 import io.bucketer.embedded.EmbeddedMongoServer;
 import io.bucketer.embedded.InProcessSchemaRegistry;
 import io.bucketer.ingest.SchemaRegistryClient;
-import io.bucketer.sink.BucketReader;
+import io.bucketer.query.StoredDocuments;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -485,8 +485,8 @@ public final class ThroughputBench {
   }
 
   private static long storedDocuments(final EmbeddedMongoServer mongo, final String database) {
-    try (BucketReader reader =
-        new BucketReader(
+    try (StoredDocuments reader =
+        new StoredDocuments(
             mongo.connectionString(), database, BucketDocumentNames.DEFAULT_COLLECTION_PREFIX)) {
       return GRANULARITIES.stream().mapToLong(reader::documents).sum();
     }
@@ -495,8 +495,8 @@ public final class ThroughputBench {
   /** A fast run that lost readings would be worthless: the buckets must hold every reading. */
   private void checkEveryReadingIsInABucket(
       final EmbeddedMongoServer mongo, final String database, final BenchFleet.Sent sent) {
-    try (BucketReader reader =
-        new BucketReader(
+    try (StoredDocuments reader =
+        new StoredDocuments(
             mongo.connectionString(), database, BucketDocumentNames.DEFAULT_COLLECTION_PREFIX)) {
       for (final Granularity granularity : GRANULARITIES) {
         final long inBuckets = reader.readingsInBuckets(granularity);

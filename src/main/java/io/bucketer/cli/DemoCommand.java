@@ -13,11 +13,11 @@ import io.bucketer.embedded.EmbeddedMongoServer;
 import io.bucketer.embedded.InProcessSchemaRegistry;
 import io.bucketer.ingest.ReadingEncoder;
 import io.bucketer.ingest.SchemaRegistryClient;
+import io.bucketer.query.StoredDocuments;
 import io.bucketer.simulate.GatewayFleet;
 import io.bucketer.simulate.GatewayMessage;
 import io.bucketer.simulate.ReadingGenerator;
 import io.bucketer.simulate.ReadingSimulator;
-import io.bucketer.sink.BucketReader;
 import io.bucketer.topics.DeadLetterTopic;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.PrintStream;
@@ -118,8 +118,8 @@ final class DemoCommand implements Callable<Integer> {
       final BucketerConfig config = new BucketerConfig(settings(broker, mongo, registry, stateDir));
       try (BucketerApp app =
               step("processor", () -> BucketerApp.start(config, new SimpleMeterRegistry()));
-          BucketReader store =
-              new BucketReader(
+          StoredDocuments store =
+              new StoredDocuments(
                   mongo.connectionString(), config.mongoDatabase(), config.collectionPrefix())) {
         final Instant replayStart = replayStart();
         final boolean complete =
@@ -132,9 +132,7 @@ final class DemoCommand implements Callable<Integer> {
                 document ->
                     new DemoReadBack(out)
                         .print(
-                            mongo.connectionString(),
-                            config.mongoDatabase(),
-                            config.collectionPrefix(),
+                            store,
                             sizes,
                             new SeriesKey(
                                 document.getString(BucketDocumentNames.SENSOR_ID).getValue(),
@@ -159,7 +157,7 @@ final class DemoCommand implements Callable<Integer> {
       final EmbeddedKafkaBroker broker,
       final InProcessSchemaRegistry registry,
       final BucketerApp app,
-      final BucketReader store,
+      final StoredDocuments store,
       final List<Granularity> sizes,
       final Instant replayStart,
       final long expectedReadings)

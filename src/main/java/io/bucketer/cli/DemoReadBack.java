@@ -1,33 +1,23 @@
 package io.bucketer.cli;
 
-import static io.bucketer.buckets.BucketDocumentNames.METRIC;
-import static io.bucketer.buckets.BucketDocumentNames.SENSOR_ID;
-import static io.bucketer.buckets.BucketDocumentNames.START_DATE;
 import static io.bucketer.buckets.BucketDocumentNames.SUMMARIES;
 import static io.bucketer.buckets.BucketDocumentNames.SUMMARY_GRANULARITY;
 
-import com.mongodb.client.model.Filters;
-import com.mongodb.reactivestreams.client.MongoClient;
-import com.mongodb.reactivestreams.client.MongoClients;
-import com.mongodb.reactivestreams.client.MongoDatabase;
-import io.bucketer.buckets.BucketDocumentNames;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.SeriesKey;
 import io.bucketer.query.LiveWindows;
 import io.bucketer.query.SeriesQueries;
-import io.bucketer.query.StoredBuckets;
+import io.bucketer.query.StoredDocuments;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
-import java.util.Date;
 import java.util.List;
 import org.bson.BsonArray;
 import org.bson.BsonDocument;
 import org.bson.json.JsonMode;
 import org.bson.json.JsonWriterSettings;
-import reactor.core.publisher.Mono;
 
 /**
  * The demo's read-back: the series' first hour document, which holds the summaries of its minutes,
@@ -37,7 +27,6 @@ import reactor.core.publisher.Mono;
  */
 final class DemoReadBack {
 
-  private static final Duration TIMEOUT = Duration.ofSeconds(30);
   private static final DateTimeFormatter CLOCK =
       DateTimeFormatter.ofPattern("HH:mm").withZone(ZoneOffset.UTC);
 
@@ -48,30 +37,22 @@ final class DemoReadBack {
   }
 
   void print(
-      final String mongoUri,
-      final String database,
-      final String collectionPrefix,
+      final StoredDocuments store,
       final List<Granularity> granularities,
       final SeriesKey series,
       final Instant firstHour) {
-    try (MongoClient client = MongoClients.create(mongoUri)) {
-      final SeriesQueries queries =
-          new SeriesQueries(
-              new StoredBuckets(
-                  client.getDatabase(database), collectionPrefix, granularities, TIMEOUT));
-      printHourDocument(
-          client.getDatabase(database), collectionPrefix, granularities, series, firstHour);
-      out.printf("%nReading it back: %s, as the query API reads it%n", series);
-      out.printf(
-          "  %-26s %9s %9s %9s %9s %9s  %s%n",
-          "UTC range", "readings", "avg", "stddev", "min", "max", "read");
-      line(queries, series, firstHour, firstHour.plus(Duration.ofHours(1)));
-      line(
-          queries,
-          series,
-          firstHour.plus(Duration.ofMinutes(30)),
-          firstHour.plus(Duration.ofMinutes(90)));
-    }
+    final SeriesQueries queries = new SeriesQueries(store.buckets(granularities));
+    printHourDocument(store, granularities, series, firstHour);
+    out.printf("%nReading it back: %s, as the query API reads it%n", series);
+    out.printf(
+        "  %-26s %9s %9s %9s %9s %9s  %s%n",
+        "UTC range", "readings", "avg", "stddev", "min", "max", "read");
+    line(queries, series, firstHour, firstHour.plus(Duration.ofHours(1)));
+    line(
+        queries,
+        series,
+        firstHour.plus(Duration.ofMinutes(30)),
+        firstHour.plus(Duration.ofMinutes(90)));
   }
 
   private void line(
@@ -97,24 +78,12 @@ final class DemoReadBack {
    * the first two: what the README's bucket document section shows.
    */
   private void printHourDocument(
-      final MongoDatabase database,
-      final String collectionPrefix,
+      final StoredDocuments store,
       final List<Granularity> granularities,
       final SeriesKey series,
       final Instant firstHour) {
     final Granularity coarsest = granularities.get(granularities.size() - 1);
-    final BsonDocument document =
-        Mono.from(
-                database
-                    .getCollection(
-                        BucketDocumentNames.collectionName(collectionPrefix, coarsest),
-                        BsonDocument.class)
-                    .find(
-                        Filters.and(
-                            Filters.eq(SENSOR_ID, series.sensorId()),
-                            Filters.eq(METRIC, series.metric()),
-                            Filters.eq(START_DATE, Date.from(firstHour)))))
-            .block(TIMEOUT);
+    final BsonDocument document = store.first(series, coarsest, firstHour).orElse(null);
     if (document == null) {
       return;
     }

@@ -1,7 +1,7 @@
 package io.bucketer.cli;
 
 import io.bucketer.buckets.Granularity;
-import io.bucketer.sink.BucketReader;
+import io.bucketer.query.StoredDocuments;
 import java.io.PrintStream;
 import java.util.List;
 import org.bson.json.JsonMode;
@@ -11,11 +11,11 @@ import org.bson.json.JsonWriterSettings;
 final class DemoSummary {
 
   private final PrintStream out;
-  private final BucketReader store;
+  private final StoredDocuments store;
   private final List<Granularity> granularities;
 
   DemoSummary(
-      final PrintStream out, final BucketReader store, final List<Granularity> granularities) {
+      final PrintStream out, final StoredDocuments store, final List<Granularity> granularities) {
     this.out = out;
     this.store = store;
     this.granularities = granularities;

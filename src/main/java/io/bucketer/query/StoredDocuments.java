@@ -1,17 +1,23 @@
-package io.bucketer.sink;
+package io.bucketer.query;
 
 import static io.bucketer.buckets.BucketDocumentNames.COUNT;
+import static io.bucketer.buckets.BucketDocumentNames.METRIC;
+import static io.bucketer.buckets.BucketDocumentNames.SENSOR_ID;
 import static io.bucketer.buckets.BucketDocumentNames.START_DATE;
 
 import com.mongodb.client.model.Accumulators;
 import com.mongodb.client.model.Aggregates;
+import com.mongodb.client.model.Filters;
 import com.mongodb.client.model.Sorts;
 import com.mongodb.reactivestreams.client.MongoClient;
 import com.mongodb.reactivestreams.client.MongoClients;
 import com.mongodb.reactivestreams.client.MongoCollection;
 import io.bucketer.buckets.BucketDocumentNames;
 import io.bucketer.buckets.Granularity;
+import io.bucketer.buckets.SeriesKey;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.Date;
 import java.util.List;
 import java.util.Optional;
 import org.bson.BsonDocument;
@@ -19,8 +25,12 @@ import org.bson.BsonNumber;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
-/** Reads back what the sink wrote: totals per granularity and sample documents. */
-public final class BucketReader implements AutoCloseable {
+/**
+ * The bucket documents as stored, read back whole: counts and totals per granularity, and single
+ * documents to show. What the demo prints and what the tests check the sink's writes against; the
+ * query API reads through {@link StoredBuckets} instead, which knows how windows span documents.
+ */
+public final class StoredDocuments implements AutoCloseable {
 
   private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
@@ -28,7 +38,7 @@ public final class BucketReader implements AutoCloseable {
   private final String database;
   private final String collectionPrefix;
 
-  public BucketReader(
+  public StoredDocuments(
       final String connectionString, final String database, final String collectionPrefix) {
     this.client = MongoClients.create(connectionString);
     this.database = database;
@@ -65,6 +75,32 @@ public final class BucketReader implements AutoCloseable {
                     .sort(Sorts.orderBy(Sorts.descending(COUNT), Sorts.ascending(START_DATE)))
                     .first())
             .block(TIMEOUT));
+  }
+
+  /**
+   * The first document of {@code series}' window of one granularity that starts at {@code start}.
+   */
+  public Optional<BsonDocument> first(
+      final SeriesKey series, final Granularity granularity, final Instant start) {
+    return Optional.ofNullable(
+        Mono.from(
+                collection(granularity)
+                    .find(
+                        Filters.and(
+                            Filters.eq(SENSOR_ID, series.sensorId()),
+                            Filters.eq(METRIC, series.metric()),
+                            Filters.eq(START_DATE, Date.from(start))))
+                    .first())
+            .block(TIMEOUT));
+  }
+
+  /**
+   * The query API's read path over these documents, for {@code granularities} in their default
+   * layout.
+   */
+  public StoredBuckets buckets(final List<Granularity> granularities) {
+    return new StoredBuckets(
+        client.getDatabase(database), collectionPrefix, granularities, TIMEOUT);
   }
 
   /** Every bucket document of one granularity. */

@@ -8,8 +8,8 @@ import io.bucketer.avro.Reading;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.config.BucketerConfig;
 import io.bucketer.metrics.ProcessMeters;
+import io.bucketer.query.StoredDocuments;
 import io.bucketer.simulate.ReadingGenerator;
-import io.bucketer.sink.BucketReader;
 import io.bucketer.testing.CuttableTcpProxy;
 import io.bucketer.testing.GeneratedReadings;
 import io.bucketer.testing.InProcessRun;
@@ -96,7 +96,7 @@ class OpsEndpointsIT {
     try (InProcessRun run = newRun();
         BucketerApp app = run.start(meters);
         OpsServer ops = startOps(app)) {
-      final BucketReader store = run.store();
+      final StoredDocuments store = run.store();
       run.send(readings);
       run.awaitReadingsInBuckets(readings.size(), MINUTE, HOUR);
       // The sink counts a batch after MongoDB acknowledged it, a moment after it is readable.

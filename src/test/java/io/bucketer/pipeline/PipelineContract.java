@@ -10,8 +10,8 @@ import io.bucketer.config.BucketerConfig;
 import io.bucketer.ingest.InvalidReadingException.Reason;
 import io.bucketer.ingest.ReadingEncoder;
 import io.bucketer.metrics.BucketerMetrics;
+import io.bucketer.query.StoredDocuments;
 import io.bucketer.simulate.ReadingGenerator;
-import io.bucketer.sink.BucketReader;
 import io.bucketer.testing.BucketStoreAssertions;
 import io.bucketer.testing.Endpoints;
 import io.bucketer.testing.GeneratedReadings;
@@ -80,7 +80,7 @@ abstract class PipelineContract {
 
     try (InProcessRun run = newRun("1h");
         BucketerApp app = run.start()) {
-      final BucketReader store = run.store();
+      final StoredDocuments store = run.store();
       run.send(readings);
       await().atMost(InProcessRun.DEADLINE).until(() -> store.documents(MINUTE) == 9);
       run.send(List.of(leap));
@@ -113,7 +113,7 @@ abstract class PipelineContract {
 
     try (InProcessRun run = newRun("2s");
         BucketerApp app = run.start()) {
-      final BucketReader store = run.store();
+      final StoredDocuments store = run.store();
       run.send(onTime);
       // Every window closes: on event time, then the last ones on the idle timeout.
       run.awaitReadingsInBuckets(onTime.size(), HOUR);
@@ -160,7 +160,7 @@ abstract class PipelineContract {
     }
 
     try (InProcessRun run = newRun("2s")) {
-      final BucketReader store = run.store();
+      final StoredDocuments store = run.store();
       final SimpleMeterRegistry meters = new SimpleMeterRegistry();
       try (BucketerApp app = run.start(meters)) {
         run.send(withResendsAtOnce);
@@ -172,6 +172,8 @@ abstract class PipelineContract {
             .extracting(d -> d.getInt32("revision").getValue())
             .containsOnly(0);
       }
+      // Without an instance.id the stopped instance left its group: the next one starts at once.
+      assertThat(groupMembers(run, run.config().applicationId())).isZero();
       final SimpleMeterRegistry restarted = new SimpleMeterRegistry();
       try (BucketerApp app = run.start(restarted)) {
         run.send(resentAfterRestart);
@@ -194,6 +196,18 @@ abstract class PipelineContract {
                         store, corrected, MINUTE, HOUR));
         assertThat(readingsCounted(restarted, "replaced")).isEqualTo(2);
       }
+    }
+  }
+
+  private static int groupMembers(final InProcessRun run, final String group) throws Exception {
+    try (Admin admin = Admin.create(run.config().kafkaProperties())) {
+      return admin
+          .describeConsumerGroups(List.of(group))
+          .describedGroups()
+          .get(group)
+          .get()
+          .members()
+          .size();
     }
   }
 
@@ -225,7 +239,7 @@ abstract class PipelineContract {
 
     try (InProcessRun run = newRun("2s");
         BucketerApp app = run.start()) {
-      final BucketReader store = run.store();
+      final StoredDocuments store = run.store();
       run.send(readings);
       run.awaitReadingsInBuckets(readings.size(), MINUTE, HOUR);
       BucketStoreAssertions.assertStoreEqualsComputation(store, readings, MINUTE, HOUR);

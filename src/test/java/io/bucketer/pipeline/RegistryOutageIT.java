@@ -10,8 +10,8 @@ import io.bucketer.config.BucketerConfig;
 import io.bucketer.ingest.ReadingEncoder;
 import io.bucketer.ingest.SchemaRegistryClient;
 import io.bucketer.metrics.BucketerMetrics;
+import io.bucketer.query.StoredDocuments;
 import io.bucketer.simulate.ReadingGenerator;
-import io.bucketer.sink.BucketReader;
 import io.bucketer.testing.BucketStoreAssertions;
 import io.bucketer.testing.GeneratedReadings;
 import io.bucketer.testing.InProcessRun;
@@ -104,7 +104,7 @@ class RegistryOutageIT {
     try (InProcessRun run = new InProcessRun(infrastructure.endpoints(), stateDir, 2, overrides());
         BucketerApp app = run.start(meters);
         KafkaProducer<byte[], byte[]> producer = producer()) {
-      final BucketReader store = run.store();
+      final StoredDocuments store = run.store();
       final String topic = run.config().inputTopic();
       final ReadingEncoder encoder =
           new ReadingEncoder(new SchemaRegistryClient(infrastructure.schemaRegistryUrl()), topic);
@@ -136,7 +136,7 @@ class RegistryOutageIT {
 
   /** Fails with the count it last saw and the dead letters so far, which say what went wrong. */
   private static void awaitReadingsInBuckets(
-      final BucketReader store,
+      final StoredDocuments store,
       final Granularity granularity,
       final long expected,
       final SimpleMeterRegistry meters) {

@@ -7,8 +7,8 @@ import io.bucketer.avro.Reading;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.config.BucketerConfig;
 import io.bucketer.embedded.ProcessorProcess;
+import io.bucketer.query.StoredDocuments;
 import io.bucketer.simulate.ReadingGenerator;
-import io.bucketer.sink.BucketReader;
 import io.bucketer.testing.BucketStoreAssertions;
 import io.bucketer.testing.GeneratedReadings;
 import io.bucketer.testing.IsolatedRun;
@@ -106,7 +106,7 @@ class AddPartitionsIT {
             PARTITIONS_BEFORE,
             ResilienceSettings.processor(
                 Map.of(BucketerConfig.KAFKA_PREFIX + "metadata.max.age.ms", metadataMaxAge)))) {
-      final BucketReader store = run.store();
+      final StoredDocuments store = run.store();
       final ProcessorProcess processor = run.startProcessor("a");
       run.awaitConsumingBy(processor);
       timeline.mark("consuming");

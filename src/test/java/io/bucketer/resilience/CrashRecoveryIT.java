@@ -7,8 +7,8 @@ import io.bucketer.avro.Reading;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.config.BucketerConfig;
 import io.bucketer.embedded.ProcessorProcess;
+import io.bucketer.query.StoredDocuments;
 import io.bucketer.simulate.ReadingGenerator;
-import io.bucketer.sink.BucketReader;
 import io.bucketer.testing.BucketStoreAssertions;
 import io.bucketer.testing.GeneratedReadings;
 import io.bucketer.testing.IsolatedRun;
@@ -108,7 +108,7 @@ class CrashRecoveryIT {
     final Map<String, String> instance = Map.of(BucketerConfig.INSTANCE_ID, INSTANCE);
     try (IsolatedRun run =
         new IsolatedRun(infrastructure, dir, 3, ResilienceSettings.asDeployed(Map.of()))) {
-      final BucketReader store = run.store();
+      final StoredDocuments store = run.store();
       ProcessorProcess processor = run.startProcessor(INSTANCE, instance);
       run.awaitConsumingBy(processor);
       timeline.mark("consuming");
@@ -175,7 +175,10 @@ class CrashRecoveryIT {
    * one did both.
    */
   private static void awaitResumed(
-      final IsolatedRun run, final BucketReader store, final long committed, final long documents) {
+      final IsolatedRun run,
+      final StoredDocuments store,
+      final long committed,
+      final long documents) {
     await("the restarted processor committing input and writing buckets")
         .atMost(IsolatedRun.DEADLINE)
         .pollInterval(Duration.ofMillis(100))
@@ -187,7 +190,7 @@ class CrashRecoveryIT {
   }
 
   /** Waits until buckets are being written: MongoDB gained documents since this start. */
-  private static void awaitNewDocuments(final IsolatedRun run, final BucketReader store) {
+  private static void awaitNewDocuments(final IsolatedRun run, final StoredDocuments store) {
     final long before = store.documents(MINUTE);
     await("new bucket documents in MongoDB")
         .atMost(IsolatedRun.DEADLINE)

@@ -7,8 +7,8 @@ import io.bucketer.avro.Reading;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.config.BucketerConfig;
 import io.bucketer.embedded.ProcessorProcess;
+import io.bucketer.query.StoredDocuments;
 import io.bucketer.simulate.ReadingGenerator;
-import io.bucketer.sink.BucketReader;
 import io.bucketer.testing.BucketStoreAssertions;
 import io.bucketer.testing.GeneratedReadings;
 import io.bucketer.testing.IsolatedRun;
@@ -93,7 +93,7 @@ class FailoverIT {
             PARTITIONS,
             ResilienceSettings.processor(
                 Map.of(BucketerConfig.SERIES_PARTITIONS, String.valueOf(PARTITIONS))))) {
-      final BucketReader store = run.store();
+      final StoredDocuments store = run.store();
       final ProcessorProcess doomed = run.startProcessor("a");
       final ProcessorProcess survivor = run.startProcessor("b");
       run.awaitConsumingBy(doomed, survivor);

@@ -7,8 +7,8 @@ import io.bucketer.avro.Reading;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.config.BucketerConfig;
 import io.bucketer.embedded.ProcessorProcess;
+import io.bucketer.query.StoredDocuments;
 import io.bucketer.simulate.ReadingGenerator;
-import io.bucketer.sink.BucketReader;
 import io.bucketer.testing.BucketStoreAssertions;
 import io.bucketer.testing.CuttableTcpProxy;
 import io.bucketer.testing.GeneratedReadings;
@@ -91,7 +91,7 @@ class MongoOutageProcessIT {
       settings.put(BucketerConfig.SINK_RETRY_BACKOFF_MAX, "1s");
       try (IsolatedRun run =
           new IsolatedRun(infrastructure, dir, 2, ResilienceSettings.processor(settings))) {
-        final BucketReader store = run.store();
+        final StoredDocuments store = run.store();
         final ProcessorProcess processor = run.startProcessor("a");
         run.awaitConsumingBy(processor);
         final String sinkGroup = run.applicationId() + "-sink";

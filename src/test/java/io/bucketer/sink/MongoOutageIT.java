@@ -15,6 +15,7 @@ import io.bucketer.buckets.ClosedBucket;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.config.BucketerConfig;
 import io.bucketer.metrics.BucketerMetrics;
+import io.bucketer.query.StoredDocuments;
 import io.bucketer.simulate.ReadingGenerator;
 import io.bucketer.simulate.ReadingSimulator;
 import io.bucketer.testing.BucketStoreAssertions;
@@ -117,7 +118,7 @@ class MongoOutageIT {
 
     try (InProcessRun run = newRun();
         BucketerApp app = run.start(meters)) {
-      final BucketReader store = run.store();
+      final StoredDocuments store = run.store();
       final ReadingSimulator gateways = run.gateways();
       final CompletableFuture<Long> sending =
           CompletableFuture.supplyAsync(() -> gateways.run(readings.iterator(), 1600), gateway);
@@ -180,7 +181,7 @@ class MongoOutageIT {
 
     try (InProcessRun run = newRun();
         BucketerApp app = run.start(meters)) {
-      final BucketReader store = run.store();
+      final StoredDocuments store = run.store();
       run.send(readings);
       // The sink cannot even create its indexes yet; it retries and the app stays up.
       await().atMost(DEADLINE).until(() -> retries() >= 2 && app.isHealthy());
@@ -223,7 +224,7 @@ class MongoOutageIT {
 
     try (run;
         BucketerApp app = run.start(meters)) {
-      final BucketReader store = run.store();
+      final StoredDocuments store = run.store();
       run.send(readings);
       await()
           .atMost(DEADLINE)

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.within;
 
 import io.bucketer.avro.Reading;
 import io.bucketer.buckets.Granularity;
-import io.bucketer.sink.BucketReader;
+import io.bucketer.query.StoredDocuments;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -18,9 +18,9 @@ public final class BucketStoreAssertions {
 
   private BucketStoreAssertions() {}
 
-  /** As {@link #assertStoreEqualsComputation(BucketReader, List, Granularity)}, for each. */
+  /** As {@link #assertStoreEqualsComputation(StoredDocuments, List, Granularity)}, for each. */
   public static void assertStoreEqualsComputation(
-      final BucketReader store,
+      final StoredDocuments store,
       final List<Reading> readings,
       final Granularity first,
       final Granularity... more) {
@@ -37,7 +37,7 @@ public final class BucketStoreAssertions {
    * computation of that finer window.
    */
   public static void assertStoreEqualsComputation(
-      final BucketReader store, final List<Reading> readings, final Granularity granularity) {
+      final StoredDocuments store, final List<Reading> readings, final Granularity granularity) {
     final Map<String, ExpectedBuckets.Expected> expected =
         ExpectedBuckets.compute(readings, granularity.sizeMillis());
     // A window may be written as several bucket documents (seq 0, 1, ...): put them together.

@@ -9,8 +9,8 @@ import io.bucketer.buckets.Granularity;
 import io.bucketer.config.BucketerConfig;
 import io.bucketer.ingest.ReadingEncoder;
 import io.bucketer.ingest.SchemaRegistryClient;
+import io.bucketer.query.StoredDocuments;
 import io.bucketer.simulate.ReadingSimulator;
-import io.bucketer.sink.BucketReader;
 import io.bucketer.topics.DeadLetterTopic;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -45,7 +45,7 @@ public final class InProcessRun implements AutoCloseable {
 
   private final Endpoints endpoints;
   private final BucketerConfig config;
-  private final BucketReader store;
+  private final StoredDocuments store;
   private KafkaProducer<byte[], byte[]> producer;
   private ReadingSimulator gateways;
 
@@ -76,7 +76,8 @@ public final class InProcessRun implements AutoCloseable {
           .get(30, TimeUnit.SECONDS);
     }
     this.store =
-        new BucketReader(endpoints.mongoUri(), config.mongoDatabase(), config.collectionPrefix());
+        new StoredDocuments(
+            endpoints.mongoUri(), config.mongoDatabase(), config.collectionPrefix());
   }
 
   /** The settings the processor starts with: the run's application id, topics and database. */
@@ -85,7 +86,7 @@ public final class InProcessRun implements AutoCloseable {
   }
 
   /** The run's MongoDB database, read back. */
-  public BucketReader store() {
+  public StoredDocuments store() {
     return store;
   }
 

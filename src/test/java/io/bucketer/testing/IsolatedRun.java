@@ -6,7 +6,7 @@ import io.bucketer.buckets.Granularity;
 import io.bucketer.cli.BucketerCli;
 import io.bucketer.config.BucketerConfig;
 import io.bucketer.embedded.ProcessorProcess;
-import io.bucketer.sink.BucketReader;
+import io.bucketer.query.StoredDocuments;
 import io.bucketer.topics.DeadLetterTopic;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -39,7 +39,7 @@ public final class IsolatedRun implements AutoCloseable {
   private final String id = RunSettings.newId();
   private final Map<String, String> settings = new LinkedHashMap<>();
   private final Admin admin;
-  private final BucketReader store;
+  private final StoredDocuments store;
   private final ConsumerGroupWatch group;
   private final List<ProcessorProcess> processors = new ArrayList<>();
   private final Map<String, Integer> startsByInstance = new HashMap<>();
@@ -67,7 +67,7 @@ public final class IsolatedRun implements AutoCloseable {
         .all()
         .get(30, TimeUnit.SECONDS);
     this.store =
-        new BucketReader(
+        new StoredDocuments(
             infrastructure.mongoUri(),
             id,
             new BucketerConfig(new HashMap<String, Object>(settings)).collectionPrefix());
@@ -97,7 +97,7 @@ public final class IsolatedRun implements AutoCloseable {
   }
 
   /** The run's MongoDB database, read back. */
-  public BucketReader store() {
+  public StoredDocuments store() {
     return store;
   }
 
