@@ -12,7 +12,8 @@ import java.io.UncheckedIOException;
  * compaction keeps only the latest version of each bucket. It is a JSON array {@code
  * ["1m",1700000000000,"sensor-1","temperature"]} (a null metric is JSON {@code null}) because JSON
  * string escaping makes it unambiguous for any sensor id or metric, where joining with a separator
- * would let {@code a/b + c} and {@code a + b/c} collide. Its serde is {@code Serdes.String()}.
+ * would let {@code a/b + c} and {@code a + b/c} collide. Its serde is {@code Serdes.String()}, in
+ * the topic's contract ({@link BucketerTopics#closedBuckets}).
  */
 public final class BucketKey {
 

@@ -11,7 +11,6 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
  * Reads a dead-letter topic back: the committed records, counted by their reason header. The demo
@@ -43,9 +42,11 @@ public final class DeadLetterTopic {
             bootstrapServers,
             ConsumerConfig.ISOLATION_LEVEL_CONFIG,
             "read_committed");
+    final TypedTopic<byte[], byte[]> deadLetters = BucketerTopics.deadLetters(topic);
     final List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
     try (KafkaConsumer<byte[], byte[]> consumer =
-        new KafkaConsumer<>(properties, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+        new KafkaConsumer<>(
+            properties, deadLetters.keyDeserializer(), deadLetters.valueDeserializer())) {
       final List<TopicPartition> partitions = WholeTopic.assignFromStart(consumer, topic);
       // read_committed end offsets: the last stable offsets, past which nothing is committed yet
       final Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
