@@ -2,12 +2,14 @@ package io.bucketer.topology;
 
 import io.bucketer.avro.Reading;
 import io.bucketer.buckets.BucketLayout;
+import io.bucketer.buckets.ClosedBucket;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.RollupPlan;
 import io.bucketer.buckets.SeriesKey;
 import io.bucketer.ingest.InputDecoder;
 import io.bucketer.metrics.BucketerMetrics;
-import io.bucketer.topics.ClosedBucketSerde;
+import io.bucketer.topics.BucketerTopics;
+import io.bucketer.topics.TypedTopic;
 import io.bucketer.windows.DuplicateTimestamps;
 import io.bucketer.windows.WindowCacheBudget;
 import io.bucketer.windows.WindowLifecycle;
@@ -21,10 +23,8 @@ import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.kstream.Branched;
-import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
-import org.apache.kafka.streams.kstream.Produced;
 import org.apache.kafka.streams.kstream.Repartitioned;
 import org.apache.kafka.streams.state.StoreBuilder;
 import org.apache.kafka.streams.state.Stores;
@@ -102,6 +102,11 @@ public final class BucketTopology {
     final RollupPlan plan = new RollupPlan(settings.granularities());
     final List<String> storeNames = addStores(builder, plan);
     final WindowCacheBudget windowCache = new WindowCacheBudget(settings.windowCacheBytes());
+    final TypedTopic<byte[], byte[]> input = BucketerTopics.input(settings.inputTopic());
+    final TypedTopic<String, ClosedBucket> buckets =
+        BucketerTopics.closedBuckets(settings.bucketsTopic());
+    final TypedTopic<byte[], byte[]> deadLetters =
+        BucketerTopics.deadLetters(settings.deadLetterTopic());
 
     // The decoder forwards each record to one of its two children by name: readings to the
     // repartition (or, keyed by sensor, straight to the aggregator), rejected input to the
@@ -112,9 +117,8 @@ public final class BucketTopology {
             : TopologyNames.AGGREGATE;
     final KStream<SeriesKey, Object> decoded =
         builder.stream(
-                settings.inputTopic(),
-                Consumed.with(Serdes.ByteArray(), Serdes.ByteArray())
-                    .withName(TopologyNames.source(settings.inputTopic())))
+                input.name(),
+                StreamsTopics.consumed(input).withName(TopologyNames.source(input.name())))
             .process(
                 () ->
                     new ReadingDecodeProcessor(
@@ -133,9 +137,8 @@ public final class BucketTopology {
                     ((RejectedInput) rejected).originalValue()),
             Named.as(TopologyNames.REJECTED_INPUT))
         .to(
-            settings.deadLetterTopic(),
-            Produced.with(Serdes.ByteArray(), Serdes.ByteArray())
-                .withName(TopologyNames.sink(settings.deadLetterTopic())));
+            deadLetters.name(),
+            StreamsTopics.produced(deadLetters).withName(TopologyNames.sink(deadLetters.name())));
 
     @SuppressWarnings("unchecked") // the decoder forwards only readings to this child
     final KStream<SeriesKey, Reading> readings =
@@ -165,17 +168,20 @@ public final class BucketTopology {
         .get(TopologyNames.ROUTE_AGGREGATED + TopologyNames.CLOSED)
         .mapValues(output -> ((AggregatorOutput.Closed) output).bucket(), Named.as("closed-bucket"))
         .to(
-            settings.bucketsTopic(),
-            Produced.with(Serdes.String(), new ClosedBucketSerde())
-                .withName(TopologyNames.sink(settings.bucketsTopic())));
+            buckets.name(),
+            StreamsTopics.produced(buckets).withName(TopologyNames.sink(buckets.name())));
 
+    // The too-late branch splits off the closed buckets' stream, so it is keyed by strings though
+    // its records have no key: the dead-letter topic's view for such a stream, the same bytes.
+    final TypedTopic<String, byte[]> tooLate =
+        BucketerTopics.deadLettersKeyedByString(settings.deadLetterTopic());
     aggregated
         .get(TopologyNames.ROUTE_AGGREGATED + TopologyNames.TOO_LATE)
         .processValues(TooLateReadings::new, Named.as("too-late-dead-letter"))
         .to(
-            settings.deadLetterTopic(),
-            Produced.with(Serdes.String(), Serdes.ByteArray())
-                .withName(TopologyNames.sink(settings.deadLetterTopic()) + "-too-late"));
+            tooLate.name(),
+            StreamsTopics.produced(tooLate)
+                .withName(TopologyNames.sink(tooLate.name()) + "-too-late"));
 
     return builder.build();
   }

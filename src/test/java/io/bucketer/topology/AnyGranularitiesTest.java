@@ -14,7 +14,7 @@ import io.bucketer.ingest.ReadingDecoder;
 import io.bucketer.metrics.BucketerMetrics;
 import io.bucketer.simulate.ReadingGenerator;
 import io.bucketer.testing.ExpectedBuckets;
-import io.bucketer.topics.ClosedBucketSerde;
+import io.bucketer.topics.BucketerTopics;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -25,8 +25,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.stream.Collectors;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
@@ -148,11 +146,9 @@ class AnyGranularitiesTest {
                 new BucketerMetrics(new SimpleMeterRegistry())),
             properties)) {
       final TestInputTopic<byte[], byte[]> input =
-          driver.createInputTopic(
-              "iot.readings", new ByteArraySerializer(), new ByteArraySerializer());
+          TopologyTopics.input(driver, BucketerTopics.input(settings.inputTopic()));
       final TestOutputTopic<String, ClosedBucket> output =
-          driver.createOutputTopic(
-              "iot.buckets", new StringDeserializer(), new ClosedBucketSerde().deserializer());
+          TopologyTopics.output(driver, BucketerTopics.closedBuckets(settings.bucketsTopic()));
       in.forEach(reading -> input.pipeInput(null, BucketTopologyTest.frame(reading)));
       // The readings are from 2025: once the series are idle, the wall clock closes the rest.
       driver.advanceWallClockTime(Duration.ofSeconds(31));

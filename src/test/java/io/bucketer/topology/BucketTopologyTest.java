@@ -16,7 +16,7 @@ import io.bucketer.simulate.ReadingGenerator;
 import io.bucketer.testing.ExpectedBuckets;
 import io.bucketer.testing.FramedReadings;
 import io.bucketer.testing.Meters;
-import io.bucketer.topics.ClosedBucketSerde;
+import io.bucketer.topics.BucketerTopics;
 import io.bucketer.topics.DeadLetterHeaders;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.charset.StandardCharsets;
@@ -29,8 +29,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.kafka.common.header.Header;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
@@ -188,8 +186,7 @@ class BucketTopologyTest {
           bucketsOf(
               sorted,
               other,
-              other.createOutputTopic(
-                  "iot.buckets", new StringDeserializer(), new ClosedBucketSerde().deserializer()));
+              TopologyTopics.output(other, BucketerTopics.closedBuckets(SETTINGS.bucketsTopic())));
     }
 
     assertThat(fromShuffled.keySet()).isEqualTo(fromSorted.keySet());
@@ -385,8 +382,7 @@ class BucketTopologyTest {
       final TopologyTestDriver testDriver,
       final TestOutputTopic<String, ClosedBucket> output) {
     final TestInputTopic<byte[], byte[]> in =
-        testDriver.createInputTopic(
-            "iot.readings", new ByteArraySerializer(), new ByteArraySerializer());
+        TopologyTopics.input(testDriver, BucketerTopics.input(SETTINGS.inputTopic()));
     readings.forEach(r -> in.pipeInput(null, frame(r)));
     testDriver.advanceWallClockTime(IDLE_TIMEOUT.plusSeconds(1));
     final Map<String, ClosedBucket> byKey = new TreeMap<>();

@@ -7,7 +7,7 @@ import io.bucketer.buckets.BucketLayout;
 import io.bucketer.buckets.ClosedBucket;
 import io.bucketer.ingest.ReadingDecoder;
 import io.bucketer.metrics.BucketerMetrics;
-import io.bucketer.topics.ClosedBucketSerde;
+import io.bucketer.topics.BucketerTopics;
 import io.bucketer.topics.DeadLetterHeaders;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.charset.StandardCharsets;
@@ -17,9 +17,6 @@ import java.util.List;
 import java.util.Properties;
 import java.util.stream.IntStream;
 import org.apache.kafka.common.header.Header;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.TopologyTestDriver;
@@ -93,15 +90,11 @@ class InputKeyedBySensorTest {
     properties.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
     properties.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
     try (TopologyTestDriver driver = new TopologyTestDriver(topology(), properties)) {
-      final var input =
-          driver.createInputTopic(
-              "iot.readings", new ByteArraySerializer(), new ByteArraySerializer());
+      final var input = TopologyTopics.input(driver, BucketerTopics.input(SETTINGS.inputTopic()));
       final var buckets =
-          driver.createOutputTopic(
-              "iot.buckets", new StringDeserializer(), new ClosedBucketSerde().deserializer());
+          TopologyTopics.output(driver, BucketerTopics.closedBuckets(SETTINGS.bucketsTopic()));
       final var deadLetters =
-          driver.createOutputTopic(
-              "iot.readings.dlq", new ByteArrayDeserializer(), new ByteArrayDeserializer());
+          TopologyTopics.output(driver, BucketerTopics.deadLetters(SETTINGS.deadLetterTopic()));
 
       input.pipeInput(key(here), frame(here, TEN + 5_000, 1.0));
       input.pipeInput(key(here), frame(here, TEN + 30_000, 3.0));

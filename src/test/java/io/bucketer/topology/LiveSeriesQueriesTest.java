@@ -20,7 +20,6 @@ import io.bucketer.query.WindowTotals;
 import io.bucketer.sink.MongoBucketWriter;
 import io.bucketer.testing.ReadingTotals;
 import io.bucketer.testing.SeriesBuckets;
-import io.bucketer.topics.ClosedBucketSerde;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -28,8 +27,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
@@ -74,9 +71,8 @@ class LiveSeriesQueriesTest {
   @BeforeAll
   static void runTheTopologyAndTheSink() {
     driver = BucketTopologyTest.newDriver(stateDir, new BucketerMetrics(new SimpleMeterRegistry()));
-    final TestInputTopic<byte[], byte[]> input =
-        driver.createInputTopic(
-            "iot.readings", new ByteArraySerializer(), new ByteArraySerializer());
+    final TopologyTopics topics = TopologyTopics.of(driver);
+    final TestInputTopic<byte[], byte[]> input = topics.input();
     // 10:00 to about 12:57:30 at about 1 Hz: hours 10 and 11 close, hour 12 and its last minute
     // stay open.
     final List<Measurement> onTime = SeriesBuckets.readings(SERIES, TEN, 3 * 3_600 - 150);
@@ -97,11 +93,7 @@ class LiveSeriesQueriesTest {
               reading(FRESH, new Measurement(at(12, 57) + second * 1_000L, second))));
     }
 
-    final List<ClosedBucket> closed =
-        driver
-            .createOutputTopic(
-                "iot.buckets", new StringDeserializer(), new ClosedBucketSerde().deserializer())
-            .readValuesToList();
+    final List<ClosedBucket> closed = topics.buckets().readValuesToList();
     final List<ClosedBucket> ofSeries =
         closed.stream().filter(bucket -> bucket.series().equals(SERIES)).toList();
     final List<ClosedBucket> written = new ArrayList<>(closed);

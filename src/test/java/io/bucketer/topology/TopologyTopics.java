@@ -3,14 +3,12 @@ package io.bucketer.topology;
 import io.bucketer.buckets.ClosedBucket;
 import io.bucketer.ingest.InputDecoder;
 import io.bucketer.metrics.BucketerMetrics;
-import io.bucketer.topics.ClosedBucketSerde;
+import io.bucketer.topics.BucketerTopics;
+import io.bucketer.topics.TypedTopic;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Properties;
 import java.util.function.Supplier;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
@@ -18,7 +16,8 @@ import org.apache.kafka.streams.TopologyTestDriver;
 
 /**
  * The topology of {@link BucketTopologyTest#SETTINGS} under {@code TopologyTestDriver}, and its
- * three topics with the serdes the processor uses: one setup for every test that feeds it records.
+ * three topics with the serdes the processor uses ({@link BucketerTopics}): one setup for every
+ * test that feeds it records.
  */
 record TopologyTopics(
     TestInputTopic<byte[], byte[]> input,
@@ -43,13 +42,21 @@ record TopologyTopics(
   static TopologyTopics of(final TopologyTestDriver driver) {
     final BucketTopology.Settings settings = BucketTopologyTest.SETTINGS;
     return new TopologyTopics(
-        driver.createInputTopic(
-            settings.inputTopic(), new ByteArraySerializer(), new ByteArraySerializer()),
-        driver.createOutputTopic(
-            settings.bucketsTopic(),
-            new StringDeserializer(),
-            new ClosedBucketSerde().deserializer()),
-        driver.createOutputTopic(
-            settings.deadLetterTopic(), new ByteArrayDeserializer(), new ByteArrayDeserializer()));
+        input(driver, BucketerTopics.input(settings.inputTopic())),
+        output(driver, BucketerTopics.closedBuckets(settings.bucketsTopic())),
+        output(driver, BucketerTopics.deadLetters(settings.deadLetterTopic())));
+  }
+
+  /** {@code topic} as an input of {@code driver}, written with the topic's own serializers. */
+  static <K, V> TestInputTopic<K, V> input(
+      final TopologyTestDriver driver, final TypedTopic<K, V> topic) {
+    return driver.createInputTopic(topic.name(), topic.keySerializer(), topic.valueSerializer());
+  }
+
+  /** {@code topic} as an output of {@code driver}, read with the topic's own deserializers. */
+  static <K, V> TestOutputTopic<K, V> output(
+      final TopologyTestDriver driver, final TypedTopic<K, V> topic) {
+    return driver.createOutputTopic(
+        topic.name(), topic.keyDeserializer(), topic.valueDeserializer());
   }
 }
