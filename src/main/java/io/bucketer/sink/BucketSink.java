@@ -1,8 +1,11 @@
 package io.bucketer.sink;
 
+import io.bucketer.buckets.ClosedBucket;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.metrics.BucketerMetrics;
 import io.bucketer.metrics.SinkMeters;
+import io.bucketer.topics.BucketerTopics;
+import io.bucketer.topics.TypedTopic;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.List;
@@ -56,6 +59,7 @@ public final class BucketSink implements Runnable, AutoCloseable {
   private static final Duration CONSUMER_CLOSE_ALLOWANCE = Duration.ofSeconds(35);
 
   private final SinkConfig config;
+  private final TypedTopic<String, ClosedBucket> buckets;
   private final Consumer<byte[], byte[]> consumer;
   private final PausedPartitions pause;
   private final RejectedBucketDeadLetters deadLetters;
@@ -85,6 +89,7 @@ public final class BucketSink implements Runnable, AutoCloseable {
       final MongoBucketWriter writer,
       final MeterRegistry registry) {
     this.config = config;
+    this.buckets = BucketerTopics.closedBuckets(config.topic());
     this.consumer = consumer;
     this.pause = new PausedPartitions(consumer);
     this.deadLetters =
@@ -111,11 +116,11 @@ public final class BucketSink implements Runnable, AutoCloseable {
     }
     try {
       createIndexesOnceReachable();
-      consumer.subscribe(List.of(config.topic()), pause);
+      consumer.subscribe(List.of(buckets.name()), pause);
       while (!closing.get()) {
         final ConsumerRecords<byte[], byte[]> records = consumer.poll(config.pollTimeout());
         if (!records.isEmpty()) {
-          writeThenCommit(SinkBatch.of(records));
+          writeThenCommit(SinkBatch.of(records, buckets));
         }
       }
     } catch (WakeupException e) {

@@ -3,7 +3,7 @@ package io.bucketer.sink;
 import io.bucketer.buckets.ClosedBucket;
 import io.bucketer.topics.BucketHeaders;
 import io.bucketer.topics.BucketKey;
-import io.bucketer.topics.ClosedBucketSerde;
+import io.bucketer.topics.TypedTopic;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -18,6 +18,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.SerializationException;
+import org.apache.kafka.common.serialization.Deserializer;
 
 /**
  * The records of one poll: the offsets to commit once they are dealt with, and the buckets still to
@@ -38,12 +39,14 @@ final class SinkBatch {
   }
 
   /**
-   * Decodes the records of a poll.
+   * Decodes the records of a poll from {@code topic}, with its value deserializer.
    *
    * @throws BucketSinkException when a value is not a bucket: a format this version does not know
    *     is a deployment error, not bad data to set aside
    */
-  static SinkBatch of(final ConsumerRecords<byte[], byte[]> records) {
+  static SinkBatch of(
+      final ConsumerRecords<byte[], byte[]> records, final TypedTopic<String, ClosedBucket> topic) {
+    final Deserializer<ClosedBucket> values = topic.valueDeserializer();
     final Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
     final List<Polled> buckets = new ArrayList<>(records.count());
     for (final ConsumerRecord<byte[], byte[]> record : records) {
@@ -52,16 +55,17 @@ final class SinkBatch {
           new OffsetAndMetadata(record.offset() + 1));
       // A tombstone only tells compaction to drop the key; there is nothing to write.
       if (record.value() != null) {
-        final ClosedBucket bucket = decode(record);
+        final ClosedBucket bucket = decode(record, values);
         buckets.add(new Polled(record, bucket, BucketKey.of(bucket)));
       }
     }
     return new SinkBatch(offsets, buckets);
   }
 
-  private static ClosedBucket decode(final ConsumerRecord<byte[], byte[]> record) {
+  private static ClosedBucket decode(
+      final ConsumerRecord<byte[], byte[]> record, final Deserializer<ClosedBucket> values) {
     try {
-      return ClosedBucketSerde.decode(record.value());
+      return values.deserialize(record.topic(), record.value());
     } catch (SerializationException e) {
       throw new BucketSinkException(
           "cannot decode the bucket record at "

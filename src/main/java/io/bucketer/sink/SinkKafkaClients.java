@@ -1,5 +1,7 @@
 package io.bucketer.sink;
 
+import io.bucketer.topics.BucketerTopics;
+import io.bucketer.topics.TypedTopic;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.Consumer;
@@ -7,8 +9,6 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
  * The sink's Kafka clients: the consumer of the buckets topic and the producer of its dead letters,
@@ -22,19 +22,24 @@ final class SinkKafkaClients {
   private SinkKafkaClients() {}
 
   /**
-   * A consumer of bytes, decoded by the sink: a rejected bucket is dead-lettered as it was read.
+   * A consumer of the buckets topic's bytes, decoded by the sink with the topic's deserializer
+   * ({@link SinkBatch}): a rejected bucket is dead-lettered as it was read.
    */
   static Consumer<byte[], byte[]> consumer(final SinkConfig config) {
+    final TypedTopic<byte[], byte[]> buckets =
+        BucketerTopics.closedBuckets(config.topic()).asBytes();
     return new KafkaConsumer<>(
-        consumerProperties(config), new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        consumerProperties(config), buckets.keyDeserializer(), buckets.valueDeserializer());
   }
 
-  /** A producer of the dead letters' bytes. */
+  /** A producer of the dead-letter topic, whose keys and values are bytes. */
   static Producer<byte[], byte[]> deadLetterProducer(final SinkConfig config) {
+    final TypedTopic<byte[], byte[]> deadLetters =
+        BucketerTopics.deadLetters(config.deadLetterTopic());
     return new KafkaProducer<>(
         RejectedBucketDeadLetters.producerProperties(config.kafkaProperties()),
-        new ByteArraySerializer(),
-        new ByteArraySerializer());
+        deadLetters.keySerializer(),
+        deadLetters.valueSerializer());
   }
 
   /** The pass-through properties plus the settings the sink's guarantees depend on. */

@@ -21,8 +21,9 @@ import io.bucketer.buckets.Retention;
 import io.bucketer.metrics.BucketerMetrics;
 import io.bucketer.testing.Meters;
 import io.bucketer.topics.BucketKey;
-import io.bucketer.topics.ClosedBucketSerde;
+import io.bucketer.topics.BucketerTopics;
 import io.bucketer.topics.DeadLetterHeaders;
+import io.bucketer.topics.TypedTopic;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -44,7 +45,6 @@ import org.apache.kafka.common.errors.InvalidTopicException;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.record.TimestampType;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.bson.BsonDocument;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -57,6 +57,10 @@ class BucketSinkTest {
   private static final String TOPIC = "buckets";
   private static final String DEAD_LETTERS = "dead-letters";
   private static final TopicPartition PARTITION = new TopicPartition(TOPIC, 0);
+  private static final TypedTopic<String, ClosedBucket> BUCKETS =
+      BucketerTopics.closedBuckets(TOPIC);
+  private static final TypedTopic<byte[], byte[]> DEAD_LETTER_TOPIC =
+      BucketerTopics.deadLetters(DEAD_LETTERS);
   private static final Duration DEADLINE = Duration.ofSeconds(20);
 
   /** What the sink did to Kafka, in order: "commit" and "flush". */
@@ -77,7 +81,8 @@ class BucketSinkTest {
   private volatile Consumer<MockProducer<byte[], byte[]>> beforeFlush = producer -> {};
 
   private final MockProducer<byte[], byte[]> producer =
-      new MockProducer<>(false, null, new ByteArraySerializer(), new ByteArraySerializer()) {
+      new MockProducer<>(
+          false, null, DEAD_LETTER_TOPIC.keySerializer(), DEAD_LETTER_TOPIC.valueSerializer()) {
         @Override
         public void flush() {
           events.add("flush");
@@ -157,8 +162,8 @@ class BucketSinkTest {
         TOPIC,
         0,
         offset,
-        key.getBytes(StandardCharsets.UTF_8),
-        b == null ? null : ClosedBucketSerde.encode(b));
+        BUCKETS.keySerializer().serialize(TOPIC, key),
+        BUCKETS.valueSerializer().serialize(TOPIC, b));
   }
 
   private Long committedOffset() {

@@ -26,8 +26,9 @@ import io.bucketer.testing.LocalInfrastructure;
 import io.bucketer.testing.Meters;
 import io.bucketer.testing.MongoThroughProxy;
 import io.bucketer.topics.BucketKey;
-import io.bucketer.topics.ClosedBucketSerde;
+import io.bucketer.topics.BucketerTopics;
 import io.bucketer.topics.DeadLetterHeaders;
+import io.bucketer.topics.TypedTopic;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -235,8 +236,12 @@ class MongoOutageIT {
       await().atMost(DEADLINE).until(() -> run.deadLetters().size() == 1);
 
       final ConsumerRecord<byte[], byte[]> letter = run.deadLetters().get(0);
-      final ClosedBucket rejected = ClosedBucketSerde.decode(letter.value());
-      assertThat(new String(letter.key(), StandardCharsets.UTF_8))
+      // The dead letter is the bucket's record as the sink read it: the buckets topic's own.
+      final TypedTopic<String, ClosedBucket> buckets =
+          BucketerTopics.closedBuckets(run.config().bucketsTopic());
+      final ClosedBucket rejected =
+          buckets.valueDeserializer().deserialize(letter.topic(), letter.value());
+      assertThat(buckets.keyDeserializer().deserialize(letter.topic(), letter.key()))
           .isEqualTo(BucketKey.of(rejected));
       assertThat(rejected.series().sensorId()).isEqualTo(victim.getSensorId());
       assertThat(rejected.windowStart()).isEqualTo(victimStart);

@@ -9,8 +9,9 @@ import io.bucketer.buckets.ClosedBucket;
 import io.bucketer.metrics.BucketerMetrics;
 import io.bucketer.testing.Meters;
 import io.bucketer.topics.BucketKey;
-import io.bucketer.topics.ClosedBucketSerde;
+import io.bucketer.topics.BucketerTopics;
 import io.bucketer.topics.DeadLetterHeaders;
+import io.bucketer.topics.TypedTopic;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -20,18 +21,21 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.producer.MockProducer;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
 
 class RejectedBucketDeadLettersTest {
 
-  private static final TopicPartition PARTITION = new TopicPartition("buckets", 0);
+  private static final TypedTopic<String, ClosedBucket> BUCKETS =
+      BucketerTopics.closedBuckets("buckets");
+  private static final TypedTopic<byte[], byte[]> DEAD_LETTERS =
+      BucketerTopics.deadLetters("dead-letters");
+  private static final TopicPartition PARTITION = new TopicPartition(BUCKETS.name(), 0);
 
   private final MockProducer<byte[], byte[]> producer =
-      new MockProducer<>(true, null, new ByteArraySerializer(), new ByteArraySerializer());
+      new MockProducer<>(true, null, DEAD_LETTERS.keySerializer(), DEAD_LETTERS.valueSerializer());
   private final BucketerMetrics metrics = new BucketerMetrics(new SimpleMeterRegistry());
   private final RejectedBucketDeadLetters letters =
-      new RejectedBucketDeadLetters(producer, "dead-letters", metrics);
+      new RejectedBucketDeadLetters(producer, DEAD_LETTERS.name(), metrics);
 
   private static SinkBatch poll(final ClosedBucket... buckets) {
     final List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
@@ -41,10 +45,10 @@ class RejectedBucketDeadLettersTest {
               PARTITION.topic(),
               PARTITION.partition(),
               offset,
-              BucketKey.of(buckets[offset]).getBytes(StandardCharsets.UTF_8),
-              ClosedBucketSerde.encode(buckets[offset])));
+              BUCKETS.keySerializer().serialize(BUCKETS.name(), BucketKey.of(buckets[offset])),
+              BUCKETS.valueSerializer().serialize(BUCKETS.name(), buckets[offset])));
     }
-    return SinkBatch.of(new ConsumerRecords<>(Map.of(PARTITION, records), Map.of()));
+    return SinkBatch.of(new ConsumerRecords<>(Map.of(PARTITION, records), Map.of()), BUCKETS);
   }
 
   @Test
@@ -64,8 +68,9 @@ class RejectedBucketDeadLettersTest {
         .singleElement()
         .satisfies(
             letter -> {
-              assertThat(letter.topic()).isEqualTo("dead-letters");
-              assertThat(letter.value()).isEqualTo(ClosedBucketSerde.encode(rejected));
+              assertThat(letter.topic()).isEqualTo(DEAD_LETTERS.name());
+              assertThat(letter.value())
+                  .isEqualTo(BUCKETS.valueSerializer().serialize(BUCKETS.name(), rejected));
               assertThat(
                       new String(
                           letter.headers().lastHeader(DeadLetterHeaders.MESSAGE).value(),

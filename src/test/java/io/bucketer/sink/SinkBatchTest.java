@@ -7,8 +7,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.bucketer.buckets.ClosedBucket;
 import io.bucketer.topics.BucketKey;
-import io.bucketer.topics.ClosedBucketSerde;
-import java.nio.charset.StandardCharsets;
+import io.bucketer.topics.BucketerTopics;
+import io.bucketer.topics.TypedTopic;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -20,7 +20,9 @@ import org.junit.jupiter.api.Test;
 
 class SinkBatchTest {
 
-  private static final TopicPartition PARTITION = new TopicPartition("buckets", 0);
+  private static final TypedTopic<String, ClosedBucket> BUCKETS =
+      BucketerTopics.closedBuckets("buckets");
+  private static final TopicPartition PARTITION = new TopicPartition(BUCKETS.name(), 0);
 
   private static ClosedBucket revision(final ClosedBucket bucket, final int revision) {
     return new ClosedBucket(
@@ -45,10 +47,10 @@ class SinkBatchTest {
               PARTITION.topic(),
               PARTITION.partition(),
               offset,
-              BucketKey.of(bucket).getBytes(StandardCharsets.UTF_8),
-              ClosedBucketSerde.encode(bucket)));
+              BUCKETS.keySerializer().serialize(BUCKETS.name(), BucketKey.of(bucket)),
+              BUCKETS.valueSerializer().serialize(BUCKETS.name(), bucket)));
     }
-    return SinkBatch.of(new ConsumerRecords<>(Map.of(PARTITION, records), Map.of()));
+    return SinkBatch.of(new ConsumerRecords<>(Map.of(PARTITION, records), Map.of()), BUCKETS);
   }
 
   @Test
