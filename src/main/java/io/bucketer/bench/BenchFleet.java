@@ -112,7 +112,7 @@ final class BenchFleet {
             return trailing.next();
           }
         };
-    try (KafkaProducer<byte[], byte[]> producer = FleetProducer.to(bootstrapServers)) {
+    try (KafkaProducer<byte[], byte[]> producer = FleetProducer.to(bootstrapServers, topic)) {
       new ReadingSimulator(producer, new ReadingEncoder(registry, topic), topic).run(counted, 0);
     }
     final RollupPlan plan = new RollupPlan(granularities);

@@ -2,6 +2,8 @@ package io.bucketer.bench;
 
 import io.bucketer.avro.Reading;
 import io.bucketer.buckets.SeriesKey;
+import io.bucketer.topics.BucketerTopics;
+import io.bucketer.topics.TypedTopic;
 import io.bucketer.topology.ReadingSerde;
 import io.bucketer.topology.SeriesKeySerde;
 import java.time.Duration;
@@ -12,7 +14,6 @@ import java.util.Set;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
  * A reading on partitions of a windowed aggregation's input, now and then, so late that the
@@ -44,8 +45,8 @@ final class LateTicks implements AutoCloseable {
   LateTicks(final String bootstrapServers, final String topic, final Instant timestamp) {
     final Map<String, Object> properties = new HashMap<>();
     properties.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-    this.producer =
-        new KafkaProducer<>(properties, new ByteArraySerializer(), new ByteArraySerializer());
+    final TypedTopic<byte[], byte[]> input = BucketerTopics.input(topic);
+    this.producer = new KafkaProducer<>(properties, input.keySerializer(), input.valueSerializer());
     this.topic = topic;
     this.timestamp = timestamp.toEpochMilli();
     this.key = new SeriesKeySerde().serializer().serialize(topic, SERIES);

@@ -90,7 +90,8 @@ public final class MemoryBench {
                           Stream.of("-Xmx" + options.heap(), "-Xms" + options.heap()),
                           ProcessorProcess.PRODUCTION_JVM.stream())
                       .toList());
-          KafkaProducer<byte[], byte[]> producer = FleetProducer.to(broker.bootstrapServers())) {
+          KafkaProducer<byte[], byte[]> producer =
+              FleetProducer.to(broker.bootstrapServers(), INPUT_TOPIC)) {
         final ProcessorProbe probe = new ProcessorProbe(processor, httpPort, stateDir);
         final ReadingSimulator simulator =
             new ReadingSimulator(

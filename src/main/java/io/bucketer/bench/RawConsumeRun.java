@@ -3,6 +3,8 @@ package io.bucketer.bench;
 import io.bucketer.ingest.InvalidReadingException;
 import io.bucketer.ingest.ReadingDecoder;
 import io.bucketer.ingest.SchemaRegistryClient;
+import io.bucketer.topics.BucketerTopics;
+import io.bucketer.topics.TypedTopic;
 import io.bucketer.topics.WholeTopic;
 import java.time.Duration;
 import java.util.HashMap;
@@ -14,7 +16,6 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
  * The limit of any processor bound to the input topic: one plain consumer that reads every record
@@ -33,7 +34,7 @@ final class RawConsumeRun {
       final Duration timeout,
       final LongConsumer progress) {
     final ReadingDecoder decoder = new ReadingDecoder(registry);
-    try (KafkaConsumer<byte[], byte[]> consumer = consumer(bootstrapServers)) {
+    try (KafkaConsumer<byte[], byte[]> consumer = consumer(bootstrapServers, topic)) {
       final List<TopicPartition> partitions = WholeTopic.assignFromStart(consumer, topic);
       final PhaseClock clock = PhaseClock.thisProcess().start();
       final long deadline = System.nanoTime() + timeout.toNanos();
@@ -64,11 +65,12 @@ final class RawConsumeRun {
     }
   }
 
-  private static KafkaConsumer<byte[], byte[]> consumer(final String bootstrapServers) {
+  private static KafkaConsumer<byte[], byte[]> consumer(
+      final String bootstrapServers, final String topic) {
     final Map<String, Object> properties = new HashMap<>();
     properties.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
     properties.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-    return new KafkaConsumer<>(
-        properties, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+    final TypedTopic<byte[], byte[]> input = BucketerTopics.input(topic);
+    return new KafkaConsumer<>(properties, input.keyDeserializer(), input.valueDeserializer());
   }
 }

@@ -4,12 +4,12 @@ import io.bucketer.avro.Reading;
 import io.bucketer.buckets.SeriesKey;
 import io.bucketer.ingest.InvalidReadingException;
 import io.bucketer.ingest.ReadingDecoder;
+import io.bucketer.topics.BucketerTopics;
 import io.bucketer.topology.ReadingSerde;
 import io.bucketer.topology.SeriesKeySerde;
+import io.bucketer.topology.StreamsTopics;
 import java.util.function.Supplier;
-import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.StreamsBuilder;
-import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.kstream.Repartitioned;
@@ -36,7 +36,7 @@ final class ReadingsBySeries {
       final String topic,
       final Supplier<ReadingDecoder> decoders,
       final int seriesPartitions) {
-    return builder.stream(topic, Consumed.with(Serdes.ByteArray(), Serdes.ByteArray()))
+    return builder.stream(topic, StreamsTopics.consumed(BucketerTopics.input(topic)))
         .process(() -> new KeyBySeries(decoders.get()), Named.as("decode-readings"))
         .repartition(
             Repartitioned.<SeriesKey, Reading>as(REPARTITION)

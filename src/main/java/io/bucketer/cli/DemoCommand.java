@@ -18,7 +18,9 @@ import io.bucketer.simulate.GatewayFleet;
 import io.bucketer.simulate.GatewayMessage;
 import io.bucketer.simulate.ReadingGenerator;
 import io.bucketer.simulate.ReadingSimulator;
+import io.bucketer.topics.BucketerTopics;
 import io.bucketer.topics.DeadLetterTopic;
+import io.bucketer.topics.TypedTopic;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -33,7 +35,6 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.utils.Utils;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
@@ -260,7 +261,8 @@ final class DemoCommand implements Callable<Integer> {
     final Map<String, Object> properties = new HashMap<>();
     properties.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
     properties.put(ProducerConfig.LINGER_MS_CONFIG, 5);
-    return new KafkaProducer<>(properties, new ByteArraySerializer(), new ByteArraySerializer());
+    final TypedTopic<byte[], byte[]> input = BucketerTopics.input(INPUT_TOPIC);
+    return new KafkaProducer<>(properties, input.keySerializer(), input.valueSerializer());
   }
 
   private <T> T step(final String what, final java.util.function.Supplier<T> start) {

@@ -5,6 +5,8 @@ import io.bucketer.ingest.SchemaRegistryClient;
 import io.bucketer.simulate.GatewayFleet;
 import io.bucketer.simulate.ReadingGenerator;
 import io.bucketer.simulate.ReadingSimulator;
+import io.bucketer.topics.BucketerTopics;
+import io.bucketer.topics.TypedTopic;
 import java.io.PrintStream;
 import java.time.Instant;
 import java.util.HashMap;
@@ -16,7 +18,6 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -117,6 +118,7 @@ final class SimulateCommand implements Callable<Integer> {
     final Map<String, Object> properties = new HashMap<>(producerProperties);
     properties.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
     properties.putIfAbsent(ProducerConfig.LINGER_MS_CONFIG, 5);
-    return new KafkaProducer<>(properties, new ByteArraySerializer(), new ByteArraySerializer());
+    final TypedTopic<byte[], byte[]> input = BucketerTopics.input(topic);
+    return new KafkaProducer<>(properties, input.keySerializer(), input.valueSerializer());
   }
 }
