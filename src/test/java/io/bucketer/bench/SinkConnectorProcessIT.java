@@ -14,6 +14,8 @@ import io.bucketer.simulate.ReadingGenerator;
 import io.bucketer.simulate.ReadingSimulator;
 import io.bucketer.testing.GeneratedReadings;
 import io.bucketer.testing.LocalInfrastructure;
+import io.bucketer.topics.BucketerTopics;
+import io.bucketer.topics.TypedTopic;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -28,7 +30,6 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.awaitility.core.ConditionTimeoutException;
 import org.awaitility.core.TerminalFailureException;
 import org.bson.BsonDocument;
@@ -148,11 +149,12 @@ class SinkConnectorProcessIT {
 
   private static void produce(
       final LocalInfrastructure infrastructure, final List<Reading> readings) {
+    final TypedTopic<byte[], byte[]> input = BucketerTopics.input(TOPIC);
     try (KafkaProducer<byte[], byte[]> producer =
         new KafkaProducer<>(
             Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, infrastructure.bootstrapServers()),
-            new ByteArraySerializer(),
-            new ByteArraySerializer())) {
+            input.keySerializer(),
+            input.valueSerializer())) {
       final ReadingEncoder encoder =
           new ReadingEncoder(new SchemaRegistryClient(infrastructure.schemaRegistryUrl()), TOPIC);
       assertThat(new ReadingSimulator(producer, encoder, TOPIC).send(readings))

@@ -6,13 +6,14 @@ import io.bucketer.avro.Reading;
 import io.bucketer.buckets.SeriesKey;
 import io.bucketer.ingest.ReadingDecoder;
 import io.bucketer.testing.FramedReadings;
+import io.bucketer.topics.BucketerTopics;
+import io.bucketer.topics.TypedTopic;
 import io.bucketer.topology.SeriesKeySerde;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Properties;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
@@ -61,9 +62,10 @@ class WindowedAggregateRunTest {
                 SETTINGS, () -> new ReadingDecoder(id -> Reading.getClassSchema()), arrivals),
             properties,
             Instant.parse("2025-06-02T00:00:00Z"));
+    final TypedTopic<byte[], byte[]> readings = BucketerTopics.input(SETTINGS.inputTopic());
     input =
         driver.createInputTopic(
-            SETTINGS.inputTopic(), new ByteArraySerializer(), new ByteArraySerializer());
+            readings.name(), readings.keySerializer(), readings.valueSerializer());
     windows =
         driver.createOutputTopic(
             SETTINGS.outputTopic(),

@@ -16,6 +16,8 @@ import io.bucketer.testing.BucketStoreAssertions;
 import io.bucketer.testing.GeneratedReadings;
 import io.bucketer.testing.InProcessRun;
 import io.bucketer.testing.LocalInfrastructure;
+import io.bucketer.topics.BucketerTopics;
+import io.bucketer.topics.TypedTopic;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.charset.StandardCharsets;
@@ -35,7 +37,6 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
@@ -103,7 +104,8 @@ class RegistryOutageIT {
 
     try (InProcessRun run = new InProcessRun(infrastructure.endpoints(), stateDir, 2, overrides());
         BucketerApp app = run.start(meters);
-        KafkaProducer<byte[], byte[]> producer = producer()) {
+        KafkaProducer<byte[], byte[]> producer =
+            producer(BucketerTopics.input(run.config().inputTopic()))) {
       final StoredDocuments store = run.store();
       final String topic = run.config().inputTopic();
       final ReadingEncoder encoder =
@@ -187,10 +189,10 @@ class RegistryOutageIT {
     return encoder.encode(record, WITH_FIRMWARE);
   }
 
-  private static KafkaProducer<byte[], byte[]> producer() {
+  private static KafkaProducer<byte[], byte[]> producer(final TypedTopic<byte[], byte[]> input) {
     final Map<String, Object> properties = new HashMap<>();
     properties.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, infrastructure.bootstrapServers());
-    return new KafkaProducer<>(properties, new ByteArraySerializer(), new ByteArraySerializer());
+    return new KafkaProducer<>(properties, input.keySerializer(), input.valueSerializer());
   }
 
   /**

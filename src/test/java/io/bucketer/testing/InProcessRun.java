@@ -11,7 +11,9 @@ import io.bucketer.ingest.ReadingEncoder;
 import io.bucketer.ingest.SchemaRegistryClient;
 import io.bucketer.query.StoredDocuments;
 import io.bucketer.simulate.ReadingSimulator;
+import io.bucketer.topics.BucketerTopics;
 import io.bucketer.topics.DeadLetterTopic;
+import io.bucketer.topics.TypedTopic;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Path;
@@ -32,7 +34,6 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
  * One isolated run of the processor in the test's JVM ({@link BucketerApp#start}) against the
@@ -138,11 +139,12 @@ public final class InProcessRun implements AutoCloseable {
 
   private KafkaProducer<byte[], byte[]> producer() {
     if (producer == null) {
+      final TypedTopic<byte[], byte[]> input = BucketerTopics.input(config.inputTopic());
       producer =
           new KafkaProducer<>(
               Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, endpoints.bootstrapServers()),
-              new ByteArraySerializer(),
-              new ByteArraySerializer());
+              input.keySerializer(),
+              input.valueSerializer());
     }
     return producer;
   }

@@ -4,6 +4,8 @@ import io.bucketer.avro.Reading;
 import io.bucketer.ingest.ReadingEncoder;
 import io.bucketer.ingest.SchemaRegistryClient;
 import io.bucketer.simulate.ReadingSimulator;
+import io.bucketer.topics.BucketerTopics;
+import io.bucketer.topics.TypedTopic;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -14,7 +16,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
  * Gateways in the background: sends a list of readings to the input topic at a steady rate, keyed
@@ -51,8 +52,9 @@ public final class PacedProducer implements AutoCloseable {
       final Map<String, Object> producerOverrides) {
     final Map<String, Object> properties = new HashMap<>(producerOverrides);
     properties.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, infrastructure.bootstrapServers());
+    final TypedTopic<byte[], byte[]> input = BucketerTopics.input(topic);
     final KafkaProducer<byte[], byte[]> producer =
-        new KafkaProducer<>(properties, new ByteArraySerializer(), new ByteArraySerializer());
+        new KafkaProducer<>(properties, input.keySerializer(), input.valueSerializer());
     final ReadingEncoder encoder =
         new ReadingEncoder(new SchemaRegistryClient(infrastructure.schemaRegistryUrl()), topic);
     return new PacedProducer(
