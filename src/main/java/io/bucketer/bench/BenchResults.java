@@ -1,5 +1,6 @@
 package io.bucketer.bench;
 
+import io.bucketer.embedded.MongoOperationCounter;
 import java.io.PrintStream;
 import java.util.List;
 import java.util.Map;

@@ -1,10 +1,13 @@
 package io.bucketer.bench;
 
+import io.bucketer.embedded.MongoOperationCounter.Counts;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongConsumer;
+import java.util.stream.Stream;
 import org.apache.kafka.common.utils.Utils;
 
 /**
@@ -21,7 +24,8 @@ final class ConnectorRun {
 
   static BenchResults.Rate run(
       final SinkConnectorSettings settings,
-      final MongoOperationCounter operations,
+      final StandInOperations operations,
+      final List<ProcessHandle> servers,
       final long readings,
       final Duration timeout,
       final LongConsumer progress)
@@ -33,11 +37,14 @@ final class ConnectorRun {
         new SinkConnectorProcess(ConnectorClasspath.locate(), settings, work).start()) {
       final long warm = (long) (readings * WARMUP_SHARE);
       awaitWritten(connector, operations, writtenBefore + warm, deadline, progress);
-      final PhaseClock clock = PhaseClock.withChild(connector.processHandle()).start();
-      final MongoOperationCounter.Counts start = operations.counts();
+      final PhaseClock clock =
+          PhaseClock.counting(
+                  Stream.concat(servers.stream(), Stream.of(connector.processHandle())).toList())
+              .start();
+      final Counts start = operations.counts();
       awaitWritten(connector, operations, writtenBefore + readings, deadline, progress);
       final PhaseClock.Measured time = clock.stop();
-      final MongoOperationCounter.Counts measured = operations.counts().minus(start);
+      final Counts measured = operations.counts().minus(start);
       return new BenchResults.Rate(measured.writeStatements(), time, measured, null);
     } finally {
       Utils.delete(work.toFile());
@@ -46,7 +53,7 @@ final class ConnectorRun {
 
   private static void awaitWritten(
       final SinkConnectorProcess connector,
-      final MongoOperationCounter operations,
+      final StandInOperations operations,
       final long target,
       final Deadline deadline,
       final LongConsumer progress)
@@ -57,7 +64,7 @@ final class ConnectorRun {
       if (!connector.isAlive()) {
         throw new IllegalStateException(connector + " stopped");
       }
-      TimeUnit.MILLISECONDS.sleep(2);
+      TimeUnit.MILLISECONDS.sleep(StandInOperations.POLL_MILLIS);
       if (System.nanoTime() - lastReport > TimeUnit.SECONDS.toNanos(2)) {
         lastReport = System.nanoTime();
         progress.accept(operations.counts().writeStatements());

@@ -2,14 +2,16 @@ package io.bucketer.bench;
 
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
+import java.util.List;
 import java.util.function.LongSupplier;
 
 /**
- * Wall-clock and CPU time of one phase of the benchmark. CPU time counts this JVM (broker, MongoDB
- * stand-in and, for bucketer, the processor) plus any child process given: less sensitive than the
- * wall clock to whatever else the machine runs at the time. It also reads the CPU time this JVM's
- * JIT compilers used during the phase: that work is part of the CPU time, and a phase in which it
- * is large measures code still being compiled, not the steady state a running processor is in.
+ * Wall-clock and CPU time of one phase of the benchmark. CPU time counts this JVM (broker, producer
+ * and, for bucketer, the processor) plus the child processes given (the MongoDB stand-in, the
+ * connector): less sensitive than the wall clock to whatever else the machine runs at the time. It
+ * also reads the CPU time this JVM's JIT compilers used during the phase: that work is part of the
+ * CPU time, and a phase in which it is large measures code still being compiled, not the steady
+ * state a running processor is in.
  */
 final class PhaseClock {
 
@@ -34,17 +36,19 @@ final class PhaseClock {
     this.cpuNanos = cpuNanos;
   }
 
-  /** A clock of this JVM's CPU time. */
-  static PhaseClock thisProcess() {
-    return new PhaseClock(PhaseClock::thisProcessCpuNanos);
-  }
-
-  /** A clock of this JVM's CPU time plus that of {@code child}, while it lives. */
-  static PhaseClock withChild(final ProcessHandle child) {
+  /**
+   * A clock of this JVM's CPU time plus that of {@code others} (the MongoDB stand-in's JVM, the
+   * connector's), while they live.
+   */
+  static PhaseClock counting(final List<ProcessHandle> others) {
     return new PhaseClock(
         () ->
             thisProcessCpuNanos()
-                + child.info().totalCpuDuration().map(Duration::toNanos).orElse(0L));
+                + others.stream()
+                    .mapToLong(
+                        process ->
+                            process.info().totalCpuDuration().map(Duration::toNanos).orElse(0L))
+                    .sum());
   }
 
   PhaseClock start() {

@@ -47,6 +47,7 @@ final class ProcessorRun {
    * MongoDB received) reaches {@code expectedDocuments}.
    */
   static Result run(
+      final PhaseClock clock,
       final Map<String, Object> settings,
       final long expectedDocuments,
       final LongSupplier bucketWrites,
@@ -61,7 +62,7 @@ final class ProcessorRun {
     try (BucketerApp app = BucketerApp.start(config, meters)) {
       final Deadline deadline = new Deadline(timeout);
       FirstRecord.await(app::kafkaStreamsMetrics, app::streamsState, deadline, "the processor");
-      final PhaseClock clock = PhaseClock.thisProcess().start();
+      clock.start();
       long lastReport = System.nanoTime();
       while (bucketWrites.getAsLong() - writesBefore < expectedDocuments) {
         deadline.check(
@@ -73,8 +74,7 @@ final class ProcessorRun {
         if (!app.isHealthy()) {
           throw new IllegalStateException("the processor stopped: " + app.streamsState());
         }
-        // Polling a counter in memory: cheap enough at this pace to leave the CPU to the run.
-        TimeUnit.MILLISECONDS.sleep(2);
+        TimeUnit.MILLISECONDS.sleep(StandInOperations.POLL_MILLIS);
         if (System.nanoTime() - lastReport > TimeUnit.SECONDS.toNanos(2)) {
           lastReport = System.nanoTime();
           progress.accept(bucketWrites.getAsLong() - writesBefore);

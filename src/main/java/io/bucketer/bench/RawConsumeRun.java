@@ -27,6 +27,7 @@ final class RawConsumeRun {
 
   /** Reads and decodes {@code expected} readings; returns how long it took. */
   static PhaseClock.Measured run(
+      final PhaseClock clock,
       final String bootstrapServers,
       final SchemaRegistryClient registry,
       final String topic,
@@ -36,7 +37,7 @@ final class RawConsumeRun {
     final ReadingDecoder decoder = new ReadingDecoder(registry);
     try (KafkaConsumer<byte[], byte[]> consumer = consumer(bootstrapServers, topic)) {
       final List<TopicPartition> partitions = WholeTopic.assignFromStart(consumer, topic);
-      final PhaseClock clock = PhaseClock.thisProcess().start();
+      clock.start();
       final long deadline = System.nanoTime() + timeout.toNanos();
       long decoded = 0;
       long reported = 0;

@@ -26,6 +26,7 @@ final class StreamsFloorRun {
    * it has repartitioned {@code expected} readings.
    */
   static BenchResults.Rate run(
+      final PhaseClock clock,
       final Properties streamsProperties,
       final SchemaRegistryClient registry,
       final String topic,
@@ -42,7 +43,7 @@ final class StreamsFloorRun {
       streams.start();
       final Deadline deadline = new Deadline(timeout);
       FirstRecord.await(streams::metrics, streams::state, deadline, "the floor topology");
-      final PhaseClock clock = PhaseClock.thisProcess().start();
+      clock.start();
       long lastReport = System.nanoTime();
       while (processed.get() < expected) {
         deadline.check("the floor topology to process " + expected + " readings");

@@ -11,8 +11,9 @@ import io.bucketer.buckets.SeriesKey;
 import io.bucketer.buckets.TimeSpans;
 import io.bucketer.config.BucketerConfig;
 import io.bucketer.embedded.EmbeddedKafkaBroker;
-import io.bucketer.embedded.EmbeddedMongoServer;
 import io.bucketer.embedded.InProcessSchemaRegistry;
+import io.bucketer.embedded.MongoOperationCounter;
+import io.bucketer.embedded.MongoServerProcess;
 import io.bucketer.ingest.SchemaRegistryClient;
 import io.bucketer.query.StoredDocuments;
 import java.io.PrintStream;
@@ -25,7 +26,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
-import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.common.utils.Utils;
 import org.apache.kafka.streams.StreamsConfig;
 import reactor.core.publisher.Flux;
@@ -72,17 +72,14 @@ public final class ThroughputBench {
 
   /** Runs every phase and prints the table; returns the figures for whoever wants to check them. */
   public BenchResults run() throws Exception {
-    final AtomicReference<MongoOperationCounter> counter = new AtomicReference<>();
     try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start();
-        EmbeddedMongoServer mongo =
-            EmbeddedMongoServer.start(
-                backend -> {
-                  counter.set(new MongoOperationCounter(backend));
-                  return counter.get();
-                });
+        // In its own JVM, as a MongoDB server is in its own process: the stand-in keeps every
+        // document on its heap, and in this JVM collecting that heap paused the processor being
+        // measured (see MongoServerProcess). Its CPU time is counted with every row's.
+        MongoServerProcess mongo = MongoServerProcess.start();
+        StandInOperations operations = new StandInOperations(mongo.connectionString());
         InProcessSchemaRegistry registry = InProcessSchemaRegistry.start()) {
-      final Infrastructure infrastructure =
-          new Infrastructure(broker, mongo, registry, counter.get());
+      final Infrastructure infrastructure = new Infrastructure(broker, mongo, registry, operations);
       warmUp(infrastructure);
       final BenchResults results =
           round(infrastructure, new Round("measured", options.span()), true);
@@ -104,7 +101,7 @@ public final class ThroughputBench {
         number++) {
       out.printf("warm-up round %d, not measured%n", number);
       final Round round = new Round(number == 1 ? "warmup" : "warmup" + number, options.warmup());
-      final PhaseClock clock = PhaseClock.thisProcess().start();
+      final PhaseClock clock = infrastructure.clock().start();
       round(infrastructure, round, false);
       final PhaseClock.Measured time = clock.stop();
       dropDatabases(infrastructure.mongo(), round);
@@ -126,7 +123,7 @@ public final class ThroughputBench {
    * its own process: a warm-up round's would be collected, and marked again and again, during the
    * measured rows.
    */
-  private static void dropDatabases(final EmbeddedMongoServer mongo, final Round round) {
+  private static void dropDatabases(final MongoServerProcess mongo, final Round round) {
     try (MongoClient client = MongoClients.create(mongo.connectionString())) {
       for (final String database :
           Flux.from(client.listDatabaseNames()).collectList().block(Duration.ofMinutes(1))) {
@@ -139,9 +136,20 @@ public final class ThroughputBench {
 
   private record Infrastructure(
       EmbeddedKafkaBroker broker,
-      EmbeddedMongoServer mongo,
+      MongoServerProcess mongo,
       InProcessSchemaRegistry registry,
-      MongoOperationCounter operations) {}
+      StandInOperations operations) {
+
+    /** The processes besides this JVM whose CPU time every row counts: the stand-in's. */
+    List<ProcessHandle> servers() {
+      return List.of(mongo.processHandle());
+    }
+
+    /** A clock of every row: this JVM's CPU time and the stand-in's. */
+    PhaseClock clock() {
+      return PhaseClock.counting(servers());
+    }
+  }
 
   /** The names one round uses: its own topic, application id and database. */
   private record Round(String name, Duration span) {
@@ -174,7 +182,7 @@ public final class ThroughputBench {
       final Infrastructure infrastructure, final Round round, final boolean measured)
       throws Exception {
     final EmbeddedKafkaBroker broker = infrastructure.broker();
-    final MongoOperationCounter operations = infrastructure.operations();
+    final StandInOperations operations = infrastructure.operations();
     final BenchFleet fleet =
         new BenchFleet(options.sensors(), options.interval(), round.span(), 42);
     out.printf(
@@ -203,6 +211,7 @@ public final class ThroughputBench {
     out.println("[1] raw consume: a plain consumer decoding every reading");
     final PhaseClock.Measured raw =
         RawConsumeRun.run(
+            infrastructure.clock(),
             broker.bootstrapServers(),
             registryClient,
             round.topic(),
@@ -220,6 +229,7 @@ public final class ThroughputBench {
           new BucketerConfig(processorSettings(infrastructure, round, floorStateDir));
       floorRate =
           StreamsFloorRun.run(
+              infrastructure.clock(),
               streamsProperties(settings, round.applicationId() + "-floor"),
               registryClient,
               round.topic(),
@@ -264,6 +274,7 @@ public final class ThroughputBench {
                   round.database(),
                   CONNECTOR_COLLECTION),
               operations,
+              infrastructure.servers(),
               sent.readings(),
               options.phaseTimeout(),
               n ->
@@ -372,7 +383,7 @@ public final class ThroughputBench {
       final String variant,
       final Map<String, String> overrides)
       throws Exception {
-    final MongoOperationCounter operations = infrastructure.operations();
+    final StandInOperations operations = infrastructure.operations();
     final Path stateDir = Files.createTempDirectory("bucketer-bench-");
     final Map<String, Object> settings = processorSettings(infrastructure, round, stateDir);
     final String suffix = variant.isEmpty() ? "" : "-" + variant;
@@ -387,6 +398,7 @@ public final class ThroughputBench {
     try {
       result =
           ProcessorRun.run(
+              infrastructure.clock(),
               settings,
               expectedDocuments,
               () -> operations.counts().writeStatements() - before.writeStatements(),
@@ -419,6 +431,7 @@ public final class ThroughputBench {
           .broker()
           .createTopic(round.windowsTopic(), settings.seriesPartitions(), Map.of());
       return WindowedAggregateRun.run(
+          infrastructure.clock(),
           streamsProperties(settings, round.applicationId() + "-windowed"),
           new WindowedAggregateRun.Settings(
               round.topic(),
@@ -456,7 +469,7 @@ public final class ThroughputBench {
   private List<RangeReads.Answer> rangeReads(
       final Infrastructure infrastructure, final Round round, final BenchFleet.Sent sent) {
     final SeriesKey series = new SeriesKey("sensor-0000", "temperature");
-    final MongoOperationCounter operations = infrastructure.operations();
+    final StandInOperations operations = infrastructure.operations();
     final List<RangeReads.Answer> answers = new ArrayList<>();
     try (RangeReads reads =
         new RangeReads(
@@ -484,7 +497,7 @@ public final class ThroughputBench {
     return answers;
   }
 
-  private static long storedDocuments(final EmbeddedMongoServer mongo, final String database) {
+  private static long storedDocuments(final MongoServerProcess mongo, final String database) {
     try (StoredDocuments reader =
         new StoredDocuments(
             mongo.connectionString(), database, BucketDocumentNames.DEFAULT_COLLECTION_PREFIX)) {
@@ -494,7 +507,7 @@ public final class ThroughputBench {
 
   /** A fast run that lost readings would be worthless: the buckets must hold every reading. */
   private void checkEveryReadingIsInABucket(
-      final EmbeddedMongoServer mongo, final String database, final BenchFleet.Sent sent) {
+      final MongoServerProcess mongo, final String database, final BenchFleet.Sent sent) {
     try (StoredDocuments reader =
         new StoredDocuments(
             mongo.connectionString(), database, BucketDocumentNames.DEFAULT_COLLECTION_PREFIX)) {

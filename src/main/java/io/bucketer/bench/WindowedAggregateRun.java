@@ -127,6 +127,7 @@ final class WindowedAggregateRun {
    * order: on a backlog some readings are dropped. They are counted, not hidden.
    */
   static Result run(
+      final PhaseClock clock,
       final Properties streamsProperties,
       final Settings settings,
       final SchemaRegistryClient registry,
@@ -155,7 +156,7 @@ final class WindowedAggregateRun {
       streams.start();
       final Deadline deadline = new Deadline(timeout);
       FirstRecord.await(streams::metrics, streams::state, deadline, "the windowed aggregate");
-      final PhaseClock clock = PhaseClock.thisProcess().start();
+      clock.start();
       long windows = 0;
       long inWindows = 0;
       long dropped = 0;

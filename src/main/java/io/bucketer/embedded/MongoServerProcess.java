@@ -41,11 +41,12 @@ public final class MongoServerProcess implements AutoCloseable {
   }
 
   /**
-   * The child's entry point: starts the stand-in, prints where it listens, and serves until its
-   * parent closes its standard input or ends it.
+   * The child's entry point: starts the stand-in, counting the operations clients send ({@link
+   * MongoOperationCounter}), prints where it listens, and serves until its parent closes its
+   * standard input or ends it.
    */
   public static void main(final String[] args) throws IOException {
-    try (EmbeddedMongoServer server = EmbeddedMongoServer.start()) {
+    try (EmbeddedMongoServer server = EmbeddedMongoServer.start(MongoOperationCounter::new)) {
       System.out.println(LISTENING + server.connectionString());
       System.out.flush();
       while (System.in.read() != -1) {
@@ -109,6 +110,11 @@ public final class MongoServerProcess implements AutoCloseable {
   /** A connection string for the MongoDB drivers, e.g. {@code mongodb://127.0.0.1:40123}. */
   public String connectionString() {
     return connectionString;
+  }
+
+  /** Its JVM, for whoever counts the CPU time it takes. */
+  public ProcessHandle processHandle() {
+    return process.toHandle();
   }
 
   /** Ends its JVM; its data is gone. */

@@ -31,6 +31,14 @@ class MongoServerProcessIT {
       Mono.from(buckets.insertOne(new Document("sensor", "s-1").append("count", 3))).block(TIMEOUT);
 
       assertThat(Mono.from(buckets.find().first()).block(TIMEOUT).getInteger("count")).isEqualTo(3);
+      final Document status =
+          Mono.from(client.getDatabase("admin").runCommand(new Document("serverStatus", 1)))
+              .block(TIMEOUT);
+      assertThat(status.get(MongoOperationCounter.STATUS_FIELD, Document.class))
+          .as("it counts what its clients asked, for a benchmark in another JVM")
+          .containsEntry("writeCommands", 1L)
+          .containsEntry("insertedDocuments", 1L)
+          .containsEntry("documentsReturned", 1L);
     }
 
     try (MongoClient client =

@@ -1,4 +1,4 @@
-package io.bucketer.bench;
+package io.bucketer.embedded;
 
 import de.bwaldvogel.mongo.MongoBackend;
 import de.bwaldvogel.mongo.MongoDatabase;
@@ -18,9 +18,14 @@ import java.util.concurrent.atomic.AtomicLong;
  * trips), the documents they insert or update (statements), and the documents queries return. It
  * wraps the stand-in's backend, so every client is counted the same way, in or out of this JVM —
  * the way {@code serverStatus.opcounters} would on a real server, which the stand-in does not
- * report. Written here because no library counts operations per statement for mongo-java-server.
+ * report. It reports them instead in its {@code serverStatus} answer, under {@value #STATUS_FIELD},
+ * so that a stand-in in another JVM ({@link MongoServerProcess}) is counted too. Written here
+ * because no library counts operations per statement for mongo-java-server.
  */
 public final class MongoOperationCounter implements MongoBackend {
+
+  /** The field of a {@code serverStatus} answer that holds the counts, named as {@link Counts}'. */
+  public static final String STATUS_FIELD = "bucketerOperationCounts";
 
   /** A copy of the counters at one moment; differences between two give the work in between. */
   public record Counts(
@@ -62,7 +67,20 @@ public final class MongoOperationCounter implements MongoBackend {
     final Document command = message.getDocument();
     final Document response = backend.handleMessage(message);
     count(command, response);
+    if (!command.isEmpty() && "serverStatus".equals(command.keySet().iterator().next())) {
+      response.put(STATUS_FIELD, countsDocument());
+    }
     return response;
+  }
+
+  private Document countsDocument() {
+    final Counts counts = counts();
+    final Document document = new Document();
+    document.put("writeCommands", counts.writeCommands());
+    document.put("insertedDocuments", counts.insertedDocuments());
+    document.put("updateStatements", counts.updateStatements());
+    document.put("documentsReturned", counts.documentsReturned());
+    return document;
   }
 
   @Override
