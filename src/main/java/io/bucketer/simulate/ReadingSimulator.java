@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -46,6 +47,7 @@ public final class ReadingSimulator {
     final long startNanos = System.nanoTime();
     final long sentBefore = sent.get();
     final AtomicLong failures = new AtomicLong();
+    final AtomicReference<Exception> firstError = new AtomicReference<>();
     while (readings.hasNext()) {
       if (Thread.currentThread().isInterrupted()) {
         break;
@@ -70,13 +72,18 @@ public final class ReadingSimulator {
               acknowledged.incrementAndGet();
             } else {
               failures.incrementAndGet();
+              firstError.compareAndSet(null, error);
             }
           });
       sent.incrementAndGet();
     }
     producer.flush();
     if (failures.get() > 0) {
-      throw new IllegalStateException(failures.get() + " readings were not accepted by Kafka");
+      throw new IllegalStateException(
+          failures.get()
+              + " readings were not accepted by Kafka; the first error: "
+              + firstError.get(),
+          firstError.get());
     }
     return sent.get() - sentBefore;
   }
