@@ -100,14 +100,8 @@ public final class WindowLifecycle {
     KEPT_FIRST
   }
 
-  private final RollupPlan plan;
-  // The plan's answers, looked up for every reading: computed once.
-  private final List<Granularity> fedByReadings;
-  private final Map<Granularity, Optional<Granularity>> sourceOf = new HashMap<>();
-  private final Map<Granularity, List<Granularity>> rolledUpFrom = new HashMap<>();
+  private final WindowTimes times;
   private final Granularity finest;
-  private final long coarsestMillis;
-  private final long graceMillis;
   private final long idleTimeoutMillis;
   private final long horizonMillis;
   private final DuplicateTimestamps duplicateTimestamps;
@@ -140,15 +134,9 @@ public final class WindowLifecycle {
    */
   public WindowLifecycle(
       final Settings settings, final WindowStore store, final LongConsumer openWindowsChanged) {
-    this.plan = new RollupPlan(settings.granularities());
-    this.finest = plan.granularities().get(0);
-    this.fedByReadings = plan.fedByReadings();
-    for (final Granularity granularity : plan.granularities()) {
-      sourceOf.put(granularity, plan.sourceOf(granularity));
-      rolledUpFrom.put(granularity, plan.rolledUpFrom(granularity));
-    }
-    this.coarsestMillis = plan.granularities().get(plan.granularities().size() - 1).sizeMillis();
-    this.graceMillis = settings.grace().toMillis();
+    final RollupPlan plan = new RollupPlan(settings.granularities());
+    this.times = new WindowTimes(plan, settings.grace(), settings.latenessHorizon());
+    this.finest = times.finest();
     this.idleTimeoutMillis = settings.idleTimeout().toMillis();
     this.horizonMillis = settings.latenessHorizon().toMillis();
     this.duplicateTimestamps = settings.duplicateTimestamps();
@@ -165,7 +153,7 @@ public final class WindowLifecycle {
   public void restore(final long wallClock) {
     clocks.clear();
     openWindowsChanged(-openWindows);
-    for (final Granularity granularity : plan.granularities()) {
+    for (final Granularity granularity : times.granularities()) {
       final boolean holdsReadings = granularity.equals(finest);
       store.forEach(
           granularity,
@@ -200,7 +188,7 @@ public final class WindowLifecycle {
     final long timestamp = measurement.timestamp();
     final SeriesClock seen = clocks.get(series);
     final long clock = seen != null ? seen.clock : storedClock(series);
-    if (isBeyondHorizon(timestamp, clock)) {
+    if (times.isBeyondHorizon(timestamp, clock)) {
       return Outcome.TOO_LATE;
     }
     final long finestStart = finest.windowStart(timestamp);
@@ -213,8 +201,8 @@ public final class WindowLifecycle {
       }
     }
     List<Granularity> reclosed = List.of();
-    for (final Granularity granularity : plan.granularities()) {
-      if (!receivesReadingDirectly(granularity, timestamp, clock)) {
+    for (final Granularity granularity : times.granularities()) {
+      if (!times.receivesReadingDirectly(granularity, timestamp, clock)) {
         continue;
       }
       final long start = granularity.windowStart(timestamp);
@@ -224,7 +212,7 @@ public final class WindowLifecycle {
           added(series, granularity, start, before, measurement, utcOffsetMinutes, clock);
       if (after.closed()) {
         if (reclosed.isEmpty()) {
-          reclosed = new ArrayList<>(plan.granularities().size());
+          reclosed = new ArrayList<>(times.granularities().size());
         }
         reclosed.add(granularity);
       }
@@ -244,7 +232,7 @@ public final class WindowLifecycle {
       updated.clock = timestamp;
       closeWindows(series, clock, timestamp, emit);
       if (clock == Long.MIN_VALUE
-          || lastClosedStart(finest, clock) != lastClosedStart(finest, timestamp)) {
+          || times.lastClosedStart(finest, clock) != times.lastClosedStart(finest, timestamp)) {
         expire(series, updated, timestamp);
       }
     }
@@ -327,7 +315,7 @@ public final class WindowLifecycle {
       emit(series, finest, start, replaced, emit);
       restateCoarser(series, finest, start, emit);
     }
-    for (final Granularity granularity : fedByReadings) {
+    for (final Granularity granularity : times.fedByReadings()) {
       if (!granularity.equals(finest)) {
         restateFromReadings(series, granularity, measurement.timestamp(), emit);
       }
@@ -373,7 +361,7 @@ public final class WindowLifecycle {
       final Granularity granularity,
       final long start,
       final Consumer<ClosedBucket> emit) {
-    for (final Granularity coarser : rolledUpFrom.get(granularity)) {
+    for (final Granularity coarser : times.rolledUpFrom(granularity)) {
       final long coarserStart = coarser.windowStart(start);
       final WindowState current = store.get(series, coarser, coarserStart);
       if (current == null) {
@@ -428,7 +416,7 @@ public final class WindowLifecycle {
           keepsReadings
               ? WindowState.openWith(measurement, utcOffsetMinutes)
               : WindowState.open(BucketStats.of(measurement, utcOffsetMinutes));
-      after = isClosed(granularity, start, clock) ? fresh.close() : fresh;
+      after = times.isClosed(granularity, start, clock) ? fresh.close() : fresh;
       if (!after.closed()) {
         openWindowsChanged(1);
       }
@@ -447,44 +435,6 @@ public final class WindowLifecycle {
   }
 
   /**
-   * A granularity fed by readings always takes the reading itself. A rolled-up one takes it only
-   * when the window of its source has already closed, and so already been rolled up into it;
-   * otherwise the reading reaches it with that rollup.
-   */
-  private boolean receivesReadingDirectly(
-      final Granularity granularity, final long timestamp, final long clock) {
-    final Optional<Granularity> source = sourceOf.get(granularity);
-    return source.isEmpty() || isClosed(source.get(), source.get().windowStart(timestamp), clock);
-  }
-
-  private boolean isClosed(final Granularity granularity, final long start, final long clock) {
-    return clock != Long.MIN_VALUE && granularity.windowEnd(start) + graceMillis <= clock;
-  }
-
-  /** True when a window holding this reading was closed longer than the lateness horizon ago. */
-  private boolean isBeyondHorizon(final long timestamp, final long clock) {
-    if (clock == Long.MIN_VALUE) {
-      return false;
-    }
-    for (final Granularity granularity : fedByReadings) {
-      final long end = granularity.windowEnd(granularity.windowStart(timestamp));
-      if (end + graceMillis + horizonMillis <= clock) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  /** The start of the latest window of {@code granularity} that is closed at {@code clock}. */
-  private long lastClosedStart(final Granularity granularity, final long clock) {
-    if (clock == Long.MIN_VALUE) {
-      return Long.MIN_VALUE;
-    }
-    final long size = granularity.sizeMillis();
-    return Math.floorDiv(clock - graceMillis - size, size) * size;
-  }
-
-  /**
    * Closes the windows of {@code series} that the clock's move from {@code before} to {@code after}
    * closes, finest granularity first. Returns the latest {@code end + grace} among the windows it
    * closed. Only a move across a window boundary can close anything, so most readings return at
@@ -496,9 +446,9 @@ public final class WindowLifecycle {
       final long after,
       final Consumer<ClosedBucket> emit) {
     long latestClose = Long.MIN_VALUE;
-    for (final Granularity granularity : plan.granularities()) {
-      final long from = lastClosedStart(granularity, before);
-      final long upTo = lastClosedStart(granularity, after);
+    for (final Granularity granularity : times.granularities()) {
+      final long from = times.lastClosedStart(granularity, before);
+      final long upTo = times.lastClosedStart(granularity, after);
       if (from >= upTo) {
         continue;
       }
@@ -509,11 +459,11 @@ public final class WindowLifecycle {
         final WindowState closed = window.state().close();
         store.put(series, granularity, window.start(), closed);
         openWindowsChanged(-1);
-        for (final Granularity coarser : rolledUpFrom.get(granularity)) {
+        for (final Granularity coarser : times.rolledUpFrom(granularity)) {
           rollUp(series, coarser, coarser.windowStart(window.start()), closed.stats());
         }
         emit(series, granularity, window.start(), closed, emit);
-        latestClose = Math.max(latestClose, granularity.windowEnd(window.start()) + graceMillis);
+        latestClose = Math.max(latestClose, times.closesAt(granularity, window.start()));
       }
     }
     return latestClose;
@@ -547,13 +497,13 @@ public final class WindowLifecycle {
    * which can still change is emitted from.
    */
   private void expire(final SeriesKey series, final SeriesClock seen, final long clock) {
-    final long changeable = clock - graceMillis - horizonMillis;
+    final long changeable = times.changeable(clock);
     // Everything up to the bounds of the series' last expiry is gone already, so each deletion
     // starts there rather than at the series' first key: RocksDB keeps a deleted key's tombstone
     // until compaction, and a range from the start would walk the tombstones of every earlier
     // expiry, once per window boundary, for as long as the series lives.
     final long before = seen.expiredAt;
-    for (final Granularity granularity : plan.granularities()) {
+    for (final Granularity granularity : times.granularities()) {
       if (!granularity.equals(finest)) {
         store.deleteBetween(
             series,
@@ -582,13 +532,13 @@ public final class WindowLifecycle {
     final long size = granularity.sizeMillis();
     if (granularity.equals(finest)) {
       long upTo = Long.MAX_VALUE;
-      for (final Granularity any : plan.granularities()) {
+      for (final Granularity any : times.granularities()) {
         upTo = Math.min(upTo, Math.floorDiv(lastSettledEnd(any, changeable) - size, size) * size);
       }
       return upTo;
     }
     long settledEnd = lastSettledEnd(granularity, changeable);
-    for (final Granularity coarser : rolledUpFrom.get(granularity)) {
+    for (final Granularity coarser : times.rolledUpFrom(granularity)) {
       settledEnd = Math.min(settledEnd, lastSettledEnd(coarser, changeable));
     }
     return Math.floorDiv(settledEnd - size, size) * size;
@@ -644,12 +594,15 @@ public final class WindowLifecycle {
   /** Wall-clock time at which the earliest open window of {@code series} can close, if any. */
   private Optional<Long> nextClose(final SeriesKey series, final long clock) {
     Long earliest = null;
-    for (final Granularity granularity : plan.granularities()) {
+    for (final Granularity granularity : times.granularities()) {
       for (final WindowReader.Window window :
           store.range(
-              series, granularity, lastClosedStart(granularity, clock) + 1, Long.MAX_VALUE - 1)) {
+              series,
+              granularity,
+              times.lastClosedStart(granularity, clock) + 1,
+              Long.MAX_VALUE - 1)) {
         if (!window.state().closed()) {
-          final long close = granularity.windowEnd(window.start()) + graceMillis;
+          final long close = times.closesAt(granularity, window.start());
           earliest = earliest == null ? close : Math.min(earliest, close);
           break;
         }
@@ -664,7 +617,7 @@ public final class WindowLifecycle {
    */
   private void forgetAll(final SeriesKey series, final SeriesClock seen) {
     long latestEnd = Long.MIN_VALUE;
-    for (final Granularity granularity : plan.granularities()) {
+    for (final Granularity granularity : times.granularities()) {
       final var latest = store.latestStart(series, granularity);
       if (latest.isPresent()) {
         latestEnd = Math.max(latestEnd, granularity.windowEnd(latest.getAsLong()));
@@ -674,12 +627,12 @@ public final class WindowLifecycle {
       return;
     }
     if (nextClose(series, seen.clock).isEmpty()) {
-      moveClock(series, seen, Math.max(seen.clock, latestEnd + graceMillis + horizonMillis));
+      moveClock(series, seen, Math.max(seen.clock, times.beyondHorizonAt(latestEnd)));
     }
   }
 
   private boolean hasState(final SeriesKey series) {
-    for (final Granularity granularity : plan.granularities()) {
+    for (final Granularity granularity : times.granularities()) {
       if (store.latestStart(series, granularity).isPresent()) {
         return true;
       }
