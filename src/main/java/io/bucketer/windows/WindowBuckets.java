@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 
 /**
  * The bucket documents of one window, whole, as its state and the store describe it: its raw
@@ -36,6 +37,16 @@ final class WindowBuckets {
     for (final Granularity granularity : plan.granularities()) {
       layout.summarised(granularity, plan).ifPresent(finer -> summarised.put(granularity, finer));
     }
+  }
+
+  /** Emits every bucket of one window, whole, from its current state, in {@code seq} order. */
+  void emit(
+      final SeriesKey series,
+      final Granularity granularity,
+      final long start,
+      final WindowState state,
+      final Consumer<ClosedBucket> emit) {
+    of(series, granularity, start, state).forEach(emit);
   }
 
   /** The buckets of the window of {@code granularity} at {@code start}, in {@code seq} order. */

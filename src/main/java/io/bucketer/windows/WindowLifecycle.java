@@ -7,6 +7,7 @@ import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.Measurement;
 import io.bucketer.buckets.RollupPlan;
 import io.bucketer.buckets.SeriesKey;
+import io.bucketer.windows.HeldReadings.HeldReading;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -41,6 +42,9 @@ import java.util.function.LongConsumer;
  * series' clock passes {@code end + grace + lateness horizon}. A reading for it in that time is
  * merged in and the window is emitted again, whole, with a higher revision; the coarser windows
  * that contain it are updated the same way. After the horizon a reading is too late.
+ *
+ * <p><b>Readings at a time already held</b> are not added again: {@link HeldReadings} counts a
+ * resend once, and keeps or replaces another value as {@link DuplicateTimestamps} says.
  *
  * <p><b>Quiet series.</b> A series that stops sending would keep its last windows open forever. The
  * host calls {@link #closeIdleSeries} on the wall clock: for every series that has sent nothing for
@@ -104,8 +108,8 @@ public final class WindowLifecycle {
   private final Granularity finest;
   private final long idleTimeoutMillis;
   private final long horizonMillis;
-  private final DuplicateTimestamps duplicateTimestamps;
   private final WindowBuckets buckets;
+  private final HeldReadings heldReadings;
   private final WindowStore store;
   private final LongConsumer openWindowsChanged;
 
@@ -139,8 +143,8 @@ public final class WindowLifecycle {
     this.finest = times.finest();
     this.idleTimeoutMillis = settings.idleTimeout().toMillis();
     this.horizonMillis = settings.latenessHorizon().toMillis();
-    this.duplicateTimestamps = settings.duplicateTimestamps();
     this.buckets = new WindowBuckets(store, plan, settings.layout());
+    this.heldReadings = new HeldReadings(store, times, buckets, settings.duplicateTimestamps());
     this.store = store;
     this.openWindowsChanged = openWindowsChanged;
   }
@@ -194,9 +198,9 @@ public final class WindowLifecycle {
     final long finestStart = finest.windowStart(timestamp);
     final WindowState finestWindow = store.get(series, finest, finestStart);
     if (finestWindow != null) {
-      final HeldReading held = heldAt(series, finestStart, finestWindow, timestamp);
+      final HeldReading held = heldReadings.heldAt(series, finestStart, finestWindow, timestamp);
       if (held != null) {
-        return sameTime(
+        return heldReadings.resolve(
             series, finestStart, finestWindow, held, measurement, utcOffsetMinutes, emit);
       }
     }
@@ -219,7 +223,7 @@ public final class WindowLifecycle {
     }
     for (final Granularity granularity : reclosed) {
       final long start = granularity.windowStart(timestamp);
-      emit(series, granularity, start, store.get(series, granularity, start), emit);
+      buckets.emit(series, granularity, start, store.get(series, granularity, start), emit);
     }
     final SeriesClock updated =
         seen != null ? seen : new SeriesClock(clock, wallClock, wallClock + idleTimeoutMillis);
@@ -237,153 +241,6 @@ public final class WindowLifecycle {
       }
     }
     return reclosed.isEmpty() ? Outcome.ON_TIME : Outcome.LATE_MERGED;
-  }
-
-  /**
-   * Where a finest window holds a reading at {@code timestamp}: in its tail ({@code run} null) or
-   * in one of its sealed runs.
-   */
-  private record HeldReading(WindowReader.SealedRun run, int index, double value) {}
-
-  /**
-   * The reading the finest window holds at {@code timestamp}, or null. A reading later or earlier
-   * than all of the window's, the usual case, is told from its stats alone; any other looks through
-   * the tail and then through the sealed runs.
-   */
-  private HeldReading heldAt(
-      final SeriesKey series, final long start, final WindowState window, final long timestamp) {
-    final BucketStats stats = window.stats();
-    if (timestamp > stats.lastTimestamp() || timestamp < stats.firstTimestamp()) {
-      return null;
-    }
-    final int inTail = window.tail().indexOf(timestamp);
-    if (inTail >= 0) {
-      return new HeldReading(null, inTail, window.tail().value(inTail));
-    }
-    if (window.sealedRuns() > 0) {
-      for (final WindowReader.SealedRun run : store.sealedRuns(series, start, start)) {
-        final int index = run.readings().indexOf(timestamp);
-        if (index >= 0) {
-          return new HeldReading(run, index, run.readings().value(index));
-        }
-      }
-    }
-    return null;
-  }
-
-  /**
-   * A reading at a time its series already holds: a resend when the value is the same, counted
-   * once; otherwise {@link DuplicateTimestamps} decides. Its time is one the series' clock has
-   * passed, so it closes nothing.
-   */
-  private Outcome sameTime(
-      final SeriesKey series,
-      final long start,
-      final WindowState window,
-      final HeldReading held,
-      final Measurement measurement,
-      final Integer utcOffsetMinutes,
-      final Consumer<ClosedBucket> emit) {
-    if (Double.compare(held.value(), measurement.value()) == 0) {
-      return Outcome.RESENT;
-    }
-    if (duplicateTimestamps == DuplicateTimestamps.KEEP_FIRST) {
-      return Outcome.KEPT_FIRST;
-    }
-    ReadingRun tail = window.tail();
-    if (held.run() == null) {
-      tail = tail.withValueAt(held.index(), measurement.value());
-    } else {
-      store.putSealedRun(
-          series,
-          start,
-          held.run().number(),
-          held.run().readings().withValueAt(held.index(), measurement.value()));
-    }
-    final WindowState withNewTail =
-        new WindowState(
-            window.stats(), window.closed(), window.revision(), window.sealedRuns(), tail);
-    final Integer offset =
-        utcOffsetMinutes != null && measurement.timestamp() == window.stats().lastTimestamp()
-            ? utcOffsetMinutes
-            : window.stats().utcOffsetMinutes();
-    final BucketStats restated =
-        BucketStats.ofAll(WindowReadings.of(store, series, start, withNewTail), offset);
-    final WindowState replaced = withNewTail.restated(restated);
-    store.put(series, finest, start, replaced);
-    if (replaced.closed()) {
-      emit(series, finest, start, replaced, emit);
-      restateCoarser(series, finest, start, emit);
-    }
-    for (final Granularity granularity : times.fedByReadings()) {
-      if (!granularity.equals(finest)) {
-        restateFromReadings(series, granularity, measurement.timestamp(), emit);
-      }
-    }
-    return Outcome.REPLACED;
-  }
-
-  /**
-   * Computes again, from the readings its finest windows hold, the window of a granularity fed by
-   * readings (not rolled up) that holds {@code timestamp}; emits it if it has closed, and goes on
-   * up to the windows rolled up from it.
-   */
-  private void restateFromReadings(
-      final SeriesKey series,
-      final Granularity granularity,
-      final long timestamp,
-      final Consumer<ClosedBucket> emit) {
-    final long start = granularity.windowStart(timestamp);
-    final WindowState current = store.get(series, granularity, start);
-    if (current == null) {
-      return;
-    }
-    final List<Measurement> readings =
-        WindowReadings.between(store, finest, series, start, granularity.windowEnd(start));
-    final WindowState restated =
-        current.restated(BucketStats.ofAll(readings, current.stats().utcOffsetMinutes()));
-    store.put(series, granularity, start, restated);
-    if (restated.closed()) {
-      emit(series, granularity, start, restated, emit);
-      restateCoarser(series, granularity, start, emit);
-    }
-  }
-
-  /**
-   * Computes again, from the windows it summarises, each coarser window that the closed window
-   * {@code (granularity, start)} was rolled up into, after a value in it was replaced; emits those
-   * that have closed, and goes on up. A coarser window's sums are those of its closed source
-   * windows, late readings included (a late reading goes to its finest window as well), and a
-   * source window is kept as long as a window it is rolled up into can change.
-   */
-  private void restateCoarser(
-      final SeriesKey series,
-      final Granularity granularity,
-      final long start,
-      final Consumer<ClosedBucket> emit) {
-    for (final Granularity coarser : times.rolledUpFrom(granularity)) {
-      final long coarserStart = coarser.windowStart(start);
-      final WindowState current = store.get(series, coarser, coarserStart);
-      if (current == null) {
-        continue;
-      }
-      BucketStats sums = null;
-      for (final WindowReader.Window source :
-          store.range(series, granularity, coarserStart, coarser.windowEnd(coarserStart) - 1)) {
-        if (source.state().closed()) {
-          sums = sums == null ? source.state().stats() : sums.merge(source.state().stats());
-        }
-      }
-      if (sums == null) {
-        continue;
-      }
-      final WindowState restated = current.restated(sums);
-      store.put(series, coarser, coarserStart, restated);
-      if (restated.closed()) {
-        emit(series, coarser, coarserStart, restated, emit);
-        restateCoarser(series, coarser, coarserStart, emit);
-      }
-    }
   }
 
   /** The clock of {@code series}: the event time up to which its windows are judged. */
@@ -462,7 +319,7 @@ public final class WindowLifecycle {
         for (final Granularity coarser : times.rolledUpFrom(granularity)) {
           rollUp(series, coarser, coarser.windowStart(window.start()), closed.stats());
         }
-        emit(series, granularity, window.start(), closed, emit);
+        buckets.emit(series, granularity, window.start(), closed, emit);
         latestClose = Math.max(latestClose, times.closesAt(granularity, window.start()));
       }
     }
@@ -480,16 +337,6 @@ public final class WindowLifecycle {
     }
     store.put(
         series, coarser, start, before == null ? WindowState.open(finer) : before.merge(finer));
-  }
-
-  /** Emits every bucket of one window, whole ({@link WindowBuckets}), from its current state. */
-  private void emit(
-      final SeriesKey series,
-      final Granularity granularity,
-      final long start,
-      final WindowState state,
-      final Consumer<ClosedBucket> emit) {
-    buckets.of(series, granularity, start, state).forEach(emit);
   }
 
   /**
