@@ -110,6 +110,7 @@ public final class WindowLifecycle {
   private final long horizonMillis;
   private final WindowBuckets buckets;
   private final HeldReadings heldReadings;
+  private final WindowExpiry expiry;
   private final WindowStore store;
   private final LongConsumer openWindowsChanged;
 
@@ -145,6 +146,7 @@ public final class WindowLifecycle {
     this.horizonMillis = settings.latenessHorizon().toMillis();
     this.buckets = new WindowBuckets(store, plan, settings.layout());
     this.heldReadings = new HeldReadings(store, times, buckets, settings.duplicateTimestamps());
+    this.expiry = new WindowExpiry(store, times);
     this.store = store;
     this.openWindowsChanged = openWindowsChanged;
   }
@@ -237,7 +239,7 @@ public final class WindowLifecycle {
       closeWindows(series, clock, timestamp, emit);
       if (clock == Long.MIN_VALUE
           || times.lastClosedStart(finest, clock) != times.lastClosedStart(finest, timestamp)) {
-        expire(series, updated, timestamp);
+        updated.expiredAt = expiry.expire(series, updated.expiredAt, timestamp);
       }
     }
     return reclosed.isEmpty() ? Outcome.ON_TIME : Outcome.LATE_MERGED;
@@ -340,64 +342,6 @@ public final class WindowLifecycle {
   }
 
   /**
-   * Forgets the windows, and the readings, that no reading can change any more and that no window
-   * which can still change is emitted from.
-   */
-  private void expire(final SeriesKey series, final SeriesClock seen, final long clock) {
-    final long changeable = times.changeable(clock);
-    // Everything up to the bounds of the series' last expiry is gone already, so each deletion
-    // starts there rather than at the series' first key: RocksDB keeps a deleted key's tombstone
-    // until compaction, and a range from the start would walk the tombstones of every earlier
-    // expiry, once per window boundary, for as long as the series lives.
-    final long before = seen.expiredAt;
-    for (final Granularity granularity : times.granularities()) {
-      if (!granularity.equals(finest)) {
-        store.deleteBetween(
-            series,
-            granularity,
-            before == Long.MIN_VALUE ? Long.MIN_VALUE : expiredUpTo(granularity, before) + 1,
-            expiredUpTo(granularity, changeable));
-      }
-    }
-    final long finestFrom =
-        before == Long.MIN_VALUE ? Long.MIN_VALUE : expiredUpTo(finest, before) + 1;
-    final long finestUpTo = expiredUpTo(finest, changeable);
-    store.deleteBetween(series, finest, finestFrom, finestUpTo);
-    store.deleteSealedRunsBetween(series, finestFrom, finestUpTo);
-    seen.expiredAt = Math.max(before, changeable);
-  }
-
-  /**
-   * The start of the last window of {@code granularity} that no reading can change at {@code
-   * changeable} and that no window which can still change is emitted from. A finest window holds
-   * readings that every granularity's windows may be emitted from: it goes once no window of any
-   * granularity that overlaps it can change, i.e. all of them end by the last boundary at or before
-   * {@code changeable}. A coarser window goes once it is settled and so is every window summarising
-   * it.
-   */
-  private long expiredUpTo(final Granularity granularity, final long changeable) {
-    final long size = granularity.sizeMillis();
-    if (granularity.equals(finest)) {
-      long upTo = Long.MAX_VALUE;
-      for (final Granularity any : times.granularities()) {
-        upTo = Math.min(upTo, Math.floorDiv(lastSettledEnd(any, changeable) - size, size) * size);
-      }
-      return upTo;
-    }
-    long settledEnd = lastSettledEnd(granularity, changeable);
-    for (final Granularity coarser : times.rolledUpFrom(granularity)) {
-      settledEnd = Math.min(settledEnd, lastSettledEnd(coarser, changeable));
-    }
-    return Math.floorDiv(settledEnd - size, size) * size;
-  }
-
-  /** The last window boundary of {@code granularity} at or before {@code changeable}. */
-  private static long lastSettledEnd(final Granularity granularity, final long changeable) {
-    final long size = granularity.sizeMillis();
-    return Math.floorDiv(changeable, size) * size;
-  }
-
-  /**
    * Closes the windows of quiet series whose {@code end + grace} has passed on the wall clock, and
    * forgets series silent for a whole horizon; passes the buckets it closes to {@code emit}.
    */
@@ -435,7 +379,7 @@ public final class WindowLifecycle {
   private void moveClock(final SeriesKey series, final SeriesClock seen, final long clock) {
     seen.clock = clock;
     store.storeClock(series, clock);
-    expire(series, seen, clock);
+    seen.expiredAt = expiry.expire(series, seen.expiredAt, clock);
   }
 
   /** Wall-clock time at which the earliest open window of {@code series} can close, if any. */
