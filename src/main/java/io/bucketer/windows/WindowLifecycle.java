@@ -14,7 +14,6 @@ import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.LongConsumer;
 
@@ -107,10 +106,10 @@ public final class WindowLifecycle {
   private final WindowTimes times;
   private final Granularity finest;
   private final long idleTimeoutMillis;
-  private final long horizonMillis;
   private final WindowBuckets buckets;
   private final HeldReadings heldReadings;
   private final WindowExpiry expiry;
+  private final QuietSeries quietSeries;
   private final WindowStore store;
   private final LongConsumer openWindowsChanged;
 
@@ -118,21 +117,6 @@ public final class WindowLifecycle {
   private final Map<SeriesKey, SeriesClock> clocks = new HashMap<>();
 
   private long openWindows;
-
-  private static final class SeriesClock {
-    long clock;
-    long lastReadingWallClock;
-    long nextIdleCheck;
-
-    /** The {@code changeable} time of the series' last expiry; MIN_VALUE: none since the start. */
-    long expiredAt = Long.MIN_VALUE;
-
-    SeriesClock(final long clock, final long now, final long nextCheck) {
-      this.clock = clock;
-      this.lastReadingWallClock = now;
-      this.nextIdleCheck = nextCheck;
-    }
-  }
 
   /**
    * @param openWindowsChanged told of every change of the number of open windows
@@ -143,10 +127,11 @@ public final class WindowLifecycle {
     this.times = new WindowTimes(plan, settings.grace(), settings.latenessHorizon());
     this.finest = times.finest();
     this.idleTimeoutMillis = settings.idleTimeout().toMillis();
-    this.horizonMillis = settings.latenessHorizon().toMillis();
     this.buckets = new WindowBuckets(store, plan, settings.layout());
     this.heldReadings = new HeldReadings(store, times, buckets, settings.duplicateTimestamps());
     this.expiry = new WindowExpiry(store, times);
+    this.quietSeries =
+        new QuietSeries(store, times, expiry, settings.idleTimeout(), settings.latenessHorizon());
     this.store = store;
     this.openWindowsChanged = openWindowsChanged;
   }
@@ -359,76 +344,14 @@ public final class WindowLifecycle {
         if (latestClose > seen.clock) {
           // Closed windows must never reopen: move the clock just far enough to cover them. No
           // reading holds this time, so it is stored.
-          moveClock(series, seen, latestClose);
+          quietSeries.moveClock(series, seen, latestClose);
         }
       }
-      if (wallClock - seen.lastReadingWallClock >= horizonMillis) {
-        forgetAll(series, seen);
-      }
-      final Optional<Long> nextClose = nextClose(series, seen.clock);
-      if (nextClose.isPresent()) {
-        seen.nextIdleCheck = Math.max(wallClock + 1, nextClose.get());
-      } else if (hasState(series)) {
-        seen.nextIdleCheck = seen.lastReadingWallClock + Math.max(horizonMillis, idleTimeoutMillis);
-      } else {
+      quietSeries.forgetIfSilent(series, seen, wallClock);
+      if (!quietSeries.scheduleNextCheck(series, seen, wallClock)) {
         entries.remove();
       }
     }
-  }
-
-  private void moveClock(final SeriesKey series, final SeriesClock seen, final long clock) {
-    seen.clock = clock;
-    store.storeClock(series, clock);
-    seen.expiredAt = expiry.expire(series, seen.expiredAt, clock);
-  }
-
-  /** Wall-clock time at which the earliest open window of {@code series} can close, if any. */
-  private Optional<Long> nextClose(final SeriesKey series, final long clock) {
-    Long earliest = null;
-    for (final Granularity granularity : times.granularities()) {
-      for (final WindowReader.Window window :
-          store.range(
-              series,
-              granularity,
-              times.lastClosedStart(granularity, clock) + 1,
-              Long.MAX_VALUE - 1)) {
-        if (!window.state().closed()) {
-          final long close = times.closesAt(granularity, window.start());
-          earliest = earliest == null ? close : Math.min(earliest, close);
-          break;
-        }
-      }
-    }
-    return Optional.ofNullable(earliest);
-  }
-
-  /**
-   * A series silent for a whole horizon of wall-clock time: its closed windows go. The clock moves
-   * past their horizon, so a reading for one of them is too late rather than a new window.
-   */
-  private void forgetAll(final SeriesKey series, final SeriesClock seen) {
-    long latestEnd = Long.MIN_VALUE;
-    for (final Granularity granularity : times.granularities()) {
-      final var latest = store.latestStart(series, granularity);
-      if (latest.isPresent()) {
-        latestEnd = Math.max(latestEnd, granularity.windowEnd(latest.getAsLong()));
-      }
-    }
-    if (latestEnd == Long.MIN_VALUE) {
-      return;
-    }
-    if (nextClose(series, seen.clock).isEmpty()) {
-      moveClock(series, seen, Math.max(seen.clock, times.beyondHorizonAt(latestEnd)));
-    }
-  }
-
-  private boolean hasState(final SeriesKey series) {
-    for (final Granularity granularity : times.granularities()) {
-      if (store.latestStart(series, granularity).isPresent()) {
-        return true;
-      }
-    }
-    return false;
   }
 
   private long storedClock(final SeriesKey series) {
