@@ -40,7 +40,8 @@ import java.util.function.LongConsumer;
  * <p><b>Late readings.</b> A closed window stays in the store, with every reading, until its
  * series' clock passes {@code end + grace + lateness horizon}. A reading for it in that time is
  * merged in and the window is emitted again, whole, with a higher revision; the coarser windows
- * that contain it are updated the same way. After the horizon a reading is too late.
+ * that contain it are updated the same way. After the horizon a reading is too late; a window past
+ * it is forgotten once no window that can still change is emitted from it ({@link WindowExpiry}).
  *
  * <p><b>Readings at a time already held</b> are not added again: {@link HeldReadings} counts a
  * resend once, and keeps or replaces another value as {@link DuplicateTimestamps} says.
@@ -50,7 +51,7 @@ import java.util.function.LongConsumer;
  * the idle timeout, it closes the windows whose {@code end + grace} has passed on the wall clock,
  * and moves the series' clock to them; a reading for one of them afterwards is late, and merged
  * within the horizon. A series silent for a whole horizon of wall-clock time forgets its closed
- * windows.
+ * windows ({@link QuietSeries}).
  */
 public final class WindowLifecycle {
 
