@@ -166,8 +166,9 @@ public final class BucketerConfig extends AbstractConfig {
                   + " leaves at Kafka's 45 s, longer than a pod takes to restart (a rolling update"
                   + " moves no task); that is also how long the partitions of an instance removed"
                   + " for good stay unprocessed. Needs Kafka Streams' default"
-                  + " group.protocol=classic. Empty: dynamic members; a restarted instance waits"
-                  + " for its predecessor's session to expire.")
+                  + " group.protocol=classic. Empty: dynamic members, which leave their groups"
+                  + " when they stop cleanly; an instance restarted after a crash waits for its"
+                  + " predecessor's session to expire.")
           .define(
               INPUT_TOPIC,
               Type.STRING,
