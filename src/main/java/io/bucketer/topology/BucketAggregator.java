@@ -100,8 +100,10 @@ final class BucketAggregator implements Processor<SeriesKey, Reading, String, Ag
         metrics.reading(ReadingOutcome.TOO_LATE);
         metrics.deadLetter(TooLateReadings.REASON);
         final long clock = lifecycle.clockOf(record.key());
+        // The repartition topic carries the series in the key only (ReadingSerde).
+        final Reading whole = ReadingSerde.withSeries(reading, record.key());
         context.forward(
-            record.withKey((String) null).withValue(new AggregatorOutput.TooLate(reading, clock)));
+            record.withKey((String) null).withValue(new AggregatorOutput.TooLate(whole, clock)));
       }
     }
   }

@@ -1,6 +1,7 @@
 package io.bucketer.topology;
 
 import io.bucketer.avro.Reading;
+import io.bucketer.buckets.SeriesKey;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -18,20 +19,26 @@ import org.apache.kafka.common.serialization.Serializer;
  * A leading format byte says how the rest is laid out:
  *
  * <ul>
- *   <li>2 (written now): a fixed layout, written and read without any schema machinery, because
- *       every reading crosses this topic once and Avro's generic writer and reader were a sixth of
- *       the stream thread's samples: the timestamp (8 bytes, epoch milliseconds), the value (8
- *       bytes, IEEE 754), a byte of flags (1: a metric follows, 2: a UTC offset follows), the
- *       sensor id (a 4-byte length and UTF-8), then the metric (likewise) and the offset (4 bytes)
- *       when present. Big-endian throughout.
- *   <li>1 (written by earlier versions, still read so that an upgrade can take over a repartition
- *       topic with records in it): Avro binary of the compiled {@code Reading} schema.
+ *   <li>3 (written now): the reading without its series, which the record's key ({@link
+ *       SeriesKeySerde}) already carries: the timestamp (8 bytes, epoch milliseconds), the value (8
+ *       bytes, IEEE 754), a byte of flags (2: a UTC offset follows) and the offset (4 bytes) when
+ *       present. Big-endian. Written and read without any schema machinery, because every reading
+ *       crosses this topic once: Avro's generic writer and reader were a sixth of the stream
+ *       thread's samples, and the sensor id and metric, written twice, two string encodings and
+ *       decodings and most of the bytes. A reading read from it has no sensor id or metric: its
+ *       series is the record's key ({@link #withSeries}).
+ *   <li>2 (written by earlier versions, still read so that an upgrade can take over a repartition
+ *       topic with records in it): as 3, with a flag for the metric (1), the sensor id after the
+ *       flags (a 4-byte length and UTF-8) and the metric after it when flagged.
+ *   <li>1 (written by earlier versions, still read): Avro binary of the compiled {@code Reading}
+ *       schema.
  * </ul>
  */
 public final class ReadingSerde implements Serde<Reading> {
 
   private static final byte AVRO_FORMAT = 1;
   private static final byte FIXED_FORMAT = 2;
+  private static final byte SERIES_IN_KEY_FORMAT = 3;
   private static final byte HAS_METRIC = 1;
   private static final byte HAS_UTC_OFFSET = 2;
 
@@ -48,37 +55,37 @@ public final class ReadingSerde implements Serde<Reading> {
   }
 
   static byte[] encode(final Reading reading) {
-    final byte[] sensorId = reading.getSensorId().getBytes(StandardCharsets.UTF_8);
-    final byte[] metric =
-        reading.getMetric() == null ? null : reading.getMetric().getBytes(StandardCharsets.UTF_8);
     final Integer utcOffset = reading.getUtcOffsetMinutes();
-    final int size =
-        1
-            + 8
-            + 8
-            + 1
-            + 4
-            + sensorId.length
-            + (metric == null ? 0 : 4 + metric.length)
-            + (utcOffset == null ? 0 : 4);
-    final ByteBuffer buffer = ByteBuffer.allocate(size);
+    final ByteBuffer buffer = ByteBuffer.allocate(1 + 8 + 8 + 1 + (utcOffset == null ? 0 : 4));
     buffer
-        .put(FIXED_FORMAT)
+        .put(SERIES_IN_KEY_FORMAT)
         .putLong(reading.getTimestamp().toEpochMilli())
         .putDouble(reading.getValue())
-        .put((byte) ((metric == null ? 0 : HAS_METRIC) | (utcOffset == null ? 0 : HAS_UTC_OFFSET)))
-        .putInt(sensorId.length)
-        .put(sensorId);
-    if (metric != null) {
-      buffer.putInt(metric.length).put(metric);
-    }
+        .put(utcOffset == null ? 0 : HAS_UTC_OFFSET);
     if (utcOffset != null) {
       buffer.putInt(utcOffset);
     }
     return buffer.array();
   }
 
+  /**
+   * {@code reading} as one of {@code series}: what a reading read from this topic is, since the
+   * series travels in the record's key. For the rare path that hands a reading on whole (the
+   * dead-letter record of a reading too late for its window).
+   */
+  static Reading withSeries(final Reading reading, final SeriesKey series) {
+    return new Reading(
+        series.sensorId(),
+        reading.getTimestamp(),
+        reading.getValue(),
+        series.metric(),
+        reading.getUtcOffsetMinutes());
+  }
+
   private Reading decode(final byte[] bytes) {
+    if (bytes.length > 0 && bytes[0] == SERIES_IN_KEY_FORMAT) {
+      return decodeWithoutSeries(ByteBuffer.wrap(bytes, 1, bytes.length - 1));
+    }
     if (bytes.length > 0 && bytes[0] == FIXED_FORMAT) {
       return decodeFixed(ByteBuffer.wrap(bytes, 1, bytes.length - 1));
     }
@@ -86,6 +93,14 @@ public final class ReadingSerde implements Serde<Reading> {
       return decodeAvro(bytes);
     }
     throw new IllegalStateException("unknown reading format on the repartition topic");
+  }
+
+  private static Reading decodeWithoutSeries(final ByteBuffer buffer) {
+    final long timestamp = buffer.getLong();
+    final double value = buffer.getDouble();
+    final byte flags = buffer.get();
+    final Integer utcOffset = (flags & HAS_UTC_OFFSET) != 0 ? buffer.getInt() : null;
+    return new Reading(null, Instant.ofEpochMilli(timestamp), value, null, utcOffset);
   }
 
   private static Reading decodeFixed(final ByteBuffer buffer) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.bucketer.avro.Reading;
+import io.bucketer.buckets.SeriesKey;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.time.Instant;
@@ -17,31 +18,78 @@ class ReadingSerdeTest {
   private final ReadingSerde serde = new ReadingSerde();
 
   @Test
-  void shouldRoundTripEveryField() {
+  void shouldRoundTripEveryFieldButTheSeriesWhichTheKeyCarries() {
     final Reading reading = reading("sensor-ü-0042", "temperature", 60);
 
-    assertThat(roundTrip(reading)).isEqualTo(reading);
+    final Reading read = roundTrip(reading);
+
+    assertThat(read.getSensorId()).isNull();
+    assertThat(read.getMetric()).isNull();
+    assertThat(ReadingSerde.withSeries(read, new SeriesKey("sensor-ü-0042", "temperature")))
+        .isEqualTo(reading);
   }
 
   @Test
-  void shouldRoundTripAbsentMetricAndOffset() {
+  void shouldRoundTripAnAbsentOffset() {
     final Reading reading = reading("s", null, null);
 
-    assertThat(roundTrip(reading)).isEqualTo(reading);
+    assertThat(ReadingSerde.withSeries(roundTrip(reading), new SeriesKey("s", null)))
+        .isEqualTo(reading);
   }
 
   @Test
-  void shouldWriteTheFixedLayoutByteForByte() {
-    final byte[] bytes = serde.serializer().serialize("t", reading("ab", null, -90));
+  void shouldWriteTheReadingWithoutItsSeriesByteForByte() {
+    final byte[] bytes = serde.serializer().serialize("t", reading("ab", "temperature", -90));
 
     assertThat(bytes)
         .containsExactly(
-            2, // format
+            3, // format
             0, 0, 1, -101, 118, -38, -88, 0, // 1767225600000 ms
             64, 53, 0, 0, 0, 0, 0, 0, // 21.0
-            2, // flags: offset, no metric
-            0, 0, 0, 2, 'a', 'b', // sensor id
+            2, // flags: an offset follows
             -1, -1, -1, -90); // -90 minutes
+  }
+
+  @Test
+  void shouldStillReadWhatTheLastVersionWroteWithItsSeries() {
+    final byte[] written =
+        new byte[] {
+          2, // format
+          0,
+          0,
+          1,
+          -101,
+          118,
+          -38,
+          -88,
+          0, // 1767225600000 ms
+          64,
+          53,
+          0,
+          0,
+          0,
+          0,
+          0,
+          0, // 21.0
+          3, // flags: a metric and an offset follow
+          0,
+          0,
+          0,
+          2,
+          'a',
+          'b', // sensor id
+          0,
+          0,
+          0,
+          1,
+          'h', // metric
+          -1,
+          -1,
+          -1,
+          -90 // -90 minutes
+        };
+
+    assertThat(serde.deserializer().deserialize("t", written)).isEqualTo(reading("ab", "h", -90));
   }
 
   @Test
