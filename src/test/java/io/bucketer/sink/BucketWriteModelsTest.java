@@ -2,6 +2,7 @@ package io.bucketer.sink;
 
 import static io.bucketer.buckets.TestBuckets.MINUTE;
 import static io.bucketer.buckets.TestBuckets.START;
+import static io.bucketer.buckets.TestBuckets.atRevision;
 import static io.bucketer.buckets.TestBuckets.bucket;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -15,24 +16,12 @@ import org.junit.jupiter.api.Test;
 
 class BucketWriteModelsTest {
 
-  private static ClosedBucket atRevision(final int revision) {
-    final ClosedBucket b = bucket("sensor-1", "temperature", MINUTE, START, null, 1.0, 2.0);
-    return new ClosedBucket(
-        b.series(),
-        b.granularity(),
-        b.windowStart(),
-        b.stats(),
-        b.measurements(),
-        List.of(),
-        b.window(),
-        0,
-        1,
-        revision);
-  }
+  private static final ClosedBucket FIRST_CLOSE =
+      bucket("sensor-1", "temperature", MINUTE, START, null, 1.0, 2.0);
 
   @Test
   void shouldInsertTheFirstRevisionSoThatAStoredOneCollidesOnItsId() {
-    final ClosedBucket first = atRevision(0);
+    final ClosedBucket first = atRevision(FIRST_CLOSE, 0);
 
     final WriteModel<BsonDocument> model = BucketWriteModels.of(first);
 
@@ -43,7 +32,7 @@ class BucketWriteModelsTest {
 
   @Test
   void shouldUpsertALaterRevisionReplacingOnlyAnOlderOne() {
-    final ClosedBucket later = atRevision(3);
+    final ClosedBucket later = atRevision(FIRST_CLOSE, 3);
 
     final WriteModel<BsonDocument> model = BucketWriteModels.of(later);
 

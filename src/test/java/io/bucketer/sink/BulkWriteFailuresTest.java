@@ -1,6 +1,7 @@
 package io.bucketer.sink;
 
 import static io.bucketer.buckets.TestBuckets.START;
+import static io.bucketer.buckets.TestBuckets.atRevision;
 import static io.bucketer.buckets.TestBuckets.minute;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -48,20 +49,6 @@ class BulkWriteFailuresTest {
         concern,
         new ServerAddress(),
         Set.of());
-  }
-
-  private static ClosedBucket revision(final ClosedBucket b, final int revision) {
-    return new ClosedBucket(
-        b.series(),
-        b.granularity(),
-        b.windowStart(),
-        b.stats(),
-        b.measurements(),
-        List.of(),
-        b.window(),
-        0,
-        1,
-        revision);
   }
 
   @Test
@@ -148,12 +135,12 @@ class BulkWriteFailuresTest {
       Mono.from(
               collection.insertMany(
                   List.of(
-                      BucketDocuments.toDocument(revision(FIRST, 2)),
+                      BucketDocuments.toDocument(atRevision(FIRST, 2)),
                       BucketDocuments.toDocument(SECOND))))
           .block(TIMEOUT);
       // Written: FIRST at revision 1 (stale), SECOND at revision 1 (newer: a real collision).
       final BucketChunk chunk =
-          BucketChunk.of(collection, List.of(revision(FIRST, 1), revision(SECOND, 1)));
+          BucketChunk.of(collection, List.of(atRevision(FIRST, 1), atRevision(SECOND, 1)));
 
       final MongoBulkWriteException bothCollide = bulk(null, error(11000, 0), error(11000, 1));
       assertThat(BulkWriteFailures.staleWrites(chunk, bothCollide).block(TIMEOUT))

@@ -3,6 +3,7 @@ package io.bucketer.sink;
 import static io.bucketer.buckets.TestBuckets.HOUR;
 import static io.bucketer.buckets.TestBuckets.MINUTE;
 import static io.bucketer.buckets.TestBuckets.START;
+import static io.bucketer.buckets.TestBuckets.atRevision;
 import static io.bucketer.buckets.TestBuckets.bucket;
 import static io.bucketer.buckets.TestBuckets.minute;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -354,18 +355,7 @@ class MongoBucketWriterTest {
 
   private static ClosedBucket revision(
       final ClosedBucket bucket, final int revision, final double value) {
-    final ClosedBucket changed = bucket("sensor-r", null, MINUTE, START, null, value);
-    return new ClosedBucket(
-        changed.series(),
-        changed.granularity(),
-        changed.windowStart(),
-        changed.stats(),
-        changed.measurements(),
-        List.of(),
-        changed.window(),
-        0,
-        1,
-        revision);
+    return atRevision(bucket("sensor-r", null, MINUTE, START, null, value), revision);
   }
 
   @Test

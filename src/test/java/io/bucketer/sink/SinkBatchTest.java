@@ -2,6 +2,7 @@ package io.bucketer.sink;
 
 import static io.bucketer.buckets.TestBuckets.MINUTE;
 import static io.bucketer.buckets.TestBuckets.START;
+import static io.bucketer.buckets.TestBuckets.atRevision;
 import static io.bucketer.buckets.TestBuckets.minute;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -24,20 +25,6 @@ class SinkBatchTest {
       BucketerTopics.closedBuckets("buckets");
   private static final TopicPartition PARTITION = new TopicPartition(BUCKETS.name(), 0);
 
-  private static ClosedBucket revision(final ClosedBucket bucket, final int revision) {
-    return new ClosedBucket(
-        bucket.series(),
-        bucket.granularity(),
-        bucket.windowStart(),
-        bucket.stats(),
-        bucket.measurements(),
-        List.of(),
-        bucket.window(),
-        bucket.seq(),
-        bucket.buckets(),
-        revision);
-  }
-
   private static SinkBatch poll(final ClosedBucket... buckets) {
     final List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
     for (int offset = 0; offset < buckets.length; offset++) {
@@ -58,7 +45,12 @@ class SinkBatchTest {
     final ClosedBucket base = minute("sensor-1", START);
     final ClosedBucket other = minute("sensor-2", START);
     final SinkBatch batch =
-        poll(revision(base, 1), other, revision(base, 2), revision(base, 0), revision(base, 2));
+        poll(
+            atRevision(base, 1),
+            other,
+            atRevision(base, 2),
+            atRevision(base, 0),
+            atRevision(base, 2));
 
     final List<SinkBatch.Polled> rejected = batch.reject(List.of(BucketKey.of(base)));
 
