@@ -25,11 +25,12 @@ import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
  * Hosts a {@link WindowLifecycle} in a Kafka Streams task: gives it the task's stores, hands it
- * each reading and the wall clock, forwards the buckets it closes to the buckets topic and the
- * readings it finds too late to the dead-letter topic, and counts both. The lifecycle itself is
- * plain Java.
+ * each reading of each record (one, or a series' batch from the repartition) and the wall clock,
+ * forwards the buckets it closes to the buckets topic and the readings it finds too late to the
+ * dead-letter topic, and counts both. The lifecycle itself is plain Java.
  */
-final class BucketAggregator implements Processor<SeriesKey, Reading, String, AggregatorOutput> {
+final class BucketAggregator
+    implements Processor<SeriesKey, SeriesReadings, String, AggregatorOutput> {
 
   private final WindowLifecycle.Settings settings;
   private final WindowCacheBudget windowCache;
@@ -81,30 +82,41 @@ final class BucketAggregator implements Processor<SeriesKey, Reading, String, Ag
   }
 
   @Override
-  public void process(final Record<SeriesKey, Reading> record) {
-    final Reading reading = record.value();
-    final WindowLifecycle.Outcome outcome =
-        lifecycle.accept(
-            record.key(),
-            new Measurement(reading.getTimestamp().toEpochMilli(), reading.getValue()),
-            reading.getUtcOffsetMinutes(),
-            context.currentSystemTimeMs(),
-            bucket -> forward(bucket, record.timestamp()));
+  public void process(final Record<SeriesKey, SeriesReadings> record) {
+    final SeriesKey series = record.key();
+    final SeriesReadings readings = record.value();
+    final long wallClock = context.currentSystemTimeMs();
+    for (int i = 0; i < readings.size(); i++) {
+      final long timestamp = readings.timestamp(i);
+      final WindowLifecycle.Outcome outcome =
+          lifecycle.accept(
+              series,
+              new Measurement(timestamp, readings.value(i)),
+              readings.utcOffsetMinutes(i),
+              wallClock,
+              bucket -> forward(bucket, timestamp));
+      count(outcome);
+      if (outcome == WindowLifecycle.Outcome.TOO_LATE) {
+        metrics.deadLetter(TooLateReadings.REASON);
+        final Reading whole = readings.reading(i, series);
+        final long clock = lifecycle.clockOf(series);
+        context.forward(
+            record
+                .withKey((String) null)
+                .withValue((AggregatorOutput) new AggregatorOutput.TooLate(whole, clock))
+                .withTimestamp(timestamp));
+      }
+    }
+  }
+
+  private void count(final WindowLifecycle.Outcome outcome) {
     switch (outcome) {
       case ON_TIME -> metrics.reading(ReadingOutcome.ON_TIME);
       case LATE_MERGED -> metrics.reading(ReadingOutcome.LATE_MERGED);
       case RESENT -> metrics.reading(ReadingOutcome.RESENT);
       case REPLACED -> metrics.reading(ReadingOutcome.REPLACED);
       case KEPT_FIRST -> metrics.reading(ReadingOutcome.KEPT_FIRST);
-      case TOO_LATE -> {
-        metrics.reading(ReadingOutcome.TOO_LATE);
-        metrics.deadLetter(TooLateReadings.REASON);
-        final long clock = lifecycle.clockOf(record.key());
-        // The repartition topic carries the series in the key only (ReadingSerde).
-        final Reading whole = ReadingSerde.withSeries(reading, record.key());
-        context.forward(
-            record.withKey((String) null).withValue(new AggregatorOutput.TooLate(whole, clock)));
-      }
+      case TOO_LATE -> metrics.reading(ReadingOutcome.TOO_LATE);
     }
   }
 

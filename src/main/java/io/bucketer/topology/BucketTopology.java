@@ -109,11 +109,11 @@ public final class BucketTopology {
         BucketerTopics.deadLetters(settings.deadLetterTopic());
 
     // The decoder forwards each record to one of its two children by name: readings to the
-    // repartition (or, keyed by sensor, straight to the aggregator), rejected input to the
-    // dead-letter topic. A split would put three more nodes on every reading's way.
+    // batcher before the repartition (or, keyed by sensor, straight to the aggregator), rejected
+    // input to the dead-letter topic. A split would put three more nodes on every reading's way.
     final String readingsChild =
         settings.partitioning() instanceof InputPartitioning.BySeries
-            ? TopologyNames.REPARTITION_FILTER
+            ? TopologyNames.BATCH
             : TopologyNames.AGGREGATE;
     final KStream<SeriesKey, Object> decoded =
         builder.stream(
@@ -140,18 +140,33 @@ public final class BucketTopology {
             deadLetters.name(),
             StreamsTopics.produced(deadLetters).withName(TopologyNames.sink(deadLetters.name())));
 
-    @SuppressWarnings("unchecked") // the decoder forwards only readings to this child
-    final KStream<SeriesKey, Reading> readings =
-        (KStream<SeriesKey, Reading>) (KStream<SeriesKey, ?>) decoded;
-    final KStream<SeriesKey, Reading> bySeries =
-        settings.partitioning() instanceof InputPartitioning.BySeries repartitioned
-            ? readings.repartition(
-                Repartitioned.<SeriesKey, Reading>as(TopologyNames.READINGS_BY_SERIES)
-                    .withKeySerde(new SeriesKeySerde())
-                    .withValueSerde(new ReadingSerde())
-                    .withNumberOfPartitions(repartitioned.seriesPartitions()))
-            // keyed by sensor: the decoder let through only readings on their sensor's partition
-            : readings;
+    final KStream<SeriesKey, SeriesReadings> bySeries;
+    if (settings.partitioning() instanceof InputPartitioning.BySeries repartitioned) {
+      @SuppressWarnings("unchecked") // the decoder forwards only readings to the batcher
+      final KStream<SeriesKey, Reading> readings =
+          (KStream<SeriesKey, Reading>) (KStream<SeriesKey, ?>) decoded;
+      builder.addStateStore(
+          PreCommitHookStore.builder(Stores.inMemoryKeyValueStore(TopologyNames.BATCH_COMMIT_HOOK))
+              .withLoggingDisabled());
+      bySeries =
+          readings
+              .process(
+                  ReadingBatcher::new,
+                  Named.as(TopologyNames.BATCH),
+                  TopologyNames.BATCH_COMMIT_HOOK)
+              .repartition(
+                  Repartitioned.<SeriesKey, SeriesReadings>as(TopologyNames.READINGS_BY_SERIES)
+                      .withKeySerde(new SeriesKeySerde())
+                      .withValueSerde(new ReadingBatchSerde())
+                      .withNumberOfPartitions(repartitioned.seriesPartitions()));
+    } else {
+      // Keyed by sensor: the decoder let through only readings on their sensor's partition, each
+      // as a SingleReading.
+      @SuppressWarnings("unchecked")
+      final KStream<SeriesKey, SeriesReadings> readings =
+          (KStream<SeriesKey, SeriesReadings>) (KStream<SeriesKey, ?>) decoded;
+      bySeries = readings;
+    }
     final Map<String, KStream<String, AggregatorOutput>> aggregated =
         bySeries
             .process(

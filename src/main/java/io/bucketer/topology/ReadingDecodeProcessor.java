@@ -24,8 +24,9 @@ import org.apache.kafka.streams.processor.api.Record;
  * reading's timestamp, so the repartitioned stream's time is event time.
  *
  * <p>It has two children and forwards each record to one, by name: readings to {@code
- * readingsChild} (the repartition, or the aggregator), rejected input to the dead-letter topic. So
- * its output type is {@code Object}: a {@code Reading} or a {@link RejectedInput}.
+ * readingsChild}, rejected input to the dead-letter topic. So its output type is {@code Object}: a
+ * {@code Reading} for the batcher before the repartition ({@link ReadingBatcher}), a {@link
+ * SingleReading} for the aggregator when nothing is repartitioned, or a {@link RejectedInput}.
  */
 final class ReadingDecodeProcessor implements Processor<byte[], byte[], SeriesKey, Object> {
 
@@ -88,12 +89,16 @@ final class ReadingDecodeProcessor implements Processor<byte[], byte[], SeriesKe
         return;
       }
     }
+    final boolean toAggregator = partitioning instanceof InputPartitioning.BySensorKey;
     for (final Reading reading : readings) {
       final SeriesKey series = new SeriesKey(reading.getSensorId(), reading.getMetric());
       // Record copies the headers: each reading gets its own.
       context.forward(
           new Record<SeriesKey, Object>(
-              series, reading, reading.getTimestamp().toEpochMilli(), record.headers()),
+              series,
+              toAggregator ? new SingleReading(reading) : reading,
+              reading.getTimestamp().toEpochMilli(),
+              record.headers()),
           readingsChild);
     }
   }

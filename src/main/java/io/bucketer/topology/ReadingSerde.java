@@ -1,7 +1,6 @@
 package io.bucketer.topology;
 
 import io.bucketer.avro.Reading;
-import io.bucketer.buckets.SeriesKey;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -15,21 +14,22 @@ import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serializer;
 
 /**
- * Decoded readings on the internal repartition topic, which only this application writes and reads.
- * A leading format byte says how the rest is laid out:
+ * One decoded reading per record on a repartition topic by series: what bucketer wrote to its own
+ * repartition topic before it sent each series' readings in batches ({@link ReadingBatchSerde},
+ * which still reads these formats), and what the benchmark's Kafka Streams jobs that repartition
+ * every reading write. A leading format byte says how the rest is laid out:
  *
  * <ul>
  *   <li>3 (written now): the reading without its series, which the record's key ({@link
  *       SeriesKeySerde}) already carries: the timestamp (8 bytes, epoch milliseconds), the value (8
  *       bytes, IEEE 754), a byte of flags (2: a UTC offset follows) and the offset (4 bytes) when
  *       present. Big-endian. Written and read without any schema machinery, because every reading
- *       crosses this topic once: Avro's generic writer and reader were a sixth of the stream
- *       thread's samples, and the sensor id and metric, written twice, two string encodings and
- *       decodings and most of the bytes. A reading read from it has no sensor id or metric: its
- *       series is the record's key ({@link #withSeries}).
- *   <li>2 (written by earlier versions, still read so that an upgrade can take over a repartition
- *       topic with records in it): as 3, with a flag for the metric (1), the sensor id after the
- *       flags (a 4-byte length and UTF-8) and the metric after it when flagged.
+ *       crosses such a topic: Avro's generic writer and reader were a sixth of the stream thread's
+ *       samples, and the sensor id and metric, written twice, two string encodings and decodings
+ *       and most of the bytes. A reading read from it has no sensor id or metric: its series is the
+ *       record's key.
+ *   <li>2 (written by earlier versions, still read): as 3, with a flag for the metric (1), the
+ *       sensor id after the flags (a 4-byte length and UTF-8) and the metric after it when flagged.
  *   <li>1 (written by earlier versions, still read): Avro binary of the compiled {@code Reading}
  *       schema.
  * </ul>
@@ -66,20 +66,6 @@ public final class ReadingSerde implements Serde<Reading> {
       buffer.putInt(utcOffset);
     }
     return buffer.array();
-  }
-
-  /**
-   * {@code reading} as one of {@code series}: what a reading read from this topic is, since the
-   * series travels in the record's key. For the rare path that hands a reading on whole (the
-   * dead-letter record of a reading too late for its window).
-   */
-  static Reading withSeries(final Reading reading, final SeriesKey series) {
-    return new Reading(
-        series.sensorId(),
-        reading.getTimestamp(),
-        reading.getValue(),
-        series.metric(),
-        reading.getUtcOffsetMinutes());
   }
 
   private Reading decode(final byte[] bytes) {

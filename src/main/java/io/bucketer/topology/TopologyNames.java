@@ -14,14 +14,17 @@ public final class TopologyNames {
   /** The decoder's child that takes rejected input to the dead-letter topic. */
   public static final String REJECTED_INPUT = "dead-letter-original-bytes";
 
-  public static final String ROUTE_AGGREGATED = "aggregated-";
-  public static final String READINGS_BY_SERIES = "readings-by-series";
+  /** Gathers each series' readings into one repartition record per commit. */
+  public static final String BATCH = "batch-readings-by-series";
 
   /**
-   * The first node of the repartition by series, which Kafka Streams names after it: the decoder's
-   * child that takes readings.
+   * A store that holds nothing: the batcher's hook, which forwards its batches just before each
+   * commit. In memory and without a changelog.
    */
-  public static final String REPARTITION_FILTER = READINGS_BY_SERIES + "-repartition-filter";
+  public static final String BATCH_COMMIT_HOOK = "readings-batch-commit-hook";
+
+  public static final String ROUTE_AGGREGATED = "aggregated-";
+  public static final String READINGS_BY_SERIES = "readings-by-series";
 
   public static final String AGGREGATE = "aggregate-buckets";
   public static final String CLOSED = "closed";

@@ -63,6 +63,39 @@ abstract class PipelineContract {
   }
 
   /**
+   * Each series' readings cross the repartition topic in batches, one record per series and task
+   * and commit at most: here every reading waits in the input before the processor starts, so a
+   * batch holds many. The buckets are the same.
+   */
+  @Test
+  void shouldRepartitionEachSeriesReadingsInBatchesAndBucketThemAll() throws Exception {
+    final List<Reading> readings =
+        GeneratedReadings.of(
+            new ReadingGenerator.Options(
+                12, HISTORY, Duration.ofSeconds(3), Duration.ofMillis(500), 0.05, 24, 4000, 17));
+
+    try (InProcessRun run = newRun("2s")) {
+      run.send(readings);
+      try (BucketerApp app = run.start()) {
+        run.awaitReadingsInBuckets(readings.size(), MINUTE, HOUR);
+        BucketStoreAssertions.assertStoreEqualsComputation(run.store(), readings, MINUTE, HOUR);
+        final String repartition = run.config().applicationId() + "-readings-by-series-repartition";
+        assertThat(recordsSent(app, repartition)).isPositive().isLessThan(readings.size() / 4);
+      }
+    }
+  }
+
+  /** Records the processor's Kafka Streams producers sent to {@code topic}. */
+  private static long recordsSent(final BucketerApp app, final String topic) {
+    return app.kafkaStreamsMetrics().entrySet().stream()
+        .filter(metric -> metric.getKey().group().equals("producer-topic-metrics"))
+        .filter(metric -> metric.getKey().name().equals("record-send-total"))
+        .filter(metric -> topic.equals(metric.getKey().tags().get("topic")))
+        .mapToLong(metric -> ((Number) metric.getValue().metricValue()).longValue())
+        .sum();
+  }
+
+  /**
    * Windows must close on event time alone, promptly, even when the readings that close them come
    * in one fast burst and when event time leaps hours ahead: the DSL's once-a-second emit throttle,
    * record caches and store retention each lost or delayed such buckets. The idle timeout is an

@@ -80,19 +80,52 @@ class BucketAggregatorTest {
 
   private void process(final long timestamp, final double value, final long recordTimestamp) {
     aggregator.process(
-        new Record<>(
+        new Record<SeriesKey, SeriesReadings>(
             SERIES,
-            Reading.newBuilder()
-                .setSensorId(SERIES.sensorId())
-                .setMetric(SERIES.metric())
-                .setTimestamp(Instant.ofEpochMilli(timestamp))
-                .setValue(value)
-                .build(),
+            new SingleReading(
+                Reading.newBuilder()
+                    .setSensorId(SERIES.sensorId())
+                    .setMetric(SERIES.metric())
+                    .setTimestamp(Instant.ofEpochMilli(timestamp))
+                    .setValue(value)
+                    .build()),
             recordTimestamp));
   }
 
   @Test
-  void shouldForwardAClosedMinuteWithTheClosingRecordsTimestampAndTheWallClockItClosedAt() {
+  void shouldTakeEachReadingOfABatchInTurnAndDeadLetterTheOnesTooLateWithTheirOwnTimes() {
+    final ReadingBatch batch = new ReadingBatch(4);
+    batch.add(TEN + 5_000, 1.0, 60);
+    batch.add(TEN + 70_000, 2.0, 60); // closes [10:00, 10:01)
+    batch.add(TEN - 2 * 86_400_000L, 3.0, null); // beyond the lateness horizon
+    batch.add(TEN - 2 * 86_400_000L + 1, 4.0, null);
+    context.setCurrentSystemTimeMs(TEN + 99_000);
+
+    aggregator.process(new Record<SeriesKey, SeriesReadings>(SERIES, batch, TEN + 70_000));
+
+    final List<? extends Record<? extends String, ? extends AggregatorOutput>> forwarded =
+        context.forwarded().stream().map(CapturedForward::record).toList();
+    assertThat(forwarded).hasSize(3);
+    final ClosedBucket bucket = ((AggregatorOutput.Closed) forwarded.get(0).value()).bucket();
+    assertThat(bucket.stats().count()).isEqualTo(1);
+    assertThat(bucket.stats().utcOffsetMinutes()).isEqualTo(60);
+    assertThat(forwarded.get(0).timestamp()).isEqualTo(TEN + 70_000);
+    for (int late = 1; late <= 2; late++) {
+      final AggregatorOutput.TooLate tooLate =
+          (AggregatorOutput.TooLate) forwarded.get(late).value();
+      assertThat(tooLate.reading().getSensorId()).isEqualTo(SERIES.sensorId());
+      assertThat(tooLate.reading().getMetric()).isEqualTo(SERIES.metric());
+      assertThat(tooLate.reading().getValue()).isEqualTo(2.0 + late);
+      assertThat(forwarded.get(late).timestamp())
+          .isEqualTo(tooLate.reading().getTimestamp().toEpochMilli());
+      assertThat(forwarded.get(late).key()).isNull();
+    }
+    assertThat(Meters.count(metrics.registry(), BucketerMetrics.READINGS, "outcome", "too-late"))
+        .isEqualTo(2);
+  }
+
+  @Test
+  void shouldForwardAClosedMinuteWithTheClosingReadingsTimeAndTheWallClockItClosedAt() {
     process(TEN + 5_000, 1.0, 111);
     context.setCurrentSystemTimeMs(TEN + 99_000);
     process(TEN + 70_000, 2.0, 222); // closes [10:00, 10:01)
@@ -104,7 +137,7 @@ class BucketAggregatorTest {
     final ClosedBucket bucket = ((AggregatorOutput.Closed) record.value()).bucket();
     assertThat(bucket.windowStart()).isEqualTo(TEN);
     assertThat(bucket.stats().count()).isEqualTo(1);
-    assertThat(record.timestamp()).isEqualTo(222);
+    assertThat(record.timestamp()).isEqualTo(TEN + 70_000);
     assertThat(BucketHeaders.closedAt(record.headers())).hasValue(TEN + 99_000);
   }
 

@@ -25,7 +25,7 @@ class ReadingSerdeTest {
 
     assertThat(read.getSensorId()).isNull();
     assertThat(read.getMetric()).isNull();
-    assertThat(ReadingSerde.withSeries(read, new SeriesKey("sensor-ü-0042", "temperature")))
+    assertThat(new SingleReading(read).reading(0, new SeriesKey("sensor-ü-0042", "temperature")))
         .isEqualTo(reading);
   }
 
@@ -33,7 +33,7 @@ class ReadingSerdeTest {
   void shouldRoundTripAnAbsentOffset() {
     final Reading reading = reading("s", null, null);
 
-    assertThat(ReadingSerde.withSeries(roundTrip(reading), new SeriesKey("s", null)))
+    assertThat(new SingleReading(roundTrip(reading)).reading(0, new SeriesKey("s", null)))
         .isEqualTo(reading);
   }
 
