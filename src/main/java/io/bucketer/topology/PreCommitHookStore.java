@@ -13,10 +13,17 @@ import org.apache.kafka.streams.state.Stores;
 import org.apache.kafka.streams.state.internals.WrappedStateStore;
 
 /**
- * A logged key-value store of bytes, without Kafka's record cache, that runs its owner's hook just
- * before Kafka Streams commits: the aggregator keeps its open windows as objects ({@link
- * io.bucketer.windows.WriteBehindWindows}) and writes the changed ones here then, so that the
- * changelog records reach the commit's transaction with the offsets of the readings they hold.
+ * A key-value store of bytes, without Kafka's record cache, that runs its owner's hook just before
+ * Kafka Streams commits. Two owners:
+ *
+ * <ul>
+ *   <li>the aggregator keeps its open windows as objects ({@link
+ *       io.bucketer.windows.WriteBehindWindows}) and writes the changed ones here then (a logged
+ *       RocksDB store), so that the changelog records reach the commit's transaction with the
+ *       offsets of the readings they hold;
+ *   <li>the batcher before the repartition ({@link ReadingBatcher}) forwards its batches then; its
+ *       store is in memory, unlogged, and holds nothing.
+ * </ul>
  *
  * <p><b>Why a Kafka Streams internal class.</b> Kafka Streams has no public hook that runs before a
  * commit. The one its own record cache uses is {@code CachedStateStore#flushCache}, which a task
