@@ -30,7 +30,7 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * dead-letter topic, and counts both. The lifecycle itself is plain Java.
  */
 final class BucketAggregator
-    implements Processor<SeriesKey, SeriesReadings, String, AggregatorOutput> {
+    implements Processor<SeriesKey, ReadingBatch, String, AggregatorOutput> {
 
   private final WindowLifecycle.Settings settings;
   private final WindowCacheBudget windowCache;
@@ -82,9 +82,9 @@ final class BucketAggregator
   }
 
   @Override
-  public void process(final Record<SeriesKey, SeriesReadings> record) {
+  public void process(final Record<SeriesKey, ReadingBatch> record) {
     final SeriesKey series = record.key();
-    final SeriesReadings readings = record.value();
+    final ReadingBatch readings = record.value();
     final long wallClock = context.currentSystemTimeMs();
     for (int i = 0; i < readings.size(); i++) {
       final long timestamp = readings.timestamp(i);

@@ -140,7 +140,7 @@ public final class BucketTopology {
             deadLetters.name(),
             StreamsTopics.produced(deadLetters).withName(TopologyNames.sink(deadLetters.name())));
 
-    final KStream<SeriesKey, SeriesReadings> bySeries;
+    final KStream<SeriesKey, ReadingBatch> bySeries;
     if (settings.partitioning() instanceof InputPartitioning.BySeries repartitioned) {
       @SuppressWarnings("unchecked") // the decoder forwards only readings to the batcher
       final KStream<SeriesKey, Reading> readings =
@@ -155,16 +155,16 @@ public final class BucketTopology {
                   Named.as(TopologyNames.BATCH),
                   TopologyNames.BATCH_COMMIT_HOOK)
               .repartition(
-                  Repartitioned.<SeriesKey, SeriesReadings>as(TopologyNames.READINGS_BY_SERIES)
+                  Repartitioned.<SeriesKey, ReadingBatch>as(TopologyNames.READINGS_BY_SERIES)
                       .withKeySerde(new SeriesKeySerde())
                       .withValueSerde(new ReadingBatchSerde())
                       .withNumberOfPartitions(repartitioned.seriesPartitions()));
     } else {
       // Keyed by sensor: the decoder let through only readings on their sensor's partition, each
-      // as a SingleReading.
+      // as a ReadingBatch of one.
       @SuppressWarnings("unchecked")
-      final KStream<SeriesKey, SeriesReadings> readings =
-          (KStream<SeriesKey, SeriesReadings>) (KStream<SeriesKey, ?>) decoded;
+      final KStream<SeriesKey, ReadingBatch> readings =
+          (KStream<SeriesKey, ReadingBatch>) (KStream<SeriesKey, ?>) decoded;
       bySeries = readings;
     }
     final Map<String, KStream<String, AggregatorOutput>> aggregated =

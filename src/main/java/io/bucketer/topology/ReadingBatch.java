@@ -1,15 +1,20 @@
 package io.bucketer.topology;
 
+import io.bucketer.avro.Reading;
+import io.bucketer.buckets.SeriesKey;
+import java.time.Instant;
 import java.util.Arrays;
 
 /**
- * Readings of one series gathered between two commits, in arrival order, that cross the repartition
- * topic as one record ({@link ReadingBatchSerde}). Kept as columns of primitives: a reading costs
- * no object of its own while it waits.
+ * Readings of one series, in the order they arrived, that the aggregator takes in one record: the
+ * readings one upstream task gathered between two commits, which cross the repartition topic as one
+ * record ({@link ReadingBatchSerde}), or a single reading when nothing is repartitioned. The series
+ * itself is the record's key. Kept as columns of primitives: a reading costs no object of its own
+ * while it waits. One class for both, so that the aggregator's code sees one type.
  *
  * <p>Filled by one thread and then handed on whole: {@link #add} is for whoever builds it.
  */
-final class ReadingBatch implements SeriesReadings {
+final class ReadingBatch {
 
   /** Stands for a reading without a UTC offset: real offsets are within a day either way. */
   private static final int NO_OFFSET = Integer.MIN_VALUE;
@@ -18,6 +23,14 @@ final class ReadingBatch implements SeriesReadings {
   private double[] values;
   private int[] utcOffsets;
   private int size;
+
+  /** A batch of {@code reading} alone. */
+  static ReadingBatch of(final Reading reading) {
+    final ReadingBatch batch = new ReadingBatch(1);
+    batch.add(
+        reading.getTimestamp().toEpochMilli(), reading.getValue(), reading.getUtcOffsetMinutes());
+    return batch;
+  }
 
   ReadingBatch(final int capacity) {
     final int initial = Math.max(1, capacity);
@@ -43,25 +56,36 @@ final class ReadingBatch implements SeriesReadings {
     size++;
   }
 
-  @Override
-  public int size() {
+  int size() {
     return size;
   }
 
-  @Override
-  public long timestamp(final int index) {
+  /** Epoch milliseconds of reading {@code index}. */
+  long timestamp(final int index) {
     return timestamps[checked(index)];
   }
 
-  @Override
-  public double value(final int index) {
+  double value(final int index) {
     return values[checked(index)];
   }
 
-  @Override
-  public Integer utcOffsetMinutes(final int index) {
+  /** The UTC offset of reading {@code index}, in minutes; null when its gateway sent none. */
+  Integer utcOffsetMinutes(final int index) {
     final int offset = utcOffsets[checked(index)];
     return offset == NO_OFFSET ? null : offset;
+  }
+
+  /**
+   * Reading {@code index} whole, as one of {@code series}: for the rare path that hands a reading
+   * on (the dead letter of a reading too late for its window).
+   */
+  Reading reading(final int index, final SeriesKey series) {
+    return new Reading(
+        series.sensorId(),
+        Instant.ofEpochMilli(timestamp(index)),
+        value(index),
+        series.metric(),
+        utcOffsetMinutes(index));
   }
 
   /** The latest of the readings' times: the batch's record timestamp. */

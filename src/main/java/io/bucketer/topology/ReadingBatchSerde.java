@@ -18,7 +18,7 @@ import org.apache.kafka.common.serialization.Serializer;
  *       so that an upgrade takes over a repartition topic that has records in it.
  * </ul>
  */
-final class ReadingBatchSerde implements Serde<SeriesReadings> {
+final class ReadingBatchSerde implements Serde<ReadingBatch> {
 
   private static final byte BATCH_FORMAT = 4;
   private static final byte HAS_UTC_OFFSET = 2;
@@ -29,12 +29,12 @@ final class ReadingBatchSerde implements Serde<SeriesReadings> {
   private final ReadingSerde singleReadings = new ReadingSerde();
 
   @Override
-  public Serializer<SeriesReadings> serializer() {
+  public Serializer<ReadingBatch> serializer() {
     return (topic, readings) -> readings == null ? null : encode(readings);
   }
 
   @Override
-  public Deserializer<SeriesReadings> deserializer() {
+  public Deserializer<ReadingBatch> deserializer() {
     final Deserializer<io.bucketer.avro.Reading> single = singleReadings.deserializer();
     return (topic, bytes) -> {
       if (bytes == null) {
@@ -43,11 +43,11 @@ final class ReadingBatchSerde implements Serde<SeriesReadings> {
       if (bytes.length > 0 && bytes[0] == BATCH_FORMAT) {
         return decode(ByteBuffer.wrap(bytes, 1, bytes.length - 1));
       }
-      return new SingleReading(single.deserialize(topic, bytes));
+      return ReadingBatch.of(single.deserialize(topic, bytes));
     };
   }
 
-  static byte[] encode(final SeriesReadings readings) {
+  static byte[] encode(final ReadingBatch readings) {
     final int size = readings.size();
     int length = 1 + 4 + size * READING_BYTES;
     for (int i = 0; i < size; i++) {

@@ -23,7 +23,7 @@ import org.apache.kafka.streams.processor.api.Record;
  * <p>The order of each series' readings is kept. Each batch's record takes the latest of its
  * readings' times as its timestamp; the readings' own times travel in the value.
  */
-final class ReadingBatcher implements Processor<SeriesKey, Reading, SeriesKey, SeriesReadings> {
+final class ReadingBatcher implements Processor<SeriesKey, Reading, SeriesKey, ReadingBatch> {
 
   /**
    * The most readings of one series in one repartition record: about 1.7 KB. A 1 Hz sensor sends
@@ -39,11 +39,11 @@ final class ReadingBatcher implements Processor<SeriesKey, Reading, SeriesKey, S
   static final int MAX_HELD_READINGS = 5_000;
 
   private final SeriesBatches batches = new SeriesBatches(MAX_BATCH_READINGS, MAX_HELD_READINGS);
-  private ProcessorContext<SeriesKey, SeriesReadings> context;
+  private ProcessorContext<SeriesKey, ReadingBatch> context;
   private CommitTimeForwarder atCommit;
 
   @Override
-  public void init(final ProcessorContext<SeriesKey, SeriesReadings> context) {
+  public void init(final ProcessorContext<SeriesKey, ReadingBatch> context) {
     this.context = context;
     this.atCommit = new CommitTimeForwarder(context);
     // A task whose state was rolled back is initialised again: what it held is read again.
@@ -65,7 +65,7 @@ final class ReadingBatcher implements Processor<SeriesKey, Reading, SeriesKey, S
   }
 
   private void forward(final SeriesKey series, final ReadingBatch batch) {
-    context.forward(new Record<SeriesKey, SeriesReadings>(series, batch, batch.latestTimestamp()));
+    context.forward(new Record<SeriesKey, ReadingBatch>(series, batch, batch.latestTimestamp()));
   }
 
   /**

@@ -26,7 +26,8 @@ import org.apache.kafka.streams.processor.api.Record;
  * <p>It has two children and forwards each record to one, by name: readings to {@code
  * readingsChild}, rejected input to the dead-letter topic. So its output type is {@code Object}: a
  * {@code Reading} for the batcher before the repartition ({@link ReadingBatcher}), a {@link
- * SingleReading} for the aggregator when nothing is repartitioned, or a {@link RejectedInput}.
+ * ReadingBatch} of one for the aggregator when nothing is repartitioned, or a {@link
+ * RejectedInput}.
  */
 final class ReadingDecodeProcessor implements Processor<byte[], byte[], SeriesKey, Object> {
 
@@ -96,7 +97,7 @@ final class ReadingDecodeProcessor implements Processor<byte[], byte[], SeriesKe
       context.forward(
           new Record<SeriesKey, Object>(
               series,
-              toAggregator ? new SingleReading(reading) : reading,
+              toAggregator ? ReadingBatch.of(reading) : reading,
               reading.getTimestamp().toEpochMilli(),
               record.headers()),
           readingsChild);

@@ -80,9 +80,9 @@ class BucketAggregatorTest {
 
   private void process(final long timestamp, final double value, final long recordTimestamp) {
     aggregator.process(
-        new Record<SeriesKey, SeriesReadings>(
+        new Record<SeriesKey, ReadingBatch>(
             SERIES,
-            new SingleReading(
+            ReadingBatch.of(
                 Reading.newBuilder()
                     .setSensorId(SERIES.sensorId())
                     .setMetric(SERIES.metric())
@@ -101,7 +101,7 @@ class BucketAggregatorTest {
     batch.add(TEN - 2 * 86_400_000L + 1, 4.0, null);
     context.setCurrentSystemTimeMs(TEN + 99_000);
 
-    aggregator.process(new Record<SeriesKey, SeriesReadings>(SERIES, batch, TEN + 70_000));
+    aggregator.process(new Record<SeriesKey, ReadingBatch>(SERIES, batch, TEN + 70_000));
 
     final List<? extends Record<? extends String, ? extends AggregatorOutput>> forwarded =
         context.forwarded().stream().map(CapturedForward::record).toList();

@@ -21,7 +21,7 @@ class ReadingBatchSerdeTest {
     batch.add(900, -3.25, null);
     batch.add(2_000, Double.NaN, -90);
 
-    final SeriesReadings read = roundTrip(batch);
+    final ReadingBatch read = roundTrip(batch);
 
     assertThat(read.size()).isEqualTo(3);
     assertThat(read.reading(0, SERIES)).isEqualTo(reading(1_000, 21.5, 60));
@@ -56,7 +56,7 @@ class ReadingBatchSerdeTest {
     final Reading reading = reading(1_000, 21.5, 60);
     final byte[] formatThree = new ReadingSerde().serializer().serialize("t", reading);
 
-    final SeriesReadings read = serde.deserializer().deserialize("t", formatThree);
+    final ReadingBatch read = serde.deserializer().deserialize("t", formatThree);
 
     assertThat(read.size()).isEqualTo(1);
     assertThat(read.reading(0, SERIES)).isEqualTo(reading);
@@ -78,7 +78,7 @@ class ReadingBatchSerdeTest {
         .isInstanceOf(IllegalArgumentException.class);
   }
 
-  private SeriesReadings roundTrip(final SeriesReadings readings) {
+  private ReadingBatch roundTrip(final ReadingBatch readings) {
     return serde.deserializer().deserialize("t", serde.serializer().serialize("t", readings));
   }
 

@@ -25,7 +25,7 @@ class ReadingSerdeTest {
 
     assertThat(read.getSensorId()).isNull();
     assertThat(read.getMetric()).isNull();
-    assertThat(new SingleReading(read).reading(0, new SeriesKey("sensor-ü-0042", "temperature")))
+    assertThat(ReadingBatch.of(read).reading(0, new SeriesKey("sensor-ü-0042", "temperature")))
         .isEqualTo(reading);
   }
 
@@ -33,7 +33,7 @@ class ReadingSerdeTest {
   void shouldRoundTripAnAbsentOffset() {
     final Reading reading = reading("s", null, null);
 
-    assertThat(new SingleReading(roundTrip(reading)).reading(0, new SeriesKey("s", null)))
+    assertThat(ReadingBatch.of(roundTrip(reading)).reading(0, new SeriesKey("s", null)))
         .isEqualTo(reading);
   }
 
