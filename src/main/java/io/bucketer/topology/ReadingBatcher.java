@@ -2,6 +2,7 @@ package io.bucketer.topology;
 
 import io.bucketer.avro.Reading;
 import io.bucketer.buckets.SeriesKey;
+import java.util.function.BiConsumer;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
@@ -39,6 +40,10 @@ final class ReadingBatcher implements Processor<SeriesKey, Reading, SeriesKey, R
   static final int MAX_HELD_READINGS = 5_000;
 
   private final SeriesBatches batches = new SeriesBatches(MAX_BATCH_READINGS, MAX_HELD_READINGS);
+
+  /** Made once: {@link #process} hands it on for every reading. */
+  private final BiConsumer<SeriesKey, ReadingBatch> forwardBatch = this::forward;
+
   private ProcessorContext<SeriesKey, ReadingBatch> context;
   private CommitTimeForwarder atCommit;
 
@@ -50,7 +55,7 @@ final class ReadingBatcher implements Processor<SeriesKey, Reading, SeriesKey, R
     batches.clear();
     final PreCommitHookStore hook = context.getStateStore(TopologyNames.BATCH_COMMIT_HOOK);
     hook.beforeCommit(
-        () -> atCommit.run(context.currentSystemTimeMs(), () -> batches.drain(this::forward)));
+        () -> atCommit.run(context.currentSystemTimeMs(), () -> batches.drain(forwardBatch)));
   }
 
   @Override
@@ -61,7 +66,7 @@ final class ReadingBatcher implements Processor<SeriesKey, Reading, SeriesKey, R
         reading.getTimestamp().toEpochMilli(),
         reading.getValue(),
         reading.getUtcOffsetMinutes(),
-        this::forward);
+        forwardBatch);
   }
 
   private void forward(final SeriesKey series, final ReadingBatch batch) {
