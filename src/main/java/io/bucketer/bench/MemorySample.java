@@ -6,7 +6,9 @@ import java.util.List;
 
 /**
  * What the memory benchmark saw of the processor at one moment. {@code processorCpu} is the CPU
- * time its JVM has used since it started, all threads; zero where the platform does not say.
+ * time its JVM has used since it started, all threads; zero where the platform does not say. {@code
+ * closeToVisible} is the sink's histogram of the time from a window's close to MongoDB's
+ * acknowledgement of its bucket, since the processor started.
  */
 public record MemorySample(
     Duration elapsed,
@@ -16,7 +18,8 @@ public record MemorySample(
     long liveHeapBytes,
     long residentBytes,
     long stateDirectoryBytes,
-    Duration processorCpu) {
+    Duration processorCpu,
+    LatencyHistogram closeToVisible) {
 
   private static final double MIB = 1024.0 * 1024.0;
 
@@ -84,6 +87,14 @@ public record MemorySample(
         (last.processorCpu().toMillis() - from.processorCpu().toMillis())
             * 1000.0
             / Math.max(1, processed));
+    final LatencyHistogram latency = last.closeToVisible().since(from.closeToVisible());
+    out.printf(
+        "%-36s p50 <= %.0f ms, p99 <= %.0f ms over %,d buckets (the last two thirds; the"
+            + " histogram's bounds; target p99 <= 1000 ms)%n",
+        "close -> visible in MongoDB",
+        latency.quantileMillis(0.5),
+        latency.quantileMillis(0.99),
+        latency.count());
   }
 
   private static double average(final List<MemorySample> samples) {

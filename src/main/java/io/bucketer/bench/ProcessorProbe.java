@@ -54,7 +54,8 @@ final class ProcessorProbe {
         (long) scrape.sum("jvm_memory_used_bytes", "area=\"heap\""),
         residentBytes(),
         directoryBytes(stateDir),
-        cpuTime());
+        cpuTime(),
+        new LatencyHistogram(scrape.histogram("bucketer_bucket_close_to_visible_seconds")));
   }
 
   /** The processor JVM's CPU time, all threads, as the operating system counts it. */

@@ -2,6 +2,8 @@ package io.bucketer.bench;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.SortedMap;
+import java.util.TreeMap;
 
 /**
  * The samples of a Prometheus text exposition, just enough to add up one metric's series. Written
@@ -42,6 +44,31 @@ final class PrometheusText {
       }
     }
     return sum;
+  }
+
+  /**
+   * The cumulative buckets of histogram {@code name} ({@code <name>_bucket{le="..."}}), each upper
+   * bound with its count, summed over the histogram's other labels; {@code +Inf} is {@link
+   * Double#POSITIVE_INFINITY}. Empty when the exposition has no such histogram.
+   */
+  SortedMap<Double, Double> histogram(final String name) {
+    final SortedMap<Double, Double> buckets = new TreeMap<>();
+    final String bucketName = name + "_bucket";
+    for (final Sample sample : samples) {
+      if (!sample.name().equals(bucketName)) {
+        continue;
+      }
+      final int at = sample.labels().indexOf("le=\"");
+      if (at < 0) {
+        continue;
+      }
+      final int from = at + "le=\"".length();
+      final String bound = sample.labels().substring(from, sample.labels().indexOf('"', from));
+      final double upper =
+          bound.equals("+Inf") ? Double.POSITIVE_INFINITY : Double.parseDouble(bound);
+      buckets.merge(upper, sample.value(), Double::sum);
+    }
+    return buckets;
   }
 
   private static boolean containsAll(final String labels, final String[] wanted) {

@@ -157,8 +157,11 @@ class BenchIT {
     assertThat(last.residentBytes()).isPositive();
     assertThat(last.stateDirectoryBytes()).isPositive();
     assertThat(last.processorCpu()).isPositive().isGreaterThan(samples.get(0).processorCpu());
+    // the sink's close-to-visible histogram, scraped with every sample
+    assertThat(last.closeToVisible().cumulative()).containsKey(Double.POSITIVE_INFINITY);
     assertThat(printed.toString(StandardCharsets.UTF_8))
         .containsPattern("processing rate +[0-9,]+ readings/s")
-        .containsPattern("CPU per 1,000 readings processed +[0-9.]+ ms");
+        .containsPattern("CPU per 1,000 readings processed +[0-9.]+ ms")
+        .containsPattern("close -> visible in MongoDB +p50 <= ");
   }
 }
