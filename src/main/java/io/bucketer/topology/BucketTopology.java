@@ -145,9 +145,7 @@ public final class BucketTopology {
       @SuppressWarnings("unchecked") // the decoder forwards only readings to the batcher
       final KStream<SeriesKey, Reading> readings =
           (KStream<SeriesKey, Reading>) (KStream<SeriesKey, ?>) decoded;
-      builder.addStateStore(
-          PreCommitHookStore.builder(Stores.inMemoryKeyValueStore(TopologyNames.BATCH_COMMIT_HOOK))
-              .withLoggingDisabled());
+      builder.addStateStore(PreCommitHookStore.hookOnly(TopologyNames.BATCH_COMMIT_HOOK));
       bySeries =
           readings
               .process(

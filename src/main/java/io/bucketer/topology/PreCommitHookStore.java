@@ -55,6 +55,16 @@ final class PreCommitHookStore
             .withCachingDisabled());
   }
 
+  /**
+   * A builder of a store that holds nothing and is there for its hook alone: in memory, without a
+   * changelog, and without Kafka Streams' metered layer. Its per-store metrics would say nothing,
+   * and their in-memory tags cannot share a Prometheus meter with the RocksDB stores' metrics,
+   * which logged a failed registration at every start.
+   */
+  static StoreBuilder<PreCommitHookStore> hookOnly(final String name) {
+    return new HookOnlyBuilder(name);
+  }
+
   /** Runs {@code hook} before every commit, until the store closes. */
   void beforeCommit(final Runnable hook) {
     this.beforeCommit = hook;
@@ -111,6 +121,45 @@ final class PreCommitHookStore
   @Override
   public long approximateNumEntries() {
     return wrapped().approximateNumEntries();
+  }
+
+  /** Builds a bare in-memory store, and wraps it. */
+  private record HookOnlyBuilder(String name) implements StoreBuilder<PreCommitHookStore> {
+
+    @Override
+    public StoreBuilder<PreCommitHookStore> withCachingEnabled() {
+      throw new UnsupportedOperationException("a store that holds nothing has nothing to cache");
+    }
+
+    @Override
+    public StoreBuilder<PreCommitHookStore> withCachingDisabled() {
+      return this;
+    }
+
+    @Override
+    public StoreBuilder<PreCommitHookStore> withLoggingEnabled(final Map<String, String> config) {
+      throw new UnsupportedOperationException("a store that holds nothing has nothing to log");
+    }
+
+    @Override
+    public StoreBuilder<PreCommitHookStore> withLoggingDisabled() {
+      return this;
+    }
+
+    @Override
+    public PreCommitHookStore build() {
+      return new PreCommitHookStore(Stores.inMemoryKeyValueStore(name).get());
+    }
+
+    @Override
+    public Map<String, String> logConfig() {
+      return Map.of();
+    }
+
+    @Override
+    public boolean loggingEnabled() {
+      return false;
+    }
   }
 
   /** Builds the store below with Kafka's builder, and wraps it. */

@@ -101,6 +101,18 @@ class BucketTopologyTest {
         stateDir, () -> new ReadingDecoder(id -> Reading.getClassSchema()), metrics, Instant.now());
   }
 
+  /**
+   * Every Kafka Streams store metric carries the same tag keys, so that one Prometheus meter takes
+   * them all: the batcher's hook store, which holds nothing, reports none.
+   */
+  @Test
+  void shouldReportStoreMetricsOfTheRocksDbStoresOnly() {
+    assertThat(driver.metrics().keySet())
+        .filteredOn(name -> name.group().equals("stream-state-metrics"))
+        .isNotEmpty()
+        .allSatisfy(name -> assertThat(name.tags()).containsKey("rocksdb-state-id"));
+  }
+
   @Test
   void shouldEmitAMinuteBucketOnlyWhenItsSeriesEventTimePassesItsEndPlusGrace() {
     send(reading("s1", "10:00:05", 1.0));
