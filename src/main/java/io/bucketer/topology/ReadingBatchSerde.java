@@ -21,11 +21,6 @@ import org.apache.kafka.common.serialization.Serializer;
 final class ReadingBatchSerde implements Serde<ReadingBatch> {
 
   private static final byte BATCH_FORMAT = 4;
-  private static final byte HAS_UTC_OFFSET = 2;
-
-  /** Format 4's fixed part per reading: timestamp, value and flags. */
-  private static final int READING_BYTES = 8 + 8 + 1;
-
   private final ReadingSerde singleReadings = new ReadingSerde();
 
   @Override
@@ -49,38 +44,27 @@ final class ReadingBatchSerde implements Serde<ReadingBatch> {
 
   static byte[] encode(final ReadingBatch readings) {
     final int size = readings.size();
-    int length = 1 + 4 + size * READING_BYTES;
+    int length = 1 + 4;
     for (int i = 0; i < size; i++) {
-      if (readings.utcOffsetMinutes(i) != null) {
-        length += 4;
-      }
+      length += ReadingSerde.readingBytes(readings.utcOffsetMinutes(i));
     }
     final ByteBuffer buffer = ByteBuffer.allocate(length).put(BATCH_FORMAT).putInt(size);
     for (int i = 0; i < size; i++) {
-      final Integer utcOffset = readings.utcOffsetMinutes(i);
-      buffer
-          .putLong(readings.timestamp(i))
-          .putDouble(readings.value(i))
-          .put(utcOffset == null ? 0 : HAS_UTC_OFFSET);
-      if (utcOffset != null) {
-        buffer.putInt(utcOffset);
-      }
+      ReadingSerde.putReading(
+          buffer, readings.timestamp(i), readings.value(i), readings.utcOffsetMinutes(i));
     }
     return buffer.array();
   }
 
   private static ReadingBatch decode(final ByteBuffer buffer) {
     final int size = buffer.getInt();
-    if (size < 1 || size > buffer.remaining() / READING_BYTES) {
+    if (size < 1 || size > buffer.remaining() / ReadingSerde.readingBytes(null)) {
       throw new IllegalStateException(
           "a batch of readings on the repartition topic claims " + size + " readings");
     }
     final ReadingBatch batch = new ReadingBatch(size);
     for (int i = 0; i < size; i++) {
-      final long timestamp = buffer.getLong();
-      final double value = buffer.getDouble();
-      final byte flags = buffer.get();
-      batch.add(timestamp, value, (flags & HAS_UTC_OFFSET) != 0 ? buffer.getInt() : null);
+      ReadingSerde.readReading(buffer, batch);
     }
     return batch;
   }

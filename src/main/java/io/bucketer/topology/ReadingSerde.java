@@ -56,16 +56,35 @@ public final class ReadingSerde implements Serde<Reading> {
 
   static byte[] encode(final Reading reading) {
     final Integer utcOffset = reading.getUtcOffsetMinutes();
-    final ByteBuffer buffer = ByteBuffer.allocate(1 + 8 + 8 + 1 + (utcOffset == null ? 0 : 4));
-    buffer
-        .put(SERIES_IN_KEY_FORMAT)
-        .putLong(reading.getTimestamp().toEpochMilli())
-        .putDouble(reading.getValue())
-        .put(utcOffset == null ? 0 : HAS_UTC_OFFSET);
-    if (utcOffset != null) {
-      buffer.putInt(utcOffset);
-    }
+    final ByteBuffer buffer = ByteBuffer.allocate(1 + readingBytes(utcOffset));
+    buffer.put(SERIES_IN_KEY_FORMAT);
+    putReading(buffer, reading.getTimestamp().toEpochMilli(), reading.getValue(), utcOffset);
     return buffer.array();
+  }
+
+  /** The bytes one reading takes in format 3's layout, which format 4 repeats per reading. */
+  static int readingBytes(final Integer utcOffsetMinutes) {
+    return 8 + 8 + 1 + (utcOffsetMinutes == null ? 0 : 4);
+  }
+
+  /** Writes one reading in format 3's layout, after the format byte. */
+  static void putReading(
+      final ByteBuffer buffer,
+      final long timestamp,
+      final double value,
+      final Integer utcOffsetMinutes) {
+    buffer.putLong(timestamp).putDouble(value).put(utcOffsetMinutes == null ? 0 : HAS_UTC_OFFSET);
+    if (utcOffsetMinutes != null) {
+      buffer.putInt(utcOffsetMinutes);
+    }
+  }
+
+  /** Reads one reading of format 3's layout into {@code into}. */
+  static void readReading(final ByteBuffer buffer, final ReadingBatch into) {
+    final long timestamp = buffer.getLong();
+    final double value = buffer.getDouble();
+    final byte flags = buffer.get();
+    into.add(timestamp, value, (flags & HAS_UTC_OFFSET) != 0 ? buffer.getInt() : null);
   }
 
   private Reading decode(final byte[] bytes) {
