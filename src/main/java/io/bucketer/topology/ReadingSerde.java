@@ -100,6 +100,11 @@ public final class ReadingSerde implements Serde<Reading> {
     throw new IllegalStateException("unknown reading format on the repartition topic");
   }
 
+  /**
+   * Format 3's layout, as {@link #readReading} reads it, but straight into a {@code Reading}: the
+   * bench's floor row and its windowed row decode every reading here, and a batch of one in between
+   * would be work they do not do in their own right.
+   */
   private static Reading decodeWithoutSeries(final ByteBuffer buffer) {
     final long timestamp = buffer.getLong();
     final double value = buffer.getDouble();
