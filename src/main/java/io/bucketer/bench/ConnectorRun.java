@@ -4,10 +4,8 @@ import io.bucketer.embedded.MongoOperationCounter.Counts;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongConsumer;
-import java.util.stream.Stream;
 import org.apache.kafka.common.utils.Utils;
 
 /**
@@ -25,7 +23,7 @@ final class ConnectorRun {
   static BenchResults.Rate run(
       final SinkConnectorSettings settings,
       final StandInOperations operations,
-      final List<ProcessHandle> servers,
+      final PhaseClock rowClock,
       final long readings,
       final Duration timeout,
       final LongConsumer progress)
@@ -37,10 +35,7 @@ final class ConnectorRun {
         new SinkConnectorProcess(ConnectorClasspath.locate(), settings, work).start()) {
       final long warm = (long) (readings * WARMUP_SHARE);
       awaitWritten(connector, operations, writtenBefore + warm, deadline, progress);
-      final PhaseClock clock =
-          PhaseClock.counting(
-                  Stream.concat(servers.stream(), Stream.of(connector.processHandle())).toList())
-              .start();
+      final PhaseClock clock = rowClock.alsoCounting(connector.processHandle()).start();
       final Counts start = operations.counts();
       awaitWritten(connector, operations, writtenBefore + readings, deadline, progress);
       final PhaseClock.Measured time = clock.stop();
