@@ -26,6 +26,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
+import java.util.function.Predicate;
 import org.apache.kafka.common.utils.Utils;
 import org.apache.kafka.streams.StreamsConfig;
 import reactor.core.publisher.Flux;
@@ -107,7 +108,10 @@ public final class ThroughputBench {
       final PhaseClock clock = infrastructure.clock().start();
       round(infrastructure, round, false);
       final PhaseClock.Measured time = clock.stop();
-      dropDatabases(infrastructure.mongo(), round);
+      dropDatabases(
+          infrastructure.mongo(),
+          database ->
+              database.equals(round.database()) || database.startsWith(round.database() + "_"));
       final boolean settled = time.jitShare() * 100 <= SETTLED_JIT_SHARE_PERCENT;
       out.printf(
           "JIT compilation took %.0f%% of the round's CPU time: %s%n%n",
@@ -122,24 +126,19 @@ public final class ThroughputBench {
   }
 
   /**
-   * The stand-in keeps every document on this JVM's heap, where a MongoDB server would keep them in
-   * its own process: a warm-up round's would be collected, and marked again and again, during the
-   * measured rows.
+   * Drops the stand-in's databases that {@code which} names. The stand-in keeps every document on
+   * its heap, where a MongoDB server would keep them on disk: documents a row no longer needs would
+   * be collected, and copied or marked again and again, during the rows measured after it, and
+   * charged to them.
    */
-  private static void dropDatabases(final MongoServerProcess mongo, final Round round) {
+  private static void dropDatabases(final MongoServerProcess mongo, final Predicate<String> which) {
     try (MongoClient client = MongoClients.create(mongo.connectionString())) {
       for (final String database :
           Flux.from(client.listDatabaseNames()).collectList().block(Duration.ofMinutes(1))) {
-        if (database.equals(round.database()) || database.startsWith(round.database() + "_")) {
+        if (which.test(database)) {
           Mono.from(client.getDatabase(database).drop()).block(Duration.ofMinutes(1));
         }
       }
-    }
-  }
-
-  private static void dropDatabase(final MongoServerProcess mongo, final String database) {
-    try (MongoClient client = MongoClients.create(mongo.connectionString())) {
-      Mono.from(client.getDatabase(database).drop()).block(Duration.ofMinutes(1));
     }
   }
 
@@ -254,10 +253,9 @@ public final class ThroughputBench {
     out.printf("[2] bucketer: until MongoDB holds all %,d bucket documents%n", expectedDocuments);
     final BucketerRun processor =
         bucketer(infrastructure, round, sent, expectedDocuments, "", Map.of());
-    // Checked, its documents have done their part. Kept, they would sit on the stand-in's heap,
-    // and its collector would copy them during 2k's row and charge 2k's CPU figure with them.
-    // 2k writes the same documents, which the reads and the footprint below then use.
-    dropDatabase(infrastructure.mongo(), round.bucketerDatabase(""));
+    // Checked, its documents have done their part; 2k writes the same documents, which the reads
+    // and the footprint below then use.
+    dropDatabases(infrastructure.mongo(), round.bucketerDatabase("")::equals);
     out.printf(
         "[2k] bucketer, input keyed by sensor (%s=%s): until MongoDB holds all %,d bucket"
             + " documents%n",
