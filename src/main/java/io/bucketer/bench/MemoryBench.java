@@ -1,7 +1,10 @@
 package io.bucketer.bench;
 
 import io.bucketer.buckets.TimeSpans;
-import io.bucketer.config.BucketerConfig;
+import io.bucketer.config.HttpSettings;
+import io.bucketer.config.InputSettings;
+import io.bucketer.config.KafkaSettings;
+import io.bucketer.config.MongoSettings;
 import io.bucketer.embedded.EmbeddedKafkaBroker;
 import io.bucketer.embedded.InProcessSchemaRegistry;
 import io.bucketer.embedded.LoopbackPorts;
@@ -152,14 +155,14 @@ public final class MemoryBench {
       final Path stateDir,
       final int httpPort) {
     final Map<String, String> settings = new HashMap<>();
-    settings.put(BucketerConfig.BOOTSTRAP_SERVERS, broker.bootstrapServers());
-    settings.put(BucketerConfig.SCHEMA_REGISTRY_URL, registry.url());
-    settings.put(BucketerConfig.MONGODB_URI, mongo.connectionString());
-    settings.put(BucketerConfig.INPUT_TOPIC, INPUT_TOPIC);
-    settings.put(BucketerConfig.APPLICATION_ID, "bucketer-bench-memory");
-    settings.put(BucketerConfig.TOPIC_REPLICATION_FACTOR, "1");
-    settings.put(BucketerConfig.HTTP_PORT, Integer.toString(httpPort));
-    settings.put(BucketerConfig.KAFKA_PREFIX + "state.dir", stateDir.toString());
+    settings.put(KafkaSettings.BOOTSTRAP_SERVERS, broker.bootstrapServers());
+    settings.put(InputSettings.SCHEMA_REGISTRY_URL, registry.url());
+    settings.put(MongoSettings.URI, mongo.connectionString());
+    settings.put(InputSettings.TOPIC, INPUT_TOPIC);
+    settings.put(KafkaSettings.APPLICATION_ID, "bucketer-bench-memory");
+    settings.put(KafkaSettings.TOPIC_REPLICATION_FACTOR, "1");
+    settings.put(HttpSettings.PORT, Integer.toString(httpPort));
+    settings.put(KafkaSettings.CLIENT_PREFIX + "state.dir", stateDir.toString());
     settings.putAll(options.processorSettings());
     return settings;
   }

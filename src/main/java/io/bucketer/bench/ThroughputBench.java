@@ -10,6 +10,10 @@ import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.SeriesKey;
 import io.bucketer.buckets.TimeSpans;
 import io.bucketer.config.BucketerConfig;
+import io.bucketer.config.InputSettings;
+import io.bucketer.config.KafkaSettings;
+import io.bucketer.config.MongoSettings;
+import io.bucketer.config.WindowSettings;
 import io.bucketer.embedded.EmbeddedKafkaBroker;
 import io.bucketer.embedded.InProcessSchemaRegistry;
 import io.bucketer.embedded.MongoOperationCounter;
@@ -259,9 +263,7 @@ public final class ThroughputBench {
     out.printf(
         "[2k] bucketer, input keyed by sensor (%s=%s): until MongoDB holds all %,d bucket"
             + " documents%n",
-        BucketerConfig.INPUT_PARTITIONING,
-        BucketerConfig.PARTITIONING_BY_SENSOR,
-        expectedDocuments);
+        KafkaSettings.INPUT_PARTITIONING, KafkaSettings.PARTITIONING_BY_SENSOR, expectedDocuments);
     final BucketerRun keyed =
         bucketer(
             infrastructure,
@@ -269,7 +271,7 @@ public final class ThroughputBench {
             sent,
             expectedDocuments,
             KEYED,
-            Map.of(BucketerConfig.INPUT_PARTITIONING, BucketerConfig.PARTITIONING_BY_SENSOR));
+            Map.of(KafkaSettings.INPUT_PARTITIONING, KafkaSettings.PARTITIONING_BY_SENSOR));
 
     BenchResults.Rate connectorRate = null;
     if (options.withConnector() && measured) {
@@ -399,10 +401,10 @@ public final class ThroughputBench {
     final Map<String, Object> settings = processorSettings(infrastructure, round, stateDir);
     final String suffix = variant.isEmpty() ? "" : "-" + variant;
     final String database = round.bucketerDatabase(variant);
-    settings.put(BucketerConfig.APPLICATION_ID, round.applicationId() + suffix);
-    settings.put(BucketerConfig.MONGODB_DATABASE, database);
-    settings.put(BucketerConfig.BUCKETS_TOPIC, round.bucketsTopic() + suffix);
-    settings.put(BucketerConfig.DEAD_LETTER_TOPIC, round.deadLetterTopic() + suffix);
+    settings.put(KafkaSettings.APPLICATION_ID, round.applicationId() + suffix);
+    settings.put(MongoSettings.DATABASE, database);
+    settings.put(KafkaSettings.BUCKETS_TOPIC, round.bucketsTopic() + suffix);
+    settings.put(KafkaSettings.DEAD_LETTER_TOPIC, round.deadLetterTopic() + suffix);
     settings.putAll(overrides);
     final ProcessorRun.Result result;
     final MongoOperationCounter.Counts before = operations.counts();
@@ -550,19 +552,19 @@ public final class ThroughputBench {
   private Map<String, Object> processorSettings(
       final Infrastructure infrastructure, final Round round, final Path stateDir) {
     final Map<String, Object> settings = new HashMap<>();
-    settings.put(BucketerConfig.BOOTSTRAP_SERVERS, infrastructure.broker().bootstrapServers());
-    settings.put(BucketerConfig.SCHEMA_REGISTRY_URL, infrastructure.registry().url());
-    settings.put(BucketerConfig.MONGODB_URI, infrastructure.mongo().connectionString());
-    settings.put(BucketerConfig.MONGODB_DATABASE, round.database());
-    settings.put(BucketerConfig.INPUT_TOPIC, round.topic());
-    settings.put(BucketerConfig.BUCKETS_TOPIC, round.bucketsTopic());
-    settings.put(BucketerConfig.DEAD_LETTER_TOPIC, round.deadLetterTopic());
-    settings.put(BucketerConfig.APPLICATION_ID, round.applicationId());
-    settings.put(BucketerConfig.SERIES_PARTITIONS, Integer.toString(SERIES_PARTITIONS));
-    settings.put(BucketerConfig.TOPIC_REPLICATION_FACTOR, "1");
+    settings.put(KafkaSettings.BOOTSTRAP_SERVERS, infrastructure.broker().bootstrapServers());
+    settings.put(InputSettings.SCHEMA_REGISTRY_URL, infrastructure.registry().url());
+    settings.put(MongoSettings.URI, infrastructure.mongo().connectionString());
+    settings.put(MongoSettings.DATABASE, round.database());
+    settings.put(InputSettings.TOPIC, round.topic());
+    settings.put(KafkaSettings.BUCKETS_TOPIC, round.bucketsTopic());
+    settings.put(KafkaSettings.DEAD_LETTER_TOPIC, round.deadLetterTopic());
+    settings.put(KafkaSettings.APPLICATION_ID, round.applicationId());
+    settings.put(KafkaSettings.SERIES_PARTITIONS, Integer.toString(SERIES_PARTITIONS));
+    settings.put(KafkaSettings.TOPIC_REPLICATION_FACTOR, "1");
     // The trailing readings close every window by event time; nothing should close by wall clock.
-    settings.put(BucketerConfig.IDLE_TIMEOUT, "1h");
-    settings.put(BucketerConfig.KAFKA_PREFIX + "state.dir", stateDir.toString());
+    settings.put(WindowSettings.IDLE_TIMEOUT, "1h");
+    settings.put(KafkaSettings.CLIENT_PREFIX + "state.dir", stateDir.toString());
     settings.putAll(options.processorSettings());
     return settings;
   }

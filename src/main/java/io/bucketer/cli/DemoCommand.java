@@ -8,6 +8,10 @@ import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.SeriesKey;
 import io.bucketer.buckets.TimeSpans;
 import io.bucketer.config.BucketerConfig;
+import io.bucketer.config.InputSettings;
+import io.bucketer.config.KafkaSettings;
+import io.bucketer.config.MongoSettings;
+import io.bucketer.config.WindowSettings;
 import io.bucketer.embedded.EmbeddedKafkaBroker;
 import io.bucketer.embedded.EmbeddedMongoServer;
 import io.bucketer.embedded.InProcessSchemaRegistry;
@@ -235,25 +239,24 @@ final class DemoCommand implements Callable<Integer> {
       final Path stateDir) {
     final Map<String, Object> settings = new HashMap<>();
     if (messages.format == GatewayFleet.Format.JSON) {
-      settings.put(BucketerConfig.INPUT_FORMAT, "json");
+      settings.put(InputSettings.FORMAT, "json");
     }
     if (messages.shape == GatewayFleet.Shape.GATEWAY) {
-      settings.put(BucketerConfig.INPUT_SENSOR_ID_FIELD, GatewayMessage.DEVICE_ID_FIELD);
-      settings.put(BucketerConfig.INPUT_TIME_FIELD, GatewayMessage.TIME_FIELD);
-      settings.put(BucketerConfig.INPUT_METRIC_FIELD, "");
-      settings.put(BucketerConfig.INPUT_UTC_OFFSET_FIELD, "");
-      settings.put(
-          BucketerConfig.INPUT_VALUE_FIELDS, String.join(",", GatewayMessage.VALUE_FIELDS));
+      settings.put(InputSettings.SENSOR_ID_FIELD, GatewayMessage.DEVICE_ID_FIELD);
+      settings.put(InputSettings.TIME_FIELD, GatewayMessage.TIME_FIELD);
+      settings.put(InputSettings.METRIC_FIELD, "");
+      settings.put(InputSettings.UTC_OFFSET_FIELD, "");
+      settings.put(InputSettings.VALUE_FIELDS, String.join(",", GatewayMessage.VALUE_FIELDS));
     }
-    settings.put(BucketerConfig.BOOTSTRAP_SERVERS, broker.bootstrapServers());
-    settings.put(BucketerConfig.SCHEMA_REGISTRY_URL, registry.url());
-    settings.put(BucketerConfig.MONGODB_URI, mongo.connectionString());
-    settings.put(BucketerConfig.INPUT_TOPIC, INPUT_TOPIC);
-    settings.put(BucketerConfig.SERIES_PARTITIONS, "4");
-    settings.put(BucketerConfig.TOPIC_REPLICATION_FACTOR, "1");
+    settings.put(KafkaSettings.BOOTSTRAP_SERVERS, broker.bootstrapServers());
+    settings.put(InputSettings.SCHEMA_REGISTRY_URL, registry.url());
+    settings.put(MongoSettings.URI, mongo.connectionString());
+    settings.put(InputSettings.TOPIC, INPUT_TOPIC);
+    settings.put(KafkaSettings.SERIES_PARTITIONS, "4");
+    settings.put(KafkaSettings.TOPIC_REPLICATION_FACTOR, "1");
     // The replay is history: close its last windows soon after the readings stop.
-    settings.put(BucketerConfig.IDLE_TIMEOUT, "2s");
-    settings.put(BucketerConfig.KAFKA_PREFIX + "state.dir", stateDir.toString());
+    settings.put(WindowSettings.IDLE_TIMEOUT, "2s");
+    settings.put(KafkaSettings.CLIENT_PREFIX + "state.dir", stateDir.toString());
     return settings;
   }
 

@@ -39,11 +39,12 @@ final class RunCommand implements Callable<Integer> {
     final CountDownLatch stopped = new CountDownLatch(1);
     final PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     final AutoCloseable processMeters = ProcessMeters.bindTo(meters);
-    final OpsServer ops = OpsServer.bind(config.httpAddress());
+    final OpsServer ops = OpsServer.bind(config.http().address());
     final BucketerApp app;
     try {
       app =
-          BucketerApp.start(config, meters, new HostInfo(config.httpAdvertisedHost(), ops.port()));
+          BucketerApp.start(
+              config, meters, new HostInfo(config.http().advertisedHost(), ops.port()));
     } catch (RuntimeException e) {
       ops.close();
       throw e;
@@ -52,13 +53,13 @@ final class RunCommand implements Callable<Integer> {
         meters::scrape,
         app::isHealthy,
         app::notReadyReason,
-        Map.of(SeriesApi.PATH, app.seriesApi(config.queryLimits()), "/", new WebPage()));
+        Map.of(SeriesApi.PATH, app.seriesApi(config.http().queryLimits()), "/", new WebPage()));
     LOG.info(
         "serving /metrics, /health, /ready, {} and the chart page {} on port {}, advertised as {}:{}",
         SeriesApi.PATH,
         WebPage.PATH,
         ops.port(),
-        config.httpAdvertisedHost(),
+        config.http().advertisedHost(),
         ops.port());
     Runtime.getRuntime()
         .addShutdownHook(

@@ -1,6 +1,7 @@
 package io.bucketer.embedded;
 
-import io.bucketer.config.BucketerConfig;
+import io.bucketer.config.HttpSettings;
+import io.bucketer.config.KafkaSettings;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.ProcessBuilder.Redirect;
@@ -26,7 +27,7 @@ public final class ProcessorProcess implements AutoCloseable {
 
   public static final int ENDED_BY_SIGTERM = 128 + 15;
 
-  private static final String CLIENT_ID = BucketerConfig.KAFKA_PREFIX + "client.id";
+  private static final String CLIENT_ID = KafkaSettings.CLIENT_PREFIX + "client.id";
   private static final Duration EXIT_TIMEOUT = Duration.ofSeconds(60);
 
   private final String name;
@@ -87,10 +88,10 @@ public final class ProcessorProcess implements AutoCloseable {
     options.add("-Dlogback.configurationFile=logback.xml");
     final List<String> command = ChildProcesses.javaCommand(options, cli);
     command.add("run");
-    if (!settings.containsKey(BucketerConfig.HTTP_PORT)) {
+    if (!settings.containsKey(HttpSettings.PORT)) {
       // Several processors share this machine: each takes a free port for its endpoints.
       command.add("-s");
-      command.add(BucketerConfig.HTTP_PORT + "=0");
+      command.add(HttpSettings.PORT + "=0");
     }
     settings.forEach(
         (key, value) -> {

@@ -3,6 +3,9 @@ package io.bucketer.app;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.bucketer.config.BucketerConfig;
+import io.bucketer.config.InputSettings;
+import io.bucketer.config.KafkaSettings;
+import io.bucketer.config.MongoSettings;
 import io.bucketer.sink.SinkConfig;
 import java.util.HashMap;
 import java.util.Map;
@@ -15,9 +18,9 @@ class BucketerAppTest {
 
   private static BucketerConfig config(final Map<String, String> more) {
     final Map<String, String> settings = new HashMap<>();
-    settings.put(BucketerConfig.BOOTSTRAP_SERVERS, "broker-1:9092");
-    settings.put(BucketerConfig.SCHEMA_REGISTRY_URL, "http://registry:8081");
-    settings.put(BucketerConfig.MONGODB_URI, "mongodb://mongo:27017");
+    settings.put(KafkaSettings.BOOTSTRAP_SERVERS, "broker-1:9092");
+    settings.put(InputSettings.SCHEMA_REGISTRY_URL, "http://registry:8081");
+    settings.put(MongoSettings.URI, "mongodb://mongo:27017");
     settings.putAll(more);
     return new BucketerConfig(settings);
   }
@@ -27,7 +30,7 @@ class BucketerAppTest {
     final StreamsConfig streams =
         new StreamsConfig(
             BucketerApp.streamsProperties(
-                config(Map.of(BucketerConfig.INSTANCE_ID, "bucketer-2")), null));
+                config(Map.of(KafkaSettings.INSTANCE_ID, "bucketer-2")), null));
 
     // Kafka Streams appends the thread's index: one static member per stream thread.
     assertThat(streams.getMainConsumerConfigs("bucketer", "client", 1))
@@ -41,7 +44,7 @@ class BucketerAppTest {
   @Test
   void shouldMakeTheSinkAStaticMemberOfItsGroupWhenAnInstanceIdIsSet() {
     final SinkConfig sink =
-        BucketerApp.sinkConfig(config(Map.of(BucketerConfig.INSTANCE_ID, "bucketer-2")));
+        BucketerApp.sinkConfig(config(Map.of(KafkaSettings.INSTANCE_ID, "bucketer-2")));
 
     assertThat(sink.groupId()).isEqualTo("bucketer-sink");
     assertThat(sink.kafkaProperties())

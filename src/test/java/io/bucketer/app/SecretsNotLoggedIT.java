@@ -9,7 +9,9 @@ import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.classic.spi.IThrowableProxy;
 import ch.qos.logback.core.read.ListAppender;
-import io.bucketer.config.BucketerConfig;
+import io.bucketer.config.InputSettings;
+import io.bucketer.config.KafkaSettings;
+import io.bucketer.config.MongoSettings;
 import io.bucketer.testing.InProcessRun;
 import io.bucketer.testing.LocalInfrastructure;
 import java.net.URI;
@@ -100,9 +102,9 @@ class SecretsNotLoggedIT {
   private static Map<String, String> settingsWithSecrets() {
     final URI server = URI.create(infrastructure.mongoUri());
     final Map<String, String> settings = new HashMap<>();
-    settings.put(BucketerConfig.SCHEMA_REGISTRY_USER_INFO, "reader:" + REGISTRY_PASSWORD);
+    settings.put(InputSettings.SCHEMA_REGISTRY_USER_INFO, "reader:" + REGISTRY_PASSWORD);
     settings.put(
-        BucketerConfig.MONGODB_URI,
+        MongoSettings.URI,
         "mongodb://bucketer:"
             + MONGO_PASSWORD
             + "@"
@@ -110,12 +112,12 @@ class SecretsNotLoggedIT {
             + ":"
             + server.getPort()
             + "/?authSource=admin&serverSelectionTimeoutMS=1000");
-    settings.put(BucketerConfig.SERIES_PARTITIONS, "1");
-    settings.put(BucketerConfig.SINK_WRITE_TIMEOUT, "2s");
+    settings.put(KafkaSettings.SERIES_PARTITIONS, "1");
+    settings.put(MongoSettings.SINK_WRITE_TIMEOUT, "2s");
     // Unused on a PLAINTEXT listener, but every Kafka client receives them and dumps its config.
-    settings.put(BucketerConfig.KAFKA_PREFIX + "ssl.truststore.password", TRUSTSTORE_PASSWORD);
+    settings.put(KafkaSettings.CLIENT_PREFIX + "ssl.truststore.password", TRUSTSTORE_PASSWORD);
     settings.put(
-        BucketerConfig.KAFKA_PREFIX + "sasl.jaas.config",
+        KafkaSettings.CLIENT_PREFIX + "sasl.jaas.config",
         "org.apache.kafka.common.security.plain.PlainLoginModule required username=\"u\""
             + " password=\""
             + JAAS_PASSWORD

@@ -4,7 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.bucketer.avro.Reading;
 import io.bucketer.buckets.Granularity;
-import io.bucketer.config.BucketerConfig;
+import io.bucketer.config.HttpSettings;
+import io.bucketer.config.WindowSettings;
 import io.bucketer.simulate.ReadingGenerator;
 import io.bucketer.testing.GeneratedReadings;
 import io.bucketer.testing.InProcessRun;
@@ -97,7 +98,7 @@ class RuntimeJarIT {
             infrastructure.endpoints(),
             dir.resolve("state"),
             2,
-            Map.of(BucketerConfig.IDLE_TIMEOUT, "2s"))) {
+            Map.of(WindowSettings.IDLE_TIMEOUT, "2s"))) {
       final List<String> command =
           new ArrayList<>(
               List.of(
@@ -107,7 +108,7 @@ class RuntimeJarIT {
                   JAR.toString(),
                   "run",
                   "-s",
-                  BucketerConfig.HTTP_PORT + "=0"));
+                  HttpSettings.PORT + "=0"));
       run.config()
           .originalsStrings()
           .forEach(

@@ -17,6 +17,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Stream;
 import org.apache.kafka.common.config.ConfigException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -46,9 +47,9 @@ class BucketerConfigTest {
   @Test
   void shouldKeepTheLastValueOfAReadingSentTwiceUnlessToldToKeepTheFirst() {
     final Map<String, Object> keepFirst = required();
-    keepFirst.put(BucketerConfig.DUPLICATE_TIMESTAMPS, "keep-first");
+    keepFirst.put(WindowSettings.DUPLICATE_TIMESTAMPS, "keep-first");
     final Map<String, Object> unknown = required();
-    unknown.put(BucketerConfig.DUPLICATE_TIMESTAMPS, "keep-both");
+    unknown.put(WindowSettings.DUPLICATE_TIMESTAMPS, "keep-both");
 
     assertThat(new BucketerConfig(required()).duplicateTimestamps())
         .isEqualTo(DuplicateTimestamps.KEEP_LAST);
@@ -56,7 +57,7 @@ class BucketerConfigTest {
         .isEqualTo(DuplicateTimestamps.KEEP_FIRST);
     assertThatThrownBy(() -> new BucketerConfig(unknown))
         .isInstanceOf(ConfigException.class)
-        .hasMessageContaining(BucketerConfig.DUPLICATE_TIMESTAMPS);
+        .hasMessageContaining(WindowSettings.DUPLICATE_TIMESTAMPS);
   }
 
   @Test
@@ -268,6 +269,23 @@ class BucketerConfigTest {
     assertThatThrownBy(() -> new BucketerConfig(unknownFormat))
         .isInstanceOf(ConfigException.class)
         .hasMessageContaining("input.format");
+  }
+
+  @Test
+  void shouldComposeEachConcernsSettingsOnceEachInTheirOrder() {
+    final List<String> concerns =
+        Stream.of(
+                KafkaSettings.DEFINITION,
+                InputSettings.DEFINITION,
+                WindowSettings.DEFINITION,
+                MongoSettings.DEFINITION,
+                HttpSettings.DEFINITION)
+            .flatMap(definition -> definition.configKeys().keySet().stream())
+            .toList();
+
+    assertThat(BucketerConfig.DEFINITION.configKeys().keySet()).containsExactlyElementsOf(concerns);
+    assertThat(HttpSettings.DEFINITION.names())
+        .allMatch(name -> name.startsWith("http.") || name.startsWith("query."));
   }
 
   @Test

@@ -6,7 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.bucketer.app.BucketerApp;
 import io.bucketer.avro.Reading;
 import io.bucketer.buckets.Granularity;
-import io.bucketer.config.BucketerConfig;
+import io.bucketer.config.WindowSettings;
 import io.bucketer.metrics.ProcessMeters;
 import io.bucketer.query.StoredDocuments;
 import io.bucketer.simulate.ReadingGenerator;
@@ -173,7 +173,7 @@ class OpsEndpointsIT {
    */
   private InProcessRun newRun() throws Exception {
     final Map<String, String> overrides = new HashMap<>(MongoThroughProxy.settings(proxy));
-    overrides.put(BucketerConfig.IDLE_TIMEOUT, "2s");
+    overrides.put(WindowSettings.IDLE_TIMEOUT, "2s");
     return new InProcessRun(infrastructure.endpoints(), stateDir, 2, overrides);
   }
 }

@@ -9,7 +9,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.bucketer.avro.Reading;
 import io.bucketer.buckets.SeriesKey;
 import io.bucketer.cli.BucketerCli;
-import io.bucketer.config.BucketerConfig;
+import io.bucketer.config.HttpSettings;
+import io.bucketer.config.KafkaSettings;
+import io.bucketer.config.WindowSettings;
 import io.bucketer.embedded.LoopbackPorts;
 import io.bucketer.embedded.ProcessorProcess;
 import io.bucketer.simulate.ReadingGenerator;
@@ -94,19 +96,19 @@ class QueryApiIT {
             dir,
             4,
             Map.of(
-                BucketerConfig.SERIES_PARTITIONS, "4",
-                BucketerConfig.GRANULARITIES, "1m,1h",
-                BucketerConfig.GRACE, "5s",
+                KafkaSettings.SERIES_PARTITIONS, "4",
+                WindowSettings.GRANULARITIES, "1m,1h",
+                WindowSettings.GRACE, "5s",
                 // the readings are from 2025: no wall-clock close of the open windows during the
                 // test
-                BucketerConfig.IDLE_TIMEOUT, "1h",
+                WindowSettings.IDLE_TIMEOUT, "1h",
                 // hour 09:00 leaves the state once 10:10 has passed: then MongoDB alone answers it
-                BucketerConfig.LATENESS_HORIZON, "10m",
-                BucketerConfig.HTTP_ADVERTISED_HOST, LoopbackPorts.HOST,
-                BucketerConfig.HTTP_BIND_ADDRESS, LoopbackPorts.HOST));
+                WindowSettings.LATENESS_HORIZON, "10m",
+                HttpSettings.ADVERTISED_HOST, LoopbackPorts.HOST,
+                HttpSettings.BIND_ADDRESS, LoopbackPorts.HOST));
     ports = LoopbackPorts.free(2);
-    first = run.startProcessor("a", Map.of(BucketerConfig.HTTP_PORT, ports.get(0).toString()));
-    second = run.startProcessor("b", Map.of(BucketerConfig.HTTP_PORT, ports.get(1).toString()));
+    first = run.startProcessor("a", Map.of(HttpSettings.PORT, ports.get(0).toString()));
+    second = run.startProcessor("b", Map.of(HttpSettings.PORT, ports.get(1).toString()));
     run.awaitConsumingBy(first, second);
     try (PacedProducer gateways =
         PacedProducer.start(infrastructure, run.inputTopic(), READINGS, 4_000, Map.of())) {

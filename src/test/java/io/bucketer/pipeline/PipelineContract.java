@@ -6,7 +6,9 @@ import static org.awaitility.Awaitility.await;
 import io.bucketer.app.BucketerApp;
 import io.bucketer.avro.Reading;
 import io.bucketer.buckets.Granularity;
-import io.bucketer.config.BucketerConfig;
+import io.bucketer.config.InputSettings;
+import io.bucketer.config.KafkaSettings;
+import io.bucketer.config.WindowSettings;
 import io.bucketer.ingest.InvalidReadingException.Reason;
 import io.bucketer.ingest.ReadingEncoder;
 import io.bucketer.metrics.BucketerMetrics;
@@ -303,10 +305,10 @@ abstract class PipelineContract {
                 stateDir,
                 3,
                 Map.of(
-                    BucketerConfig.IDLE_TIMEOUT,
+                    WindowSettings.IDLE_TIMEOUT,
                     "2s",
-                    BucketerConfig.INPUT_PARTITIONING,
-                    BucketerConfig.PARTITIONING_BY_SENSOR));
+                    KafkaSettings.INPUT_PARTITIONING,
+                    KafkaSettings.PARTITIONING_BY_SENSOR));
         BucketerApp app = run.start()) {
       run.send(readings);
       run.awaitReadingsInBuckets(readings.size(), MINUTE, HOUR);
@@ -376,14 +378,14 @@ abstract class PipelineContract {
 
   private InProcessRun gatewayRun(final String format) throws Exception {
     final Map<String, String> settings = new HashMap<>(GatewayMessages.MAPPING);
-    settings.put(BucketerConfig.INPUT_FORMAT, format);
-    settings.put(BucketerConfig.IDLE_TIMEOUT, "2s");
+    settings.put(InputSettings.FORMAT, format);
+    settings.put(WindowSettings.IDLE_TIMEOUT, "2s");
     return new InProcessRun(endpoints(), stateDir, 2, settings);
   }
 
   /** A run on two input partitions whose idle timeout closes quiet windows after {@code idle}. */
   private InProcessRun newRun(final String idle) throws Exception {
-    return new InProcessRun(endpoints(), stateDir, 2, Map.of(BucketerConfig.IDLE_TIMEOUT, idle));
+    return new InProcessRun(endpoints(), stateDir, 2, Map.of(WindowSettings.IDLE_TIMEOUT, idle));
   }
 
   private static Reading reading(final String sensor, final Instant time, final double value) {

@@ -6,7 +6,9 @@ import static org.awaitility.Awaitility.await;
 import io.bucketer.app.BucketerApp;
 import io.bucketer.avro.Reading;
 import io.bucketer.buckets.Granularity;
-import io.bucketer.config.BucketerConfig;
+import io.bucketer.config.InputSettings;
+import io.bucketer.config.KafkaSettings;
+import io.bucketer.config.WindowSettings;
 import io.bucketer.ingest.ReadingEncoder;
 import io.bucketer.ingest.SchemaRegistryClient;
 import io.bucketer.metrics.BucketerMetrics;
@@ -161,13 +163,13 @@ class RegistryOutageIT {
 
   private static Map<String, String> overrides() {
     final Map<String, String> settings = new HashMap<>();
-    settings.put(BucketerConfig.IDLE_TIMEOUT, "2s");
-    settings.put(BucketerConfig.SCHEMA_REGISTRY_RETRY_TIMEOUT, "1s");
+    settings.put(WindowSettings.IDLE_TIMEOUT, "2s");
+    settings.put(InputSettings.SCHEMA_REGISTRY_RETRY_TIMEOUT, "1s");
     // A replaced thread stays a group member until its session expires (Kafka Streams replaces it
     // with REMAIN_IN_GROUP), and the rebalance that hands its tasks on waits for that: the
     // broker's minimum session instead of the default 45 s keeps the test short.
-    settings.put(BucketerConfig.KAFKA_PREFIX + "session.timeout.ms", "6000");
-    settings.put(BucketerConfig.KAFKA_PREFIX + "heartbeat.interval.ms", "2000");
+    settings.put(KafkaSettings.CLIENT_PREFIX + "session.timeout.ms", "6000");
+    settings.put(KafkaSettings.CLIENT_PREFIX + "heartbeat.interval.ms", "2000");
     return settings;
   }
 

@@ -5,7 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.bucketer.avro.Reading;
 import io.bucketer.buckets.Granularity;
-import io.bucketer.config.BucketerConfig;
+import io.bucketer.config.KafkaSettings;
 import io.bucketer.embedded.ProcessorProcess;
 import io.bucketer.query.StoredDocuments;
 import io.bucketer.simulate.ReadingGenerator;
@@ -105,7 +105,7 @@ class AddPartitionsIT {
             dir,
             PARTITIONS_BEFORE,
             ResilienceSettings.processor(
-                Map.of(BucketerConfig.KAFKA_PREFIX + "metadata.max.age.ms", metadataMaxAge)))) {
+                Map.of(KafkaSettings.CLIENT_PREFIX + "metadata.max.age.ms", metadataMaxAge)))) {
       final StoredDocuments store = run.store();
       final ProcessorProcess processor = run.startProcessor("a");
       run.awaitConsumingBy(processor);

@@ -5,7 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.bucketer.avro.Reading;
 import io.bucketer.buckets.Granularity;
-import io.bucketer.config.BucketerConfig;
+import io.bucketer.config.KafkaSettings;
 import io.bucketer.embedded.ProcessorProcess;
 import io.bucketer.query.StoredDocuments;
 import io.bucketer.simulate.ReadingGenerator;
@@ -105,7 +105,7 @@ class CrashRecoveryIT {
       sent.add(Math.min(sent.size(), i + RESENT_LATER), readings.get(i));
     }
     final Timeline timeline = new Timeline();
-    final Map<String, String> instance = Map.of(BucketerConfig.INSTANCE_ID, INSTANCE);
+    final Map<String, String> instance = Map.of(KafkaSettings.INSTANCE_ID, INSTANCE);
     try (IsolatedRun run =
         new IsolatedRun(infrastructure, dir, 3, ResilienceSettings.asDeployed(Map.of()))) {
       final StoredDocuments store = run.store();

@@ -5,7 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.bucketer.avro.Reading;
 import io.bucketer.buckets.Granularity;
-import io.bucketer.config.BucketerConfig;
+import io.bucketer.config.KafkaSettings;
 import io.bucketer.embedded.ProcessorProcess;
 import io.bucketer.query.StoredDocuments;
 import io.bucketer.simulate.ReadingGenerator;
@@ -92,7 +92,7 @@ class FailoverIT {
             dir,
             PARTITIONS,
             ResilienceSettings.processor(
-                Map.of(BucketerConfig.SERIES_PARTITIONS, String.valueOf(PARTITIONS))))) {
+                Map.of(KafkaSettings.SERIES_PARTITIONS, String.valueOf(PARTITIONS))))) {
       final StoredDocuments store = run.store();
       final ProcessorProcess doomed = run.startProcessor("a");
       final ProcessorProcess survivor = run.startProcessor("b");

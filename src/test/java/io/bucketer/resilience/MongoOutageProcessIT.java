@@ -5,7 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.bucketer.avro.Reading;
 import io.bucketer.buckets.Granularity;
-import io.bucketer.config.BucketerConfig;
+import io.bucketer.config.MongoSettings;
 import io.bucketer.embedded.ProcessorProcess;
 import io.bucketer.query.StoredDocuments;
 import io.bucketer.simulate.ReadingGenerator;
@@ -83,12 +83,12 @@ class MongoOutageProcessIT {
       final Map<String, String> settings = new HashMap<>();
       // Short client timeouts: an unreachable server fails a write in about a second.
       settings.put(
-          BucketerConfig.MONGODB_URI,
+          MongoSettings.URI,
           "mongodb://127.0.0.1:"
               + proxy.port()
               + "/?serverSelectionTimeoutMS=1000&connectTimeoutMS=1000&socketTimeoutMS=2000");
-      settings.put(BucketerConfig.SINK_WRITE_TIMEOUT, "3s");
-      settings.put(BucketerConfig.SINK_RETRY_BACKOFF_MAX, "1s");
+      settings.put(MongoSettings.SINK_WRITE_TIMEOUT, "3s");
+      settings.put(MongoSettings.SINK_RETRY_BACKOFF_MAX, "1s");
       try (IsolatedRun run =
           new IsolatedRun(infrastructure, dir, 2, ResilienceSettings.processor(settings))) {
         final StoredDocuments store = run.store();

@@ -6,7 +6,9 @@ import static org.awaitility.Awaitility.await;
 import io.bucketer.app.BucketerApp;
 import io.bucketer.avro.Reading;
 import io.bucketer.buckets.Granularity;
-import io.bucketer.config.BucketerConfig;
+import io.bucketer.config.InputSettings;
+import io.bucketer.config.KafkaSettings;
+import io.bucketer.config.MongoSettings;
 import io.bucketer.metrics.BucketerMetrics;
 import io.bucketer.simulate.ReadingGenerator;
 import io.bucketer.state.LocalStateGuard;
@@ -130,12 +132,12 @@ class ReplacedClusterIT {
 
   private static Map<String, String> sameApplication(final String id) {
     final Map<String, String> settings = new HashMap<>();
-    settings.put(BucketerConfig.APPLICATION_ID, id);
-    settings.put(BucketerConfig.INPUT_TOPIC, id + ".readings");
-    settings.put(BucketerConfig.BUCKETS_TOPIC, id + ".buckets");
-    settings.put(BucketerConfig.DEAD_LETTER_TOPIC, id + ".dlq");
+    settings.put(KafkaSettings.APPLICATION_ID, id);
+    settings.put(InputSettings.TOPIC, id + ".readings");
+    settings.put(KafkaSettings.BUCKETS_TOPIC, id + ".buckets");
+    settings.put(KafkaSettings.DEAD_LETTER_TOPIC, id + ".dlq");
     // Each infrastructure has a MongoDB of its own: the second run's database starts empty.
-    settings.put(BucketerConfig.MONGODB_DATABASE, id);
+    settings.put(MongoSettings.DATABASE, id);
     return settings;
   }
 

@@ -1,6 +1,7 @@
 package io.bucketer.resilience;
 
-import io.bucketer.config.BucketerConfig;
+import io.bucketer.config.KafkaSettings;
+import io.bucketer.config.WindowSettings;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -42,9 +43,9 @@ final class ResilienceSettings {
   static Map<String, String> processor(final Map<String, String> more) {
     final Map<String, String> settings = new HashMap<>(asDeployed(Map.of()));
     settings.put(
-        BucketerConfig.KAFKA_PREFIX + "session.timeout.ms", String.valueOf(SESSION_TIMEOUT_MS));
+        KafkaSettings.CLIENT_PREFIX + "session.timeout.ms", String.valueOf(SESSION_TIMEOUT_MS));
     settings.put(
-        BucketerConfig.KAFKA_PREFIX + "heartbeat.interval.ms",
+        KafkaSettings.CLIENT_PREFIX + "heartbeat.interval.ms",
         String.valueOf(SESSION_TIMEOUT_MS / 3));
     settings.putAll(more);
     return settings;
@@ -58,7 +59,7 @@ final class ResilienceSettings {
    */
   static Map<String, String> asDeployed(final Map<String, String> more) {
     final Map<String, String> settings = new HashMap<>();
-    settings.put(BucketerConfig.IDLE_TIMEOUT, "2s");
+    settings.put(WindowSettings.IDLE_TIMEOUT, "2s");
     settings.putAll(more);
     return settings;
   }

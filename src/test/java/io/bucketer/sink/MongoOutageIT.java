@@ -13,7 +13,7 @@ import io.bucketer.app.BucketerApp;
 import io.bucketer.avro.Reading;
 import io.bucketer.buckets.ClosedBucket;
 import io.bucketer.buckets.Granularity;
-import io.bucketer.config.BucketerConfig;
+import io.bucketer.config.WindowSettings;
 import io.bucketer.metrics.BucketerMetrics;
 import io.bucketer.query.StoredDocuments;
 import io.bucketer.simulate.ReadingGenerator;
@@ -269,7 +269,7 @@ class MongoOutageIT {
    */
   private InProcessRun newRun() throws Exception {
     final Map<String, String> overrides = new HashMap<>(MongoThroughProxy.settings(proxy));
-    overrides.put(BucketerConfig.IDLE_TIMEOUT, "2s");
+    overrides.put(WindowSettings.IDLE_TIMEOUT, "2s");
     return new InProcessRun(infrastructure.endpoints(), stateDir, 2, overrides);
   }
 

@@ -7,6 +7,7 @@ import io.bucketer.app.BucketerApp;
 import io.bucketer.avro.Reading;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.config.BucketerConfig;
+import io.bucketer.config.KafkaSettings;
 import io.bucketer.ingest.ReadingEncoder;
 import io.bucketer.ingest.SchemaRegistryClient;
 import io.bucketer.query.StoredDocuments;
@@ -63,7 +64,7 @@ public final class InProcessRun implements AutoCloseable {
       final Map<String, String> overrides)
       throws InterruptedException, ExecutionException, TimeoutException {
     final Map<String, String> settings = RunSettings.of(RunSettings.newId(), endpoints);
-    settings.put(BucketerConfig.KAFKA_PREFIX + "state.dir", stateDir.toString());
+    settings.put(KafkaSettings.CLIENT_PREFIX + "state.dir", stateDir.toString());
     settings.putAll(overrides);
     this.endpoints = endpoints;
     this.config = new BucketerConfig(settings);

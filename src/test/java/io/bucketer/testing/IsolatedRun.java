@@ -5,6 +5,8 @@ import static org.awaitility.Awaitility.await;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.cli.BucketerCli;
 import io.bucketer.config.BucketerConfig;
+import io.bucketer.config.InputSettings;
+import io.bucketer.config.KafkaSettings;
 import io.bucketer.embedded.ProcessorProcess;
 import io.bucketer.query.StoredDocuments;
 import io.bucketer.topics.DeadLetterTopic;
@@ -80,7 +82,7 @@ public final class IsolatedRun implements AutoCloseable {
   }
 
   public String inputTopic() {
-    return settings.get(BucketerConfig.INPUT_TOPIC);
+    return settings.get(InputSettings.TOPIC);
   }
 
   /** The internal topic of readings keyed by series, whose partitions hold the open buckets. */
@@ -89,7 +91,7 @@ public final class IsolatedRun implements AutoCloseable {
   }
 
   public String deadLetterTopic() {
-    return settings.get(BucketerConfig.DEAD_LETTER_TOPIC);
+    return settings.get(KafkaSettings.DEAD_LETTER_TOPIC);
   }
 
   public Admin admin() {
@@ -121,10 +123,10 @@ public final class IsolatedRun implements AutoCloseable {
     final String name = instance + "-" + start;
     final Map<String, String> processorSettings = new LinkedHashMap<>(settings);
     processorSettings.put(
-        BucketerConfig.KAFKA_PREFIX + "state.dir",
+        KafkaSettings.CLIENT_PREFIX + "state.dir",
         dir.resolve(instance).resolve("state").toString());
     // A client id per start tells this start's group members from those of a killed predecessor.
-    processorSettings.put(BucketerConfig.KAFKA_PREFIX + "client.id", id + "-" + name);
+    processorSettings.put(KafkaSettings.CLIENT_PREFIX + "client.id", id + "-" + name);
     processorSettings.putAll(own);
     final ProcessorProcess processor =
         ProcessorProcess.start(

@@ -1,6 +1,6 @@
 package io.bucketer.testing;
 
-import io.bucketer.config.BucketerConfig;
+import io.bucketer.config.MongoSettings;
 import java.util.Map;
 
 /** Settings for a processor whose MongoDB a test cuts off: it is reached through a proxy. */
@@ -14,13 +14,13 @@ public final class MongoThroughProxy {
    */
   public static Map<String, String> settings(final CuttableTcpProxy proxy) {
     return Map.of(
-        BucketerConfig.MONGODB_URI,
+        MongoSettings.URI,
         "mongodb://127.0.0.1:"
             + proxy.port()
             + "/?serverSelectionTimeoutMS=1000&connectTimeoutMS=1000&socketTimeoutMS=2000",
-        BucketerConfig.SINK_WRITE_TIMEOUT,
+        MongoSettings.SINK_WRITE_TIMEOUT,
         "3s",
-        BucketerConfig.SINK_RETRY_BACKOFF_MAX,
+        MongoSettings.SINK_RETRY_BACKOFF_MAX,
         "1s");
   }
 }

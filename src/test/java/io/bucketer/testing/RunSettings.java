@@ -1,6 +1,8 @@
 package io.bucketer.testing;
 
-import io.bucketer.config.BucketerConfig;
+import io.bucketer.config.InputSettings;
+import io.bucketer.config.KafkaSettings;
+import io.bucketer.config.MongoSettings;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.UUID;
@@ -24,16 +26,16 @@ final class RunSettings {
    */
   static Map<String, String> of(final String id, final Endpoints endpoints) {
     final Map<String, String> settings = new LinkedHashMap<>();
-    settings.put(BucketerConfig.BOOTSTRAP_SERVERS, endpoints.bootstrapServers());
-    settings.put(BucketerConfig.SCHEMA_REGISTRY_URL, endpoints.schemaRegistryUrl());
-    settings.put(BucketerConfig.MONGODB_URI, endpoints.mongoUri());
-    settings.put(BucketerConfig.MONGODB_DATABASE, id);
-    settings.put(BucketerConfig.APPLICATION_ID, id);
-    settings.put(BucketerConfig.INPUT_TOPIC, id + ".readings");
-    settings.put(BucketerConfig.BUCKETS_TOPIC, id + ".buckets");
-    settings.put(BucketerConfig.DEAD_LETTER_TOPIC, id + ".dlq");
-    settings.put(BucketerConfig.SERIES_PARTITIONS, "3");
-    settings.put(BucketerConfig.TOPIC_REPLICATION_FACTOR, "1");
+    settings.put(KafkaSettings.BOOTSTRAP_SERVERS, endpoints.bootstrapServers());
+    settings.put(InputSettings.SCHEMA_REGISTRY_URL, endpoints.schemaRegistryUrl());
+    settings.put(MongoSettings.URI, endpoints.mongoUri());
+    settings.put(MongoSettings.DATABASE, id);
+    settings.put(KafkaSettings.APPLICATION_ID, id);
+    settings.put(InputSettings.TOPIC, id + ".readings");
+    settings.put(KafkaSettings.BUCKETS_TOPIC, id + ".buckets");
+    settings.put(KafkaSettings.DEAD_LETTER_TOPIC, id + ".dlq");
+    settings.put(KafkaSettings.SERIES_PARTITIONS, "3");
+    settings.put(KafkaSettings.TOPIC_REPLICATION_FACTOR, "1");
     return settings;
   }
 }

@@ -1,0 +1,302 @@
+package io.bucketer.config;
+
+import static io.bucketer.config.SettingValidators.span;
+import static io.bucketer.config.SettingValidators.spanOfAtLeast;
+
+import io.bucketer.buckets.TimeSpans;
+import io.bucketer.ingest.FieldPath;
+import io.bucketer.ingest.InputFormat;
+import io.bucketer.ingest.ReadingMapping;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.List;
+import java.util.Optional;
+import org.apache.kafka.common.config.AbstractConfig;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigDef.Importance;
+import org.apache.kafka.common.config.ConfigDef.Type;
+import org.apache.kafka.common.config.ConfigException;
+import org.apache.kafka.common.config.types.Password;
+
+/**
+ * What the input is ({@code input.*}: its topic, format and which fields make a reading), where its
+ * writer schemas are ({@code schema.registry.*}), and which readings are refused before they reach
+ * a window (timestamp floor, future skew, size); and their typed values, read through {@link
+ * BucketerConfig#input()}.
+ */
+public final class InputSettings {
+
+  public static final String TOPIC = "input.topic";
+  public static final String FORMAT = "input.format";
+  public static final String SENSOR_ID_FIELD = "input.sensor.id.field";
+  public static final String TIME_FIELD = "input.time.field";
+  public static final String METRIC_FIELD = "input.metric.field";
+  public static final String UTC_OFFSET_FIELD = "input.utc.offset.field";
+  public static final String VALUE_FIELDS = "input.value.fields";
+  public static final String SCHEMA_REGISTRY_URL = "schema.registry.url";
+  public static final String SCHEMA_REGISTRY_USER_INFO = "schema.registry.basic.auth.user.info";
+  public static final String SCHEMA_REGISTRY_RETRY_TIMEOUT = "schema.registry.retry.timeout";
+  public static final String TIMESTAMP_FLOOR = "timestamp.floor";
+  public static final String MAX_FUTURE_SKEW = "max.future.skew";
+  public static final String MAX_READING_BYTES = "max.reading.bytes";
+
+  static final ConfigDef DEFINITION =
+      new ConfigDef()
+          .define(
+              TOPIC,
+              Type.STRING,
+              "iot.readings",
+              Importance.HIGH,
+              "Topic of the readings (see input.format).")
+          .define(
+              FORMAT,
+              Type.STRING,
+              InputFormat.AVRO.label(),
+              ConfigDef.ValidString.in(InputFormat.AVRO.label(), InputFormat.JSON.label()),
+              Importance.HIGH,
+              "What the input records' values are. avro: Schema Registry framed Avro (magic byte"
+                  + " 0, schema id, Avro binary) of any writer schema; the input.*.field settings"
+                  + " say which fields make the readings, located in each writer schema once per"
+                  + " schema id. json: one UTF-8 JSON object per record, no registry; a value that"
+                  + " is not one goes to the dead-letter topic (malformed-json).")
+          .define(
+              SENSOR_ID_FIELD,
+              Type.STRING,
+              "sensor_id",
+              new FieldPathSetting(false),
+              Importance.MEDIUM,
+              "Field of the input records holding the sensor id: a string, or an integer taken as"
+                  + " its decimal digits. Dotted for a field of a nested record (meta.deviceId), as"
+                  + " are all input.*.field settings; in Avro a field is found by its name or, once"
+                  + " renamed, by an alias the writer schema gives it. A record without it goes to"
+                  + " the dead-letter topic (missing-field), as does every record of a writer"
+                  + " schema that lacks it.")
+          .define(
+              TIME_FIELD,
+              Type.STRING,
+              "timestamp",
+              new FieldPathSetting(false),
+              Importance.MEDIUM,
+              "Field holding the readings' event time: in Avro a long of timestamp-millis,"
+                  + " timestamp-micros (converted to milliseconds) or plain epoch milliseconds; in"
+                  + " JSON an ISO-8601 instant with its offset (2025-06-01T09:00:00Z) or an integer"
+                  + " of epoch milliseconds. Missing: missing-field; of another kind: not-a-time.")
+          .define(
+              METRIC_FIELD,
+              Type.STRING,
+              "metric",
+              new FieldPathSetting(true),
+              Importance.MEDIUM,
+              "Field naming what was measured (a string; absent or null: no metric). Empty: no"
+                  + " metric field, and the readings of each value field take the field's own name"
+                  + " (its last segment) as their metric, for records that hold several values."
+                  + " With a metric field, input.value.fields must name exactly one field.")
+          .define(
+              UTC_OFFSET_FIELD,
+              Type.STRING,
+              "utc_offset_minutes",
+              new FieldPathSetting(true),
+              Importance.LOW,
+              "Field holding the gateway's offset from UTC in minutes (an int), kept in the"
+                  + " bucket documents; empty: none.")
+          .define(
+              VALUE_FIELDS,
+              Type.LIST,
+              "value",
+              new FieldPathList(),
+              Importance.MEDIUM,
+              "Fields holding the measured values, comma-separated: in Avro int, long, float or"
+                  + " double (or a union of one with null), in JSON numbers. Each one a record holds"
+                  + " gives one reading; a null or absent one is skipped (a value field a writer"
+                  + " schema lacks too), and a record with no value goes to the dead-letter topic"
+                  + " (no-values). A value that is not a number: not-a-number, the whole record.")
+          .define(
+              SCHEMA_REGISTRY_URL,
+              Type.STRING,
+              "",
+              Importance.HIGH,
+              "Schema Registry REST endpoint(s) holding the readings' writer schemas. Required"
+                  + " with input.format=avro; unused with json.")
+          .define(
+              SCHEMA_REGISTRY_USER_INFO,
+              Type.PASSWORD,
+              null,
+              Importance.MEDIUM,
+              "user:password for the registry's HTTP basic authentication, if it needs one.")
+          .define(
+              SCHEMA_REGISTRY_RETRY_TIMEOUT,
+              Type.STRING,
+              "30s",
+              spanOfAtLeast(1_000),
+              Importance.LOW,
+              "How long a schema lookup retries an unreachable registry (connection errors, 5xx,"
+                  + " 429) before giving up; the stream thread is then replaced and resumes from its"
+                  + " last commit, after a pause of about the consumer's session.timeout.ms."
+                  + " Readings are never dead-lettered for it. Keep it under max.poll.interval.ms.")
+          .define(
+              TIMESTAMP_FLOOR,
+              Type.STRING,
+              "2000-01-01T00:00:00Z",
+              new IsoInstant(),
+              Importance.LOW,
+              "Readings timestamped before this instant go to the dead-letter topic"
+                  + " (timestamp-before-floor): a gateway whose clock was never set sends times"
+                  + " near 1970.")
+          .define(
+              MAX_FUTURE_SKEW,
+              Type.STRING,
+              "1h",
+              span(),
+              Importance.LOW,
+              "Readings timestamped further than this ahead of the processor's wall clock go to"
+                  + " the dead-letter topic (timestamp-in-future): accepted, they would move their"
+                  + " series' event time ahead and close its open windows early.")
+          .define(
+              MAX_READING_BYTES,
+              Type.INT,
+              65_536,
+              ConfigDef.Range.atLeast(64),
+              Importance.LOW,
+              "Input records whose value is larger than this many bytes go to the dead-letter"
+                  + " topic (record-too-large) without being decoded: a reading takes well under"
+                  + " a hundred bytes.");
+
+  private final AbstractConfig values;
+  private final ReadingMapping readingMapping;
+
+  /**
+   * @throws ConfigException when the input cannot be read as configured: Avro without a registry,
+   *     or a mapping that cannot work, so that the start stops
+   */
+  InputSettings(final AbstractConfig values) {
+    this.values = values;
+    if (format() == InputFormat.AVRO && schemaRegistryUrl().isBlank()) {
+      throw new ConfigException(
+          SCHEMA_REGISTRY_URL, schemaRegistryUrl(), "must be set with input.format=avro");
+    }
+    this.readingMapping = buildReadingMapping();
+  }
+
+  public String topic() {
+    return values.getString(TOPIC);
+  }
+
+  public InputFormat format() {
+    return InputFormat.of(values.getString(FORMAT));
+  }
+
+  /** Which fields of an input record make its readings. */
+  public ReadingMapping readingMapping() {
+    return readingMapping;
+  }
+
+  private ReadingMapping buildReadingMapping() {
+    final List<String> fields = values.getList(VALUE_FIELDS);
+    try {
+      return new ReadingMapping(
+          FieldPath.parse(values.getString(SENSOR_ID_FIELD)),
+          FieldPath.parse(values.getString(TIME_FIELD)),
+          optionalFieldPath(METRIC_FIELD),
+          optionalFieldPath(UTC_OFFSET_FIELD),
+          fields.stream().map(FieldPath::parse).toList());
+    } catch (IllegalArgumentException e) {
+      throw new ConfigException(
+          VALUE_FIELDS,
+          String.join(",", fields),
+          e.getMessage() + " (" + METRIC_FIELD + "=" + values.getString(METRIC_FIELD) + ")");
+    }
+  }
+
+  private Optional<FieldPath> optionalFieldPath(final String name) {
+    final String path = values.getString(name);
+    return path.isBlank() ? Optional.empty() : Optional.of(FieldPath.parse(path));
+  }
+
+  public String schemaRegistryUrl() {
+    return values.getString(SCHEMA_REGISTRY_URL);
+  }
+
+  public String schemaRegistryUserInfo() {
+    final Password userInfo = values.getPassword(SCHEMA_REGISTRY_USER_INFO);
+    return userInfo == null ? null : userInfo.value();
+  }
+
+  public Duration schemaRegistryRetryTimeout() {
+    return TimeSpans.parse(values.getString(SCHEMA_REGISTRY_RETRY_TIMEOUT));
+  }
+
+  public Instant timestampFloor() {
+    return Instant.parse(values.getString(TIMESTAMP_FLOOR));
+  }
+
+  public Duration maxFutureSkew() {
+    return TimeSpans.parse(values.getString(MAX_FUTURE_SKEW));
+  }
+
+  public int maxReadingBytes() {
+    return values.getInt(MAX_READING_BYTES);
+  }
+
+  /** A dotted field path; {@code optional}: or empty, for none. */
+  private static final class FieldPathSetting implements ConfigDef.Validator {
+    private final boolean optional;
+
+    FieldPathSetting(final boolean optional) {
+      this.optional = optional;
+    }
+
+    @Override
+    public void ensureValid(final String name, final Object value) {
+      final String path = value == null ? "" : value.toString();
+      if (optional && path.isBlank()) {
+        return;
+      }
+      try {
+        FieldPath.parse(path);
+      } catch (IllegalArgumentException e) {
+        throw new ConfigException(name, value, e.getMessage());
+      }
+    }
+
+    @Override
+    public String toString() {
+      return (optional ? "empty, or a" : "a") + " field name, dotted for a nested field";
+    }
+  }
+
+  private static final class FieldPathList implements ConfigDef.Validator {
+    @Override
+    public void ensureValid(final String name, final Object value) {
+      @SuppressWarnings("unchecked") // a LIST setting's value
+      final List<String> paths = (List<String>) value;
+      if (paths == null || paths.isEmpty()) {
+        throw new ConfigException(name, value, "at least one value field is needed");
+      }
+      for (final String path : paths) {
+        new FieldPathSetting(false).ensureValid(name, path);
+      }
+    }
+
+    @Override
+    public String toString() {
+      return "comma-separated field names, dotted for nested fields";
+    }
+  }
+
+  private static final class IsoInstant implements ConfigDef.Validator {
+    @Override
+    public void ensureValid(final String name, final Object value) {
+      try {
+        Instant.parse(String.valueOf(value));
+      } catch (DateTimeParseException e) {
+        throw new ConfigException(name, value, "not an ISO-8601 instant: " + e.getMessage());
+      }
+    }
+
+    @Override
+    public String toString() {
+      return "an ISO-8601 instant in UTC, e.g. 2000-01-01T00:00:00Z";
+    }
+  }
+}

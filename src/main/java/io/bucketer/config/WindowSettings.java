@@ -1,0 +1,281 @@
+package io.bucketer.config;
+
+import static io.bucketer.config.SettingValidators.span;
+
+import io.bucketer.buckets.BucketLayout;
+import io.bucketer.buckets.BucketLimits;
+import io.bucketer.buckets.Granularity;
+import io.bucketer.buckets.Retention;
+import io.bucketer.buckets.TimeSpans;
+import io.bucketer.windows.DuplicateTimestamps;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.apache.kafka.common.config.AbstractConfig;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigDef.Importance;
+import org.apache.kafka.common.config.ConfigDef.Type;
+import org.apache.kafka.common.config.ConfigException;
+
+/**
+ * What the windows are and how long they stay open ({@code granularities}, {@code grace}, idle and
+ * lateness), what a bucket document holds ({@code bucket.*}), how long it is kept ({@code
+ * retention}) and how much heap the open windows may take; and their typed values, read through
+ * {@link BucketerConfig#windows()}.
+ */
+public final class WindowSettings {
+
+  public static final String GRANULARITIES = "granularities";
+  public static final String GRACE = "grace";
+  public static final String IDLE_TIMEOUT = "idle.timeout";
+  public static final String LATENESS_HORIZON = "lateness.horizon";
+  public static final String DUPLICATE_TIMESTAMPS = "duplicate.timestamps";
+  public static final String BUCKET_MAX_MEASUREMENTS = "bucket.max.measurements";
+  public static final String BUCKET_MAX_BYTES = "bucket.max.bytes";
+  public static final String RETENTION = "retention";
+  public static final String BUCKET_MEASUREMENTS_GRANULARITIES =
+      "bucket.measurements.granularities";
+  public static final String WINDOW_CACHE_MAX_BYTES = "window.cache.max.bytes";
+
+  static final ConfigDef DEFINITION =
+      new ConfigDef()
+          .define(
+              GRANULARITIES,
+              Type.STRING,
+              "1m,1h",
+              new GranularityList(),
+              Importance.HIGH,
+              "Window sizes, comma-separated (units ms, s, m, h, d). Each size gets a"
+                  + " collection; a coarser size is rolled up from a finer one that divides it.")
+          .define(
+              GRACE,
+              Type.STRING,
+              "10s",
+              span(),
+              Importance.HIGH,
+              "How long after a window's end (in event time) readings are still accepted;"
+                  + " the bucket is written when event time passes end + grace.")
+          .define(
+              IDLE_TIMEOUT,
+              Type.STRING,
+              "30s",
+              span(),
+              Importance.MEDIUM,
+              "When a series has sent no reading for this long (wall clock), its windows whose"
+                  + " end + grace has passed on the wall clock are closed; later readings for them"
+                  + " are too late.")
+          .define(
+              LATENESS_HORIZON,
+              Type.STRING,
+              "24h",
+              span(),
+              Importance.HIGH,
+              "How long after a window closes (in its series' event time) a late reading is"
+                  + " still merged in: the window is written again, whole, with a higher revision."
+                  + " Later readings go to the dead-letter topic (too-late). Closed windows and"
+                  + " their readings stay in the state store this long; 0s turns merging off.")
+          .define(
+              DUPLICATE_TIMESTAMPS,
+              Type.STRING,
+              DuplicateTimestamps.KEEP_LAST.label(),
+              ConfigDef.ValidString.in(
+                  DuplicateTimestamps.KEEP_LAST.label(), DuplicateTimestamps.KEEP_FIRST.label()),
+              Importance.MEDIUM,
+              "A series and an event time identify a reading. A reading whose series already"
+                  + " holds one at its time with the same value is a resend (MQTT QoS 1, a gateway"
+                  + " replaying its buffer): it counts once, and a closed window is not written"
+                  + " again. With another value: keep-last replaces the earlier value, and a"
+                  + " closed window is written again with a higher revision (InfluxDB's rule for a"
+                  + " point written twice); keep-first keeps the earlier value and drops the later"
+                  + " reading (an insert under a unique index). Either holds within the lateness"
+                  + " horizon, across restarts. Counted in bucketer_readings_total"
+                  + " (outcome=resent|replaced|kept-first).")
+          .define(
+              BUCKET_MAX_MEASUREMENTS,
+              Type.INT,
+              1000,
+              ConfigDef.Range.between(1, 100_000),
+              Importance.MEDIUM,
+              "Most measurements in one bucket document; a fuller window is written as several"
+                  + " documents (seq 0, 1, ...), each with its own computed fields and the"
+                  + " window's totals.")
+          .define(
+              BUCKET_MAX_BYTES,
+              Type.INT,
+              BucketLimits.DEFAULT_MAX_BYTES,
+              ConfigDef.Range.between(16_384, 8_388_608),
+              Importance.LOW,
+              "Approximate largest bucket document in bytes (MongoDB's own buckets stop near"
+                  + " 125 KiB); lowers the measurements per document when it binds.")
+          .define(
+              RETENTION,
+              Type.STRING,
+              "",
+              new RetentionList(),
+              Importance.MEDIUM,
+              "How long MongoDB keeps each granularity's documents after their window ends,"
+                  + " comma-separated, such as 1m=30d,1h=400d; a granularity not named keeps them"
+                  + " for ever. Each named one gets a TTL index on end_date (expireAfterSeconds),"
+                  + " created at start and changed in place (collMod) when this changes; one no"
+                  + " longer named loses it. The query API refuses a range that reaches past what"
+                  + " is kept.")
+          .define(
+              BUCKET_MEASUREMENTS_GRANULARITIES,
+              Type.STRING,
+              "",
+              new OptionalGranularityList(),
+              Importance.MEDIUM,
+              "Granularities whose documents keep every raw measurement, comma-separated; empty"
+                  + " (the default) means the finest only. The documents of the others hold a"
+                  + " summary (count, sum, min, max, first, last, spread) of each finer window"
+                  + " they are rolled up from: 60 per hour document at any reading rate. A"
+                  + " granularity that no finer one divides keeps its measurements, having no"
+                  + " finer windows.")
+          .define(
+              WINDOW_CACHE_MAX_BYTES,
+              Type.LONG,
+              256L * 1024 * 1024,
+              ConfigDef.Range.atLeast(0),
+              Importance.MEDIUM,
+              "Heap the open windows of all tasks may take as objects, each charged its largest"
+                  + " size: 1.25 KiB for a window that holds readings, 256 bytes for one of sums,"
+                  + " so 1.5 KiB per series with 1m and 1h windows (the default fits 170,000"
+                  + " series). A cached window reaches RocksDB and the changelog once per commit,"
+                  + " however many readings it took. Windows that find it spent are written and"
+                  + " read back for every reading, as without the cache. Count it in -Xmx.");
+
+  private final AbstractConfig values;
+
+  WindowSettings(final AbstractConfig values) {
+    this.values = values;
+  }
+
+  public List<Granularity> granularities() {
+    return Granularity.parseList(values.getString(GRANULARITIES));
+  }
+
+  public Duration grace() {
+    return TimeSpans.parse(values.getString(GRACE));
+  }
+
+  public Duration idleTimeout() {
+    return TimeSpans.parse(values.getString(IDLE_TIMEOUT));
+  }
+
+  public Duration latenessHorizon() {
+    return TimeSpans.parse(values.getString(LATENESS_HORIZON));
+  }
+
+  public DuplicateTimestamps duplicateTimestamps() {
+    return DuplicateTimestamps.parse(values.getString(DUPLICATE_TIMESTAMPS));
+  }
+
+  /** Measurements per bucket document under both caps. */
+  public int measurementsPerBucket() {
+    return BucketLimits.measurementsPerBucket(
+        values.getInt(BUCKET_MAX_MEASUREMENTS), values.getInt(BUCKET_MAX_BYTES));
+  }
+
+  /**
+   * What the documents of each granularity hold, and how many entries one may.
+   *
+   * @throws ConfigException when a granularity named to keep measurements is not configured
+   */
+  public BucketLayout bucketLayout() {
+    final String named = values.getString(BUCKET_MEASUREMENTS_GRANULARITIES);
+    final Set<Granularity> keep = new HashSet<>();
+    if (!named.isBlank()) {
+      final List<Granularity> configured = granularities();
+      for (final Granularity granularity : Granularity.parseList(named)) {
+        final Granularity same =
+            configured.stream()
+                .filter(g -> g.sizeMillis() == granularity.sizeMillis())
+                .findFirst()
+                .orElseThrow(
+                    () ->
+                        new ConfigException(
+                            BUCKET_MEASUREMENTS_GRANULARITIES,
+                            named,
+                            granularity + " is not one of the granularities " + configured));
+        keep.add(same);
+      }
+    }
+    return new BucketLayout(
+        measurementsPerBucket(),
+        BucketLimits.summariesPerBucket(values.getInt(BUCKET_MAX_BYTES)),
+        keep);
+  }
+
+  /**
+   * How long each granularity's documents are kept.
+   *
+   * @throws ConfigException when it names a granularity that is not configured
+   */
+  public Retention retention() {
+    try {
+      return Retention.parse(values.getString(RETENTION), granularities());
+    } catch (IllegalArgumentException e) {
+      throw new ConfigException(RETENTION, values.getString(RETENTION), e.getMessage());
+    }
+  }
+
+  public long windowCacheMaxBytes() {
+    return values.getLong(WINDOW_CACHE_MAX_BYTES);
+  }
+
+  private static final class GranularityList implements ConfigDef.Validator {
+    @Override
+    public void ensureValid(final String name, final Object value) {
+      try {
+        Granularity.parseList(String.valueOf(value));
+      } catch (IllegalArgumentException | ArithmeticException e) {
+        throw new ConfigException(name, value, e.getMessage());
+      }
+    }
+
+    @Override
+    public String toString() {
+      return "comma-separated spans, e.g. 1m,1h";
+    }
+  }
+
+  private static final class OptionalGranularityList implements ConfigDef.Validator {
+    @Override
+    public void ensureValid(final String name, final Object value) {
+      if (!String.valueOf(value).isBlank()) {
+        new GranularityList().ensureValid(name, value);
+      }
+    }
+
+    @Override
+    public String toString() {
+      return "empty, or comma-separated spans, e.g. 1m,1h";
+    }
+  }
+
+  private static final class RetentionList implements ConfigDef.Validator {
+    @Override
+    public void ensureValid(final String name, final Object value) {
+      final String text = String.valueOf(value);
+      try {
+        // The granularities are checked against the configured ones by retention(): here, the form.
+        final List<Granularity> named = new ArrayList<>();
+        for (final String part : text.split(",")) {
+          if (part.contains("=")) {
+            named.add(Granularity.parse(part.split("=", 2)[0].trim()));
+          }
+        }
+        Retention.parse(text, named);
+      } catch (IllegalArgumentException | ArithmeticException e) {
+        throw new ConfigException(name, value, e.getMessage());
+      }
+    }
+
+    @Override
+    public String toString() {
+      return "empty, or <granularity>=<span> pairs, e.g. 1m=30d,1h=400d";
+    }
+  }
+}
