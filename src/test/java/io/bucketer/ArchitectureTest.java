@@ -10,6 +10,7 @@ import com.mongodb.ConnectionString;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import org.apache.kafka.streams.StreamsConfig;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -91,10 +92,24 @@ class ArchitectureTest {
             "io.bucketer.app..",
             "io.bucketer.http..",
             "io.bucketer.cli..",
-            "io.bucketer.bench..")
+            "io.bucketer.bench..",
+            "io.bucketer.config..")
         .should()
         .dependOnClassesThat()
         .resideInAPackage("org.apache.kafka.streams..")
+        .check(PRODUCT);
+  }
+
+  /** The settings check kafka.* names against the ones Kafka Streams defines, and only that. */
+  @Test
+  void shouldReadOnlyKafkaStreamsSettingNamesInTheConfiguration() {
+    noClasses()
+        .that()
+        .resideInAPackage("io.bucketer.config..")
+        .should()
+        .dependOnClassesThat(
+            resideInAPackage("org.apache.kafka.streams..")
+                .and(not(equivalentTo(StreamsConfig.class))))
         .check(PRODUCT);
   }
 

@@ -2,6 +2,7 @@ package io.bucketer.cli;
 
 import io.bucketer.config.BucketerConfig;
 import io.bucketer.config.ConfigSources;
+import io.bucketer.config.SourcedSettings;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -21,10 +22,16 @@ final class ConfigOptions {
       paramLabel = "KEY=VALUE",
       description =
           "A setting, overriding the file and BUCKETER_* environment variables;"
-              + " kafka.* settings pass to the Kafka clients. Repeatable.")
+              + " kafka.* settings pass to the Kafka clients. An unknown setting is an error."
+              + " Repeatable.")
   Map<String, String> overrides = new LinkedHashMap<>();
 
+  /**
+   * @throws org.apache.kafka.common.config.ConfigException listing every setting that is wrong,
+   *     unknown ones included, with where each came from; before anything connects
+   */
   BucketerConfig load() {
-    return new BucketerConfig(ConfigSources.merge(file, System.getenv(), overrides));
+    final SourcedSettings settings = ConfigSources.gather(file, System.getenv(), overrides);
+    return new BucketerConfig(settings.values(), settings.origins());
   }
 }

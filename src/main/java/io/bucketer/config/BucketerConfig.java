@@ -44,15 +44,29 @@ public final class BucketerConfig extends AbstractConfig {
   private final HttpSettings http;
 
   /**
-   * @throws ConfigException naming the first setting that is wrong
+   * @throws ConfigException listing every setting that is wrong
    */
   public BucketerConfig(final Map<String, ?> settings) {
-    super(DEFINITION, settings, false);
+    this(settings, Map.of());
+  }
+
+  /**
+   * @param origins where each setting came from, named in errors
+   * @throws ConfigException listing every setting that is wrong: unknown names included
+   */
+  public BucketerConfig(final Map<String, ?> settings, final Map<String, String> origins) {
+    super(DEFINITION, checked(settings, origins), false);
     this.input = new InputSettings(this);
     this.kafka = new KafkaSettings(this);
     this.windows = new WindowSettings(this);
     this.mongo = new MongoSettings(this);
     this.http = new HttpSettings(this);
+  }
+
+  private static Map<String, ?> checked(
+      final Map<String, ?> settings, final Map<String, String> origins) {
+    SettingsCheck.requireValid(DEFINITION, settings, origins);
+    return settings;
   }
 
   /** One definition holding the keys of all, in their order; a name defined twice is refused. */

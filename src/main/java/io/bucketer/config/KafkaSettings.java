@@ -1,6 +1,7 @@
 package io.bucketer.config;
 
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Pattern;
@@ -36,6 +37,7 @@ public final class KafkaSettings {
   public static final String INPUT_PARTITIONING = "input.partitioning";
   public static final String TOPIC_REPLICATION_FACTOR = "topic.replication.factor";
   public static final String ROCKSDB_MEMORY_BYTES = "rocksdb.memory.bytes";
+  public static final String UNCHECKED_PREFIXES = "kafka.unchecked.prefixes";
 
   static final ConfigDef DEFINITION =
       new ConfigDef()
@@ -122,7 +124,20 @@ public final class KafkaSettings {
               Importance.MEDIUM,
               "Native memory all state stores of the process share (RocksDB block cache, index"
                   + " and filter blocks, and memtables, up to half of it); comes on top of the"
-                  + " Java heap when sizing a container.");
+                  + " Java heap when sizing a container.")
+          .define(
+              UNCHECKED_PREFIXES,
+              Type.LIST,
+              "",
+              Importance.LOW,
+              "Prefixes of kafka.* settings (named without kafka.) passed to the Kafka clients"
+                  + " unchecked, comma-separated, for a plugin's own settings: a login callback"
+                  + " handler's options, a config provider's config.providers.<name>.param.*."
+                  + " Every other kafka.* setting must be one Kafka Streams, the producer, the"
+                  + " consumer or the admin client defines (also prefixed as Kafka Streams takes"
+                  + " them: producer., consumer., main.consumer., restore.consumer.,"
+                  + " global.consumer., admin., topic.), or bucketer refuses to start. Not"
+                  + " passed to the clients itself.");
 
   private final AbstractConfig values;
   private final Map<String, Object> clientProperties;
@@ -130,6 +145,10 @@ public final class KafkaSettings {
   KafkaSettings(final AbstractConfig values) {
     this.values = values;
     final Map<String, Object> clients = new HashMap<>(values.originalsWithPrefix(CLIENT_PREFIX));
+    // bucketer's own kafka.* settings are not the clients'.
+    DEFINITION.names().stream()
+        .filter(name -> name.startsWith(CLIENT_PREFIX))
+        .forEach(name -> clients.remove(name.substring(CLIENT_PREFIX.length())));
     clients.put(BOOTSTRAP_SERVERS, String.join(",", values.getList(BOOTSTRAP_SERVERS)));
     this.clientProperties = Map.copyOf(clients);
   }
@@ -172,6 +191,25 @@ public final class KafkaSettings {
 
   public long rocksDbMemoryBytes() {
     return values.getLong(ROCKSDB_MEMORY_BYTES);
+  }
+
+  /** The kafka.* names, without kafka., that pass to the clients unchecked. */
+  static List<String> uncheckedPrefixes(final Map<String, ?> settings) {
+    final Object value = settings.get(UNCHECKED_PREFIXES);
+    if (value == null) {
+      return List.of();
+    }
+    @SuppressWarnings("unchecked") // a LIST setting's value
+    final List<String> prefixes =
+        (List<String>) ConfigDef.parseType(UNCHECKED_PREFIXES, value, Type.LIST);
+    return prefixes.stream()
+        .map(
+            prefix ->
+                prefix.startsWith(CLIENT_PREFIX)
+                    ? prefix.substring(CLIENT_PREFIX.length())
+                    : prefix)
+        .filter(prefix -> !prefix.isEmpty())
+        .toList();
   }
 
   /**

@@ -4,7 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import picocli.CommandLine;
@@ -124,6 +127,38 @@ class BucketerCliTest {
     assertThat(err.toString())
         .contains(badSetting.substring(0, badSetting.indexOf('=')))
         .doesNotContain("s3cret")
+        .doesNotContain("\tat ");
+  }
+
+  @Test
+  void shouldExitWithTwoListingEveryUnknownSettingBeforeConnecting(@TempDir final Path dir)
+      throws Exception {
+    final Path file = dir.resolve("bucketer.properties");
+    Files.writeString(file, "bootstrap.servers=localhost:1\nidle.timout=1m\n");
+
+    final int exitCode =
+        execute(
+            "run",
+            "-c",
+            file.toString(),
+            "-s",
+            "schema.registry.url=http://localhost:8081",
+            "-s",
+            "mongodb.uri=mongodb://localhost",
+            "-s",
+            "http.tls.certificate.file=/etc/tls.crt",
+            "-s",
+            "kafka.security.protocl=SASL_SSL");
+
+    assertThat(exitCode).isEqualTo(BucketerCli.BAD_CONFIGURATION);
+    assertThat(err.toString())
+        .startsWith("bucketer: invalid configuration: 3 settings are wrong:")
+        .contains(
+            "unknown setting idle.timout (from file " + file + "): did you mean idle.timeout?")
+        .contains("unknown setting http.tls.certificate.file (from -s)")
+        .contains(
+            "unknown Kafka client setting kafka.security.protocl (from -s): did you mean"
+                + " kafka.security.protocol?")
         .doesNotContain("\tat ");
   }
 }
