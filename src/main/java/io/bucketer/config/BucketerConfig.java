@@ -21,7 +21,8 @@ import org.apache.kafka.common.config.ConfigException;
  * concern declares ({@link KafkaSettings}, {@link InputSettings}, {@link WindowSettings}, {@link
  * MongoSettings}, {@link HttpSettings}), as each Kafka client composes its own {@link ConfigDef}.
  * So settings read, validate and print like a Kafka client's. Values holding secrets are {@link
- * Type#PASSWORD}, which Kafka never prints.
+ * Type#PASSWORD}, which Kafka never prints, and any value may come from a file, a directory or an
+ * environment variable ({@link SecretProviders}). Nothing here logs a setting.
  *
  * <p>Each concern's values are read through it ({@link #http()}); the accessors here are the ones
  * the pipeline has always read, each handing on to its concern.
@@ -63,10 +64,12 @@ public final class BucketerConfig extends AbstractConfig {
     this.http = new HttpSettings(this);
   }
 
+  /** The settings with their ${provider:path:key} references resolved, once all are checked. */
   private static Map<String, ?> checked(
       final Map<String, ?> settings, final Map<String, String> origins) {
-    SettingsCheck.requireValid(DEFINITION, settings, origins);
-    return settings;
+    final Map<String, Object> resolved = SecretProviders.resolve(settings);
+    SettingsCheck.requireValid(DEFINITION, resolved, origins);
+    return resolved;
   }
 
   /** One definition holding the keys of all, in their order; a name defined twice is refused. */

@@ -5,6 +5,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigException;
@@ -35,6 +36,17 @@ final class SettingsCheck {
       if (!definition.names().contains(name) && !passesToKafka(name, unchecked)) {
         problems.add(unknown(definition.names(), name, from(origins, name)));
       }
+    }
+    for (final Map.Entry<String, ?> setting : new TreeMap<>(settings).entrySet()) {
+      SecretProviders.unresolved(setting.getValue())
+          .ifPresent(
+              reference ->
+                  problems.add(
+                      setting.getKey()
+                          + ": "
+                          + reference
+                          + " found nothing: no such key, file or environment variable"
+                          + from(origins, setting.getKey())));
     }
     for (final ConfigValue value :
         definition.validateAll(asStrings(definition, settings)).values()) {
