@@ -59,7 +59,7 @@ final class SettingsCheck {
     }
     if (!problems.isEmpty()) {
       throw new ConfigException(
-          problems.size() + " settings are wrong:\n  " + String.join("\n  ", problems));
+          problems.size() + " problems with the settings:\n  " + String.join("\n  ", problems));
     }
   }
 

@@ -152,7 +152,7 @@ class BucketerCliTest {
 
     assertThat(exitCode).isEqualTo(BucketerCli.BAD_CONFIGURATION);
     assertThat(err.toString())
-        .startsWith("bucketer: invalid configuration: 3 settings are wrong:")
+        .startsWith("bucketer: invalid configuration: 3 problems with the settings:")
         .contains(
             "unknown setting idle.timout (from file " + file + "): did you mean idle.timeout?")
         .contains("unknown setting http.tls.certificate.file (from -s)")

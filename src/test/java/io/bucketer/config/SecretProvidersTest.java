@@ -83,6 +83,24 @@ class SecretProvidersTest {
     assertThat(config.inputTopic()).isEqualTo(System.getenv("PATH"));
   }
 
+  /** Kafka 4 lets that property restrict providers; bucketer's three are given, not named. */
+  @Test
+  void shouldResolveReferencesWhateverKafkasAutomaticProvidersPropertyAllows() throws Exception {
+    final String property = "org.apache.kafka.automatic.config.providers";
+    final String before = System.getProperty(property);
+    System.setProperty(property, "");
+    try {
+      assertThat(new BucketerConfig(settingsFromSecretFiles()).kafkaProperties())
+          .containsEntry("sasl.jaas.config", jaas(JAAS_PASSWORD));
+    } finally {
+      if (before == null) {
+        System.clearProperty(property);
+      } else {
+        System.setProperty(property, before);
+      }
+    }
+  }
+
   @Test
   void shouldNameAReferenceThatFindsNothingWithoutResolvingIt() {
     final Map<String, Object> settings = required();

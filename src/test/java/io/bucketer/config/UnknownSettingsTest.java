@@ -116,7 +116,7 @@ class UnknownSettingsTest {
 
     assertThatThrownBy(() -> load(file, Map.of("BUCKETER_GRAC", "5s"), flags))
         .isInstanceOf(ConfigException.class)
-        .hasMessageStartingWith("4 settings are wrong:\n")
+        .hasMessageStartingWith("4 problems with the settings:\n")
         .hasMessageContaining("unknown setting http.prot (from -s)")
         .hasMessageContaining("unknown Kafka client setting kafka.sesion.timeout.ms (from -s)")
         .hasMessageContaining(
