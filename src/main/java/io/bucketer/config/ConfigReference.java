@@ -24,7 +24,8 @@ public final class ConfigReference {
       defaultValue = "(required)";
     } else if (key.defaultValue == null) {
       defaultValue = "(none)";
-    } else if ("".equals(key.defaultValue)) {
+    } else if (ConfigDef.convertToString(key.defaultValue, key.type).isEmpty()) {
+      // An empty string, or an empty list.
       defaultValue = "(empty)";
     } else {
       defaultValue = "`" + ConfigDef.convertToString(key.defaultValue, key.type) + "`";
