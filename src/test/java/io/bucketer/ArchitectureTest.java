@@ -40,7 +40,11 @@ class ArchitectureTest {
         .should()
         .dependOnClassesThat()
         .resideInAnyPackage(
-            "org.apache.kafka..", "com.mongodb..", "org.bson..", "com.sun.net.httpserver..")
+            "org.apache.kafka..",
+            "com.mongodb..",
+            "org.bson..",
+            "com.sun.net.httpserver..",
+            "org.eclipse.jetty..")
         .because("they are plain Java, tested without a broker or a database")
         .check(PRODUCT);
   }
@@ -150,6 +154,24 @@ class ArchitectureTest {
         .should()
         .dependOnClassesThat()
         .resideInAPackage("com.sun.net.httpserver..")
+        .check(PRODUCT);
+  }
+
+  @Test
+  void shouldKeepJettyInsideTheClassesThatStartTheServer() {
+    noClasses()
+        .that()
+        .doNotHaveFullyQualifiedName("io.bucketer.http.OpsServer")
+        .and()
+        .doNotHaveFullyQualifiedName("io.bucketer.http.JettyAdapter")
+        .and()
+        .doNotHaveFullyQualifiedName("io.bucketer.http.JsonErrorHandler")
+        .and()
+        .doNotHaveFullyQualifiedName("io.bucketer.http.TlsMaterial")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("org.eclipse.jetty..")
+        .because("the endpoints see only HttpCall and HttpAnswer: the server can be replaced")
         .check(PRODUCT);
   }
 }

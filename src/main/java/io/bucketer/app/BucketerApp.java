@@ -4,6 +4,7 @@ import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.Retention;
 import io.bucketer.config.BucketerConfig;
 import io.bucketer.http.CachedCheck;
+import io.bucketer.http.PeerAccess;
 import io.bucketer.http.SeriesApi;
 import io.bucketer.ingest.InputFormat;
 import io.bucketer.ingest.RetryBudget;
@@ -240,7 +241,7 @@ public final class BucketerApp implements AutoCloseable {
    *
    * @throws IllegalStateException when started without an advertised endpoint
    */
-  public SeriesApi seriesApi(final QueryLimits limits) {
+  public SeriesApi seriesApi(final QueryLimits limits, final PeerAccess peers) {
     if (advertised == null) {
       throw new IllegalStateException("started without an advertised endpoint: no query API");
     }
@@ -261,7 +262,7 @@ public final class BucketerApp implements AutoCloseable {
             granularities.stream().min(Granularity::compareTo).orElseThrow(),
             partitioning);
     return new SeriesApi(
-        queries, owners::ownerOf, limits, advertised.host() + ":" + advertised.port());
+        queries, owners::ownerOf, limits, advertised.host() + ":" + advertised.port(), peers);
   }
 
   public long bucketsWritten() {

@@ -2,6 +2,7 @@ package io.bucketer.cli;
 
 import io.bucketer.app.BucketerApp;
 import io.bucketer.config.BucketerConfig;
+import io.bucketer.http.HttpSecurity;
 import io.bucketer.http.OpsServer;
 import io.bucketer.http.SeriesApi;
 import io.bucketer.http.WebPage;
@@ -39,7 +40,12 @@ final class RunCommand implements Callable<Integer> {
     final CountDownLatch stopped = new CountDownLatch(1);
     final PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     final AutoCloseable processMeters = ProcessMeters.bindTo(meters);
-    final OpsServer ops = OpsServer.bind(config.http().address());
+    final HttpSecurity security = HttpSecurity.DEFAULT;
+    final OpsServer ops =
+        OpsServer.bind(
+            config.http().address(),
+            security,
+            reason -> meters.counter("bucketer.http.auth.failures", "reason", reason).increment());
     final BucketerApp app;
     try {
       app =
@@ -53,7 +59,11 @@ final class RunCommand implements Callable<Integer> {
         meters::scrape,
         app::isHealthy,
         app::notReadyReason,
-        Map.of(SeriesApi.PATH, app.seriesApi(config.http().queryLimits()), "/", new WebPage()));
+        Map.of(
+            SeriesApi.PATH,
+            app.seriesApi(config.http().queryLimits(), ops.peerAccess()),
+            "/",
+            new WebPage()));
     LOG.info(
         "serving /metrics, /health, /ready, {} and the chart page {} on port {}, advertised as {}:{}",
         SeriesApi.PATH,

@@ -2,178 +2,219 @@ package io.bucketer.http;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpHandler;
-import com.sun.net.httpserver.HttpServer;
+import io.bucketer.http.HttpSecurity.MetricsAccess;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
+import org.eclipse.jetty.http.UriCompliance;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.SecureRequestCustomizer;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.SslConnectionFactory;
+import org.eclipse.jetty.server.handler.QoSHandler;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
- * The operations endpoints: {@code /metrics} (Prometheus text format), {@code /health} (liveness:
- * 200 unless the processor failed) and {@code /ready} (200 only when it can do its work, else 503
- * with the reason as JSON).
+ * The processor's one HTTP listener, on Jetty: the operations endpoints ({@code /metrics}
+ * Prometheus text, {@code /health} liveness, {@code /ready} readiness with its reason), and the
+ * data endpoints (the query API, the chart page) behind the {@link AccessGate}.
  *
- * <p>Served by the JDK's own {@code com.sun.net.httpserver} (module jdk.httpserver, shipped with
- * every JDK): a few small GET endpoints do not justify a web framework and its dependencies.
+ * <p>Jetty rather than the JDK's own server (used before): TLS with a certificate renewed in place,
+ * client certificates, limits on request headers and idle connections, and bounded concurrency
+ * ({@link QoSHandler}) are all Jetty's, well kept and tested. Jetty stays inside this class and
+ * {@link JettyAdapter}: the endpoints see only {@link HttpCall} and answer {@link HttpAnswer}.
  */
 public final class OpsServer implements AutoCloseable {
 
-  private static final String PROMETHEUS_TEXT = "text/plain; version=0.0.4; charset=utf-8";
-  private static final String JSON = "application/json";
-  private static final int OK = 200;
-  private static final int NOT_FOUND = 404;
-  private static final int UNAVAILABLE = 503;
-  private static final int THREADS = 8;
+  static final String PROMETHEUS_TEXT = "text/plain; version=0.0.4; charset=utf-8";
+  private static final int MAX_THREADS = 32;
   private static final ObjectMapper STATUS_JSON = new ObjectMapper();
 
-  private final HttpServer server;
-  private final ExecutorService threads;
+  private final Server server;
+  private final ServerConnector connector;
+  private final HttpSecurity security;
+  private final TlsMaterial tls;
+  private final Consumer<String> authFailures;
 
-  private OpsServer(final HttpServer server, final ExecutorService threads) {
+  private OpsServer(
+      final Server server,
+      final ServerConnector connector,
+      final HttpSecurity security,
+      final TlsMaterial tls,
+      final Consumer<String> authFailures) {
     this.server = server;
-    this.threads = threads;
+    this.connector = connector;
+    this.security = security;
+    this.tls = tls;
+    this.authFailures = authFailures;
   }
 
-  /**
-   * Starts serving on {@code address} (port 0: a free one).
-   *
-   * @param scrape the metrics in Prometheus text format
-   * @param healthy false once the processor failed and should be restarted
-   * @param notReady why the processor cannot do its work now, empty when it can
-   */
+  /** Starts serving on {@code address} (port 0: a free one), with the default security. */
   public static OpsServer start(
       final InetSocketAddress address,
       final Supplier<String> scrape,
       final BooleanSupplier healthy,
       final Supplier<Optional<String>> notReady) {
-    return start(address, scrape, healthy, notReady, Map.of());
-  }
-
-  /**
-   * As {@link #start(InetSocketAddress, Supplier, BooleanSupplier, Supplier)}, with more handlers
-   * by path prefix (the query API).
-   */
-  public static OpsServer start(
-      final InetSocketAddress address,
-      final Supplier<String> scrape,
-      final BooleanSupplier healthy,
-      final Supplier<Optional<String>> notReady,
-      final Map<String, HttpHandler> more) {
-    final OpsServer server = bind(address);
-    server.serve(scrape, healthy, notReady, more);
+    final OpsServer server = bind(address, HttpSecurity.DEFAULT, reason -> {});
+    server.serve(scrape, healthy, notReady, Map.of());
     return server;
   }
 
   /**
    * Takes the port without serving yet: the processor must know the port it advertises to the other
    * instances (port 0: a free one) before it starts, and the endpoints need the processor.
+   *
+   * @param authFailures told of each request the gate refused: {@code missing} or {@code invalid}
+   * @throws io.bucketer.security.SecurityMaterialException when the TLS files cannot be used
    */
-  public static OpsServer bind(final InetSocketAddress address) {
-    final HttpServer server;
-    try {
-      server = HttpServer.create(address, 0);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot listen on " + address + " for /metrics", e);
+  public static OpsServer bind(
+      final InetSocketAddress address,
+      final HttpSecurity security,
+      final Consumer<String> authFailures) {
+    final QueuedThreadPool threads = new QueuedThreadPool(MAX_THREADS, 4);
+    threads.setName("bucketer-http");
+    threads.setDaemon(true);
+    final Server server = new Server(threads);
+    server.setErrorHandler(new JsonErrorHandler());
+    final HttpConfiguration http = new HttpConfiguration();
+    http.setSendServerVersion(false);
+    http.setSendXPoweredBy(false);
+    http.setRequestHeaderSize(security.limits().maxHeaderBytes());
+    // A sensor id may hold a '/', percent-encoded in the path as %2F: allowed, and never decoded
+    // before the API splits the path (WebPage accepts only plain file names).
+    http.setUriCompliance(
+        UriCompliance.DEFAULT.with(
+            "bucketer",
+            UriCompliance.Violation.AMBIGUOUS_PATH_SEPARATOR,
+            UriCompliance.Violation.AMBIGUOUS_PATH_ENCODING));
+    final TlsMaterial tls = security.tls().map(TlsMaterial::load).orElse(null);
+    final ServerConnector connector;
+    if (tls == null) {
+      connector = new ServerConnector(server, new HttpConnectionFactory(http));
+    } else {
+      final SecureRequestCustomizer secure = new SecureRequestCustomizer();
+      // One certificate, no virtual hosts: a client asking by IP address sends no matching name.
+      secure.setSniHostCheck(false);
+      secure.setStsMaxAge(365L * 24 * 3600);
+      http.addCustomizer(secure);
+      connector =
+          new ServerConnector(
+              server,
+              new SslConnectionFactory(tls.serverFactory(), "http/1.1"),
+              new HttpConnectionFactory(http));
     }
-    // A readiness check waiting on MongoDB must not hold up a scrape, and a query forwarded to
-    // another instance holds its thread until that instance answers.
-    final ExecutorService threads =
-        Executors.newFixedThreadPool(
-            THREADS,
-            task -> {
-              final Thread thread = new Thread(task, "bucketer-ops-http");
-              thread.setDaemon(true);
-              return thread;
-            });
-    server.setExecutor(threads);
-    return new OpsServer(server, threads);
+    connector.setHost(address.getHostString());
+    connector.setPort(address.getPort());
+    connector.setIdleTimeout(security.limits().idleTimeout().toMillis());
+    server.addConnector(connector);
+    try {
+      connector.open();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot listen on " + address + " for HTTP", e);
+    }
+    return new OpsServer(server, connector, security, tls, authFailures);
   }
 
-  /** Serves the operations endpoints, and {@code more} handlers by path prefix. */
+  /**
+   * Serves the operations endpoints (each on its exact path), and the data endpoints by path prefix
+   * (the longest that matches), behind the access gate.
+   */
   public void serve(
       final Supplier<String> scrape,
       final BooleanSupplier healthy,
       final Supplier<Optional<String>> notReady,
-      final Map<String, HttpHandler> more) {
-    server.createContext(
-        "/metrics", exchange -> respond(exchange, "/metrics", OK, PROMETHEUS_TEXT, scrape.get()));
-    server.createContext(
+      final Map<String, Endpoint> data) {
+    final Map<String, Endpoint> open = new LinkedHashMap<>();
+    open.put(
         "/health",
-        exchange -> {
-          final boolean up = healthy.getAsBoolean();
-          respond(
-              exchange,
-              "/health",
-              up ? OK : UNAVAILABLE,
-              JSON,
-              up ? status("UP", null) : status("DOWN", "the processor failed"));
-        });
-    server.createContext(
+        call ->
+            healthy.getAsBoolean()
+                ? status(200, "UP", null)
+                : status(503, "DOWN", "the processor failed"));
+    open.put(
         "/ready",
-        exchange -> {
-          final Optional<String> reason = notReady.get();
-          respond(
-              exchange,
-              "/ready",
-              reason.isEmpty() ? OK : UNAVAILABLE,
-              JSON,
-              reason.map(r -> status("NOT_READY", r)).orElse(status("READY", null)));
-        });
-    more.forEach(server::createContext);
-    server.start();
+        call ->
+            notReady
+                .get()
+                .map(reason -> status(503, "NOT_READY", reason))
+                .orElseGet(() -> status(200, "READY", null)));
+    final Endpoint metrics = call -> HttpAnswer.text(200, PROMETHEUS_TEXT, scrape.get());
+    final Map<String, Endpoint> gated = new LinkedHashMap<>();
+    if (security.metrics() == MetricsAccess.OPEN) {
+      open.put("/metrics", metrics);
+    } else if (security.metrics() == MetricsAccess.API) {
+      gated.put("/metrics", metrics);
+    }
+    final List<Map.Entry<String, Endpoint>> byPrefix =
+        data.entrySet().stream()
+            .sorted(
+                Comparator.comparing((Map.Entry<String, Endpoint> e) -> e.getKey().length())
+                    .reversed())
+            .toList();
+    final JettyAdapter adapter =
+        new JettyAdapter(
+            open, gated, byPrefix, new AccessGate(security.access(), authFailures), tls != null);
+    final QoSHandler bounded = new QoSHandler(adapter);
+    bounded.setMaxRequestCount(security.limits().maxConcurrentQueries());
+    bounded.setMaxSuspend(java.time.Duration.ofSeconds(2));
+    bounded.excludePath("/health", "/ready", "/metrics");
+    server.setHandler(bounded);
+    try {
+      server.start();
+    } catch (Exception e) {
+      throw new IllegalStateException("cannot start the HTTP server", e);
+    }
   }
 
   /** The port it listens on, the chosen one when started on port 0. */
   public int port() {
-    return server.getAddress().getPort();
+    return connector.getLocalPort();
+  }
+
+  /** How this instance reaches the others to forward a query: its scheme, trust and peer token. */
+  public PeerAccess peerAccess() {
+    return new PeerAccess(tls == null ? null : tls::peerContext, security.access().peerToken());
   }
 
   @Override
   public void close() {
-    server.stop(0);
-    threads.shutdownNow();
+    try {
+      server.stop();
+    } catch (Exception e) {
+      throw new IllegalStateException("cannot stop the HTTP server", e);
+    } finally {
+      if (tls != null) {
+        tls.close();
+      }
+    }
   }
 
   /** {@code {"status": ..., "reason": ...}}, the reason left out when there is none. */
-  private static String status(final String status, final String reason) {
+  private static HttpAnswer status(final int code, final String status, final String reason) {
     final Map<String, String> body = new LinkedHashMap<>();
     body.put("status", status);
     if (reason != null) {
       body.put("reason", reason);
     }
     try {
-      return STATUS_JSON.writeValueAsString(body) + "\n";
+      return new HttpAnswer(
+          code,
+          HttpAnswer.JSON,
+          Map.of(),
+          (STATUS_JSON.writeValueAsString(body) + "\n").getBytes(StandardCharsets.UTF_8));
     } catch (JsonProcessingException e) {
       throw new IllegalStateException("a map of strings is always JSON", e);
-    }
-  }
-
-  /** Answers on the exact path only: a context also matches every path it prefixes. */
-  private static void respond(
-      final HttpExchange exchange,
-      final String path,
-      final int status,
-      final String contentType,
-      final String body)
-      throws IOException {
-    try (exchange) {
-      final boolean exact = exchange.getRequestURI().getPath().equals(path);
-      final byte[] bytes = (exact ? body : "not found\n").getBytes(StandardCharsets.UTF_8);
-      exchange.getResponseHeaders().set("Content-Type", exact ? contentType : "text/plain");
-      exchange.sendResponseHeaders(exact ? status : NOT_FOUND, bytes.length);
-      try (OutputStream out = exchange.getResponseBody()) {
-        out.write(bytes);
-      }
     }
   }
 }

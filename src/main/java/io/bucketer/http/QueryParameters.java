@@ -14,6 +14,9 @@ import java.util.Optional;
  */
 final class QueryParameters {
 
+  /** Longer than any sensor id or metric name a gateway sends. */
+  private static final int MAX_NAME_LENGTH = 1_024;
+
   private final Map<String, String> values = new HashMap<>();
 
   QueryParameters(final String rawQuery) {
@@ -29,7 +32,43 @@ final class QueryParameters {
   }
 
   static String decode(final String text) {
-    return URLDecoder.decode(text, StandardCharsets.UTF_8);
+    try {
+      return URLDecoder.decode(text, StandardCharsets.UTF_8);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("malformed percent-encoding", e);
+    }
+  }
+
+  /**
+   * A decoded name (a sensor id, a metric, a prefix), refused when it holds a control character:
+   * MongoDB's strings cannot hold NUL, and no sensor id holds a control character.
+   */
+  static String text(final String what, final String raw) {
+    final String decoded = decode(raw);
+    if (decoded.length() > MAX_NAME_LENGTH) {
+      throw new IllegalArgumentException(
+          what + " is longer than " + MAX_NAME_LENGTH + " characters");
+    }
+    if (decoded.chars().anyMatch(Character::isISOControl)) {
+      throw new IllegalArgumentException(what + " holds a control character");
+    }
+    return decoded;
+  }
+
+  /** The parameter as a name (see {@link #text(String, String)}), if it is given. */
+  Optional<String> text(final String name) {
+    final Optional<String> value = optional(name);
+    value.ifPresent(
+        v -> {
+          if (v.length() > MAX_NAME_LENGTH) {
+            throw new IllegalArgumentException(
+                name + " is longer than " + MAX_NAME_LENGTH + " characters");
+          }
+          if (v.chars().anyMatch(Character::isISOControl)) {
+            throw new IllegalArgumentException(name + " holds a control character");
+          }
+        });
+    return value;
   }
 
   Optional<String> optional(final String name) {
@@ -47,7 +86,7 @@ final class QueryParameters {
       return Instant.parse(text);
     } catch (DateTimeParseException e) {
       throw new IllegalArgumentException(
-          name + " is not an ISO-8601 instant such as 2026-11-22T14:00:00Z: " + text, e);
+          name + " is not an ISO-8601 instant such as 2026-11-22T14:00:00Z", e);
     }
   }
 
@@ -59,12 +98,11 @@ final class QueryParameters {
     try {
       final int value = Integer.parseInt(text.get());
       if (value < min || value > max) {
-        throw new IllegalArgumentException(
-            name + " must be between " + min + " and " + max + ": " + value);
+        throw new IllegalArgumentException(name + " must be between " + min + " and " + max);
       }
       return value;
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(name + " is not a whole number: " + text.get(), e);
+      throw new IllegalArgumentException(name + " is not a whole number", e);
     }
   }
 }

@@ -1,7 +1,5 @@
 package io.bucketer.http;
 
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpHandler;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.SeriesKey;
 import io.bucketer.query.LiveWindows;
@@ -9,7 +7,7 @@ import io.bucketer.query.QueryLimits;
 import io.bucketer.query.SeriesOwner;
 import io.bucketer.query.SeriesQueries;
 import io.bucketer.query.StoreUnavailableException;
-import java.io.IOException;
+import io.bucketer.security.Caller;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -32,10 +30,11 @@ import org.slf4j.LoggerFactory;
  * </ul>
  *
  * A request is checked here (400), then answered by the instance holding the series' live state:
- * here, or forwarded to it. Answers include open windows. 404 for a series with no window anywhere;
- * 503 with Retry-After while no instance holds the series (a rebalance).
+ * here, or forwarded to it. Answers include open windows. 404 for a series with no window anywhere,
+ * and for one outside the caller's prefixes (it does not exist for that caller); 503 with
+ * Retry-After while no instance holds the series (a rebalance).
  */
-public final class SeriesApi implements HttpHandler {
+public final class SeriesApi implements Endpoint {
 
   public static final String PATH = "/api/v1/series";
   private static final Logger LOG = LoggerFactory.getLogger(SeriesApi.class);
@@ -56,79 +55,99 @@ public final class SeriesApi implements HttpHandler {
       final Function<SeriesKey, SeriesOwner> owners,
       final QueryLimits limits,
       final String self) {
+    this(queries, owners, limits, self, PeerAccess.PLAIN);
+  }
+
+  /**
+   * @param owners which instance holds a series' state
+   * @param self this instance's advertised endpoint, {@code host:port}
+   * @param peers how to reach and authenticate to the other instances
+   */
+  public SeriesApi(
+      final SeriesQueries queries,
+      final Function<SeriesKey, SeriesOwner> owners,
+      final QueryLimits limits,
+      final String self,
+      final PeerAccess peers) {
     this.queries = queries;
     this.owners = owners;
     this.limits = limits;
     this.self = self;
-    this.forwarder = new QueryForwarder(self, limits.timeout());
+    this.forwarder = new QueryForwarder(self, limits.timeout(), peers);
   }
 
   @Override
-  public void handle(final HttpExchange exchange) throws IOException {
-    try (exchange) {
-      exchange.getResponseHeaders().set(QueryForwarder.SERVED_BY, self);
-      if (!"GET".equals(exchange.getRequestMethod())) {
-        JsonResponses.error(exchange, 405, "only GET is served here");
-        return;
+  public HttpAnswer answer(final HttpCall call) {
+    final HttpAnswer answer = answerFor(call);
+    // A forwarded answer says which instance served it; any other was served here.
+    return answer.headers().containsKey(QueryForwarder.SERVED_BY)
+        ? answer
+        : answer.with(QueryForwarder.SERVED_BY, self);
+  }
+
+  private HttpAnswer answerFor(final HttpCall call) {
+    if (!"GET".equals(call.method())) {
+      return HttpAnswer.error(405, "only GET is served here").with("Allow", "GET");
+    }
+    final String path = call.rawPath();
+    try {
+      final QueryParameters parameters = new QueryParameters(call.rawQuery());
+      if (path.equals(PATH) || path.equals(PATH + "/")) {
+        return listSeries(call.caller(), parameters);
       }
-      final String path = exchange.getRequestURI().getRawPath();
-      final QueryParameters parameters =
-          new QueryParameters(exchange.getRequestURI().getRawQuery());
-      try {
-        if (path.equals(PATH) || path.equals(PATH + "/")) {
-          listSeries(exchange, parameters);
-        } else {
-          answerForSeries(exchange, path, parameters);
-        }
-      } catch (IllegalArgumentException e) {
-        JsonResponses.error(exchange, 400, e.getMessage());
-      } catch (InvalidStateStoreException e) {
-        exchange.getResponseHeaders().set("Retry-After", "1");
-        JsonResponses.error(exchange, 503, "the series' state is moving: " + e.getMessage());
-      } catch (StoreUnavailableException e) {
-        exchange.getResponseHeaders().set("Retry-After", "5");
-        JsonResponses.error(exchange, 503, e.getMessage());
-      } catch (RuntimeException e) {
-        LOG.warn("query {} failed", exchange.getRequestURI(), e);
-        JsonResponses.error(exchange, 500, "the query failed: " + e);
-      }
+      return answerForSeries(call, path, parameters);
+    } catch (IllegalArgumentException e) {
+      return HttpAnswer.error(400, e.getMessage());
+    } catch (InvalidStateStoreException e) {
+      return HttpAnswer.error(503, "the series' state is moving between instances; retry")
+          .with("Retry-After", "1");
+    } catch (StoreUnavailableException e) {
+      return HttpAnswer.error(503, e.getMessage()).with("Retry-After", "5");
+    } catch (RuntimeException e) {
+      // The client learns that it failed; the why, which may name classes, stays in the log.
+      LOG.warn("query {} failed", path, e);
+      return HttpAnswer.error(500, "the query failed; the processor's log says why");
     }
   }
 
-  private void listSeries(final HttpExchange exchange, final QueryParameters parameters)
-      throws IOException {
+  private HttpAnswer listSeries(final Caller caller, final QueryParameters parameters) {
     final int limit = parameters.integer("limit", 100, 1, MAX_SERIES_LISTED);
-    final String prefix = parameters.optional("prefix").orElse("");
+    final String prefix = parameters.text("prefix").orElse("");
+    final List<String> prefixes = caller.narrow(prefix);
     final List<Map<String, Object>> series =
-        queries.series(prefix, limit).stream()
-            .map(
-                key -> {
-                  final Map<String, Object> entry = new LinkedHashMap<>();
-                  entry.put("sensor_id", key.sensorId());
-                  entry.put("metric", key.metric());
-                  return entry;
-                })
-            .toList();
+        (prefixes.isEmpty() ? List.<SeriesKey>of() : queries.series(prefixes, limit))
+            .stream()
+                .map(
+                    key -> {
+                      final Map<String, Object> entry = new LinkedHashMap<>();
+                      entry.put("sensor_id", key.sensorId());
+                      entry.put("metric", key.metric());
+                      return entry;
+                    })
+                .toList();
     final Map<String, Object> body = new LinkedHashMap<>();
     body.put("series", series);
     body.put("granularities", queries.granularities().stream().map(Granularity::label).toList());
-    JsonResponses.respond(exchange, 200, body);
+    return HttpAnswer.json(200, body);
   }
 
-  private void answerForSeries(
-      final HttpExchange exchange, final String path, final QueryParameters parameters)
-      throws IOException {
+  private HttpAnswer answerForSeries(
+      final HttpCall call, final String path, final QueryParameters parameters) {
     // /api/v1/series/{sensor_id}/{operation}; the id is percent-encoded, so it may hold a '/'.
     final int lastSlash = path.lastIndexOf('/');
     final String operation = path.substring(lastSlash + 1);
     if (!path.startsWith(PATH + "/")
         || lastSlash <= PATH.length() + 1
         || !(operation.equals("statistics") || operation.equals("buckets"))) {
-      JsonResponses.error(exchange, 404, "not found: " + path);
-      return;
+      return HttpAnswer.error(404, "not found");
     }
-    final String sensorId = QueryParameters.decode(path.substring(PATH.length() + 1, lastSlash));
-    final SeriesKey series = new SeriesKey(sensorId, parameters.optional("metric").orElse(null));
+    final String sensorId =
+        QueryParameters.text("sensor id", path.substring(PATH.length() + 1, lastSlash));
+    final SeriesKey series = new SeriesKey(sensorId, parameters.text("metric").orElse(null));
+    if (!call.caller().maySee(sensorId)) {
+      // Indistinguishable from a series that does not exist: the caller learns nothing of it.
+      return HttpAnswer.error(404, "no buckets for series " + series);
+    }
     final Instant from = parameters.instant("from");
     final Instant to = parameters.instant("to");
     checkRange(from, to);
@@ -136,26 +155,23 @@ public final class SeriesApi implements HttpHandler {
         operation.equals("buckets") ? chartGranularity(parameters, from, to) : null;
 
     final SeriesOwner owner = owners.apply(series);
-    if (owner instanceof SeriesOwner.Remote remote && !QueryForwarder.wasForwarded(exchange)) {
-      forwarder.forward(exchange, remote.host(), remote.port());
+    if (owner instanceof SeriesOwner.Remote remote && !QueryForwarder.wasForwarded(call)) {
+      return forwarder.forward(call, remote.host(), remote.port());
     } else if (owner instanceof SeriesOwner.Local local) {
       if (!queries.exists(series, local.windows())) {
-        JsonResponses.error(exchange, 404, "no buckets for series " + series);
+        return HttpAnswer.error(404, "no buckets for series " + series);
       } else if (granularity == null) {
-        JsonResponses.respond(exchange, 200, statistics(series, from, to, local.windows()));
+        return HttpAnswer.json(200, statistics(series, from, to, local.windows()));
       } else {
-        JsonResponses.respond(
-            exchange, 200, windows(series, granularity, from, to, local.windows()));
+        return HttpAnswer.json(200, windows(series, granularity, from, to, local.windows()));
       }
-    } else {
-      exchange.getResponseHeaders().set("Retry-After", "1");
-      JsonResponses.error(
-          exchange,
-          503,
-          owner instanceof SeriesOwner.Unavailable unavailable
-              ? unavailable.reason()
-              : "the instances disagree on who holds series " + series + "; retry");
     }
+    return HttpAnswer.error(
+            503,
+            owner instanceof SeriesOwner.Unavailable unavailable
+                ? unavailable.reason()
+                : "the instances disagree on who holds series " + series + "; retry")
+        .with("Retry-After", "1");
   }
 
   private void checkRange(final Instant from, final Instant to) {
@@ -179,10 +195,7 @@ public final class SeriesApi implements HttpHandler {
             .orElseThrow(
                 () ->
                     new IllegalArgumentException(
-                        "granularity must be one of "
-                            + labels(queries.granularities())
-                            + ": "
-                            + label));
+                        "granularity must be one of " + labels(queries.granularities())));
     final long first = granularity.windowStart(from.toEpochMilli());
     final long size = granularity.sizeMillis();
     final long points = Math.floorDiv(to.toEpochMilli() - first + size - 1, size);

@@ -185,6 +185,14 @@ public final class SeriesQueries {
     return live.holdsAny(series, finest) || stored.hasSeries(series);
   }
 
+  /**
+   * Up to {@code limit} stored series whose sensor id starts with one of {@code prefixes}, in
+   * order.
+   */
+  public List<SeriesKey> series(final List<String> prefixes, final int limit) {
+    return stored.series(prefixes, limit);
+  }
+
   /** Up to {@code limit} stored series whose sensor id starts with {@code prefix}, in order. */
   public List<SeriesKey> series(final String prefix, final int limit) {
     return stored.series(prefix, limit);

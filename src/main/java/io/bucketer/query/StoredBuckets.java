@@ -35,6 +35,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import org.bson.BsonDocument;
 import org.bson.BsonString;
 import org.bson.BsonValue;
@@ -250,11 +251,20 @@ public final class StoredBuckets {
    * the coarsest collection (the fewest documents per series).
    */
   public List<SeriesKey> series(final String prefix, final int limit) {
+    return series(List.of(prefix), limit);
+  }
+
+  /**
+   * Up to {@code limit} stored series whose sensor id starts with one of {@code prefixes}, in
+   * order, from the coarsest collection (the fewest documents per series).
+   */
+  public List<SeriesKey> series(final List<String> prefixes, final int limit) {
     final Granularity coarsest = granularities.get(granularities.size() - 1);
+    final String anyPrefix =
+        prefixes.stream().map(Pattern::quote).collect(Collectors.joining("|", "^(?:", ")"));
     final List<Bson> pipeline =
         List.of(
-            Aggregates.match(
-                Filters.regex(SENSOR_ID, Pattern.compile("^" + Pattern.quote(prefix)))),
+            Aggregates.match(Filters.regex(SENSOR_ID, Pattern.compile(anyPrefix))),
             Aggregates.group(
                 new BsonDocument(SENSOR_ID, new BsonString("$" + SENSOR_ID))
                     .append(METRIC, new BsonString("$" + METRIC)),

@@ -3,17 +3,12 @@ package io.bucketer.http;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import io.bucketer.testing.ChartPageReader;
 import io.bucketer.testing.ChartPageReader.ChartPage;
 import io.bucketer.testing.ChartPageReader.DrawnBucket;
 import io.bucketer.testing.HeadlessChromium;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.URLDecoder;
 import java.net.URLEncoder;
@@ -70,7 +65,7 @@ class ChartPageIT {
 
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final List<String> REQUESTS = new CopyOnWriteArrayList<>();
-  private static HttpServer server;
+  private static OpsServer server;
   private static ChartPageReader reader;
   private static HeadlessChromium chromium;
 
@@ -79,10 +74,7 @@ class ChartPageIT {
     if (!HeadlessChromium.available()) {
       return;
     }
-    server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-    server.createContext("/", new WebPage());
-    server.createContext("/api/v1/series", ChartPageIT::stubApi);
-    server.start();
+    server = TestServers.serve(Map.of("/", new WebPage(), "/api/v1/series", ChartPageIT::stubApi));
     chromium = new HeadlessChromium(Duration.ofSeconds(90));
     reader = new ChartPageReader(chromium);
   }
@@ -90,7 +82,7 @@ class ChartPageIT {
   @AfterAll
   static void stop() {
     if (server != null) {
-      server.stop(0);
+      server.close();
     }
   }
 
@@ -149,7 +141,7 @@ class ChartPageIT {
     assertThat(drawn.buckets()).containsExactlyElementsOf(BUCKETS);
     assertThat(REQUESTS)
         .anyMatch(request -> request.contains("/buckets?metric=temperature&granularity=1m&"));
-    assertThat(query(URI.create(drawn.permalink())))
+    assertThat(query(URI.create(drawn.permalink()).getRawQuery()))
         .containsExactly(
             Map.entry("sensor", SENSOR),
             Map.entry("metric", "temperature"),
@@ -168,41 +160,33 @@ class ChartPageIT {
             + encode(FROM.toString())
             + "&to="
             + encode(TO.toString());
-    return URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/ui/?" + query);
+    return URI.create("http://127.0.0.1:" + server.port() + "/ui/?" + query);
   }
 
   /** The three endpoints of the contract, answering for {@link #SENSOR} only. */
-  private static void stubApi(final HttpExchange exchange) throws IOException {
-    try (exchange) {
-      final URI uri = exchange.getRequestURI();
-      REQUESTS.add(uri.getRawPath() + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery()));
-      final String path = uri.getRawPath();
-      final Map<String, String> query = query(uri);
-      if (path.equals("/api/v1/series")) {
-        respond(
-            exchange,
-            200,
-            Map.of(
-                "series",
-                List.of(
-                    series(SENSOR, "temperature"),
-                    series(SENSOR, "humidity"),
-                    series("sensor-0001", null)),
-                "granularities",
-                List.of("1m", "1h")));
-      } else if (!path.startsWith("/api/v1/series/" + encode(SENSOR) + "/")) {
-        respond(
-            exchange,
-            404,
-            Map.of("error", "no buckets for series " + UNKNOWN_SENSOR + "/temperature"));
-      } else if (path.endsWith("/buckets")) {
-        respond(exchange, 200, bucketsAnswer(query));
-      } else if (path.endsWith("/statistics")) {
-        respond(exchange, 200, statisticsAnswer(query));
-      } else {
-        respond(exchange, 404, Map.of("error", "not found: " + path));
-      }
+  private static HttpAnswer stubApi(final HttpCall call) {
+    REQUESTS.add(call.rawPath() + (call.rawQuery() == null ? "" : "?" + call.rawQuery()));
+    final String path = call.rawPath();
+    final Map<String, String> query = query(call.rawQuery());
+    if (path.equals("/api/v1/series")) {
+      return HttpAnswer.json(
+          200,
+          Map.of(
+              "series",
+              List.of(
+                  series(SENSOR, "temperature"),
+                  series(SENSOR, "humidity"),
+                  series("sensor-0001", null)),
+              "granularities",
+              List.of("1m", "1h")));
+    } else if (!path.startsWith("/api/v1/series/" + encode(SENSOR) + "/")) {
+      return HttpAnswer.error(404, "no buckets for series " + UNKNOWN_SENSOR + "/temperature");
+    } else if (path.endsWith("/buckets")) {
+      return HttpAnswer.json(200, bucketsAnswer(query));
+    } else if (path.endsWith("/statistics")) {
+      return HttpAnswer.json(200, statisticsAnswer(query));
     }
+    return HttpAnswer.error(404, "not found");
   }
 
   private static Map<String, Object> bucketsAnswer(final Map<String, String> query) {
@@ -262,16 +246,6 @@ class ChartPageIT {
     return series;
   }
 
-  private static void respond(final HttpExchange exchange, final int status, final Object body)
-      throws IOException {
-    final byte[] bytes = JSON.writeValueAsBytes(body);
-    exchange.getResponseHeaders().set("Content-Type", "application/json");
-    exchange.sendResponseHeaders(status, bytes.length);
-    try (OutputStream out = exchange.getResponseBody()) {
-      out.write(bytes);
-    }
-  }
-
   private static DrawnBucket bucket(
       final String minute,
       final long count,
@@ -329,12 +303,12 @@ class ChartPageIT {
     };
   }
 
-  private static Map<String, String> query(final URI uri) {
+  private static Map<String, String> query(final String rawQuery) {
     final Map<String, String> parameters = new LinkedHashMap<>();
-    if (uri.getRawQuery() == null) {
+    if (rawQuery == null) {
       return parameters;
     }
-    for (final String pair : uri.getRawQuery().split("&")) {
+    for (final String pair : rawQuery.split("&")) {
       final int equals = pair.indexOf('=');
       parameters.put(decode(pair.substring(0, equals)), decode(pair.substring(equals + 1)));
     }

@@ -2,14 +2,12 @@ package io.bucketer.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -20,18 +18,16 @@ import org.junit.jupiter.params.provider.ValueSource;
 class WebPageTest {
 
   private static final HttpClient CLIENT = HttpClient.newHttpClient();
-  private static HttpServer server;
+  private static OpsServer server;
 
   @BeforeAll
   static void serve() throws IOException {
-    server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-    server.createContext("/", new WebPage());
-    server.start();
+    server = TestServers.serve(Map.of("/", new WebPage()));
   }
 
   @AfterAll
   static void stop() {
-    server.stop(0);
+    server.close();
   }
 
   @Test
@@ -81,23 +77,31 @@ class WebPageTest {
         "/ui/missing.js",
         "/ui/../pom.xml",
         "/ui/..%2fpom.xml",
-        "/ui/%2e%2e/pom.xml",
         "/ui/%2e%2e%2f%2e%2e%2flogback.xml",
         "/ui/..",
         "/ui/.hidden.js",
         "/ui/sub/index.html",
-        "/ui//etc/passwd",
         "/ui/logback.xml",
         "/ui/WebPage.class",
         "/ui/INDEX.HTML",
         "/uix",
-        "/metrics"
+        "/metricsx"
       })
   void shouldAnswerNotFoundForAnythingButAFileOfThePage(final String path) throws Exception {
     final HttpResponse<String> response = get(path);
 
     assertThat(response.statusCode()).as(path).isEqualTo(404);
     assertThat(response.body()).isEqualTo("not found\n");
+  }
+
+  /** Paths the server refuses before any endpoint sees them: dot segments, empty segments. */
+  @ParameterizedTest
+  @ValueSource(strings = {"/ui/%2e%2e/pom.xml", "/ui//etc/passwd"})
+  void shouldRefuseAmbiguousPathsAsBadRequests(final String path) throws Exception {
+    final HttpResponse<String> response = get(path);
+
+    assertThat(response.statusCode()).as(path).isEqualTo(400);
+    assertThat(response.body()).isEqualTo("{\"error\":\"Bad Request\"}\n");
   }
 
   @Test
@@ -132,7 +136,6 @@ class WebPageTest {
   }
 
   private static HttpRequest.Builder request(final String path) {
-    return HttpRequest.newBuilder(
-        URI.create("http://127.0.0.1:" + server.getAddress().getPort() + path));
+    return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path));
   }
 }
