@@ -9,6 +9,8 @@ import io.bucketer.http.WebPage;
 import io.bucketer.metrics.ProcessMeters;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -40,7 +42,7 @@ final class RunCommand implements Callable<Integer> {
     final CountDownLatch stopped = new CountDownLatch(1);
     final PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     final AutoCloseable processMeters = ProcessMeters.bindTo(meters);
-    final HttpSecurity security = HttpSecurity.DEFAULT;
+    final HttpSecurity security = config.http().security();
     final OpsServer ops =
         OpsServer.bind(
             config.http().address(),
@@ -71,6 +73,7 @@ final class RunCommand implements Callable<Integer> {
         ops.port(),
         config.http().advertisedHost(),
         ops.port());
+    warnAboutExposure(security, config.http().advertisedHost(), ops.port());
     Runtime.getRuntime()
         .addShutdownHook(
             new Thread(
@@ -83,5 +86,40 @@ final class RunCommand implements Callable<Integer> {
     stopped.await();
     processMeters.close();
     return 0;
+  }
+
+  /** What a reader of the start's log must know about who can reach the data. */
+  private static void warnAboutExposure(
+      final HttpSecurity security, final String advertisedHost, final int port) {
+    switch (security.access().mode()) {
+      case OPEN ->
+          LOG.warn(
+              "http.auth.mode=open: the query API and the chart page answer anyone who reaches"
+                  + " port {}, with every series",
+              port);
+      case CREDENTIALS -> {
+        if (security.tls().isEmpty()) {
+          LOG.warn(
+              "http.auth.mode=credentials without TLS: passwords and tokens cross the network"
+                  + " in clear text; set http.tls.cert.file and http.tls.key.file");
+        }
+      }
+      case LOOPBACK -> {
+        if (security.access().peerToken().isEmpty() && !isLoopback(advertisedHost)) {
+          LOG.warn(
+              "the query API answers only this host (http.auth.mode=loopback) and no"
+                  + " http.auth.peer.token.file is set: with several instances on several hosts, a"
+                  + " query for a series another instance holds gets its 403 (README: Security)");
+        }
+      }
+    }
+  }
+
+  private static boolean isLoopback(final String host) {
+    try {
+      return InetAddress.getByName(host).isLoopbackAddress();
+    } catch (UnknownHostException e) {
+      return false;
+    }
   }
 }

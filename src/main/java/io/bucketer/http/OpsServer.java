@@ -3,10 +3,12 @@ package io.bucketer.http;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.bucketer.http.HttpSecurity.MetricsAccess;
+import io.bucketer.security.WatchedFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -39,6 +41,10 @@ public final class OpsServer implements AutoCloseable {
 
   static final String PROMETHEUS_TEXT = "text/plain; version=0.0.4; charset=utf-8";
   private static final int MAX_THREADS = 32;
+
+  /** How often the users and tokens files are checked: a revoked token stops working this soon. */
+  private static final Duration CREDENTIALS_CHECK = Duration.ofSeconds(5);
+
   private static final ObjectMapper STATUS_JSON = new ObjectMapper();
 
   private final Server server;
@@ -46,6 +52,7 @@ public final class OpsServer implements AutoCloseable {
   private final HttpSecurity security;
   private final TlsMaterial tls;
   private final Consumer<String> authFailures;
+  private final WatchedFiles credentialFiles;
 
   private OpsServer(
       final Server server,
@@ -58,6 +65,18 @@ public final class OpsServer implements AutoCloseable {
     this.security = security;
     this.tls = tls;
     this.authFailures = authFailures;
+    this.credentialFiles =
+        security
+            .access()
+            .credentials()
+            .map(
+                credentials ->
+                    WatchedFiles.watch(
+                        credentials.files(),
+                        CREDENTIALS_CHECK,
+                        "the API's users and tokens",
+                        credentials::reload))
+            .orElse(null);
   }
 
   /** Starts serving on {@code address} (port 0: a free one), with the default security. */
@@ -167,7 +186,7 @@ public final class OpsServer implements AutoCloseable {
             open, gated, byPrefix, new AccessGate(security.access(), authFailures), tls != null);
     final QoSHandler bounded = new QoSHandler(adapter);
     bounded.setMaxRequestCount(security.limits().maxConcurrentQueries());
-    bounded.setMaxSuspend(java.time.Duration.ofSeconds(2));
+    bounded.setMaxSuspend(Duration.ofSeconds(2));
     bounded.excludePath("/health", "/ready", "/metrics");
     server.setHandler(bounded);
     try {
@@ -196,6 +215,9 @@ public final class OpsServer implements AutoCloseable {
     } finally {
       if (tls != null) {
         tls.close();
+      }
+      if (credentialFiles != null) {
+        credentialFiles.close();
       }
     }
   }
