@@ -201,6 +201,13 @@ public final class OpsServer implements AutoCloseable {
     return connector.getLocalPort();
   }
 
+  /** Checks the TLS files for a renewal now rather than at the next interval: for tests. */
+  void checkTlsRenewal() {
+    if (tls != null) {
+      tls.checkForRenewal();
+    }
+  }
+
   /** How this instance reaches the others to forward a query: its scheme, trust and peer token. */
   public PeerAccess peerAccess() {
     return new PeerAccess(tls == null ? null : tls::peerContext, security.access().peerToken());
