@@ -198,6 +198,13 @@ class SeriesApiTest {
     assertRefused(buckets + "&granularity=5m" + range, "one of [1m, 1h]");
     assertRefused(buckets + "&granularity=1m" + range, "120 windows");
     assertRefused("/api/v1/series?limit=0", "limit");
+    // MongoDB's strings cannot hold NUL: refused here, before a query could fail on it (was 500).
+    assertRefused("/api/v1/series?prefix=%00", "prefix holds a control character");
+    assertRefused("/api/v1/series/sensor-8/statistics?metric=%00" + ONE_HOUR, "metric holds a");
+    // In a path, the server itself refuses a NUL before the API sees it.
+    assertRefused(
+        "/api/v1/series/sensor%00/statistics?metric=temperature" + ONE_HOUR, "Bad Request");
+    assertRefused("/api/v1/series?prefix=%zz", "malformed percent-encoding");
   }
 
   @Test
