@@ -21,6 +21,7 @@ import picocli.CommandLine.Command;
       BenchCommand.class,
       QueryCommand.class,
       ConfigReferenceCommand.class,
+      AuthCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class BucketerCli implements Runnable {

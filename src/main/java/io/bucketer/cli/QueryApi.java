@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.StringJoiner;
+import javax.net.ssl.SSLContext;
 
 /** The processor's query API, as {@code bucketer query} calls it: one GET, its status and body. */
 final class QueryApi {
@@ -25,13 +26,26 @@ final class QueryApi {
   private static final Duration ANSWER_TIMEOUT = Duration.ofSeconds(60);
 
   private final URI base;
-  private final HttpClient client = HttpClient.newBuilder().connectTimeout(CONNECT_TIMEOUT).build();
+  private final Optional<String> authorization;
+  private final HttpClient client;
 
   /**
    * @param base the processor's HTTP address, {@code http://host:8080}
    */
   QueryApi(final URI base) {
+    this(base, Optional.empty(), Optional.empty());
+  }
+
+  /**
+   * @param authorization the Authorization header to send, if any
+   * @param tls the TLS context for an https:// base with a private CA; empty: the JVM's
+   */
+  QueryApi(final URI base, final Optional<String> authorization, final Optional<SSLContext> tls) {
     this.base = base;
+    this.authorization = authorization;
+    final HttpClient.Builder builder = HttpClient.newBuilder().connectTimeout(CONNECT_TIMEOUT);
+    tls.ifPresent(builder::sslContext);
+    this.client = builder.build();
   }
 
   /** What the processor answered; {@code retryAfter} is its Retry-After header, if any. */
@@ -63,12 +77,13 @@ final class QueryApi {
     final StringJoiner query = new StringJoiner("&", "?", "").setEmptyValue("");
     parameters.forEach((name, value) -> query.add(encode(name) + "=" + encode(value)));
     final URI uri = URI.create(stripTrailingSlash(base.toString()) + path + query);
-    final HttpRequest request =
+    final HttpRequest.Builder builder =
         HttpRequest.newBuilder(uri)
             .timeout(ANSWER_TIMEOUT)
             .header("Accept", "application/json")
-            .GET()
-            .build();
+            .GET();
+    authorization.ifPresent(value -> builder.header("Authorization", value));
+    final HttpRequest request = builder.build();
     try {
       final HttpResponse<String> response =
           client.send(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));

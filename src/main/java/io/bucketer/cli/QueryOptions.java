@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
 import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -51,6 +52,8 @@ final class QueryOptions {
   @Option(names = "--json", description = "Print the API's JSON answer as it is.")
   boolean json;
 
+  @Mixin ApiClientOptions access = new ApiClientOptions();
+
   /**
    * Asks for {@code resource} of the series over the range and prints the answer: {@code readable}
    * turns a 200's JSON into text for a person, unless --json. Returns the exit code.
@@ -75,9 +78,15 @@ final class QueryOptions {
     parameters.putAll(moreParameters);
     parameters.put("from", interval.from().toString());
     parameters.put("to", interval.to().toString());
+    final QueryApi api;
+    try {
+      api = new QueryApi(url, access.authorization(), access.tls());
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(spec.commandLine(), e.getMessage());
+    }
     final Answer answer;
     try {
-      answer = new QueryApi(url).getSeries(sensorId, resource, parameters);
+      answer = api.getSeries(sensorId, resource, parameters);
     } catch (UnreachableException e) {
       err.println("bucketer query: " + e.getMessage());
       err.flush();

@@ -19,6 +19,7 @@ import picocli.CommandLine.Command;
       SimulateCommand.class,
       QueryCommand.class,
       ConfigReferenceCommand.class,
+      AuthCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class RuntimeCli implements Runnable {

@@ -13,6 +13,8 @@ import java.net.ServerSocket;
 import java.net.URI;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
@@ -21,6 +23,7 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 class QueryCommandTest {
@@ -49,6 +52,8 @@ class QueryCommandTest {
   private final StringWriter err = new StringWriter();
   private HttpServer api;
   private volatile URI request;
+  private volatile String authorization;
+  @TempDir Path folder;
   private volatile int status = 200;
   private volatile String body = "{}";
   private final Map<String, String> headers = new LinkedHashMap<>();
@@ -60,6 +65,7 @@ class QueryCommandTest {
         "/",
         exchange -> {
           request = exchange.getRequestURI();
+          authorization = exchange.getRequestHeaders().getFirst("Authorization");
           final byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
           exchange.getResponseHeaders().set("Content-Type", "application/json");
           headers.forEach(exchange.getResponseHeaders()::set);
@@ -74,6 +80,40 @@ class QueryCommandTest {
   @AfterEach
   void stop() {
     api.stop(0);
+  }
+
+  @Test
+  void shouldSendAUsersPasswordOrATokenFromFiles() throws IOException {
+    body = STATISTICS;
+    final Path password = Files.writeString(folder.resolve("password"), "s3cret pw\n");
+    final Path token = Files.writeString(folder.resolve("token"), "tok-123\n");
+    final String[] query = {
+      "query", "statistics", "--sensor", "s", "--metric", "m", "--last", "1h", "--json"
+    };
+
+    assertThat(execute(query)).isZero();
+    assertThat(authorization).isNull();
+    assertThat(execute(with(query, "--user", "alice", "--password-file", password.toString())))
+        .isZero();
+    assertThat(authorization).isEqualTo(AccessHeaders.basic("alice", "s3cret pw"));
+    assertThat(execute(with(query, "--token-file", token.toString()))).isZero();
+    assertThat(authorization).isEqualTo("Bearer tok-123");
+    assertThat(execute(with(query, "--user", "alice"))).isEqualTo(2);
+    assertThat(err.toString()).contains("--user needs --password-file");
+  }
+
+  private static String[] with(final String[] args, final String... more) {
+    final String[] all = Arrays.copyOf(args, args.length + more.length);
+    System.arraycopy(more, 0, all, args.length, more.length);
+    return all;
+  }
+
+  private static final class AccessHeaders {
+    static String basic(final String user, final String password) {
+      return "Basic "
+          + java.util.Base64.getEncoder()
+              .encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
+    }
   }
 
   @Test
