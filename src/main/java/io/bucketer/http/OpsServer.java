@@ -25,6 +25,7 @@ import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.server.SslConnectionFactory;
 import org.eclipse.jetty.server.handler.QoSHandler;
+import org.eclipse.jetty.server.handler.SizeLimitHandler;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
@@ -41,6 +42,7 @@ public final class OpsServer implements AutoCloseable {
 
   static final String PROMETHEUS_TEXT = "text/plain; version=0.0.4; charset=utf-8";
   private static final int MAX_THREADS = 32;
+  private static final long MAX_BODY_BYTES = 16_384;
 
   /** How often the users and tokens files are checked: a revoked token stops working this soon. */
   private static final Duration CREDENTIALS_CHECK = Duration.ofSeconds(5);
@@ -188,7 +190,10 @@ public final class OpsServer implements AutoCloseable {
     bounded.setMaxRequestCount(security.limits().maxConcurrentQueries());
     bounded.setMaxSuspend(Duration.ofSeconds(2));
     bounded.excludePath("/health", "/ready", "/metrics");
-    server.setHandler(bounded);
+    // No endpoint takes a body: anything beyond a small one is refused (413) before it is read.
+    final SizeLimitHandler limited = new SizeLimitHandler(MAX_BODY_BYTES, -1);
+    limited.setHandler(bounded);
+    server.setHandler(limited);
     try {
       server.start();
     } catch (Exception e) {
