@@ -1,12 +1,16 @@
 #!/usr/bin/env python3
 """Offline checks of the deployment files, for tools that cannot run here (no Docker engine,
 kubectl, promtool or Grafana): every YAML and JSON file parses, the files agree with each other
-(ports, paths, names, volumes), and every setting they give bucketer exists in the README's
-configuration reference. `docker-compose config -q` (in .ci/run) checks the compose schema."""
+(ports, paths, names, volumes, schemes), every setting they give bucketer exists in the README's
+configuration reference, the Kubernetes pods meet the restricted Pod Security Standard, a
+NetworkPolicy fences them, and secrets reach them as files. `docker-compose config -q` (in
+.ci/run) checks the compose schema."""
 import glob
 import json
+import posixpath
 import re
 import sys
+from urllib.parse import urlsplit
 
 import yaml
 
@@ -27,16 +31,64 @@ def load_all(path):
 readme = open("README.md").read()
 settings = set(re.findall(r"^\| `([a-z0-9.]+)` \|", readme, re.M)) | {"http.port"}
 check("mongodb.uri" in settings, "README: configuration table not found")
+check({"http.tls.cert.file", "http.auth.mode", "http.metrics.access"} <= settings,
+      "README: the HTTP security settings are not in the configuration table")
+# Environment variables named BUCKETER_* that are not settings (ConfigSources.NOT_SETTINGS).
+NOT_SETTINGS = {"BUCKETER_LOG_FORMAT"}
+# Settings that hold a secret: in the manifests only as a reference to a file, never a value.
+SECRET_SETTINGS = {"mongodb.uri", "kafka.sasl.jaas.config", "schema.registry.basic.auth.user.info"}
+# Settings that name a file the process reads.
+FILE_SETTINGS = {"http.tls.cert.file", "http.tls.key.file", "http.tls.client.ca.file",
+                 "http.tls.peer.ca.file", "http.auth.users.file", "http.auth.tokens.file",
+                 "http.auth.peer.token.file", "kafka.ssl.truststore.location",
+                 "kafka.ssl.keystore.location"}
+# ${dir:/path:key} and ${file:/path:key} (Kafka's config providers); ${env:NAME} names no file.
+FILE_REFERENCE = re.compile(r"\$\{(dir|file):([^}:]+):([^}]+)\}")
+
+
+def is_secret(key):
+    return key in SECRET_SETTINGS or key.endswith(".password")
 
 
 def check_setting(key, where):
     check(key.startswith("kafka.") or key in settings, f"{where}: unknown setting {key}")
 
 
+def setting_of(variable):
+    return variable[len("BUCKETER_"):].lower().replace("_", ".")
+
+
 def check_env(env, where):
     for name in env:
-        if name.startswith("BUCKETER_"):
-            check_setting(name[len("BUCKETER_"):].lower().replace("_", "."), f"{where} {name}")
+        if name.startswith("BUCKETER_") and name not in NOT_SETTINGS:
+            check_setting(setting_of(name), f"{where} {name}")
+
+
+def check_commented_settings(text, pattern, where):
+    """Settings in commented-out lines (a variant to switch on) must exist as well."""
+    for line in text.splitlines():
+        match = re.match(pattern, line)
+        if match:
+            name = match.group(1)
+            if name.startswith("BUCKETER_"):
+                if name not in NOT_SETTINGS:
+                    check_setting(setting_of(name), f"{where} (commented) {name}")
+            else:
+                check_setting(name, f"{where} (commented)")
+
+
+def properties(text):
+    result = {}
+    for line in text.splitlines():
+        line = line.strip()
+        if line and not line.startswith("#"):
+            key, _, value = line.partition("=")
+            result[key.strip()] = value.strip()
+    return result
+
+
+def tls_on(effective):
+    return bool(effective.get("http.tls.cert.file"))
 
 
 # Every YAML file parses.
@@ -55,33 +107,74 @@ for needle in ["FROM maven:3.9-eclipse-temurin-17 AS build", "FROM eclipse-temur
                "EXPOSE 8080", 'ENTRYPOINT ["java", "-jar", "bucketer.jar"]', 'CMD ["run"]',
                "COPY --from=build /build/target/bucketer-run.jar ./bucketer.jar",
                'VOLUME ["/var/lib/bucketer"]', "BUCKETER_KAFKA_STATE_DIR=/var/lib/bucketer",
-               "-XX:MaxRAMPercentage=", "-XX:+ExitOnOutOfMemoryError", "USER 10001"]:
+               "-XX:MaxRAMPercentage=", "-XX:+ExitOnOutOfMemoryError"]:
     check(needle in dockerfile, f"Dockerfile: missing {needle!r}")
+# The last USER of the runtime stage: numeric and not root, so that runAsNonRoot can verify it.
+users = re.findall(r"^USER\s+(\S+)", dockerfile, re.M)
+check(bool(users) and re.fullmatch(r"[1-9]\d*(:\d+)?", users[-1]) is not None,
+      f"Dockerfile: the last USER must be a numeric non-root uid, is {users[-1:]}")
 
-# Compose: processors, their settings, and what Prometheus scrapes.
+# --- Compose ----------------------------------------------------------------------------------
+compose_text = open("docker-compose.yml").read()
 compose = docs["docker-compose.yml"][0]
 services = compose["services"]
 processors = sorted(n for n, s in services.items() if s.get("command") == ["run"])
 check(len(processors) >= 2, "compose: fewer than two processors")
+check_commented_settings(compose_text, r"^\s*#\s*(BUCKETER_[A-Z0-9_]+)\s*:", "compose")
 instance_ids = []
+compose_effective = {}
 for name in processors:
     service = services[name]
+    environment = service["environment"]
     check(service["build"]["dockerfile"] == "deploy/docker/Dockerfile", f"compose {name}: build")
-    check_env(service["environment"], f"compose {name}")
-    check("/health" in " ".join(service["healthcheck"]["test"]), f"compose {name}: healthcheck")
-    instance_ids.append(service["environment"].get("BUCKETER_INSTANCE_ID"))
+    check_env(environment, f"compose {name}")
+    effective = {setting_of(k): str(v) for k, v in environment.items() if k.startswith("BUCKETER_")}
+    compose_effective[name] = effective
+    health = " ".join(service["healthcheck"]["test"])
+    check("/health" in health, f"compose {name}: healthcheck")
+    scheme = "https" if tls_on(effective) else "http"
+    check(f"{scheme}://localhost:" in health,
+          f"compose {name}: the healthcheck must use {scheme}:// (http.tls.cert.file is "
+          + ("set)" if scheme == "https" else "not set)"))
+    # Every other caller comes from another container: the published port, the other processor
+    # forwarding a query, Prometheus. The default (loopback) would refuse them all.
+    mode = effective.get("http.auth.mode", "loopback")
+    check(mode != "loopback" or "http.auth.peer.token.file" in effective,
+          f"compose {name}: http.auth.mode=loopback refuses the other processor and the browser")
+    check(mode != "open" or "local demo" in compose_text,
+          f"compose {name}: http.auth.mode=open without a comment saying the stack is a local demo")
+    instance_ids.append(environment.get("BUCKETER_INSTANCE_ID"))
 # Static membership: each processor a stable instance id of its own (a shared one fences the other).
 check(None not in instance_ids and len(set(instance_ids)) == len(processors),
       f"compose: processors need distinct BUCKETER_INSTANCE_IDs, have {instance_ids}")
+for name, service in services.items():
+    for port in service.get("ports", []):
+        check(str(port).startswith("127.0.0.1:"),
+              f"compose {name}: port {port} published beyond the host (use 127.0.0.1:...)")
 check(services["simulator"]["command"][0] == "simulate", "compose: simulator command")
 prometheus = docs["deploy/prometheus/prometheus.yml"][0]
 job = next(j for j in prometheus["scrape_configs"] if j["job_name"] == "bucketer")
 check(job["metrics_path"] == "/metrics", "prometheus: metrics_path")
 targets = sorted(t for c in job["static_configs"] for t in c["targets"])
 check(targets == [f"{p}:8080" for p in processors], f"prometheus: targets {targets} != processors")
+for name in processors:
+    effective = compose_effective[name]
+    # Prometheus scrapes from its own container, without credentials.
+    check(effective.get("http.metrics.access") == "open",
+          f"compose {name}: Prometheus scrapes it: set BUCKETER_HTTP_METRICS_ACCESS=open")
+    check(job.get("scheme", "http") == ("https" if tls_on(effective) else "http"),
+          f"prometheus: scheme {job.get('scheme', 'http')} does not match {name}'s http.tls.*")
 
-# Grafana: the dashboard parses and uses the provisioned datasource.
-datasource_uids = {d["uid"] for d in docs["deploy/grafana/provisioning/datasources/prometheus.yml"][0]["datasources"]}
+# Grafana: the dashboard parses and uses the provisioned datasource; a datasource on bucketer's
+# own API carries a token unless the processors let anyone in.
+datasources = docs["deploy/grafana/provisioning/datasources/prometheus.yml"][0]["datasources"]
+datasource_uids = {d["uid"] for d in datasources}
+for datasource in datasources:
+    host = urlsplit(datasource.get("url", "")).hostname
+    if host in processors:
+        secured = "Authorization" in json.dumps(datasource.get("jsonData", {}))
+        check(secured or compose_effective[host].get("http.auth.mode") == "open",
+              f"grafana: datasource {datasource['name']} calls {host} without credentials")
 for path in glob.glob("deploy/grafana/dashboards/*.json"):
     dashboard = json.load(open(path))
     exprs = []
@@ -92,9 +185,10 @@ for path in glob.glob("deploy/grafana/dashboards/*.json"):
                    "bucketer_sink_write_latency_seconds_bucket", "bucketer_dead_letters_total"]:
         check(any(metric in e for e in exprs), f"{path}: no panel shows {metric}")
 
-# Kubernetes: well-formed objects that refer to each other correctly.
+# --- Kubernetes: well-formed objects that refer to each other correctly -----------------------
 k8s = {}
-for path in glob.glob("deploy/kubernetes/*.yaml"):
+k8s_files = sorted(glob.glob("deploy/kubernetes/*.yaml"))
+for path in k8s_files:
     for doc in docs[path]:
         check({"apiVersion", "kind"} <= doc.keys(), f"{path}: apiVersion/kind missing")
         if doc["kind"] != "Kustomization":
@@ -102,8 +196,15 @@ for path in glob.glob("deploy/kubernetes/*.yaml"):
             k8s[(doc["kind"], doc["metadata"]["name"])] = doc
 kustomization = docs["deploy/kubernetes/kustomization.yaml"][0]
 for resource in kustomization["resources"]:
-    check(resource in [p.split("/")[-1] for p in glob.glob("deploy/kubernetes/*.yaml")],
-          f"kustomization: {resource} missing")
+    check(resource in [p.split("/")[-1] for p in k8s_files], f"kustomization: {resource} missing")
+for path in k8s_files:
+    name = path.split("/")[-1]
+    if name != "kustomization.yaml" and docs[path]:
+        check(name in kustomization["resources"], f"kustomization: {name} is not a resource")
+# No Secret with values in Git: secret.yaml says how to create each one, and holds no object.
+check(not any(kind == "Secret" for kind, _ in k8s), "kubernetes: a Secret with values in Git")
+secret_instructions = open("deploy/kubernetes/secret.yaml").read()
+
 sts = k8s[("StatefulSet", "bucketer")]
 pod = sts["spec"]["template"]["spec"]
 container = pod["containers"][0]
@@ -124,25 +225,209 @@ check(mounts.get(state_dir) in claims, "StatefulSet: kafka.state.dir is not on a
 check("-XX:MaxRAMPercentage=" in env["JDK_JAVA_OPTIONS"]["value"], "StatefulSet: MaxRAMPercentage")
 check(container["resources"]["limits"]["memory"] == container["resources"]["requests"]["memory"],
       "StatefulSet: memory request != limit")
-secret = k8s[("Secret", "bucketer-credentials")]
-for e in env.values():
-    ref = e.get("valueFrom", {}).get("secretKeyRef")
-    if ref and ref["name"] == "bucketer-credentials":
-        check(ref["key"] in secret["stringData"], f"StatefulSet: Secret key {ref['key']} missing")
-check({"BUCKETER_MONGODB_URI", "BUCKETER_KAFKA_SASL_JAAS_CONFIG"} <= env.keys(), "StatefulSet: secrets")
 config_map = k8s[("ConfigMap", "bucketer-config")]
 check(any(v.get("configMap", {}).get("name") == "bucketer-config" for v in pod["volumes"]),
       "StatefulSet: ConfigMap not mounted")
 properties_path = container["args"][container["args"].index("-c") + 1]
-properties_file = properties_path.rsplit("/", 1)[1]
+properties_dir, properties_file = properties_path.rsplit("/", 1)
 check(properties_file in config_map["data"], f"ConfigMap: no {properties_file}")
-for line in config_map["data"][properties_file].splitlines():
-    line = line.strip()
-    if line and not line.startswith("#"):
-        check_setting(line.split("=", 1)[0].strip(), "ConfigMap")
+check_commented_settings(config_map["data"][properties_file], r"^\s*#\s*([a-z][a-z0-9.]*)=", "ConfigMap")
+config = properties(config_map["data"][properties_file])
+for key in config:
+    check_setting(key, "ConfigMap")
+
+# What the process sees: the file, then BUCKETER_* variables with a value (they take precedence).
+effective = dict(config)
+for name, e in env.items():
+    if name.startswith("BUCKETER_") and "value" in e:
+        effective[setting_of(name)] = e["value"]
+
+# Secrets as files: no variable from a Secret, and every secret setting a reference to a file.
+for name, e in env.items():
+    check("secretKeyRef" not in e.get("valueFrom", {}),
+          f"StatefulSet: {name} comes from a Secret as a variable; mount the Secret instead")
+check(not any("secretRef" in s for s in container.get("envFrom", [])),
+      "StatefulSet: envFrom a Secret; mount the Secret instead")
+for key in ("mongodb.uri", "kafka.sasl.jaas.config"):
+    check(key in effective, f"StatefulSet: {key} is not set")
+for key, value in effective.items():
+    if is_secret(key):
+        check(re.fullmatch(r"\$\{(dir|file|env):[^}]+\}", value) is not None,
+              f"ConfigMap: {key} holds a value; name a file of a mounted Secret with ${{dir:...}}")
+        check(not value.startswith("${env:"), f"ConfigMap: {key} from a variable; use ${{dir:...}}")
+
+# Every file a setting names is on a volume of the container that holds it.
+volumes = {v["name"]: v for v in pod["volumes"]}
+
+
+def check_file(path, where):
+    directory, name = posixpath.split(path)
+    volume = volumes.get(mounts.get(directory))
+    if not check_in(volume is not None, f"{where}: {directory} is not a mounted volume"):
+        return
+    source = volume.get("secret") or volume.get("configMap") or {}
+    items = source.get("items")
+    if items is not None:
+        check(name in {i["path"] for i in items}, f"{where}: {name} is not an item of {directory}")
+    if "secret" in volume:
+        secret_name = volume["secret"]["secretName"]
+        check(secret_name in secret_instructions,
+              f"{where}: secret.yaml does not say how to create the Secret {secret_name}")
+
+
+def check_in(condition, message):
+    check(condition, message)
+    return condition
+
+
+for key, value in effective.items():
+    for provider, path, reference_key in FILE_REFERENCE.findall(value):
+        check_file(posixpath.join(path, reference_key) if provider == "dir" else path,
+                   f"ConfigMap {key} ${{{provider}:...}}")
+    if key in FILE_SETTINGS and value:
+        check_file(value, f"ConfigMap {key}")
+check_file(properties_path, "StatefulSet -c")
+
+# HTTP: probes in the listener's scheme; Prometheus scrapes, so /metrics is open to it.
+scheme = "HTTPS" if tls_on(effective) else "HTTP"
+for probe in ("startupProbe", "livenessProbe", "readinessProbe"):
+    if probe in container:
+        actual = container[probe]["httpGet"].get("scheme", "HTTP")
+        check(actual == scheme, f"StatefulSet: {probe} scheme {actual}, the listener speaks {scheme}"
+              " (http.tls.cert.file " + ("set)" if tls_on(effective) else "not set)"))
+annotations = sts["spec"]["template"]["metadata"].get("annotations", {})
+if annotations.get("prometheus.io/scrape") == "true":
+    check(effective.get("http.metrics.access") == "open",
+          "StatefulSet: Prometheus scrapes it: set http.metrics.access=open (behind the NetworkPolicy)")
+    check(annotations.get("prometheus.io/scheme", "http") == scheme.lower(),
+          "StatefulSet: prometheus.io/scheme does not match http.tls.*")
+if effective.get("http.auth.mode", "loopback") == "credentials":
+    check(tls_on(effective), "ConfigMap: http.auth.mode=credentials without http.tls.*: passwords in clear")
+
+# The restricted Pod Security Standard, for every container of every workload, init and ephemeral
+# ones included (https://kubernetes.io/docs/concepts/security/pod-security-standards/).
+RESTRICTED_VOLUMES = {"configMap", "csi", "downwardAPI", "emptyDir", "ephemeral",
+                      "persistentVolumeClaim", "projected", "secret", "name"}
+
+
+def pod_specs():
+    for (kind, name), doc in k8s.items():
+        spec = doc.get("spec", {})
+        if kind == "Pod":
+            yield f"{kind} {name}", spec
+        elif kind == "CronJob":
+            yield f"{kind} {name}", spec["jobTemplate"]["spec"]["template"]["spec"]
+        elif "template" in spec:
+            yield f"{kind} {name}", spec["template"]["spec"]
+
+
+workloads = 0
+for where, spec in pod_specs():
+    workloads += 1
+    pod_context = spec.get("securityContext", {})
+    for flag in ("hostNetwork", "hostPID", "hostIPC"):
+        check(not spec.get(flag), f"{where}: {flag}")
+    for volume in spec.get("volumes", []):
+        check(set(volume) <= RESTRICTED_VOLUMES, f"{where}: volume {volume['name']} of a type"
+              " the restricted standard forbids")
+    for group in ("initContainers", "containers", "ephemeralContainers"):
+        for c in spec.get(group, []):
+            at = f"{where} {group} {c['name']}"
+            context = c.get("securityContext", {})
+
+            def effective_field(field):
+                return context.get(field, pod_context.get(field))
+
+            check(effective_field("runAsNonRoot") is True, f"{at}: runAsNonRoot must be true")
+            check(effective_field("runAsUser") != 0, f"{at}: runAsUser 0")
+            check(context.get("allowPrivilegeEscalation") is False,
+                  f"{at}: allowPrivilegeEscalation must be false")
+            check(not context.get("privileged"), f"{at}: privileged")
+            check(context.get("readOnlyRootFilesystem") is True,
+                  f"{at}: readOnlyRootFilesystem must be true")
+            capabilities = context.get("capabilities", {})
+            check("ALL" in capabilities.get("drop", []), f"{at}: capabilities must drop ALL")
+            check(set(capabilities.get("add", [])) <= {"NET_BIND_SERVICE"},
+                  f"{at}: capabilities added: {capabilities.get('add')}")
+            seccomp = (effective_field("seccompProfile") or {}).get("type")
+            check(seccomp in ("RuntimeDefault", "Localhost"),
+                  f"{at}: seccompProfile must be RuntimeDefault, is {seccomp}")
+            # A read-only root needs somewhere to write: /tmp on an emptyDir (java.io.tmpdir).
+            container_mounts = {m["mountPath"]: m["name"] for m in c.get("volumeMounts", [])}
+            tmp = next((v for v in spec.get("volumes", [])
+                        if v["name"] == container_mounts.get("/tmp")), {})
+            check("emptyDir" in tmp, f"{at}: /tmp is not an emptyDir (readOnlyRootFilesystem)")
+check(workloads > 0, "kubernetes: no workload found")
+# The namespace enforces the standard: its manifest carries the label, or the instructions say so.
+namespaces = [doc for (kind, _), doc in k8s.items() if kind == "Namespace"]
+for namespace in namespaces:
+    labels = namespace["metadata"].get("labels", {})
+    check(labels.get("pod-security.kubernetes.io/enforce") == "restricted",
+          f"Namespace {namespace['metadata']['name']}: pod-security.kubernetes.io/enforce=restricted")
+if not namespaces:
+    check(re.search(r"kubectl label namespace \S+ pod-security\.kubernetes\.io/enforce=restricted",
+                    open("deploy/README.md").read()) is not None,
+          "deploy/README.md: no instruction to label the namespace with the restricted standard")
+
+# The NetworkPolicy: it selects the pods, lets into the HTTP port only the listed peers, and out
+# only to DNS, the other processors, Kafka, the registry and MongoDB, each rule with its ports.
+pod_labels = sts["spec"]["template"]["metadata"]["labels"]
+http_ports = {p["containerPort"] for p in container["ports"]} | {p["name"] for p in container["ports"]}
+policies = [doc for (kind, _), doc in k8s.items() if kind == "NetworkPolicy"
+            and doc["spec"]["podSelector"].get("matchLabels", {}).items() <= pod_labels.items()]
+check(len(policies) == 1, f"kubernetes: {len(policies)} NetworkPolicies select the processors, want 1")
+
+
+def selects_processors(peer):
+    labels = peer.get("podSelector", {}).get("matchLabels")
+    return (labels is not None and labels.items() <= pod_labels.items()
+            and "namespaceSelector" not in peer and "ipBlock" not in peer)
+
+
+def allowed_ports(rules, peer_test=lambda peer: True):
+    return {(p.get("protocol", "TCP"), p["port"]) for r in rules
+            if any(peer_test(peer) for peer in r.get(peers_key(r), [])) for p in r["ports"]}
+
+
+def peers_key(rule):
+    return "from" if "from" in rule else "to"
+
+
+for policy in policies:
+    spec = policy["spec"]
+    check(set(spec.get("policyTypes", [])) == {"Ingress", "Egress"},
+          "NetworkPolicy: policyTypes must be Ingress and Egress")
+    ingress, egress = spec.get("ingress", []), spec.get("egress", [])
+    for kind, rules in (("ingress", ingress), ("egress", egress)):
+        for i, rule in enumerate(rules):
+            check(bool(rule.get("ports")), f"NetworkPolicy: {kind} rule {i} open on every port")
+            check(bool(rule.get("from" if kind == "ingress" else "to")),
+                  f"NetworkPolicy: {kind} rule {i} open to every peer")
+            for peer in rule.get("from" if kind == "ingress" else "to", []):
+                check(peer.get("ipBlock", {}).get("cidr") not in ("0.0.0.0/0", "::/0"),
+                      f"NetworkPolicy: {kind} rule {i} open to any address")
+    for rule in ingress:
+        for port in rule.get("ports", []):
+            check(port["port"] in http_ports, f"NetworkPolicy: ingress on port {port['port']},"
+                  " not the HTTP port")
+    check(any(selects_processors(peer) for r in ingress for peer in r.get("from", [])),
+          "NetworkPolicy: the processors cannot reach each other (forwarded queries)")
+    peers = json.dumps(ingress)
+    check("prometheus" in peers, "NetworkPolicy: Prometheus cannot scrape /metrics")
+    out = allowed_ports(egress)
+    check({("UDP", 53), ("TCP", 53)} <= out, "NetworkPolicy: no DNS")
+    check(allowed_ports(egress, selects_processors) & {("TCP", p) for p in http_ports},
+          "NetworkPolicy: the processors cannot forward queries to each other")
+    for server in effective["bootstrap.servers"].split(","):
+        port = int(server.rsplit(":", 1)[1])
+        check(("TCP", port) in out, f"NetworkPolicy: no egress to Kafka's port {port}")
+    registry = urlsplit(effective["schema.registry.url"])
+    port = registry.port or (443 if registry.scheme == "https" else 80)
+    check(("TCP", port) in out, f"NetworkPolicy: no egress to the registry's port {port}")
+    check(("TCP", 27017) in out, "NetworkPolicy: no egress to MongoDB's port 27017")
+
 pdb = k8s[("PodDisruptionBudget", "bucketer")]
 check(pdb["spec"]["maxUnavailable"] == 1, "PodDisruptionBudget: maxUnavailable")
-pod_labels = sts["spec"]["template"]["metadata"]["labels"]
 check(pdb["spec"]["selector"]["matchLabels"].items() <= pod_labels.items(), "PodDisruptionBudget: selector")
 
 for e in errors:
