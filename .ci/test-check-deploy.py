@@ -1,0 +1,162 @@
+#!/usr/bin/env python3
+"""Tests of .ci/check-deploy.py: it passes on the repository's files, and each mutation below,
+applied alone to a copy of them, makes it fail with the message expected. A check that a mutation
+does not trip is a check that does not work."""
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+FILES = ["README.md", "docker-compose.yml", "deploy", ".ci/check-deploy.py"]
+STS = "deploy/kubernetes/statefulset.yaml"
+CM = "deploy/kubernetes/configmap.yaml"
+NP = "deploy/kubernetes/networkpolicy.yaml"
+COMPOSE = "docker-compose.yml"
+
+INIT_CONTAINER = """      initContainers:
+        - name: wait
+          image: busybox
+          securityContext:
+            allowPrivilegeEscalation: false
+            readOnlyRootFilesystem: true
+            capabilities:
+              drop: ["ALL"]
+      containers:
+"""
+
+# (name, file, text to replace, replacement, part of the expected message)
+MUTATIONS = [
+    ("privilege escalation", STS, "allowPrivilegeEscalation: false", "allowPrivilegeEscalation: true",
+     "allowPrivilegeEscalation must be false"),
+    ("writable root", STS, "readOnlyRootFilesystem: true", "readOnlyRootFilesystem: false",
+     "readOnlyRootFilesystem must be true"),
+    ("capabilities kept", STS, 'drop: ["ALL"]', 'drop: ["NET_RAW"]', "capabilities must drop ALL"),
+    ("root allowed", STS, "runAsNonRoot: true\n            allowPrivilegeEscalation",
+     "runAsNonRoot: false\n            allowPrivilegeEscalation", "runAsNonRoot must be true"),
+    ("no seccomp", STS, "seccompProfile:\n              type: RuntimeDefault",
+     "seccompProfile:\n              type: Unconfined", "seccompProfile must be RuntimeDefault"),
+    ("init container without /tmp", STS, "      containers:\n", INIT_CONTAINER,
+     "initContainers wait: /tmp is not an emptyDir"),
+    ("hostPath volume", STS, "        - name: tmp\n          emptyDir:",
+     "        - name: host\n          hostPath: {path: /}\n        - name: tmp\n          emptyDir:",
+     "the restricted standard forbids"),
+    ("no NetworkPolicy", "deploy/kubernetes/kustomization.yaml", "  - networkpolicy.yaml\n", "",
+     "networkpolicy.yaml is not a resource"),
+    ("egress anywhere", NP, "cidr: 192.0.2.0/24", "cidr: 0.0.0.0/0", "open to any address"),
+    ("ingress on every port", NP, "  ingress:\n    # The HTTP port only",
+     "  ingress:\n    - from: [{podSelector: {}}]\n    # The HTTP port only", "open on every port"),
+    ("no DNS", NP, "          port: 53\n        - protocol: TCP\n          port: 53",
+     "          port: 5353\n        - protocol: TCP\n          port: 5353", "no DNS"),
+    ("no egress to Kafka", NP, "port: 9093", "port: 9092", "no egress to Kafka's port 9093"),
+    ("probe over HTTP with TLS on", STS, "scheme: HTTPS\n              path: /ready",
+     "scheme: HTTP\n              path: /ready", "readinessProbe scheme HTTP"),
+    ("probes over HTTPS with TLS off", CM, "    http.tls.cert.file=/etc/bucketer/tls/tls.crt\n", "",
+     "startupProbe scheme HTTPS"),
+    ("metrics closed to Prometheus", CM, "http.metrics.access=open", "http.metrics.access=api",
+     "Prometheus scrapes it"),
+    ("secret as a variable", STS, "          env:\n",
+     "          env:\n            - name: BUCKETER_MONGODB_URI\n              valueFrom:\n"
+     "                secretKeyRef: {name: bucketer-credentials, key: mongodb-uri}\n",
+     "comes from a Secret as a variable"),
+    ("secret value in the ConfigMap", CM, "mongodb.uri=${dir:/etc/bucketer/secrets:mongodb-uri}",
+     "mongodb.uri=mongodb://u:p@db/", "mongodb.uri holds a value"),
+    ("reference to a key not mounted", CM, "${dir:/etc/bucketer/secrets:mongodb-uri}",
+     "${dir:/etc/bucketer/secrets:mongo-uri}", "mongo-uri is not an item"),
+    ("file outside any volume", CM, "http.auth.users.file=/etc/bucketer/auth/users",
+     "http.auth.users.file=/etc/bucketer/users", "/etc/bucketer is not a mounted volume"),
+    ("unknown setting", CM, "http.metrics.access=open", "http.metric.access=open",
+     "unknown setting http.metric.access"),
+    ("unknown setting in a comment", COMPOSE, "# BUCKETER_HTTP_AUTH_USERS_FILE:",
+     "# BUCKETER_HTTP_AUTH_USER_FILE:", "(commented) BUCKETER_HTTP_AUTH_USER_FILE"),
+    ("compose metrics closed", COMPOSE, "  BUCKETER_HTTP_METRICS_ACCESS: open\n  # Secured",
+     "  BUCKETER_HTTP_METRICS_ACCESS: api\n  # Secured", "set BUCKETER_HTTP_METRICS_ACCESS=open"),
+    ("compose loopback", COMPOSE, "  BUCKETER_HTTP_AUTH_MODE: open\n", "",
+     "http.auth.mode=loopback refuses"),
+    ("compose TLS with an http healthcheck", COMPOSE, "  # BUCKETER_HTTP_TLS_CERT_FILE:",
+     "  BUCKETER_HTTP_TLS_CERT_FILE:", "the healthcheck must use https://"),
+    ("compose port on every interface", COMPOSE, '"127.0.0.1:8080:8080"', '"8080:8080"',
+     "published beyond the host"),
+    ("namespace not labelled", "deploy/README.md", "kubectl label namespace <namespace> pod-security",
+     "kubectl label namespace <namespace> pod-sec", "label the namespace with the restricted standard"),
+    ("a Secret with values", "deploy/kubernetes/secret.yaml", "# holds. docs/security.md",
+     "# holds.\napiVersion: v1\nkind: Secret\nmetadata: {name: x}\nstringData: {a: b}\n#",
+     "a Secret with values in Git"),
+    ("Dockerfile as root", "deploy/docker/Dockerfile", "USER 10001:10001", "USER root",
+     "numeric non-root uid"),
+]
+
+
+def run(root):
+    return subprocess.run([sys.executable, ".ci/check-deploy.py"], cwd=root,
+                          capture_output=True, text=True)
+
+
+def copy(root):
+    for path in FILES:
+        target = os.path.join(root, path)
+        os.makedirs(os.path.dirname(target) or root, exist_ok=True)
+        (shutil.copytree if os.path.isdir(path) else shutil.copy)(path, target)
+
+
+
+
+def secure(root):
+    """Switches the compose stack to its commented "Secured variant", as deploy/README.md says."""
+    lines = []
+    for line in open(os.path.join(root, COMPOSE)).read().splitlines():
+        if line in ("  BUCKETER_HTTP_AUTH_MODE: open", "  BUCKETER_HTTP_METRICS_ACCESS: open"):
+            continue
+        if "http://localhost:8080/health" in line:
+            continue
+        match = re.match(r"^(\s*)# ((BUCKETER_HTTP_[A-Z_]+|test): .*|- \./secrets/.*)$", line)
+        lines.append(match.group(1) + match.group(2) if match else line)
+    open(os.path.join(root, COMPOSE), "w").write("\n".join(lines) + "\n")
+    prometheus = os.path.join(root, "deploy/prometheus/prometheus.yml")
+    text = open(prometheus).read()
+    for option in ("scheme: https", "tls_config:", "  ca_file:"):
+        text = text.replace("# " + option, option)
+    open(prometheus, "w").write(text)
+
+
+failures = []
+with tempfile.TemporaryDirectory() as clean:
+    copy(clean)
+    result = run(clean)
+    if result.returncode != 0:
+        failures.append(f"the repository's own files fail: {result.stderr.strip()}")
+# The commented secured variant, switched on, is a valid stack that passes the same checks.
+with tempfile.TemporaryDirectory() as secured:
+    copy(secured)
+    secure(secured)
+    compose = open(os.path.join(secured, COMPOSE)).read()
+    if "BUCKETER_HTTP_TLS_CERT_FILE: /etc" not in compose or "- ./secrets/tls" not in compose:
+        failures.append("the secured variant was not switched on")
+    result = run(secured)
+    if result.returncode != 0:
+        failures.append(f"the secured compose variant fails: {result.stderr.strip()}")
+    if shutil.which("docker-compose"):
+        result = subprocess.run(["docker-compose", "-f", COMPOSE, "config", "-q"], cwd=secured,
+                                capture_output=True, text=True)
+        if result.returncode != 0:
+            failures.append(f"docker-compose refuses the secured variant: {result.stderr.strip()}")
+for name, path, old, new, expected in MUTATIONS:
+    with tempfile.TemporaryDirectory() as root:
+        copy(root)
+        target = os.path.join(root, path)
+        text = open(target).read()
+        if text.count(old) != 1:
+            failures.append(f"{name}: {old!r} is not once in {path}")
+            continue
+        open(target, "w").write(text.replace(old, new))
+        result = run(root)
+        if result.returncode == 0 or expected not in result.stderr:
+            failures.append(f"{name}: expected a failure with {expected!r}, got "
+                            f"exit {result.returncode}: {result.stderr.strip() or result.stdout}")
+
+for failure in failures:
+    print("test-check-deploy:", failure, file=sys.stderr)
+print(f"test-check-deploy: {len(MUTATIONS)} mutations: "
+      + ("each caught" if not failures else f"{len(failures)} problem(s)"))
+sys.exit(1 if failures else 0)
