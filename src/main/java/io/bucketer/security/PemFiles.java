@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.security.PrivateKey;
+import java.security.Provider;
 import java.security.Signature;
 import java.security.cert.Certificate;
 import java.security.cert.CertificateException;
@@ -16,6 +17,7 @@ import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
 import java.util.List;
 import org.bouncycastle.asn1.pkcs.PrivateKeyInfo;
+import org.bouncycastle.jce.provider.BouncyCastleProvider;
 import org.bouncycastle.openssl.PEMEncryptedKeyPair;
 import org.bouncycastle.openssl.PEMKeyPair;
 import org.bouncycastle.openssl.PEMParser;
@@ -36,6 +38,13 @@ import org.bouncycastle.pkcs.PKCSException;
  * <p>Errors name the file and what is wrong with it, never the file's content.
  */
 public final class PemFiles {
+
+  /**
+   * Decrypts encrypted keys: openssl writes them with AES in CBC mode under the name
+   * "AES/CBC/PKCS7Padding", which the JDK's own provider does not know. Used as an instance, never
+   * installed in the JVM, so nothing else changes provider.
+   */
+  private static final Provider BOUNCY_CASTLE = new BouncyCastleProvider();
 
   /** The alias of the one key entry in a key store made here. */
   public static final String KEY_ALIAS = "bucketer";
@@ -122,12 +131,16 @@ public final class PemFiles {
       } else if (pem instanceof PKCS8EncryptedPrivateKeyInfo encrypted) {
         return converter.getPrivateKey(
             encrypted.decryptPrivateKeyInfo(
-                new JceOpenSSLPKCS8DecryptorProviderBuilder().build(required(password, file))));
+                new JceOpenSSLPKCS8DecryptorProviderBuilder()
+                    .setProvider(BOUNCY_CASTLE)
+                    .build(required(password, file))));
       } else if (pem instanceof PEMEncryptedKeyPair encrypted) {
         return converter
             .getKeyPair(
                 encrypted.decryptKeyPair(
-                    new JcePEMDecryptorProviderBuilder().build(required(password, file))))
+                    new JcePEMDecryptorProviderBuilder()
+                        .setProvider(BOUNCY_CASTLE)
+                        .build(required(password, file))))
             .getPrivate();
       }
     } catch (IOException | PKCSException | OperatorCreationException e) {
