@@ -9,12 +9,20 @@ import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.classic.spi.IThrowableProxy;
 import ch.qos.logback.core.read.ListAppender;
+import io.bucketer.config.HttpSettings;
 import io.bucketer.config.InputSettings;
 import io.bucketer.config.KafkaSettings;
 import io.bucketer.config.MongoSettings;
+import io.bucketer.testing.EncryptedKeys;
 import io.bucketer.testing.InProcessRun;
 import io.bucketer.testing.LocalInfrastructure;
+import io.bucketer.testing.TestCertificates;
+import io.bucketer.testing.TestCertificates.Issued;
+import io.bucketer.testing.TestCertificates.Purpose;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.URI;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -46,12 +54,15 @@ class SecretsNotLoggedIT {
   private static final String TRUSTSTORE_PASSWORD = "truststore-Pa55-7c1d";
   private static final String JAAS_PASSWORD = "jaas-Pa55-42ab";
   private static final String REGISTRY_PASSWORD = "registry-Pa55-9d3e";
+  private static final String TLS_KEY_PASSWORD = "tls-key-Pa55-5b7f";
+  private static final String PEER_TOKEN = "peer-token-Pa55-c0ffee-0123";
   private static final List<String> CAPTURED_LOGGERS =
       List.of("io.bucketer", "org.apache.kafka", "org.mongodb");
 
   private static LocalInfrastructure infrastructure;
 
   @TempDir Path stateDir;
+  @TempDir static Path secrets;
 
   @BeforeAll
   static void startInfrastructure() {
@@ -65,13 +76,15 @@ class SecretsNotLoggedIT {
 
   @Test
   void shouldLogNoSecretWhenItStarts() throws Exception {
-    final InProcessRun run =
-        new InProcessRun(infrastructure.endpoints(), stateDir, 1, settingsWithSecrets());
-
     final ListAppender<ILoggingEvent> captured = captureAtInfo();
+    final PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    String scrape = "";
     try {
+      // The settings are read, their TLS key decrypted and their files checked, inside the capture.
+      final InProcessRun run =
+          new InProcessRun(infrastructure.endpoints(), stateDir, 1, settingsWithSecrets());
       try (run;
-          BucketerApp app = run.start()) {
+          BucketerApp app = run.start(meters)) {
         // mongo-java-server knows no SCRAM, so the sink's first attempt fails on authentication
         // and its retry warning, which carries the driver's error about the credential, is
         // captured too.
@@ -82,6 +95,7 @@ class SecretsNotLoggedIT {
                     app.streamsState() == KafkaStreams.State.RUNNING
                         && render(snapshot(captured))
                             .contains("cannot create the bucket indexes yet"));
+        scrape = meters.scrape();
       }
     } finally {
       release(captured);
@@ -91,11 +105,17 @@ class SecretsNotLoggedIT {
     // The clients' dumps were captured, so a leak in them would be seen.
     assertThat(log).contains("StreamsConfig values").contains("ConsumerConfig values");
     assertThat(log).contains("ssl.truststore.password = [hidden]");
-    assertThat(log)
-        .doesNotContain(MONGO_PASSWORD)
-        .doesNotContain(TRUSTSTORE_PASSWORD)
-        .doesNotContain(JAAS_PASSWORD)
-        .doesNotContain(REGISTRY_PASSWORD);
+    // /metrics too: what Prometheus scrapes holds the Kafka clients' metrics, tagged by client.
+    assertThat(scrape).contains("kafka_consumer_").contains("bucketer_");
+    for (final String text : List.of(log, scrape)) {
+      assertThat(text)
+          .doesNotContain(MONGO_PASSWORD)
+          .doesNotContain(TRUSTSTORE_PASSWORD)
+          .doesNotContain(JAAS_PASSWORD)
+          .doesNotContain(REGISTRY_PASSWORD)
+          .doesNotContain(TLS_KEY_PASSWORD)
+          .doesNotContain(PEER_TOKEN);
+    }
   }
 
   /** Secrets in every setting that holds one: the registry's and MongoDB's, and Kafka's. */
@@ -113,6 +133,25 @@ class SecretsNotLoggedIT {
             + server.getPort()
             + "/?authSource=admin&serverSelectionTimeoutMS=1000");
     settings.put(KafkaSettings.SERIES_PARTITIONS, "1");
+    // The HTTP listener's secrets: an encrypted key's password, and the token instances share.
+    final Issued certificate =
+        TestCertificates.issue(
+            TestCertificates.ca("test CA"), "bucketer", Purpose.SERVER, "localhost");
+    settings.put(
+        HttpSettings.TLS_CERT_FILE, certificate.writeChain(secrets.resolve("tls.crt")).toString());
+    settings.put(
+        HttpSettings.TLS_KEY_FILE,
+        EncryptedKeys.write(
+                certificate.key(), secrets.resolve("tls.key"), TLS_KEY_PASSWORD.toCharArray())
+            .toString());
+    settings.put(HttpSettings.TLS_KEY_PASSWORD, TLS_KEY_PASSWORD);
+    try {
+      settings.put(
+          HttpSettings.AUTH_PEER_TOKEN_FILE,
+          Files.writeString(secrets.resolve("peer-token"), PEER_TOKEN).toString());
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
     settings.put(MongoSettings.SINK_WRITE_TIMEOUT, "2s");
     // Unused on a PLAINTEXT listener, but every Kafka client receives them and dumps its config.
     settings.put(KafkaSettings.CLIENT_PREFIX + "ssl.truststore.password", TRUSTSTORE_PASSWORD);
