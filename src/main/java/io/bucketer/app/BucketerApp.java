@@ -122,7 +122,7 @@ public final class BucketerApp implements AutoCloseable {
     final InputPartitioning partitioning = topics.partitioning();
     final MongoBucketWriter writer =
         MongoBucketWriter.connect(
-            config.mongoUri(),
+            config.mongo().connection(),
             config.mongoDatabase(),
             config.collectionPrefix(),
             config.granularities(),

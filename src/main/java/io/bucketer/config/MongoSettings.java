@@ -3,9 +3,17 @@ package io.bucketer.config;
 import static io.bucketer.config.SettingValidators.span;
 
 import com.mongodb.ConnectionString;
+import com.mongodb.MongoCredential;
 import io.bucketer.buckets.BucketDocumentNames;
 import io.bucketer.buckets.TimeSpans;
+import io.bucketer.security.ClientTls;
+import io.bucketer.security.SecurityMaterialException;
+import io.bucketer.sink.MongoConnection;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Optional;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
@@ -20,6 +28,12 @@ import org.apache.kafka.common.config.types.Password;
 public final class MongoSettings {
 
   public static final String URI = "mongodb.uri";
+  public static final String USERNAME = "mongodb.username";
+  public static final String PASSWORD = "mongodb.password";
+  public static final String TLS_CA_FILE = "mongodb.tls.ca.file";
+  public static final String TLS_CERT_FILE = "mongodb.tls.cert.file";
+  public static final String TLS_KEY_FILE = "mongodb.tls.key.file";
+  public static final String TLS_KEY_PASSWORD = "mongodb.tls.key.password";
   public static final String DATABASE = "mongodb.database";
   public static final String COLLECTION_PREFIX = "mongodb.collection.prefix";
   public static final String SINK_BATCH_SIZE = "sink.batch.size";
@@ -35,7 +49,57 @@ public final class MongoSettings {
               ConfigDef.NO_DEFAULT_VALUE,
               new MongoUri(),
               Importance.HIGH,
-              "MongoDB connection string; TLS and credentials go here (never printed).")
+              "MongoDB connection string: hosts, database options, authSource, authMechanism,"
+                  + " tls=true; a user and password may go here too, or in mongodb.username and"
+                  + " mongodb.password. Never printed.")
+          .define(
+              USERNAME,
+              Type.STRING,
+              "",
+              Importance.HIGH,
+              "User bucketer logs in to MongoDB as, with mongodb.password: SCRAM-SHA-256, or"
+                  + " SCRAM-SHA-1 with a server that offers no other; defined in the database of"
+                  + " mongodb.uri's authSource, else of its path, else admin. Set, mongodb.uri must"
+                  + " hold no user of its own. Empty: mongodb.uri's user, if any.")
+          .define(
+              PASSWORD,
+              Type.PASSWORD,
+              null,
+              Importance.HIGH,
+              "Password of mongodb.username, kept out of the connection string: give it as"
+                  + " ${file:...} or ${dir:...} to read it from a mounted secret. Never printed.")
+          .define(
+              TLS_CA_FILE,
+              Type.STRING,
+              "",
+              Importance.HIGH,
+              "PEM bundle of the CAs MongoDB's certificates must chain to, instead of the JVM's"
+                  + " trust store; set, the client speaks TLS whatever mongodb.uri says. Read at"
+                  + " start.")
+          .define(
+              TLS_CERT_FILE,
+              Type.STRING,
+              "",
+              Importance.MEDIUM,
+              "PEM file of the client certificate chain, leaf first, shown to a MongoDB that"
+                  + " asks for one (a mongod with net.tls.CAFile): with"
+                  + " authMechanism=MONGODB-X509 in mongodb.uri, bucketer logs in as the"
+                  + " certificate's subject. Needs mongodb.tls.key.file; turns TLS on. Read at"
+                  + " start.")
+          .define(
+              TLS_KEY_FILE,
+              Type.STRING,
+              "",
+              Importance.MEDIUM,
+              "PEM file of the client certificate's private key: PKCS#8, PKCS#1 (RSA) or SEC1"
+                  + " (EC), encrypted or not.")
+          .define(
+              TLS_KEY_PASSWORD,
+              Type.PASSWORD,
+              null,
+              Importance.LOW,
+              "Password of an encrypted mongodb.tls.key.file (never printed; give it as"
+                  + " ${file:...}).")
           .define(DATABASE, Type.STRING, "iot", Importance.HIGH, "Database of the buckets.")
           .define(
               COLLECTION_PREFIX,
@@ -77,13 +141,124 @@ public final class MongoSettings {
                   + " that MongoDB is back.");
 
   private final AbstractConfig values;
+  private final MongoConnection connection;
 
+  /**
+   * @throws ConfigException when the settings do not fit together, or a TLS file cannot be used
+   */
   MongoSettings(final AbstractConfig values) {
     this.values = values;
+    this.connection = readConnection();
   }
 
   public String uri() {
     return values.getPassword(URI).value();
+  }
+
+  /** The connection string with the TLS files and the login, the files read and checked. */
+  public MongoConnection connection() {
+    return connection;
+  }
+
+  private MongoConnection readConnection() {
+    final ConnectionString uri = new ConnectionString(uri());
+    final MongoCredential uriCredential = uri.getCredential();
+    final boolean loginSet =
+        !values.getString(USERNAME).isBlank() || values.getPassword(PASSWORD) != null;
+    if (loginSet
+        && uriCredential != null
+        && MongoCredential.MONGODB_X509_MECHANISM.equals(uriCredential.getMechanism())) {
+      throw new ConfigException(
+          USERNAME
+              + " and "
+              + PASSWORD
+              + " do not go with authMechanism=MONGODB-X509 in "
+              + URI
+              + ": X.509 logs in as the client certificate's subject");
+    }
+    return new MongoConnection(uri(), tls(uri), login(uri));
+  }
+
+  private Optional<ClientTls> tls(final ConnectionString uri) {
+    final Optional<Path> ca = file(TLS_CA_FILE);
+    final Optional<Path> certificate = file(TLS_CERT_FILE);
+    final Optional<Path> key = file(TLS_KEY_FILE);
+    if (certificate.isPresent() != key.isPresent()) {
+      throw new ConfigException(
+          (certificate.isPresent() ? TLS_KEY_FILE : TLS_CERT_FILE)
+              + " must be set too: a client certificate needs its key");
+    }
+    if (ca.isEmpty() && certificate.isEmpty()) {
+      return Optional.empty();
+    }
+    if (Boolean.FALSE.equals(uri.getSslEnabled())) {
+      throw new ConfigException(
+          URI + " turns TLS off (tls=false), but mongodb.tls.* files are set: remove one");
+    }
+    final Password keyPassword = values.getPassword(TLS_KEY_PASSWORD);
+    final ClientTls tls =
+        new ClientTls(
+            ca.orElse(null),
+            certificate.orElse(null),
+            key.orElse(null),
+            keyPassword == null ? null : keyPassword.value().toCharArray());
+    try {
+      // Read once now, so that a wrong file stops the start with its name, before any connection.
+      tls.context();
+    } catch (SecurityMaterialException e) {
+      throw new ConfigException("mongodb.tls.*: " + e.getMessage());
+    }
+    return Optional.of(tls);
+  }
+
+  private Optional<MongoConnection.Login> login(final ConnectionString uri) {
+    final String username = values.getString(USERNAME);
+    final Password password = values.getPassword(PASSWORD);
+    if (username.isBlank() && password == null) {
+      return Optional.empty();
+    }
+    if (username.isBlank() || password == null) {
+      throw new ConfigException(
+          (username.isBlank() ? USERNAME : PASSWORD)
+              + " must be set too: "
+              + (username.isBlank() ? PASSWORD : USERNAME)
+              + " is");
+    }
+    if (uri.getCredential() != null) {
+      throw new ConfigException(
+          URI
+              + " holds credentials already (a user or authMechanism): keep them in one place,"
+              + " there or in "
+              + USERNAME
+              + " and "
+              + PASSWORD);
+    }
+    return Optional.of(
+        new MongoConnection.Login(username, authSource(uri), password.value().toCharArray()));
+  }
+
+  /**
+   * Where the user is defined, as the driver reads it for a user in the connection string: its
+   * authSource option, else the database in its path, else admin. The driver does not expose the
+   * option without a user in the string, hence this reading of its query.
+   */
+  static String authSource(final ConnectionString uri) {
+    final String text = uri.getConnectionString();
+    final int query = text.indexOf('?');
+    if (query >= 0) {
+      for (final String option : text.substring(query + 1).split("[&;]")) {
+        final int equals = option.indexOf('=');
+        if (equals > 0 && option.substring(0, equals).equalsIgnoreCase("authSource")) {
+          return URLDecoder.decode(option.substring(equals + 1), StandardCharsets.UTF_8);
+        }
+      }
+    }
+    return uri.getDatabase() != null ? uri.getDatabase() : "admin";
+  }
+
+  private Optional<Path> file(final String name) {
+    final String path = values.getString(name);
+    return path.isBlank() ? Optional.empty() : Optional.of(Path.of(path));
   }
 
   public String database() {

@@ -207,7 +207,7 @@ public final class BucketSink implements Runnable, AutoCloseable {
           throw new BucketSinkException("MongoDB refused the bucket indexes: " + e.getMessage(), e);
         }
         final Duration delay = backoff.next();
-        LOG.warn("cannot create the bucket indexes yet, retrying in {}: {}", delay, e.toString());
+        LOG.warn("cannot create the bucket indexes yet, retrying in {}: {}", delay, e.getMessage());
         meters.retried();
         if (closeRequested.await(delay.toMillis(), TimeUnit.MILLISECONDS)) {
           return;

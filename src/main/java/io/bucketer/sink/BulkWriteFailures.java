@@ -120,6 +120,12 @@ final class BulkWriteFailures {
    * once the store is reachable.
    */
   static BucketWriteException toException(final List<Failure> failures, final int total) {
+    return toException(failures, total, MongoFailures.unknown());
+  }
+
+  /** As {@link #toException(List, int)}, a retryable one saying why, when {@code why} knows. */
+  static BucketWriteException toException(
+      final List<Failure> failures, final int total, final MongoFailures why) {
     final Map<String, String> rejections = new LinkedHashMap<>();
     Throwable retryableCause = null;
     for (final Failure failure : failures) {
@@ -132,7 +138,9 @@ final class BulkWriteFailures {
     final String summary = failures.size() + " of " + total + " bulk writes failed";
     final BucketWriteException exception =
         retryableCause != null
-            ? BucketWriteException.retryable(summary, retryableCause)
+            ? BucketWriteException.retryable(
+                summary + why.explain(retryableCause).map(reason -> ": " + reason).orElse(""),
+                retryableCause)
             : BucketWriteException.rejected(
                 summary + ", MongoDB rejected buckets " + rejections.keySet(),
                 failures.get(0).error(),

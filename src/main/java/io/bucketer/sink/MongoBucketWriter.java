@@ -47,6 +47,7 @@ public final class MongoBucketWriter implements AutoCloseable {
   private final int maxBatchSize;
   private final int maxWritesInFlight;
   private final Runnable closeOwned;
+  private final MongoFailures diagnosis;
   private volatile boolean closed;
 
   /**
@@ -70,7 +71,8 @@ public final class MongoBucketWriter implements AutoCloseable {
         retention,
         maxBatchSize,
         maxWritesInFlight,
-        () -> {});
+        () -> {},
+        MongoFailures.unknown());
   }
 
   private MongoBucketWriter(
@@ -80,7 +82,8 @@ public final class MongoBucketWriter implements AutoCloseable {
       final Retention retention,
       final int maxBatchSize,
       final int maxWritesInFlight,
-      final Runnable closeOwned) {
+      final Runnable closeOwned,
+      final MongoFailures diagnosis) {
     if (maxBatchSize < 1 || maxWritesInFlight < 1) {
       throw new IllegalArgumentException("batch size and writes in flight must be at least 1");
     }
@@ -108,18 +111,21 @@ public final class MongoBucketWriter implements AutoCloseable {
     this.maxBatchSize = maxBatchSize;
     this.maxWritesInFlight = maxWritesInFlight;
     this.closeOwned = closeOwned;
+    this.diagnosis = diagnosis;
   }
 
   /**
    * A writer with its own client, closed with the writer. Connection and timeout settings come from
-   * the connection string, with defaults derived from {@code writeTimeout} where it sets none (see
-   * {@link WriterClientSettings}); the Stable API is not requested (servers without {@code hello},
-   * like the in-JVM stand-in, could not be reached).
+   * the connection string, with defaults derived from {@code writeTimeout} where it sets none, and
+   * TLS and login from {@code connection}'s files and settings (see {@link WriterClientSettings});
+   * the Stable API is not requested (servers without {@code hello}, like the in-JVM stand-in, could
+   * not be reached). Its errors say why MongoDB cannot be used, when the driver knows: TLS trust, a
+   * refused client certificate, failed authentication, an unreachable server.
    *
    * @param writeTimeout the longest the caller lets one {@link #write} wait
    */
   public static MongoBucketWriter connect(
-      final String connectionString,
+      final MongoConnection connection,
       final String databaseName,
       final String collectionPrefix,
       final List<Granularity> granularities,
@@ -127,8 +133,9 @@ public final class MongoBucketWriter implements AutoCloseable {
       final int maxBatchSize,
       final int maxWritesInFlight,
       final Duration writeTimeout) {
+    final MongoFailures diagnosis = new MongoFailures(connection.tls().orElse(null));
     final MongoClient client =
-        MongoClients.create(WriterClientSettings.of(connectionString, writeTimeout));
+        MongoClients.create(WriterClientSettings.of(connection, writeTimeout, diagnosis));
     try {
       return new MongoBucketWriter(
           client.getDatabase(databaseName),
@@ -137,7 +144,8 @@ public final class MongoBucketWriter implements AutoCloseable {
           retention,
           maxBatchSize,
           maxWritesInFlight,
-          client::close);
+          client::close,
+          diagnosis);
     } catch (RuntimeException e) {
       client.close();
       throw e;
@@ -179,7 +187,7 @@ public final class MongoBucketWriter implements AutoCloseable {
         // The server answered and refused, e.g. an index of that name with other keys exists.
         throw BucketWriteException.rejected("cannot create bucket indexes", cause, Map.of());
       }
-      throw BucketWriteException.retryable("cannot create bucket indexes", cause);
+      throw BucketWriteException.retryable(explained("cannot create bucket indexes", cause), cause);
     }
   }
 
@@ -204,11 +212,12 @@ public final class MongoBucketWriter implements AutoCloseable {
               .timeout(timeout)
               .block();
     } catch (RuntimeException e) {
+      final Throwable cause = unwrap(e);
       throw BucketWriteException.retryable(
-          "bucket writes not acknowledged within " + timeout, unwrap(e));
+          explained("bucket writes not acknowledged within " + timeout, cause), cause);
     }
     if (!failures.isEmpty()) {
-      throw BulkWriteFailures.toException(failures, chunks.size());
+      throw BulkWriteFailures.toException(failures, chunks.size(), diagnosis);
     }
   }
 
@@ -228,6 +237,10 @@ public final class MongoBucketWriter implements AutoCloseable {
   // package-private: tests check de-duplication and chunking without racing writes
   List<BucketChunk> chunks(final List<ClosedBucket> buckets) {
     return BucketChunk.split(buckets, collectionsByLabel, maxBatchSize);
+  }
+
+  private String explained(final String what, final Throwable cause) {
+    return what + diagnosis.explain(cause).map(reason -> ": " + reason).orElse("");
   }
 
   private void ensureOpen() {

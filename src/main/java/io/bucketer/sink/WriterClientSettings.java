@@ -2,14 +2,18 @@ package io.bucketer.sink;
 
 import com.mongodb.ConnectionString;
 import com.mongodb.MongoClientSettings;
+import com.mongodb.MongoCredential;
+import com.mongodb.event.ServerListener;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLContext;
 
 /**
  * The settings of the MongoDB client a {@link MongoBucketWriter} creates for itself: the connection
  * string's, plus the timeouts the writer's guarantees need where the connection string leaves them
  * to the driver. Apart from the writer so that what a client will do (timeouts, pool, TLS: all the
- * connection string's) can be read and tested without connecting.
+ * connection string's, or the TLS files' and login's of a {@link MongoConnection}) can be read and
+ * tested without connecting.
  */
 final class WriterClientSettings {
 
@@ -28,9 +32,36 @@ final class WriterClientSettings {
    * view of the cluster, not as an anonymous batch timeout.
    */
   static MongoClientSettings of(final String connectionString, final Duration writeTimeout) {
-    final ConnectionString uri = new ConnectionString(connectionString);
+    return of(MongoConnection.of(connectionString), writeTimeout, MongoFailures.unknown());
+  }
+
+  /**
+   * As {@link #of(String, Duration)}, with the connection's TLS context (its CA trusted, its client
+   * certificate shown: TLS is on whatever the connection string says about it) and its login, and
+   * {@code monitor} told of every change in the servers' state, failures included.
+   */
+  static MongoClientSettings of(
+      final MongoConnection connection, final Duration writeTimeout, final ServerListener monitor) {
+    final ConnectionString uri = new ConnectionString(connection.uri());
     final MongoClientSettings.Builder settings =
-        MongoClientSettings.builder().applyConnectionString(uri);
+        MongoClientSettings.builder()
+            .applyConnectionString(uri)
+            .applyToServerSettings(s -> s.addServerListener(monitor));
+    connection
+        .tls()
+        .ifPresent(
+            tls -> {
+              // read now: a file replaced since the start is read as it is, or refused by name
+              final SSLContext context = tls.context();
+              settings.applyToSslSettings(s -> s.enabled(true).context(context));
+            });
+    connection
+        .login()
+        .ifPresent(
+            login ->
+                settings.credential(
+                    MongoCredential.createCredential(
+                        login.username(), login.source(), login.password())));
     if (uri.getTimeout() != null) {
       return settings.build();
     }

@@ -330,7 +330,7 @@ class MongoBucketWriterTest {
     final InetSocketAddress address = server.getLocalAddress();
     try (MongoBucketWriter connected =
         MongoBucketWriter.connect(
-            "mongodb://" + address.getHostString() + ":" + address.getPort(),
+            MongoConnection.of("mongodb://" + address.getHostString() + ":" + address.getPort()),
             "bucketer",
             "buckets_",
             GRANULARITIES,

@@ -51,14 +51,23 @@ public final class CuttableTcpProxy implements AutoCloseable {
   /** Starts forwarding a free loopback port to {@code host:port}. */
   public static CuttableTcpProxy start(final String host, final int port) {
     try {
-      final ServerSocket listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-      final CuttableTcpProxy proxy =
-          new CuttableTcpProxy(listener, new InetSocketAddress(host, port));
-      proxy.threads.execute(proxy::acceptLoop);
-      return proxy;
+      return start(new ServerSocket(0, 50, InetAddress.getLoopbackAddress()), host, port);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot open the proxy's port", e);
     }
+  }
+
+  /**
+   * Starts forwarding the connections {@code listener} accepts to {@code host:port}. A TLS listener
+   * ({@link javax.net.ssl.SSLServerSocket}) makes it a TLS-terminating proxy: the handshake runs on
+   * the first read from a client, and a client it refuses is closed like a cut connection.
+   */
+  public static CuttableTcpProxy start(
+      final ServerSocket listener, final String host, final int port) {
+    final CuttableTcpProxy proxy =
+        new CuttableTcpProxy(listener, new InetSocketAddress(host, port));
+    proxy.threads.execute(proxy::acceptLoop);
+    return proxy;
   }
 
   /** The loopback port clients connect to. */

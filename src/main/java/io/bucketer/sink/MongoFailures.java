@@ -1,0 +1,112 @@
+package io.bucketer.sink;
+
+import com.mongodb.MongoCredential;
+import com.mongodb.MongoSecurityException;
+import com.mongodb.ServerAddress;
+import com.mongodb.event.ServerDescriptionChangedEvent;
+import com.mongodb.event.ServerListener;
+import io.bucketer.security.ClientTls;
+import io.bucketer.security.TlsFailures;
+import java.net.ConnectException;
+import java.net.NoRouteToHostException;
+import java.net.UnknownHostException;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Collectors;
+
+/**
+ * Why the client cannot work with MongoDB, in one line that names the server and the cause: TLS
+ * trust (and which CA was trusted), a client certificate refused, authentication failed, or
+ * unreachable.
+ *
+ * <p>A write that finds no server fails with the driver's server-selection timeout, whose only link
+ * to the cause is text inside its message ("PKIX path building failed" deep in a cluster
+ * description). The driver's monitor knows the cause as an exception: this listens to it, so the
+ * writer can say what is wrong rather than only that time ran out.
+ */
+final class MongoFailures implements ServerListener {
+
+  private final ClientTls tls;
+  private final Map<ServerAddress, Throwable> monitorFailures = new ConcurrentHashMap<>();
+
+  /**
+   * @param tls what the client trusts and shows, or null for the JVM's stores
+   */
+  MongoFailures(final ClientTls tls) {
+    this.tls = tls;
+  }
+
+  /** Describes nothing: for a writer on a database whose client someone else made. */
+  static MongoFailures unknown() {
+    return new MongoFailures(null);
+  }
+
+  @Override
+  public void serverDescriptionChanged(final ServerDescriptionChangedEvent event) {
+    final ServerAddress address = event.getNewDescription().getAddress();
+    final Throwable failure = event.getNewDescription().getException();
+    if (failure == null) {
+      monitorFailures.remove(address);
+    } else {
+      monitorFailures.put(address, failure);
+    }
+  }
+
+  /**
+   * What the servers' monitors found wrong, one clause per server ("MongoDB db-0:27017: TLS trust:
+   * ..."), or the cause in {@code error} itself; empty when neither says more than the error.
+   */
+  Optional<String> explain(final Throwable error) {
+    final String servers =
+        monitorFailures.entrySet().stream()
+            .flatMap(
+                entry ->
+                    cause(entry.getValue())
+                        .map(c -> "MongoDB " + entry.getKey() + ": " + c)
+                        .stream())
+            .sorted()
+            .collect(Collectors.joining("; "));
+    if (!servers.isEmpty()) {
+      return Optional.of(servers);
+    }
+    return cause(error).map(c -> "MongoDB: " + c);
+  }
+
+  private static String whom(final MongoCredential credential) {
+    if (credential == null) {
+      return "";
+    }
+    if (MongoCredential.MONGODB_X509_MECHANISM.equals(credential.getMechanism())) {
+      return "for the client certificate (MONGODB-X509)";
+    }
+    return "for user "
+        + credential.getUserName()
+        + " of "
+        + credential.getSource()
+        + " ("
+        + (credential.getMechanism() == null ? "SCRAM" : credential.getMechanism())
+        + ")";
+  }
+
+  private Optional<String> cause(final Throwable failure) {
+    final Optional<String> handshake = TlsFailures.describe(failure, tls);
+    if (handshake.isPresent()) {
+      return handshake;
+    }
+    for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+      if (cause instanceof MongoSecurityException security) {
+        return Optional.of("authentication failed " + whom(security.getCredential()));
+      }
+      if (cause instanceof ConnectException
+          || cause instanceof NoRouteToHostException
+          || cause instanceof UnknownHostException) {
+        return Optional.of("unreachable: " + cause.getMessage());
+      }
+      if (cause.getCause() == cause) {
+        break;
+      }
+    }
+    return Optional.empty();
+  }
+}
