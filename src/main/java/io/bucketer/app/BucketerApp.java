@@ -138,7 +138,8 @@ public final class BucketerApp implements AutoCloseable {
                 config.schemaRegistryUrl(),
                 Duration.ofSeconds(10),
                 registryRetryBudget(config),
-                config.schemaRegistryUserInfo())
+                config.input().schemaRegistryAuth(),
+                config.input().schemaRegistryTls())
             : null;
     final BucketerMetrics metrics = new BucketerMetrics(meters);
     final StreamsConfig streamsConfig = new StreamsConfig(streamsProperties(config, advertised));

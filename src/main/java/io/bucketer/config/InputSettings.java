@@ -7,9 +7,14 @@ import io.bucketer.buckets.TimeSpans;
 import io.bucketer.ingest.FieldPath;
 import io.bucketer.ingest.InputFormat;
 import io.bucketer.ingest.ReadingMapping;
+import io.bucketer.ingest.RegistryAuth;
+import io.bucketer.security.ClientTls;
+import io.bucketer.security.SecurityMaterialException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import org.apache.kafka.common.config.AbstractConfig;
@@ -36,6 +41,11 @@ public final class InputSettings {
   public static final String VALUE_FIELDS = "input.value.fields";
   public static final String SCHEMA_REGISTRY_URL = "schema.registry.url";
   public static final String SCHEMA_REGISTRY_USER_INFO = "schema.registry.basic.auth.user.info";
+  public static final String SCHEMA_REGISTRY_BEARER_TOKEN = "schema.registry.bearer.token";
+  public static final String SCHEMA_REGISTRY_TLS_CA_FILE = "schema.registry.tls.ca.file";
+  public static final String SCHEMA_REGISTRY_TLS_CERT_FILE = "schema.registry.tls.cert.file";
+  public static final String SCHEMA_REGISTRY_TLS_KEY_FILE = "schema.registry.tls.key.file";
+  public static final String SCHEMA_REGISTRY_TLS_KEY_PASSWORD = "schema.registry.tls.key.password";
   public static final String SCHEMA_REGISTRY_RETRY_TIMEOUT = "schema.registry.retry.timeout";
   public static final String TIMESTAMP_FLOOR = "timestamp.floor";
   public static final String MAX_FUTURE_SKEW = "max.future.skew";
@@ -123,7 +133,47 @@ public final class InputSettings {
               Type.PASSWORD,
               null,
               Importance.MEDIUM,
-              "user:password for the registry's HTTP basic authentication, if it needs one.")
+              "user:password for the registry's HTTP basic authentication, if it needs one"
+                  + " (never printed; ${file:...} or ${dir:...} keeps it out of the settings)."
+                  + " Not with schema.registry.bearer.token.")
+          .define(
+              SCHEMA_REGISTRY_BEARER_TOKEN,
+              Type.PASSWORD,
+              null,
+              Importance.MEDIUM,
+              "Token the registry client sends as Authorization: Bearer <token> (an API token,"
+                  + " or an OAuth access token the platform renews in a file: it is read at"
+                  + " start). Never printed; give it as ${dir:...} or ${file:...}. Not with"
+                  + " schema.registry.basic.auth.user.info.")
+          .define(
+              SCHEMA_REGISTRY_TLS_CA_FILE,
+              Type.STRING,
+              "",
+              Importance.MEDIUM,
+              "PEM bundle of the CAs an https:// registry's certificate must chain to, instead of"
+                  + " the JVM's trust store. Read at start.")
+          .define(
+              SCHEMA_REGISTRY_TLS_CERT_FILE,
+              Type.STRING,
+              "",
+              Importance.MEDIUM,
+              "PEM file of the client certificate chain, leaf first, shown to an https:// registry"
+                  + " that asks for one (mutual TLS). Needs schema.registry.tls.key.file. Read at"
+                  + " start.")
+          .define(
+              SCHEMA_REGISTRY_TLS_KEY_FILE,
+              Type.STRING,
+              "",
+              Importance.MEDIUM,
+              "PEM file of the client certificate's private key: PKCS#8, PKCS#1 (RSA) or SEC1"
+                  + " (EC), encrypted or not.")
+          .define(
+              SCHEMA_REGISTRY_TLS_KEY_PASSWORD,
+              Type.PASSWORD,
+              null,
+              Importance.LOW,
+              "Password of an encrypted schema.registry.tls.key.file (never printed; give it as"
+                  + " ${file:...}).")
           .define(
               SCHEMA_REGISTRY_RETRY_TIMEOUT,
               Type.STRING,
@@ -164,6 +214,8 @@ public final class InputSettings {
 
   private final AbstractConfig values;
   private final ReadingMapping readingMapping;
+  private final RegistryAuth registryAuth;
+  private final Optional<ClientTls> registryTls;
 
   /**
    * @throws ConfigException when the input cannot be read as configured: Avro without a registry,
@@ -176,6 +228,83 @@ public final class InputSettings {
           SCHEMA_REGISTRY_URL, schemaRegistryUrl(), "must be set with input.format=avro");
     }
     this.readingMapping = buildReadingMapping();
+    this.registryAuth = readRegistryAuth();
+    this.registryTls = readRegistryTls();
+  }
+
+  /** How the registry client proves who it is. */
+  public RegistryAuth schemaRegistryAuth() {
+    return registryAuth;
+  }
+
+  /** The registry client's TLS files, read and checked; empty: the JVM's trust store. */
+  public Optional<ClientTls> schemaRegistryTls() {
+    return registryTls;
+  }
+
+  private RegistryAuth readRegistryAuth() {
+    final String userInfo = schemaRegistryUserInfo();
+    final Password token = values.getPassword(SCHEMA_REGISTRY_BEARER_TOKEN);
+    if (userInfo != null && token != null) {
+      throw new ConfigException(
+          SCHEMA_REGISTRY_USER_INFO
+              + " and "
+              + SCHEMA_REGISTRY_BEARER_TOKEN
+              + " are both set: the registry would take one and ignore the other; keep one");
+    }
+    if (token != null) {
+      // A file's content comes with its final line break, which no header value may hold.
+      final String bearer = token.value().strip();
+      if (bearer.isEmpty() || bearer.chars().anyMatch(c -> c <= ' ' || c == 0x7f)) {
+        throw new ConfigException(
+            SCHEMA_REGISTRY_BEARER_TOKEN + " must be one token, without spaces or line breaks");
+      }
+      return RegistryAuth.bearer(bearer);
+    }
+    return userInfo == null ? RegistryAuth.none() : RegistryAuth.basic(userInfo);
+  }
+
+  private Optional<ClientTls> readRegistryTls() {
+    final Optional<Path> ca = file(SCHEMA_REGISTRY_TLS_CA_FILE);
+    final Optional<Path> certificate = file(SCHEMA_REGISTRY_TLS_CERT_FILE);
+    final Optional<Path> key = file(SCHEMA_REGISTRY_TLS_KEY_FILE);
+    if (certificate.isPresent() != key.isPresent()) {
+      throw new ConfigException(
+          (certificate.isPresent() ? SCHEMA_REGISTRY_TLS_KEY_FILE : SCHEMA_REGISTRY_TLS_CERT_FILE)
+              + " must be set too: a client certificate needs its key");
+    }
+    if (ca.isEmpty() && certificate.isEmpty()) {
+      return Optional.empty();
+    }
+    if (!schemaRegistryUrl().isBlank()
+        && Arrays.stream(schemaRegistryUrl().split(","))
+            .map(String::strip)
+            .filter(url -> !url.isEmpty())
+            .anyMatch(url -> !url.regionMatches(true, 0, "https://", 0, 8))) {
+      throw new ConfigException(
+          "schema.registry.tls.* files are set, but "
+              + SCHEMA_REGISTRY_URL
+              + " names a plain http:// registry: use https://, or drop the files");
+    }
+    final Password keyPassword = values.getPassword(SCHEMA_REGISTRY_TLS_KEY_PASSWORD);
+    final ClientTls tls =
+        new ClientTls(
+            ca.orElse(null),
+            certificate.orElse(null),
+            key.orElse(null),
+            keyPassword == null ? null : keyPassword.value().toCharArray());
+    try {
+      // Read once now, so that a wrong file stops the start with its name, before any connection.
+      tls.context();
+    } catch (SecurityMaterialException e) {
+      throw new ConfigException("schema.registry.tls.*: " + e.getMessage());
+    }
+    return Optional.of(tls);
+  }
+
+  private Optional<Path> file(final String name) {
+    final String path = values.getString(name);
+    return path.isBlank() ? Optional.empty() : Optional.of(Path.of(path));
   }
 
   public String topic() {
@@ -219,7 +348,8 @@ public final class InputSettings {
 
   public String schemaRegistryUserInfo() {
     final Password userInfo = values.getPassword(SCHEMA_REGISTRY_USER_INFO);
-    return userInfo == null ? null : userInfo.value();
+    // A file's content comes with its final line break, which would become part of the password.
+    return userInfo == null ? null : userInfo.value().replaceAll("[\\r\\n]+$", "");
   }
 
   public Duration schemaRegistryRetryTimeout() {

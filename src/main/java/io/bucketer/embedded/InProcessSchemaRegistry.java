@@ -35,8 +35,8 @@ import org.apache.avro.Schema;
  * types other than Avro, references, deletion, modes, contexts, persistence. Two schemas are "the
  * same" when Avro prints them identically, so whitespace differences do not create new ids.
  *
- * <p>Test hooks: {@link #requestCount()}, {@link #failNextRequests(int, int)} and optional basic
- * authentication ({@link #startWithBasicAuth(String)}).
+ * <p>Test hooks: {@link #requestCount()}, {@link #failNextRequests(int, int)} and optional
+ * authentication ({@link #startWithBasicAuth(String)}, {@link #startRequiring(String)}).
  */
 public final class InProcessSchemaRegistry implements AutoCloseable {
 
@@ -73,6 +73,14 @@ public final class InProcessSchemaRegistry implements AutoCloseable {
   public static InProcessSchemaRegistry startWithBasicAuth(final String userInfo) {
     return create(
         "Basic " + Base64.getEncoder().encodeToString(userInfo.getBytes(StandardCharsets.UTF_8)));
+  }
+
+  /**
+   * Starts a registry that answers 401 unless a request carries the header {@code Authorization:
+   * <authorization>}, such as {@code Bearer <token>}.
+   */
+  public static InProcessSchemaRegistry startRequiring(final String authorization) {
+    return create(authorization);
   }
 
   private static InProcessSchemaRegistry create(final String requiredAuthorization) {

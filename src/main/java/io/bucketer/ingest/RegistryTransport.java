@@ -3,6 +3,8 @@ package io.bucketer.ingest;
 import dev.failsafe.Failsafe;
 import dev.failsafe.FailsafeException;
 import dev.failsafe.RetryPolicy;
+import io.bucketer.security.ClientTls;
+import io.bucketer.security.TlsFailures;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -11,8 +13,8 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -20,7 +22,9 @@ import org.slf4j.LoggerFactory;
 /**
  * HTTP to one or more registry URLs. Separates "could not get an answer" (retried within the {@link
  * RetryBudget}, then {@link SchemaRegistryUnavailableException}) from "got an answer", which is
- * returned whatever its status so the client can interpret it.
+ * returned whatever its status so the client can interpret it. A TLS handshake that fails (the
+ * registry's certificate not trusted, ours refused) is not retried: retrying cannot fix it, so it
+ * raises {@link SchemaRegistryException} at once, saying why in one line.
  */
 final class RegistryTransport {
 
@@ -34,7 +38,8 @@ final class RegistryTransport {
   private final List<URI> baseUrls;
   private final Duration requestTimeout;
   private final RetryBudget retry;
-  private final String authorization;
+  private final RegistryAuth auth;
+  private final ClientTls tls;
   private final HttpClient http;
   // Index of the URL that last answered: later calls start there instead of re-failing on a dead
   // one.
@@ -44,26 +49,33 @@ final class RegistryTransport {
       final String baseUrls,
       final Duration requestTimeout,
       final RetryBudget retry,
-      final String basicAuthUserInfo) {
+      final RegistryAuth auth,
+      final Optional<ClientTls> tls) {
     this.baseUrls = parseUrls(baseUrls);
     this.requestTimeout = requestTimeout;
     this.retry = retry;
-    this.authorization =
-        basicAuthUserInfo == null
-            ? null
-            : "Basic "
-                + Base64.getEncoder()
-                    .encodeToString(basicAuthUserInfo.getBytes(StandardCharsets.UTF_8));
+    this.auth = auth;
+    this.tls = tls.orElse(null);
     // HTTP/1.1 explicitly: the default HTTP/2 tries an h2c upgrade that some registries mishandle.
-    this.http =
-        HttpClient.newBuilder()
-            .version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(requestTimeout)
-            .build();
+    final HttpClient.Builder http =
+        HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(requestTimeout);
+    tls.ifPresent(files -> http.sslContext(files.context()));
+    this.http = http.build();
   }
 
+  /** The URLs, comma-separated, for messages. */
   String describeUrls() {
-    return baseUrls.toString();
+    return String.join(", ", baseUrls.stream().map(URI::toString).toList());
+  }
+
+  /** Which credentials the requests carry, never the secret. */
+  String describeAuth() {
+    return auth.describe();
+  }
+
+  /** The cause of a failed TLS handshake, if {@code failure} is one. */
+  private Optional<String> tlsFailure(final Throwable failure) {
+    return TlsFailures.describe(failure, tls);
   }
 
   /**
@@ -79,6 +91,7 @@ final class RegistryTransport {
             .withJitter(0.2) // several stream threads/instances should not retry in lockstep
             .withMaxDuration(retry.total())
             .withMaxRetries(-1)
+            .abortOn(failure -> tlsFailure(failure).isPresent())
             .onRetry(
                 e ->
                     LOG.warn(
@@ -98,6 +111,11 @@ final class RegistryTransport {
     } catch (FailsafeException e) {
       if (e.getCause() instanceof InterruptedException) {
         Thread.currentThread().interrupt();
+      }
+      final Optional<String> handshake = tlsFailure(e.getCause());
+      if (handshake.isPresent()) {
+        throw new SchemaRegistryException(
+            "schema registry " + describeUrls() + ": " + handshake.get(), e.getCause());
       }
       throw new SchemaRegistryUnavailableException(
           String.format(
@@ -139,9 +157,7 @@ final class RegistryTransport {
   private HttpRequest request(final URI url, final String method, final String jsonBody) {
     final HttpRequest.Builder builder =
         HttpRequest.newBuilder(url).timeout(requestTimeout).header("Accept", ACCEPT);
-    if (authorization != null) {
-      builder.header("Authorization", authorization);
-    }
+    auth.authorization().ifPresent(value -> builder.header("Authorization", value));
     if (jsonBody == null) {
       return builder.method(method, HttpRequest.BodyPublishers.noBody()).build();
     }

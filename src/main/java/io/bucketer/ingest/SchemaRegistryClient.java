@@ -4,12 +4,14 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.bucketer.ingest.InvalidReadingException.Reason;
+import io.bucketer.security.ClientTls;
 import java.net.URLEncoder;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import org.apache.avro.Schema;
@@ -22,9 +24,9 @@ import org.apache.avro.Schema;
  * a schema that is not Avro) is an {@link InvalidReadingException}. Everything else is the
  * registry's or our configuration's problem and is unchecked: transient failures are retried within
  * the {@link RetryBudget} and then raise {@link SchemaRegistryUnavailableException}; other
- * unexpected answers (401/403, a 404 without 40403, which usually means a wrong base URL) raise
- * {@link SchemaRegistryException} at once, since retrying cannot fix them and dead-lettering would
- * discard good data. Schema references are not supported.
+ * unexpected answers (401/403, a 404 without 40403, which usually means a wrong base URL) and a TLS
+ * handshake that fails raise {@link SchemaRegistryException} at once, since retrying cannot fix
+ * them and dead-lettering would discard good data. Schema references are not supported.
  */
 public final class SchemaRegistryClient implements SchemaLookup {
 
@@ -50,12 +52,32 @@ public final class SchemaRegistryClient implements SchemaLookup {
       final Duration requestTimeout,
       final RetryBudget retry,
       final String basicAuthUserInfo) {
+    this(
+        baseUrls,
+        requestTimeout,
+        retry,
+        basicAuthUserInfo == null ? RegistryAuth.none() : RegistryAuth.basic(basicAuthUserInfo),
+        Optional.empty());
+  }
+
+  /**
+   * As {@link #SchemaRegistryClient(String, Duration, RetryBudget, String)}, with any {@link
+   * RegistryAuth}, and TLS from files: the registry's CA trusted instead of the JVM's trust store,
+   * a client certificate shown to a registry that asks for one.
+   */
+  public SchemaRegistryClient(
+      final String baseUrls,
+      final Duration requestTimeout,
+      final RetryBudget retry,
+      final RegistryAuth auth,
+      final Optional<ClientTls> tls) {
     this.transport =
         new RegistryTransport(
             Objects.requireNonNull(baseUrls, "baseUrls"),
             Objects.requireNonNull(requestTimeout, "requestTimeout"),
             Objects.requireNonNull(retry, "retry"),
-            basicAuthUserInfo);
+            Objects.requireNonNull(auth, "auth"),
+            Objects.requireNonNull(tls, "tls"));
   }
 
   /** No authentication, 10 s request timeout, {@link RetryBudget#defaults()}. */
@@ -78,7 +100,7 @@ public final class SchemaRegistryClient implements SchemaLookup {
           Reason.UNKNOWN_SCHEMA_ID,
           "schema id " + id + " is not registered at " + transport.describeUrls());
     }
-    final Schema schema = parseAvro(id, requireOk(response, "GET " + path));
+    final Schema schema = parseAvro(id, requireOk(response, "GET " + path, transport));
     final Schema raced = schemasById.putIfAbsent(id, schema);
     return raced == null ? schema : raced;
   }
@@ -100,7 +122,10 @@ public final class SchemaRegistryClient implements SchemaLookup {
             + URLEncoder.encode(subject, StandardCharsets.UTF_8).replace("+", "%20")
             + "/versions";
     final JsonNode answer =
-        requireOk(transport.send("POST", path, toJson(Map.of("schema", schema.toString()))), path);
+        requireOk(
+            transport.send("POST", path, toJson(Map.of("schema", schema.toString()))),
+            "POST " + path,
+            transport);
     final JsonNode id = answer.get("id");
     if (id == null || !id.canConvertToInt()) {
       throw new SchemaRegistryException(
@@ -133,8 +158,26 @@ public final class SchemaRegistryClient implements SchemaLookup {
     }
   }
 
-  private static JsonNode requireOk(final HttpResponse<String> response, final String request) {
-    if (response.statusCode() / 100 != 2) {
+  private static JsonNode requireOk(
+      final HttpResponse<String> response,
+      final String request,
+      final RegistryTransport transport) {
+    final int status = response.statusCode();
+    if (status == 401 || status == 403) {
+      // The registry's body may say more, but a proxy's may echo the request: leave it out.
+      throw new SchemaRegistryException(
+          "schema registry "
+              + transport.describeUrls()
+              + ": "
+              + (status == 401 ? "authentication failed" : "not authorised")
+              + ": HTTP "
+              + status
+              + " to "
+              + request
+              + " with "
+              + transport.describeAuth());
+    }
+    if (status / 100 != 2) {
       throw new SchemaRegistryException(
           "schema registry answered HTTP "
               + response.statusCode()

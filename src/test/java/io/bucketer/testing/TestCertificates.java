@@ -11,8 +11,10 @@ import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
+import java.security.KeyStore;
 import java.security.PrivateKey;
 import java.security.SecureRandom;
+import java.security.cert.Certificate;
 import java.security.cert.X509Certificate;
 import java.security.spec.ECGenParameterSpec;
 import java.time.Duration;
@@ -20,6 +22,9 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Date;
 import java.util.List;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
 import org.bouncycastle.asn1.x500.X500Name;
 import org.bouncycastle.asn1.x509.BasicConstraints;
 import org.bouncycastle.asn1.x509.ExtendedKeyUsage;
@@ -155,6 +160,34 @@ public final class TestCertificates {
       return new Issued(sign(builder, ca.key()), keys.getPrivate(), ca);
     } catch (CertIOException | GeneralSecurityException e) {
       throw new IllegalStateException("cannot issue a certificate for " + commonName, e);
+    }
+  }
+
+  /**
+   * A server's TLS context: it shows {@code certificate} and trusts client certificates from {@code
+   * clientCa} (whether it demands one is the server's setting).
+   */
+  public static SSLContext serverContext(final Issued certificate, final Authority clientCa) {
+    final char[] inMemory = "in-memory".toCharArray();
+    try {
+      final KeyStore keys = KeyStore.getInstance("PKCS12");
+      keys.load(null, null);
+      keys.setKeyEntry(
+          "server", certificate.key(), inMemory, certificate.chain().toArray(new Certificate[0]));
+      final KeyManagerFactory keyManagers =
+          KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+      keyManagers.init(keys, inMemory);
+      final KeyStore trusted = KeyStore.getInstance("PKCS12");
+      trusted.load(null, null);
+      trusted.setCertificateEntry("client-ca", clientCa.certificate());
+      final TrustManagerFactory trustManagers =
+          TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+      trustManagers.init(trusted);
+      final SSLContext context = SSLContext.getInstance("TLS");
+      context.init(keyManagers.getKeyManagers(), trustManagers.getTrustManagers(), null);
+      return context;
+    } catch (IOException | GeneralSecurityException e) {
+      throw new IllegalStateException("cannot make a server TLS context", e);
     }
   }
 
