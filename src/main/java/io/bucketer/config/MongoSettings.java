@@ -67,7 +67,8 @@ public final class MongoSettings {
               null,
               Importance.HIGH,
               "Password of mongodb.username, kept out of the connection string: give it as"
-                  + " ${file:...} or ${dir:...} to read it from a mounted secret. Never printed.")
+                  + " ${file:...} or ${dir:...} to read it from a mounted secret (a final line"
+                  + " break is dropped). Never printed.")
           .define(
               TLS_CA_FILE,
               Type.STRING,
@@ -233,8 +234,10 @@ public final class MongoSettings {
               + " and "
               + PASSWORD);
     }
+    // A file's content comes with its final line break, which would become part of the password.
+    final String withoutLineBreak = password.value().replaceAll("[\\r\\n]+$", "");
     return Optional.of(
-        new MongoConnection.Login(username, authSource(uri), password.value().toCharArray()));
+        new MongoConnection.Login(username, authSource(uri), withoutLineBreak.toCharArray()));
   }
 
   /**

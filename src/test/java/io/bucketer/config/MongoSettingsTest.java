@@ -53,7 +53,7 @@ class MongoSettingsTest {
   void shouldTakeThePasswordFromASecretVolumeAndTheUsersDatabaseFromTheConnectionString()
       throws Exception {
     final Path volume = Files.createDirectories(folder.resolve("secret"));
-    Files.writeString(volume.resolve("mongodb-password"), PASSWORD);
+    Files.writeString(volume.resolve("mongodb-password"), PASSWORD + "\n"); // as editors save it
     final Map<String, Object> settings = required("mongodb://mongo:27017/iot?authSource=users");
     settings.put(MongoSettings.USERNAME, "sink");
     settings.put(MongoSettings.PASSWORD, "${dir:" + volume + ":mongodb-password}");
