@@ -150,6 +150,29 @@ class ArchitectureTest {
         .check(PRODUCT);
   }
 
+  /**
+   * Certificates, keys and credentials serve the HTTP listener, the MongoDB client and the registry
+   * client alike: the package knows none of them, only PEM files, the JDK's TLS and Bouncy Castle.
+   */
+  @Test
+  void shouldKeepTheSecurityMaterialFreeOfTheServersAndClientsThatUseIt() {
+    noClasses()
+        .that()
+        .resideInAPackage("io.bucketer.security..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(
+            "io.bucketer.http..",
+            "io.bucketer.sink..",
+            "io.bucketer.ingest..",
+            "io.bucketer.config..",
+            "org.apache.kafka..",
+            "com.mongodb..",
+            "org.eclipse.jetty..",
+            "com.sun.net.httpserver..")
+        .check(PRODUCT);
+  }
+
   @Test
   void shouldServeHttpOnlyFromTheHttpPackageAndTheEmbeddedRegistry() {
     noClasses()

@@ -33,8 +33,12 @@ public final class RegistryAuth {
   /** HTTP basic authentication with {@code user:password}. */
   public static RegistryAuth basic(final String userInfo) {
     Objects.requireNonNull(userInfo, "userInfo");
+    final int colon = userInfo.indexOf(':');
+    // Without a colon the value is malformed, and may be a password alone: name no user then.
     return new RegistryAuth(
-        "basic credentials of user " + userInfo.substring(0, Math.max(0, userInfo.indexOf(':'))),
+        colon > 0
+            ? "basic credentials of user " + userInfo.substring(0, colon)
+            : "basic credentials",
         "Basic " + Base64.getEncoder().encodeToString(userInfo.getBytes(StandardCharsets.UTF_8)));
   }
 
