@@ -17,9 +17,12 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -27,6 +30,9 @@ import org.junit.jupiter.api.io.TempDir;
  * listening on every interface, as {@code run} does by default. With no security settings only the
  * probes answer it; with credentials, anyone who has them.
  */
+@Tag("integration")
+// A hung request fails here, after two minutes, instead of holding CI until its limit.
+@Timeout(value = 2, unit = TimeUnit.MINUTES)
 class AnotherHostIT {
 
   private static final List<String> DATA = List.of("/api/v1/series", "/ui/", "/metrics");
