@@ -4,15 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.Logger;
-import ch.qos.logback.classic.LoggerContext;
-import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.classic.spi.IThrowableProxy;
-import ch.qos.logback.core.read.ListAppender;
 import io.bucketer.config.HttpSettings;
 import io.bucketer.config.InputSettings;
 import io.bucketer.config.KafkaSettings;
 import io.bucketer.config.MongoSettings;
+import io.bucketer.testing.CapturedLog;
 import io.bucketer.testing.EncryptedKeys;
 import io.bucketer.testing.InProcessRun;
 import io.bucketer.testing.LocalInfrastructure;
@@ -25,12 +21,10 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
 import org.apache.kafka.streams.KafkaStreams;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -38,7 +32,6 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-import org.slf4j.LoggerFactory;
 
 /**
  * Starting the processor with secrets in its settings logs none of them, with the Kafka clients'
@@ -57,9 +50,6 @@ class SecretsNotLoggedIT {
   private static final String TLS_KEY_PASSWORD = "tls-key-Pa55-5b7f";
   private static final String PEER_TOKEN = "peer-token-Pa55-c0ffee-0123";
   private static final String REGISTRY_TOKEN = "registry-t0ken-Pa55-e5e5";
-  private static final List<String> CAPTURED_LOGGERS =
-      List.of("io.bucketer", "org.apache.kafka", "org.mongodb");
-
   private static LocalInfrastructure infrastructure;
 
   @TempDir Path stateDir;
@@ -121,7 +111,8 @@ class SecretsNotLoggedIT {
   /** Runs the processor with {@code settings} until the sink has warned; returns the log. */
   private String assertNoSecretLoggedNorScraped(
       final Map<String, String> settings, final List<String> planted) throws Exception {
-    final ListAppender<ILoggingEvent> captured = captureAtInfo();
+    final CapturedLog captured =
+        CapturedLog.of(Level.INFO, "io.bucketer", "org.apache.kafka", "org.mongodb");
     final PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     String scrape = "";
     try {
@@ -137,15 +128,14 @@ class SecretsNotLoggedIT {
             .until(
                 () ->
                     app.streamsState() == KafkaStreams.State.RUNNING
-                        && render(snapshot(captured))
-                            .contains("cannot create the bucket indexes yet"));
+                        && captured.text().contains("cannot create the bucket indexes yet"));
         scrape = meters.scrape();
       }
     } finally {
-      release(captured);
+      captured.close();
     }
 
-    final String log = render(snapshot(captured));
+    final String log = captured.text();
     // The clients' dumps were captured, so a leak in them would be seen.
     assertThat(log).contains("StreamsConfig values").contains("ConsumerConfig values");
     // /metrics too: what Prometheus scrapes holds the Kafka clients' metrics, tagged by client.
@@ -202,55 +192,5 @@ class SecretsNotLoggedIT {
             + JAAS_PASSWORD
             + "\";");
     return settings;
-  }
-
-  private static ListAppender<ILoggingEvent> captureAtInfo() {
-    final LoggerContext context = (LoggerContext) LoggerFactory.getILoggerFactory();
-    final ListAppender<ILoggingEvent> appender = new ListAppender<>();
-    appender.setContext(context);
-    appender.start();
-    for (final String name : CAPTURED_LOGGERS) {
-      final Logger logger = context.getLogger(name);
-      logger.setLevel(Level.INFO);
-      logger.addAppender(appender);
-      // Keeps the build's console quiet: the capture is what the test reads.
-      logger.setAdditive(false);
-    }
-    return appender;
-  }
-
-  private static void release(final ListAppender<ILoggingEvent> appender) {
-    final LoggerContext context = (LoggerContext) LoggerFactory.getILoggerFactory();
-    for (final String name : CAPTURED_LOGGERS) {
-      final Logger logger = context.getLogger(name);
-      logger.detachAppender(appender);
-      logger.setLevel(null);
-      logger.setAdditive(true);
-    }
-    appender.stop();
-  }
-
-  /** AppenderBase appends while holding the appender's lock: copying under it is safe. */
-  private static List<ILoggingEvent> snapshot(final ListAppender<ILoggingEvent> appender) {
-    synchronized (appender) {
-      return new ArrayList<>(appender.list);
-    }
-  }
-
-  /** Each event's message and the messages of its causes, one event per line. */
-  private static String render(final List<ILoggingEvent> events) {
-    return events.stream()
-        .map(
-            event -> {
-              final StringBuilder text = new StringBuilder(event.getFormattedMessage());
-              for (IThrowableProxy cause = event.getThrowableProxy();
-                  cause != null;
-                  cause = cause.getCause()) {
-                text.append(" | ").append(cause.getClassName());
-                text.append(": ").append(cause.getMessage());
-              }
-              return text.toString();
-            })
-        .collect(Collectors.joining("\n"));
   }
 }

@@ -4,24 +4,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.Logger;
-import ch.qos.logback.classic.LoggerContext;
-import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
+import io.bucketer.testing.CapturedLog;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Collectors;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.streams.StreamsConfig;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.slf4j.LoggerFactory;
 
 /**
  * Settings from files, directories and environment variables through Kafka's config providers, and
@@ -32,8 +26,6 @@ class SecretProvidersTest {
   private static final String MONGO_PASSWORD = "mongo-Pa55-6b1f";
   private static final String JAAS_PASSWORD = "jaas-Pa55-d2c4";
   private static final String REGISTRY_PASSWORD = "registry-Pa55-01e7";
-  private static final List<String> CAPTURED_LOGGERS = List.of("io.bucketer", "org.apache.kafka");
-
   @TempDir Path dir;
 
   private static Map<String, Object> required() {
@@ -124,7 +116,7 @@ class SecretProvidersTest {
     invalid.put("granularities", "1m,1w");
     invalid.put("kafka.sasl.jaas.confg", jaas(JAAS_PASSWORD));
 
-    final ListAppender<ILoggingEvent> captured = captureAtDebug();
+    final CapturedLog captured = CapturedLog.of(Level.DEBUG, "io.bucketer", "org.apache.kafka");
     final String error;
     final String log;
     try {
@@ -141,9 +133,9 @@ class SecretProvidersTest {
       consumer.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
       consumer.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
       new ConsumerConfig(consumer);
-      log = render(captured);
+      log = captured.text();
     } finally {
-      release(captured);
+      captured.close();
     }
 
     assertThat(error).contains("mongodb.uri").contains("granularities").contains("sasl.jaas.confg");
@@ -166,41 +158,5 @@ class SecretProvidersTest {
       return e.getMessage() + "\n";
     }
     throw new AssertionError("the settings were accepted");
-  }
-
-  private static ListAppender<ILoggingEvent> captureAtDebug() {
-    final LoggerContext context = (LoggerContext) LoggerFactory.getILoggerFactory();
-    final ListAppender<ILoggingEvent> appender = new ListAppender<>();
-    appender.setContext(context);
-    appender.start();
-    for (final String name : CAPTURED_LOGGERS) {
-      final Logger logger = context.getLogger(name);
-      logger.setLevel(Level.DEBUG);
-      logger.addAppender(appender);
-      logger.setAdditive(false);
-    }
-    return appender;
-  }
-
-  private static void release(final ListAppender<ILoggingEvent> appender) {
-    final LoggerContext context = (LoggerContext) LoggerFactory.getILoggerFactory();
-    for (final String name : CAPTURED_LOGGERS) {
-      final Logger logger = context.getLogger(name);
-      logger.detachAppender(appender);
-      logger.setLevel(null);
-      logger.setAdditive(true);
-    }
-    appender.stop();
-  }
-
-  /** Each event's message, with its arguments, one event per line. */
-  private static String render(final ListAppender<ILoggingEvent> appender) {
-    final List<ILoggingEvent> events;
-    synchronized (appender) {
-      events = new ArrayList<>(appender.list);
-    }
-    return events.stream()
-        .map(ILoggingEvent::getFormattedMessage)
-        .collect(Collectors.joining("\n"));
   }
 }
