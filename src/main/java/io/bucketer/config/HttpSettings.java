@@ -364,8 +364,7 @@ public final class HttpSettings {
   }
 
   private Optional<Path> file(final String name) {
-    final String path = values.getString(name);
-    return path.isBlank() ? Optional.empty() : Optional.of(Path.of(path));
+    return ClientTlsFiles.path(values, name);
   }
 
   /** Where the operations endpoints listen. */

@@ -9,8 +9,6 @@ import io.bucketer.ingest.InputFormat;
 import io.bucketer.ingest.ReadingMapping;
 import io.bucketer.ingest.RegistryAuth;
 import io.bucketer.security.ClientTls;
-import io.bucketer.security.SecurityMaterialException;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -265,18 +263,9 @@ public final class InputSettings {
   }
 
   private Optional<ClientTls> readRegistryTls() {
-    final Optional<Path> ca = file(SCHEMA_REGISTRY_TLS_CA_FILE);
-    final Optional<Path> certificate = file(SCHEMA_REGISTRY_TLS_CERT_FILE);
-    final Optional<Path> key = file(SCHEMA_REGISTRY_TLS_KEY_FILE);
-    if (certificate.isPresent() != key.isPresent()) {
-      throw new ConfigException(
-          (certificate.isPresent() ? SCHEMA_REGISTRY_TLS_KEY_FILE : SCHEMA_REGISTRY_TLS_CERT_FILE)
-              + " must be set too: a client certificate needs its key");
-    }
-    if (ca.isEmpty() && certificate.isEmpty()) {
-      return Optional.empty();
-    }
-    if (!schemaRegistryUrl().isBlank()
+    final Optional<ClientTls> tls = ClientTlsFiles.read(values, "schema.registry.tls");
+    if (tls.isPresent()
+        && !schemaRegistryUrl().isBlank()
         && Arrays.stream(schemaRegistryUrl().split(","))
             .map(String::strip)
             .filter(url -> !url.isEmpty())
@@ -286,25 +275,7 @@ public final class InputSettings {
               + SCHEMA_REGISTRY_URL
               + " names a plain http:// registry: use https://, or drop the files");
     }
-    final Password keyPassword = values.getPassword(SCHEMA_REGISTRY_TLS_KEY_PASSWORD);
-    final ClientTls tls =
-        new ClientTls(
-            ca.orElse(null),
-            certificate.orElse(null),
-            key.orElse(null),
-            keyPassword == null ? null : keyPassword.value().toCharArray());
-    try {
-      // Read once now, so that a wrong file stops the start with its name, before any connection.
-      tls.context();
-    } catch (SecurityMaterialException e) {
-      throw new ConfigException("schema.registry.tls.*: " + e.getMessage());
-    }
-    return Optional.of(tls);
-  }
-
-  private Optional<Path> file(final String name) {
-    final String path = values.getString(name);
-    return path.isBlank() ? Optional.empty() : Optional.of(Path.of(path));
+    return tls;
   }
 
   public String topic() {

@@ -7,11 +7,9 @@ import com.mongodb.MongoCredential;
 import io.bucketer.buckets.BucketDocumentNames;
 import io.bucketer.buckets.TimeSpans;
 import io.bucketer.security.ClientTls;
-import io.bucketer.security.SecurityMaterialException;
 import io.bucketer.sink.MongoConnection;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
 import org.apache.kafka.common.config.AbstractConfig;
@@ -181,35 +179,12 @@ public final class MongoSettings {
   }
 
   private Optional<ClientTls> tls(final ConnectionString uri) {
-    final Optional<Path> ca = file(TLS_CA_FILE);
-    final Optional<Path> certificate = file(TLS_CERT_FILE);
-    final Optional<Path> key = file(TLS_KEY_FILE);
-    if (certificate.isPresent() != key.isPresent()) {
-      throw new ConfigException(
-          (certificate.isPresent() ? TLS_KEY_FILE : TLS_CERT_FILE)
-              + " must be set too: a client certificate needs its key");
-    }
-    if (ca.isEmpty() && certificate.isEmpty()) {
-      return Optional.empty();
-    }
-    if (Boolean.FALSE.equals(uri.getSslEnabled())) {
+    final Optional<ClientTls> tls = ClientTlsFiles.read(values, "mongodb.tls");
+    if (tls.isPresent() && Boolean.FALSE.equals(uri.getSslEnabled())) {
       throw new ConfigException(
           URI + " turns TLS off (tls=false), but mongodb.tls.* files are set: remove one");
     }
-    final Password keyPassword = values.getPassword(TLS_KEY_PASSWORD);
-    final ClientTls tls =
-        new ClientTls(
-            ca.orElse(null),
-            certificate.orElse(null),
-            key.orElse(null),
-            keyPassword == null ? null : keyPassword.value().toCharArray());
-    try {
-      // Read once now, so that a wrong file stops the start with its name, before any connection.
-      tls.context();
-    } catch (SecurityMaterialException e) {
-      throw new ConfigException("mongodb.tls.*: " + e.getMessage());
-    }
-    return Optional.of(tls);
+    return tls;
   }
 
   private Optional<MongoConnection.Login> login(final ConnectionString uri) {
@@ -257,11 +232,6 @@ public final class MongoSettings {
       }
     }
     return uri.getDatabase() != null ? uri.getDatabase() : "admin";
-  }
-
-  private Optional<Path> file(final String name) {
-    final String path = values.getString(name);
-    return path.isBlank() ? Optional.empty() : Optional.of(Path.of(path));
   }
 
   public String database() {
