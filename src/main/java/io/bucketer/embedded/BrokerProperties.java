@@ -4,6 +4,8 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Properties;
+import java.util.StringJoiner;
+import java.util.TreeMap;
 
 /** Server properties for a single-node KRaft broker (combined broker and controller). */
 final class BrokerProperties {
@@ -13,9 +15,37 @@ final class BrokerProperties {
 
   private BrokerProperties() {}
 
-  /** Defaults for one node; {@code extra} entries override them. */
+  /** Defaults for one node with a PLAINTEXT listener; {@code extra} entries override them. */
   static Properties of(
       final int brokerPort,
+      final int controllerPort,
+      final Path logDir,
+      final Map<String, String> extra) {
+    return of("PLAINTEXT", brokerPort, controllerPort, logDir, extra);
+  }
+
+  /**
+   * Defaults for one node whose clients and inter-broker traffic use the listener {@code listener}
+   * (a security protocol's name, which is also the listener's), while the controller stays on
+   * PLAINTEXT over loopback; {@code extra} entries override them.
+   */
+  static Properties of(
+      final String listener,
+      final int brokerPort,
+      final int controllerPort,
+      final Path logDir,
+      final Map<String, String> extra) {
+    return of(Map.of(listener, brokerPort), listener, controllerPort, logDir, extra);
+  }
+
+  /**
+   * Defaults for one node with a client listener for each of {@code listeners} (security protocol,
+   * which is also the listener's name, to its port), {@code interBroker} among them for the node's
+   * traffic with itself, and the controller on PLAINTEXT over loopback.
+   */
+  static Properties of(
+      final Map<String, Integer> listeners,
+      final String interBroker,
       final int controllerPort,
       final Path logDir,
       final Map<String, String> extra) {
@@ -26,21 +56,18 @@ final class BrokerProperties {
     // Static voters: a fixed single-member quorum, no dynamic quorum bootstrap needed.
     p.put("controller.quorum.voters", NODE_ID + "@" + host + ":" + controllerPort);
     p.put("controller.listener.names", CONTROLLER_LISTENER);
-    p.put(
-        "listeners",
-        "PLAINTEXT://"
-            + host
-            + ":"
-            + brokerPort
-            + ","
-            + CONTROLLER_LISTENER
-            + "://"
-            + host
-            + ":"
-            + controllerPort);
-    p.put("advertised.listeners", "PLAINTEXT://" + host + ":" + brokerPort);
-    p.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
-    p.put("inter.broker.listener.name", "PLAINTEXT");
+    final StringJoiner addresses = new StringJoiner(",");
+    final StringJoiner protocols = new StringJoiner(",");
+    new TreeMap<>(listeners)
+        .forEach(
+            (listener, port) -> {
+              addresses.add(listener + "://" + host + ":" + port);
+              protocols.add(listener + ":" + listener);
+            });
+    p.put("listeners", addresses + "," + CONTROLLER_LISTENER + "://" + host + ":" + controllerPort);
+    p.put("advertised.listeners", addresses.toString());
+    p.put("listener.security.protocol.map", protocols + "," + CONTROLLER_LISTENER + ":PLAINTEXT");
+    p.put("inter.broker.listener.name", interBroker);
     p.put("log.dirs", logDir.toString());
     // One node: every internal topic must live with replication factor 1 and min ISR 1,
     // otherwise consumer groups and exactly_once_v2 transactions cannot start.

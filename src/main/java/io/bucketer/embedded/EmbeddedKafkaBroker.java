@@ -8,8 +8,11 @@ import java.io.Writer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -24,6 +27,7 @@ import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+import org.apache.kafka.common.security.auth.SecurityProtocol;
 import org.apache.kafka.common.utils.Time;
 import org.apache.kafka.common.utils.Utils;
 
@@ -43,15 +47,22 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
   private final Path logDir;
   private final KafkaRaftServer server;
   private final String bootstrapServers;
+  private final String saslSslBootstrapServers;
   private final Admin admin;
   private final AtomicBoolean closed = new AtomicBoolean();
 
   private EmbeddedKafkaBroker(
-      final Path logDir, final KafkaRaftServer server, final String bootstrapServers) {
+      final Path logDir,
+      final KafkaRaftServer server,
+      final String bootstrapServers,
+      final String saslSslBootstrapServers,
+      final Map<String, Object> adminSecurity) {
     this.logDir = logDir;
     this.server = server;
     this.bootstrapServers = bootstrapServers;
+    this.saslSslBootstrapServers = saslSslBootstrapServers;
     final Properties adminProps = new Properties();
+    adminProps.putAll(adminSecurity);
     adminProps.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
     adminProps.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) TIMEOUT.toMillis());
     this.admin = Admin.create(adminProps);
@@ -67,11 +78,37 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
    * returns once an Admin client gets an answer to describeCluster.
    */
   public static EmbeddedKafkaBroker start(final Map<String, String> extraBrokerProps) {
+    return start(extraBrokerProps, Optional.empty(), false);
+  }
+
+  /**
+   * Starts a secured broker: its client listener is {@code secured}, and {@link #createTopic} runs
+   * as its admin user. {@code extraBrokerProps} override the settings, as in {@link #start(Map)}.
+   */
+  public static EmbeddedKafkaBroker start(
+      final Map<String, String> extraBrokerProps, final SaslSslListener secured) {
+    return start(extraBrokerProps, Optional.of(secured), false);
+  }
+
+  /**
+   * Starts a broker with its PLAINTEXT listener and, beside it, the SASL_SSL listener {@code
+   * secured} ({@link #saslSslBootstrapServers()}), to compare the two on one broker and the same
+   * topics: a benchmark's. PLAINTEXT clients, {@link #createTopic} among them, are {@code
+   * User:ANONYMOUS}, a super user; SASL_SSL clients get what ACLs allow them.
+   */
+  public static EmbeddedKafkaBroker startWithSaslSslBeside(final SaslSslListener secured) {
+    return start(Map.of(), Optional.of(secured), true);
+  }
+
+  private static EmbeddedKafkaBroker start(
+      final Map<String, String> extraBrokerProps,
+      final Optional<SaslSslListener> secured,
+      final boolean besidePlaintext) {
     RuntimeException last = null;
     // The free ports may be taken by someone else before the broker binds them: try again.
     for (int attempt = 0; attempt < START_ATTEMPTS; attempt++) {
       try {
-        return launch(extraBrokerProps);
+        return launch(extraBrokerProps, secured, besidePlaintext);
       } catch (RuntimeException e) {
         last = e;
         if (Thread.currentThread().isInterrupted()) {
@@ -82,14 +119,28 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
     throw last;
   }
 
-  private static EmbeddedKafkaBroker launch(final Map<String, String> extraBrokerProps) {
-    final List<Integer> ports = LoopbackPorts.free(2);
+  private static EmbeddedKafkaBroker launch(
+      final Map<String, String> extraBrokerProps,
+      final Optional<SaslSslListener> secured,
+      final boolean besidePlaintext) {
+    final List<Integer> ports = LoopbackPorts.free(besidePlaintext ? 3 : 2);
+    final String plaintext = SecurityProtocol.PLAINTEXT.name;
+    final String saslSsl = SecurityProtocol.SASL_SSL.name;
+    // The first port is the one this class's admin client uses; the second the controller's.
+    final String first = secured.isPresent() && !besidePlaintext ? saslSsl : plaintext;
+    final Map<String, Integer> listeners = new HashMap<>(Map.of(first, ports.get(0)));
+    if (besidePlaintext) {
+      listeners.put(saslSsl, ports.get(2));
+    }
     final Path dir = createTempDir();
     KafkaRaftServer server = null;
     try {
+      final Map<String, String> overrides = new HashMap<>();
+      secured.ifPresent(listener -> overrides.putAll(listener.brokerProperties()));
+      overrides.putAll(extraBrokerProps);
       final Properties props =
-          BrokerProperties.of(ports.get(0), ports.get(1), dir.resolve("data"), extraBrokerProps);
-      format(dir, props);
+          BrokerProperties.of(listeners, first, ports.get(1), dir.resolve("data"), overrides);
+      format(dir, props, secured.map(SaslSslListener::formatArguments).orElse(List.of()));
       server = new KafkaRaftServer(KafkaConfig.fromProps(props, false), Time.SYSTEM);
       server.startup();
     } catch (RuntimeException e) {
@@ -100,7 +151,16 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
       throw e;
     }
     final EmbeddedKafkaBroker broker =
-        new EmbeddedKafkaBroker(dir, server, LoopbackPorts.HOST + ":" + ports.get(0));
+        new EmbeddedKafkaBroker(
+            dir,
+            server,
+            LoopbackPorts.HOST + ":" + ports.get(0),
+            listeners.containsKey(saslSsl)
+                ? LoopbackPorts.HOST + ":" + listeners.get(saslSsl)
+                : null,
+            first.equals(saslSsl)
+                ? secured.map(listener -> listener.clientProperties(listener.admin())).orElseThrow()
+                : Map.of());
     try {
       broker.awaitReady();
       return broker;
@@ -114,13 +174,20 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
    * Runs {@code kafka-storage.sh format} in-process: it writes meta.properties and the bootstrap
    * metadata, and a KRaft node refuses to start on an unformatted directory. The tool (rather than
    * its Formatter class) keeps us on kafka_2.13's compile-scope API: kafka-metadata is
-   * runtime-only.
+   * runtime-only. {@code more} are further arguments: the SCRAM users of a secured broker.
    */
-  private static void format(final Path dir, final Properties props) {
+  private static void format(final Path dir, final Properties props, final List<String> more) {
     final Path file = dir.resolve("server.properties");
-    final String[] args = {
-      "format", "--cluster-id", Uuid.randomUuid().toString(), "--config", file.toString()
-    };
+    final List<String> command =
+        new ArrayList<>(
+            List.of(
+                "format",
+                "--cluster-id",
+                Uuid.randomUuid().toString(),
+                "--config",
+                file.toString()));
+    command.addAll(more);
+    final String[] args = command.toArray(String[]::new);
     try {
       try (Writer writer = Files.newBufferedWriter(file)) {
         props.store(writer, "embedded broker");
@@ -151,6 +218,19 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
   /** The {@code bootstrap.servers} value for clients, e.g. {@code 127.0.0.1:40123}. */
   public String bootstrapServers() {
     return bootstrapServers;
+  }
+
+  /**
+   * The {@code bootstrap.servers} of its SASL_SSL listener, the same as {@link #bootstrapServers()}
+   * when it has no other.
+   *
+   * @throws IllegalStateException when it has no SASL_SSL listener
+   */
+  public String saslSslBootstrapServers() {
+    if (saslSslBootstrapServers == null) {
+      throw new IllegalStateException("this broker has no SASL_SSL listener");
+    }
+    return saslSslBootstrapServers;
   }
 
   /**

@@ -3,6 +3,7 @@ package io.bucketer.topics;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -36,12 +37,18 @@ public final class DeadLetterTopic {
   /** Every committed record of the topic, read from the beginning to its last stable offsets. */
   public static List<ConsumerRecord<byte[], byte[]>> committedRecords(
       final String bootstrapServers, final String topic) {
-    final Map<String, Object> properties =
-        Map.of(
-            ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
-            bootstrapServers,
-            ConsumerConfig.ISOLATION_LEVEL_CONFIG,
-            "read_committed");
+    return committedRecords(
+        Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers), topic);
+  }
+
+  /**
+   * As {@link #committedRecords(String, String)}, for a consumer with {@code clientProperties}
+   * (bootstrap servers included): a secured cluster's credentials, say.
+   */
+  public static List<ConsumerRecord<byte[], byte[]>> committedRecords(
+      final Map<String, Object> clientProperties, final String topic) {
+    final Map<String, Object> properties = new HashMap<>(clientProperties);
+    properties.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
     final TypedTopic<byte[], byte[]> deadLetters = BucketerTopics.deadLetters(topic);
     final List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
     try (KafkaConsumer<byte[], byte[]> consumer =

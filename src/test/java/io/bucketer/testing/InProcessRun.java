@@ -28,11 +28,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 
@@ -46,6 +44,7 @@ public final class InProcessRun implements AutoCloseable {
   public static final Duration DEADLINE = Duration.ofSeconds(90);
 
   private final Endpoints endpoints;
+  private final Map<String, String> settings;
   private final BucketerConfig config;
   private final StoredDocuments store;
   private KafkaProducer<byte[], byte[]> producer;
@@ -67,11 +66,10 @@ public final class InProcessRun implements AutoCloseable {
     settings.put(KafkaSettings.CLIENT_PREFIX + "state.dir", stateDir.toString());
     settings.putAll(overrides);
     this.endpoints = endpoints;
+    this.settings = Map.copyOf(settings);
     this.config = new BucketerConfig(settings);
-    // The bootstrap servers alone: the overrides are for the processor's clients.
-    try (Admin admin =
-        Admin.create(
-            Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, endpoints.bootstrapServers()))) {
+    // The test's own client: the overrides are for the processor's clients.
+    try (Admin admin = Admin.create(endpoints.testClientProperties())) {
       admin
           .createTopics(List.of(new NewTopic(config.inputTopic(), inputPartitions, (short) 1)))
           .all()
@@ -85,6 +83,11 @@ public final class InProcessRun implements AutoCloseable {
   /** The settings the processor starts with: the run's application id, topics and database. */
   public BucketerConfig config() {
     return config;
+  }
+
+  /** The settings of {@link #config()} as they were given: for a processor in a child JVM. */
+  public Map<String, String> settings() {
+    return settings;
   }
 
   /** The run's MongoDB database, read back. */
@@ -143,9 +146,7 @@ public final class InProcessRun implements AutoCloseable {
       final TypedTopic<byte[], byte[]> input = BucketerTopics.input(config.inputTopic());
       producer =
           new KafkaProducer<>(
-              Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, endpoints.bootstrapServers()),
-              input.keySerializer(),
-              input.valueSerializer());
+              endpoints.testClientProperties(), input.keySerializer(), input.valueSerializer());
     }
     return producer;
   }
@@ -168,7 +169,8 @@ public final class InProcessRun implements AutoCloseable {
 
   /** The committed records of the dead-letter topic. */
   public List<ConsumerRecord<byte[], byte[]>> deadLetters() {
-    return DeadLetterTopic.committedRecords(endpoints.bootstrapServers(), config.deadLetterTopic());
+    return DeadLetterTopic.committedRecords(
+        endpoints.testClientProperties(), config.deadLetterTopic());
   }
 
   /** Closes the clients; the test closes the processors it started. */

@@ -3,7 +3,9 @@ package io.bucketer.testing;
 import io.bucketer.embedded.EmbeddedKafkaBroker;
 import io.bucketer.embedded.EmbeddedMongoServer;
 import io.bucketer.embedded.InProcessSchemaRegistry;
+import java.util.HashMap;
 import java.util.Map;
+import org.apache.kafka.clients.admin.AdminClientConfig;
 
 /**
  * What the processor needs around it, running in the test's JVM on loopback ports: a real Kafka
@@ -13,14 +15,20 @@ import java.util.Map;
 public final class LocalInfrastructure implements AutoCloseable {
 
   private final EmbeddedKafkaBroker broker;
+  private final AutoCloseable kafka;
+  private final Map<String, Object> kafkaClient;
   private final EmbeddedMongoServer mongo;
   private final InProcessSchemaRegistry registry;
 
   private LocalInfrastructure(
       final EmbeddedKafkaBroker broker,
+      final AutoCloseable kafka,
+      final Map<String, Object> kafkaClient,
       final EmbeddedMongoServer mongo,
       final InProcessSchemaRegistry registry) {
     this.broker = broker;
+    this.kafka = kafka;
+    this.kafkaClient = kafkaClient;
     this.mongo = mongo;
     this.registry = registry;
   }
@@ -34,7 +42,19 @@ public final class LocalInfrastructure implements AutoCloseable {
   public static LocalInfrastructure start(final Map<String, String> brokerOverrides) {
     final EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start(brokerOverrides);
     final EmbeddedMongoServer mongo = EmbeddedMongoServer.start();
-    return new LocalInfrastructure(broker, mongo, InProcessSchemaRegistry.start());
+    return new LocalInfrastructure(
+        broker, broker, Map.of(), mongo, InProcessSchemaRegistry.start());
+  }
+
+  /**
+   * Starts the MongoDB stand-in and the registry around {@code kafka}, which it then closes with
+   * them; the test's own Kafka clients connect as the secured broker's admin.
+   */
+  public static LocalInfrastructure around(final SecuredKafka kafka) {
+    final Map<String, Object> admin = new HashMap<>(kafka.clientProperties(SecuredKafka.ADMIN));
+    admin.remove(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG);
+    return new LocalInfrastructure(
+        kafka.broker(), kafka, admin, EmbeddedMongoServer.start(), InProcessSchemaRegistry.start());
   }
 
   public String bootstrapServers() {
@@ -51,7 +71,7 @@ public final class LocalInfrastructure implements AutoCloseable {
 
   /** All three, for a run of the processor in the test's JVM. */
   public Endpoints endpoints() {
-    return new Endpoints(bootstrapServers(), schemaRegistryUrl(), mongoUri());
+    return new Endpoints(bootstrapServers(), schemaRegistryUrl(), mongoUri(), kafkaClient);
   }
 
   /** The registry endpoint itself, for tests that make it fail. */
@@ -63,6 +83,10 @@ public final class LocalInfrastructure implements AutoCloseable {
   public void close() {
     registry.close();
     mongo.close();
-    broker.close();
+    try {
+      kafka.close();
+    } catch (Exception e) {
+      throw new IllegalStateException("cannot stop the broker", e);
+    }
   }
 }
