@@ -10,6 +10,8 @@ import io.bucketer.ingest.InputFormat;
 import io.bucketer.ingest.RetryBudget;
 import io.bucketer.ingest.SchemaRegistryClient;
 import io.bucketer.ingest.SchemaRegistryUnavailableException;
+import io.bucketer.kafkaaccess.NotAuthorised;
+import io.bucketer.kafkaaccess.RequiredAcls;
 import io.bucketer.metrics.BucketerMetrics;
 import io.bucketer.query.QueryLimits;
 import io.bucketer.query.SeriesQueries;
@@ -23,6 +25,7 @@ import io.bucketer.topology.BucketTopology;
 import io.bucketer.topology.InputPartitioning;
 import io.bucketer.topology.ReadingChecks;
 import io.bucketer.topology.SeriesOwnerLookup;
+import io.bucketer.topology.TopologyNames;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
 import java.nio.file.Path;
@@ -34,6 +37,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
+import java.util.concurrent.CompletionStage;
 import java.util.function.BooleanSupplier;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.common.Metric;
@@ -57,6 +61,10 @@ public final class BucketerApp implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(BucketerApp.class);
   private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(30);
+  private static final Duration FATAL_CLOSE_TIMEOUT = Duration.ofSeconds(5);
+
+  /** How long the question "what may bucketer do on these topics" may take, once refused. */
+  private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(10);
 
   private static final Duration SINK_INITIAL_BACKOFF = Duration.ofMillis(200);
 
@@ -79,6 +87,7 @@ public final class BucketerApp implements AutoCloseable {
   private final HostInfo advertised;
   private final InputPartitioning partitioning;
   private final CloseOptions.GroupMembershipOperation onClose;
+  private final FatalFailure fatal;
 
   private BucketerApp(
       final KafkaStreams streams,
@@ -87,7 +96,10 @@ public final class BucketerApp implements AutoCloseable {
       final BucketSink sink,
       final BucketerConfig config,
       final HostInfo advertised,
-      final InputPartitioning partitioning) {
+      final InputPartitioning partitioning,
+      final FatalFailure fatal,
+      final NotAuthorised notAuthorised) {
+    this.fatal = fatal;
     this.advertised = advertised;
     this.partitioning = partitioning;
     this.collectionPrefix = config.collectionPrefix();
@@ -100,6 +112,15 @@ public final class BucketerApp implements AutoCloseable {
     this.writer = writer;
     this.sink = sink;
     this.sinkThread = new Thread(sink, "bucketer-sink");
+    sinkThread.setUncaughtExceptionHandler(
+        (thread, error) -> {
+          final Optional<String> refused = notAuthorised.line(error);
+          if (refused.isPresent()) {
+            fatal.record(refused.get());
+          } else {
+            thread.getThreadGroup().uncaughtException(thread, error);
+          }
+        });
     this.mongoAnswers = new CachedCheck(() -> writer.ping(PING_TIMEOUT), PING_CACHE);
   }
 
@@ -117,7 +138,10 @@ public final class BucketerApp implements AutoCloseable {
    */
   public static BucketerApp start(
       final BucketerConfig config, final MeterRegistry meters, final HostInfo advertised) {
-    final TopicSetup topics = new TopicSetup(config);
+    final NotAuthorised notAuthorised =
+        NotAuthorised.of(config.kafkaProperties(), RequiredAcls.Names.of(config), PROBE_TIMEOUT);
+    final FatalFailure fatal = new FatalFailure();
+    final TopicSetup topics = new TopicSetup(config, notAuthorised);
     topics.createMissingTopics();
     final InputPartitioning partitioning = topics.partitioning();
     final MongoBucketWriter writer =
@@ -150,7 +174,8 @@ public final class BucketerApp implements AutoCloseable {
                 () -> config.inputFormat().decoder(config.readingMapping(), registry),
                 metrics),
             streamsConfig);
-    streams.setUncaughtExceptionHandler(error -> onStreamThreadFailure(error, metrics));
+    streams.setUncaughtExceptionHandler(
+        error -> onStreamThreadFailure(error, metrics, notAuthorised, fatal));
     // State left by another cluster or other topics would be counted again: wiped before start.
     final LocalStateGuard localState =
         new LocalStateGuard(
@@ -159,15 +184,32 @@ public final class BucketerApp implements AutoCloseable {
             config.inputTopic(),
             config.kafkaProperties());
     localState.wipeIfForeign(streams).ifPresent(wipe -> metrics.stateWiped(wipe.cause()));
-    // The only state listener: it records the cluster and topics as the state's owner.
-    streams.setStateListener(localState.recordOwnerWhenRunning());
+    // The only state listener: it records the cluster and topics as the state's owner, and with a
+    // repartition topic checks that it may be purged.
+    streams.setStateListener(
+        partitioning instanceof InputPartitioning.BySeries
+            ? new PurgePermission(
+                localState.recordOwnerWhenRunning(),
+                TopologyNames.readingsBySeriesTopic(config.applicationId()),
+                notAuthorised,
+                fatal)
+            : localState.recordOwnerWhenRunning());
     // The Kafka clients' own metrics (consumer lag, commit rates, ...) next to bucketer's.
     final KafkaStreamsMetrics streamsMetrics = new KafkaStreamsMetrics(streams);
     streamsMetrics.bindTo(meters);
 
     final BucketSink sink = new BucketSink(sinkConfig(config), writer, meters);
     final BucketerApp app =
-        new BucketerApp(streams, streamsMetrics, writer, sink, config, advertised, partitioning);
+        new BucketerApp(
+            streams,
+            streamsMetrics,
+            writer,
+            sink,
+            config,
+            advertised,
+            partitioning,
+            fatal,
+            notAuthorised);
     streams.start();
     app.sinkThread.start();
     LOG.info(
@@ -214,7 +256,17 @@ public final class BucketerApp implements AutoCloseable {
    * on a record it cannot decode or a dead letter Kafka does not take.
    */
   public boolean isHealthy() {
-    return streams.state().isRunningOrRebalancing() && sinkThread.isAlive();
+    return fatal.reason().isEmpty()
+        && streams.state().isRunningOrRebalancing()
+        && sinkThread.isAlive();
+  }
+
+  /**
+   * Completes with the one-line reason when the processor failed in a way that retrying cannot fix
+   * (the cluster refused an operation it needs): the caller should end the process.
+   */
+  public CompletionStage<String> whenFailedFatally() {
+    return fatal.whenFailed();
   }
 
   /**
@@ -223,6 +275,9 @@ public final class BucketerApp implements AutoCloseable {
    * second, waiting at most {@link #PING_TIMEOUT}).
    */
   public Optional<String> notReadyReason() {
+    if (fatal.reason().isPresent()) {
+      return fatal.reason();
+    }
     final KafkaStreams.State state = streams.state();
     if (state != KafkaStreams.State.RUNNING) {
       return Optional.of("kafka streams is " + state);
@@ -342,11 +397,20 @@ public final class BucketerApp implements AutoCloseable {
 
   /**
    * A registry that stays unreachable past the client's retry budget is not bad input: the thread
-   * is replaced and resumes from the last commit. Anything else is a bug or a broken cluster, and
-   * retrying it in a loop would hide it, so the client shuts down.
+   * is replaced and resumes from the last commit. A refusal by the cluster's authorizer is fatal:
+   * one line names the missing ACL, and the client shuts down. Anything else is a bug or a broken
+   * cluster, and retrying it in a loop would hide it, so the client shuts down.
    */
   private static StreamThreadExceptionResponse onStreamThreadFailure(
-      final Throwable error, final BucketerMetrics metrics) {
+      final Throwable error,
+      final BucketerMetrics metrics,
+      final NotAuthorised notAuthorised,
+      final FatalFailure fatal) {
+    final Optional<String> refused = notAuthorised.line(error);
+    if (refused.isPresent()) {
+      fatal.record(refused.get());
+      return StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
+    }
     Throwable cause = error;
     while (cause != null) {
       if (cause instanceof SchemaRegistryUnavailableException) {
@@ -382,7 +446,11 @@ public final class BucketerApp implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
-    streams.close(CloseOptions.groupMembershipOperation(onClose).withTimeout(CLOSE_TIMEOUT));
+    // After a fatal refusal there is nothing to commit, and Kafka Streams' threads may never
+    // confirm their end (a state updater that failed on the refusal): do not wait long for it.
+    streams.close(
+        CloseOptions.groupMembershipOperation(onClose)
+            .withTimeout(fatal.reason().isPresent() ? FATAL_CLOSE_TIMEOUT : CLOSE_TIMEOUT));
     streamsMetrics.close();
     try {
       writer.close();

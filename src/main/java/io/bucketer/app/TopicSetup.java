@@ -2,6 +2,8 @@ package io.bucketer.app;
 
 import io.bucketer.buckets.Granularity;
 import io.bucketer.config.BucketerConfig;
+import io.bucketer.kafkaaccess.NotAuthorised;
+import io.bucketer.kafkaaccess.NotAuthorisedException;
 import io.bucketer.topology.InputPartitioning;
 import io.bucketer.topology.TopologyNames;
 import java.util.ArrayList;
@@ -10,6 +12,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
+import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
@@ -26,9 +29,11 @@ import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 final class TopicSetup {
 
   private final BucketerConfig config;
+  private final NotAuthorised notAuthorised;
 
-  TopicSetup(final BucketerConfig config) {
+  TopicSetup(final BucketerConfig config, final NotAuthorised notAuthorised) {
     this.config = config;
+    this.notAuthorised = notAuthorised;
   }
 
   /**
@@ -52,7 +57,7 @@ final class TopicSetup {
       final Map<String, KafkaFuture<TopicDescription>> described =
           admin.describeTopics(List.of(config.inputTopic(), finestChangelog)).topicNameValues();
       final TopicDescription input =
-          describedOrNull(config.inputTopic(), described.get(config.inputTopic()));
+          describedOrNull(config.inputTopic(), described.get(config.inputTopic()), notAuthorised);
       if (input == null) {
         throw new IllegalStateException(
             "input.partitioning=by-sensor needs the input topic "
@@ -61,7 +66,7 @@ final class TopicSetup {
       }
       final int partitions = input.partitions().size();
       final TopicDescription changelog =
-          describedOrNull(finestChangelog, described.get(finestChangelog));
+          describedOrNull(finestChangelog, described.get(finestChangelog), notAuthorised);
       if (changelog != null && changelog.partitions().size() != partitions) {
         throw new IllegalStateException(
             "the input topic "
@@ -82,7 +87,9 @@ final class TopicSetup {
   }
 
   private static TopicDescription describedOrNull(
-      final String topic, final KafkaFuture<TopicDescription> description)
+      final String topic,
+      final KafkaFuture<TopicDescription> description,
+      final NotAuthorised notAuthorised)
       throws InterruptedException {
     try {
       return description.get();
@@ -90,10 +97,35 @@ final class TopicSetup {
       if (e.getCause() instanceof UnknownTopicOrPartitionException) {
         return null;
       }
+      notAuthorised.line(e).ifPresent(TopicSetup::refused);
       throw new IllegalStateException("cannot describe topic " + topic + ": " + e.getCause(), e);
     }
   }
 
+  private void create(final Admin admin, final List<NewTopic> missing)
+      throws ExecutionException, InterruptedException {
+    try {
+      admin.createTopics(missing).all().get();
+    } catch (ExecutionException e) {
+      if (NotAuthorised.find(e).isPresent()) {
+        throw new NotAuthorisedException(
+            notAuthorised.lineForCreating(
+                missing.stream().map(NewTopic::name).collect(Collectors.toSet())));
+      }
+      throw e;
+    }
+  }
+
+  private static void refused(final String line) {
+    throw new NotAuthorisedException(line);
+  }
+
+  /**
+   * Creates the buckets and dead-letter topics if they are missing. Topics the principal may not
+   * describe are not listed, so they look missing: creating them then fails, and the line names the
+   * operation the README grants on them, DESCRIBE being implied by it. Topics that exist and are
+   * listed ask for no CREATE permission.
+   */
   void createMissingTopics() {
     try (Admin admin = Admin.create(config.kafkaProperties())) {
       final Set<String> existing = admin.listTopics().names().get();
@@ -113,7 +145,7 @@ final class TopicSetup {
         missing.add(new NewTopic(config.deadLetterTopic(), partitions, replication));
       }
       if (!missing.isEmpty()) {
-        admin.createTopics(missing).all().get();
+        create(admin, missing);
       }
     } catch (ExecutionException e) {
       if (!(e.getCause() instanceof TopicExistsException)) {

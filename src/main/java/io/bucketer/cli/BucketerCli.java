@@ -29,11 +29,15 @@ public final class BucketerCli implements Runnable {
   /** Exit code for an invalid setting: the message names it; no stack trace. */
   public static final int BAD_CONFIGURATION = CommandLines.BAD_CONFIGURATION;
 
+  /** Exit code for a refusal retrying cannot fix (a missing ACL): one line says what is missing. */
+  public static final int FATAL_DEPENDENCY_FAILURE = CommandLines.FATAL_DEPENDENCY_FAILURE;
+
   public static void main(final String[] args) {
     System.exit(commandLine().execute(args));
   }
 
-  static CommandLine commandLine() {
+  /** The command line as {@link #main} runs it, for running a command in this JVM. */
+  public static CommandLine commandLine() {
     return CommandLines.configured(new CommandLine(new BucketerCli()));
   }
 

@@ -1,5 +1,6 @@
 package io.bucketer.cli;
 
+import io.bucketer.kafkaaccess.NotAuthorisedException;
 import org.apache.kafka.common.config.ConfigException;
 import picocli.CommandLine;
 
@@ -8,6 +9,12 @@ final class CommandLines {
 
   /** Exit code for an invalid setting: the message names it; no stack trace. */
   static final int BAD_CONFIGURATION = 2;
+
+  /**
+   * Exit code for a dependency's refusal that retrying cannot fix (the cluster's authorizer refused
+   * an ACL): one line says what is missing; no stack trace.
+   */
+  static final int FATAL_DEPENDENCY_FAILURE = 3;
 
   private CommandLines() {}
 
@@ -20,6 +27,10 @@ final class CommandLines {
           if (exception instanceof ConfigException) {
             cmd.getErr().println("bucketer: invalid configuration: " + exception.getMessage());
             return BAD_CONFIGURATION;
+          }
+          if (exception instanceof NotAuthorisedException) {
+            cmd.getErr().println("bucketer: " + exception.getMessage());
+            return FATAL_DEPENDENCY_FAILURE;
           }
           throw exception;
         });

@@ -13,6 +13,7 @@ import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import org.apache.kafka.streams.state.HostInfo;
 import org.slf4j.Logger;
@@ -74,16 +75,25 @@ final class RunCommand implements Callable<Integer> {
         config.http().advertisedHost(),
         ops.port());
     warnAboutExposure(security, config.http().advertisedHost(), ops.port());
-    Runtime.getRuntime()
-        .addShutdownHook(
-            new Thread(
-                () -> {
-                  ops.close();
-                  app.close();
-                  stopped.countDown();
-                },
-                "bucketer-shutdown"));
+    final Thread shutdown =
+        new Thread(
+            () -> {
+              ops.close();
+              app.close();
+              stopped.countDown();
+            },
+            "bucketer-shutdown");
+    Runtime.getRuntime().addShutdownHook(shutdown);
+    // A cause retrying cannot fix (an ACL missing) ends the process: the app logged its line.
+    final CompletableFuture<String> fatal = app.whenFailedFatally().toCompletableFuture();
+    fatal.thenRun(stopped::countDown);
     stopped.await();
+    if (fatal.isDone() && endedByItself(shutdown)) {
+      ops.close();
+      app.close();
+      processMeters.close();
+      return CommandLines.FATAL_DEPENDENCY_FAILURE;
+    }
     processMeters.close();
     return 0;
   }
@@ -119,6 +129,15 @@ final class RunCommand implements Callable<Integer> {
     try {
       return InetAddress.getByName(host).isLoopbackAddress();
     } catch (UnknownHostException e) {
+      return false;
+    }
+  }
+
+  /** False when a signal's shutdown is under way already: it closes the app itself. */
+  private static boolean endedByItself(final Thread shutdown) {
+    try {
+      return Runtime.getRuntime().removeShutdownHook(shutdown);
+    } catch (IllegalStateException e) {
       return false;
     }
   }

@@ -160,6 +160,15 @@ public final class ProcessorProcess implements AutoCloseable {
     return awaitExit();
   }
 
+  /**
+   * Waits until it ends by itself, as a test expects of a processor that must fail, and returns its
+   * exit status; fails if it still runs after a minute.
+   */
+  public int awaitEndOnItsOwn() {
+    endedByItsOwner = true;
+    return awaitExit();
+  }
+
   private int awaitExit() {
     try {
       if (!process.waitFor(EXIT_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {

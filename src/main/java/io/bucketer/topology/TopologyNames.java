@@ -26,6 +26,11 @@ public final class TopologyNames {
   public static final String ROUTE_AGGREGATED = "aggregated-";
   public static final String READINGS_BY_SERIES = "readings-by-series";
 
+  /** The repartition topic of readings by series, as Kafka Streams names it. */
+  public static String readingsBySeriesTopic(final String applicationId) {
+    return applicationId + "-" + READINGS_BY_SERIES + "-repartition";
+  }
+
   public static final String AGGREGATE = "aggregate-buckets";
   public static final String CLOSED = "closed";
   public static final String TOO_LATE = "too-late";

@@ -1,0 +1,53 @@
+package io.bucketer.cli;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.turbo.TurboFilter;
+import ch.qos.logback.core.spi.FilterReply;
+import org.apache.kafka.common.errors.AuthorizationException;
+import org.slf4j.Marker;
+
+/**
+ * Drops the stack traces that Kafka's own classes log for a refusal by the cluster's authorizer.
+ * bucketer reports such a refusal itself, in one line naming the missing ACL, and ends (see {@code
+ * io.bucketer.kafkaaccess.NotAuthorised}); Kafka Streams would log the same cause again as a stack
+ * trace at ERROR. Events without a trace, and every other cause, pass.
+ */
+public final class ReportedRefusalFilter extends TurboFilter {
+
+  private static final int MAX_DEPTH = 32;
+
+  @Override
+  public FilterReply decide(
+      final Marker marker,
+      final Logger logger,
+      final Level level,
+      final String format,
+      final Object[] params,
+      final Throwable t) {
+    if (logger == null || !logger.getName().startsWith("org.apache.kafka")) {
+      return FilterReply.NEUTRAL;
+    }
+    // SLF4J passes a trailing throwable among the parameters; logback takes it from there later
+    final Throwable thrown =
+        t != null
+            ? t
+            : params != null
+                    && params.length > 0
+                    && params[params.length - 1] instanceof Throwable last
+                ? last
+                : null;
+    return isRefusal(thrown) ? FilterReply.DENY : FilterReply.NEUTRAL;
+  }
+
+  private static boolean isRefusal(final Throwable thrown) {
+    Throwable cause = thrown;
+    for (int depth = 0; cause != null && depth < MAX_DEPTH; depth++) {
+      if (cause instanceof AuthorizationException) {
+        return true;
+      }
+      cause = cause.getCause();
+    }
+    return false;
+  }
+}
