@@ -2,10 +2,13 @@ package io.bucketer.cli;
 
 import io.bucketer.config.BucketerConfig;
 import io.bucketer.config.ConfigSources;
+import io.bucketer.config.KafkaSettings;
 import io.bucketer.config.SourcedSettings;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import picocli.CommandLine.Option;
 
 /** The configuration options shared by the commands that connect to a cluster. */
@@ -33,5 +36,26 @@ final class ConfigOptions {
   BucketerConfig load() {
     final SourcedSettings settings = ConfigSources.gather(file, System.getenv(), overrides);
     return new BucketerConfig(settings.values(), settings.origins());
+  }
+
+  /**
+   * The Kafka settings among the same sources as {@link #load()}'s, checked and with their secrets
+   * resolved as there: for commands that only produce or consume (simulate), which need no MongoDB
+   * and so cannot load the processor's whole configuration. {@code bootstrapServers}, when given,
+   * comes before every source.
+   *
+   * @throws org.apache.kafka.common.config.ConfigException listing every Kafka setting that is
+   *     wrong
+   */
+  KafkaSettings kafka(final Optional<String> bootstrapServers) {
+    final SourcedSettings gathered = ConfigSources.gather(file, System.getenv(), overrides);
+    if (bootstrapServers.isEmpty()) {
+      return KafkaSettings.of(gathered);
+    }
+    final Map<String, String> values = new HashMap<>(gathered.values());
+    final Map<String, String> origins = new HashMap<>(gathered.origins());
+    values.put(KafkaSettings.BOOTSTRAP_SERVERS, bootstrapServers.get());
+    origins.put(KafkaSettings.BOOTSTRAP_SERVERS, "--bootstrap-servers");
+    return KafkaSettings.of(new SourcedSettings(values, origins));
   }
 }

@@ -12,6 +12,7 @@ import java.time.Instant;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -32,7 +33,9 @@ import picocli.CommandLine.Spec;
     description = "Produces readings for N sensors, as IoT gateways would, and prints progress.")
 final class SimulateCommand implements Callable<Integer> {
 
-  @Option(names = "--bootstrap-servers", required = true, description = "Kafka brokers.")
+  @Option(
+      names = "--bootstrap-servers",
+      description = "Kafka brokers; the setting bootstrap.servers (-c, -s) if not given.")
   String bootstrapServers;
 
   @Option(
@@ -70,8 +73,14 @@ final class SimulateCommand implements Callable<Integer> {
   @Option(
       names = {"-p", "--producer-property"},
       paramLabel = "KEY=VALUE",
-      description = "Kafka producer setting (security, for example). Repeatable.")
+      description = "Kafka producer setting, over the kafka.* settings of -c and -s. Repeatable.")
   Map<String, String> producerProperties = new LinkedHashMap<>();
+
+  /**
+   * The processor's settings, of which the Kafka ones count: a cluster's security settings are
+   * written once, for {@code run} and {@code simulate} alike.
+   */
+  @Mixin ConfigOptions settings;
 
   @Mixin SimulatorOptions simulatorOptions;
 
@@ -83,10 +92,11 @@ final class SimulateCommand implements Callable<Integer> {
       throw new ParameterException(
           spec.commandLine(), "--schema-registry-url is required with --format avro");
     }
+    final Map<String, Object> kafka = kafkaProperties();
     final ReadingGenerator readings =
         new ReadingGenerator(
             simulatorOptions.generatorOptions(start == null ? Instant.now() : start, count));
-    try (KafkaProducer<byte[], byte[]> producer = producer()) {
+    try (KafkaProducer<byte[], byte[]> producer = producer(kafka)) {
       final ReadingSimulator simulator =
           new ReadingSimulator(
               producer,
@@ -114,9 +124,16 @@ final class SimulateCommand implements Callable<Integer> {
     return 0;
   }
 
-  private KafkaProducer<byte[], byte[]> producer() {
-    final Map<String, Object> properties = new HashMap<>(producerProperties);
-    properties.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+  /** The settings' Kafka properties, then {@code -p}'s, then {@code --bootstrap-servers}. */
+  private Map<String, Object> kafkaProperties() {
+    final Map<String, Object> properties =
+        new HashMap<>(settings.kafka(Optional.ofNullable(bootstrapServers)).clientProperties());
+    properties.putAll(producerProperties);
+    return properties;
+  }
+
+  private KafkaProducer<byte[], byte[]> producer(final Map<String, Object> kafka) {
+    final Map<String, Object> properties = new HashMap<>(kafka);
     properties.putIfAbsent(ProducerConfig.LINGER_MS_CONFIG, 5);
     final TypedTopic<byte[], byte[]> input = BucketerTopics.input(topic);
     return new KafkaProducer<>(properties, input.keySerializer(), input.valueSerializer());

@@ -153,6 +153,29 @@ public final class KafkaSettings {
     this.clientProperties = Map.copyOf(clients);
   }
 
+  /**
+   * The Kafka settings alone, for a command that talks to Kafka only ({@code simulate}): those of
+   * {@code settings} this concern defines and every {@code kafka.*}, resolved and checked as {@link
+   * BucketerConfig} does. The others are left out unread: they are {@code run}'s, which a shared
+   * file also holds.
+   *
+   * @throws ConfigException listing every Kafka setting that is wrong
+   */
+  public static KafkaSettings of(final SourcedSettings settings) {
+    final Map<String, String> kafka = new HashMap<>();
+    settings
+        .values()
+        .forEach(
+            (name, value) -> {
+              if (name.startsWith(CLIENT_PREFIX) || DEFINITION.names().contains(name)) {
+                kafka.put(name, value);
+              }
+            });
+    final Map<String, Object> resolved = SecretProviders.resolve(kafka);
+    SettingsCheck.requireValid(DEFINITION, resolved, settings.origins());
+    return new KafkaSettings(new AbstractConfig(DEFINITION, resolved, false));
+  }
+
   /** Properties for every Kafka client, bootstrap servers included. */
   public Map<String, Object> clientProperties() {
     return clientProperties;

@@ -18,7 +18,9 @@ import io.bucketer.testing.GeneratedReadings;
 import io.bucketer.testing.InProcessRun;
 import io.bucketer.testing.LocalInfrastructure;
 import io.bucketer.testing.SecuredKafka;
+import io.bucketer.topics.DeadLetterTopic;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -28,12 +30,18 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
+import org.apache.kafka.common.acl.AccessControlEntry;
 import org.apache.kafka.common.acl.AclBinding;
+import org.apache.kafka.common.acl.AclOperation;
+import org.apache.kafka.common.acl.AclPermissionType;
 import org.apache.kafka.common.resource.PatternType;
+import org.apache.kafka.common.resource.ResourcePattern;
 import org.apache.kafka.common.resource.ResourceType;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -217,6 +225,47 @@ class SecuredKafkaIT {
           .doesNotContain("AuthorizationException")
           .doesNotContain("\tat org.apache.kafka");
     }
+  }
+
+  /**
+   * {@code simulate} reads the same settings as {@code run} (-c, -s, BUCKETER_*): the cluster's
+   * address and its kafka.* security settings are written once.
+   */
+  @Test
+  void shouldSimulateGatewaysWithTheKafkaSettingsOfRun(@TempDir final Path dir) throws Exception {
+    final String topic = "simulated-" + UUID.randomUUID();
+    kafka.broker().createTopic(topic, 1, Map.of());
+    kafka.grant(
+        List.of(
+            new AclBinding(
+                new ResourcePattern(ResourceType.TOPIC, topic, PatternType.LITERAL),
+                new AccessControlEntry(
+                    "User:" + GATEWAY, "*", AclOperation.WRITE, AclPermissionType.ALLOW))));
+    final Properties settings = new Properties();
+    settings.putAll(kafka.bucketerSettings(GATEWAY));
+    final Path file = dir.resolve("bucketer.properties");
+    try (Writer writer = Files.newBufferedWriter(file)) {
+      settings.store(writer, null);
+    }
+
+    final int exit =
+        BucketerCli.commandLine()
+            .execute(
+                "simulate",
+                "-c",
+                file.toString(),
+                "--topic",
+                topic,
+                "--format",
+                "json",
+                "--count",
+                "40",
+                "--rate",
+                "0");
+
+    assertThat(exit).isZero();
+    assertThat(DeadLetterTopic.committedRecords(kafka.clientProperties(SecuredKafka.ADMIN), topic))
+        .hasSize(40);
   }
 
   /**
