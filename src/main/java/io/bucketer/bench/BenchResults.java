@@ -13,6 +13,7 @@ public record BenchResults(
     Rate streamsFloor,
     Rate processor,
     Rate processorKeyedBySensor,
+    Rate processorOverSaslSsl,
     Rate connector,
     WindowedAggregate windowedAggregate,
     double latencyP50Millis,
@@ -115,6 +116,16 @@ public record BenchResults(
     return processorKeyedBySensor.readingsPerSecond() / connector.readingsPerSecond();
   }
 
+  /** 2s/2: bucketer over SASL_SSL (TLS, SCRAM, ACLs) against PLAINTEXT, on the same broker. */
+  public double saslSslToPlaintext() {
+    return processorOverSaslSsl.readingsPerSecond() / processor.readingsPerSecond();
+  }
+
+  /** bucketer's CPU per reading over SASL_SSL over that over PLAINTEXT. */
+  public double cpuSaslSslToPlaintext() {
+    return processorOverSaslSsl.cpuMillisPerThousand() / processor.cpuMillisPerThousand();
+  }
+
   /** bucketer's CPU per reading over the floor's. */
   public double cpuToFloor() {
     return processor.cpuMillisPerThousand() / streamsFloor.cpuMillisPerThousand();
@@ -153,6 +164,9 @@ public record BenchResults(
     row(out, "1b Kafka Streams floor (repartition only)", streamsFloor);
     row(out, "2 bucketer: produced -> in MongoDB", processor);
     row(out, "2k bucketer, input keyed by sensor (no repartition)", processorKeyedBySensor);
+    if (processorOverSaslSsl != null) {
+      row(out, "2s bucketer over SASL_SSL (SCRAM, TLS, ACLs)", processorOverSaslSsl);
+    }
     if (connector != null) {
       row(out, "3 MongoDB sink connector, 1 doc/read", connector);
     }
@@ -180,6 +194,9 @@ public record BenchResults(
     kafkaRecords(out, "1b Kafka Streams floor", streamsFloor);
     kafkaRecords(out, "2 bucketer", processor);
     kafkaRecords(out, "2k bucketer, keyed by sensor", processorKeyedBySensor);
+    if (processorOverSaslSsl != null) {
+      kafkaRecords(out, "2s bucketer over SASL_SSL", processorOverSaslSsl);
+    }
     kafkaRecords(out, "4 Kafka Streams windowed aggregate", windowedAggregate.rate());
     out.println();
     out.println(
@@ -215,6 +232,18 @@ public record BenchResults(
           keyedProcessorToConnector(),
           ">= 3",
           keyedProcessorToConnector() >= MIN_CONNECTOR_RATIO);
+    }
+    if (processorOverSaslSsl != null) {
+      out.printf(
+          "%-58s %8.2f   %s%n",
+          "2s/2 over SASL_SSL vs PLAINTEXT, readings/s",
+          saslSslToPlaintext(),
+          "(information: the same broker, readings and settings)");
+      out.printf(
+          "%-58s %8.2f   %s%n",
+          "CPU per reading, 2s/2 (SASL_SSL vs PLAINTEXT)",
+          cpuSaslSslToPlaintext(),
+          "(information: TLS on both ends, in this JVM, counted)");
     }
     target(
         out,

@@ -18,19 +18,29 @@ import io.bucketer.embedded.EmbeddedKafkaBroker;
 import io.bucketer.embedded.InProcessSchemaRegistry;
 import io.bucketer.embedded.MongoOperationCounter;
 import io.bucketer.embedded.MongoServerProcess;
+import io.bucketer.embedded.SaslSslListener;
+import io.bucketer.embedded.SelfSignedTls;
 import io.bucketer.ingest.SchemaRegistryClient;
+import io.bucketer.kafkaaccess.RequiredAcls;
 import io.bucketer.query.StoredDocuments;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.utils.Utils;
 import org.apache.kafka.streams.StreamsConfig;
 import reactor.core.publisher.Flux;
@@ -55,6 +65,7 @@ public final class ThroughputBench {
       int maxWarmupRounds,
       int inputPartitions,
       boolean withConnector,
+      boolean withSaslSsl,
       Duration phaseTimeout,
       Map<String, String> processorSettings) {}
 
@@ -70,6 +81,12 @@ public final class ThroughputBench {
   /** Row 2k's variant: its application id, topics and database carry it. */
   private static final String KEYED = "keyed";
 
+  /** Row 2s's variant. */
+  private static final String SASL_SSL = "sasl";
+
+  /** Row 2s's principal: a SCRAM user with the README's ACLs and no others. */
+  private static final String BENCH_USER = "bench";
+
   private final Options options;
   private final PrintStream out;
 
@@ -80,20 +97,45 @@ public final class ThroughputBench {
 
   /** Runs every phase and prints the table; returns the figures for whoever wants to check them. */
   public BenchResults run() throws Exception {
-    try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start();
+    final Path tlsDir = Files.createTempDirectory("bucketer-bench-tls-");
+    final Optional<SaslSslListener> secured =
+        options.withSaslSsl() ? Optional.of(saslSslListener(tlsDir)) : Optional.empty();
+    try (EmbeddedKafkaBroker broker =
+            secured.isPresent()
+                ? EmbeddedKafkaBroker.startWithSaslSslBeside(secured.get())
+                : EmbeddedKafkaBroker.start();
         // In its own JVM, as a MongoDB server is in its own process: the stand-in keeps every
         // document on its heap, and in this JVM collecting that heap paused the processor being
         // measured (see MongoServerProcess). Its CPU time is counted with every row's.
         MongoServerProcess mongo = MongoServerProcess.start();
         StandInOperations operations = new StandInOperations(mongo.connectionString());
         InProcessSchemaRegistry registry = InProcessSchemaRegistry.start()) {
-      final Infrastructure infrastructure = new Infrastructure(broker, mongo, registry, operations);
+      final Infrastructure infrastructure =
+          new Infrastructure(broker, secured, mongo, registry, operations);
       warmUp(infrastructure);
       final BenchResults results =
           round(infrastructure, new Round("measured", options.span()), true);
       results.print(out);
       return results;
+    } finally {
+      Utils.delete(tlsDir.toFile());
     }
+  }
+
+  /**
+   * A SASL_SSL listener with a self-signed certificate and random passwords, for the admin and
+   * {@value #BENCH_USER}.
+   */
+  private static SaslSslListener saslSslListener(final Path dir) {
+    final SelfSignedTls tls = SelfSignedTls.create(dir);
+    final SecureRandom random = new SecureRandom();
+    final Map<String, String> passwords = new HashMap<>();
+    for (final String user : List.of("admin", BENCH_USER)) {
+      final byte[] bytes = new byte[16];
+      random.nextBytes(bytes);
+      passwords.put(user, HexFormat.of().formatHex(bytes));
+    }
+    return new SaslSslListener(tls.keyStore(), tls.trustStore(), "admin", passwords);
   }
 
   /**
@@ -148,6 +190,7 @@ public final class ThroughputBench {
 
   private record Infrastructure(
       EmbeddedKafkaBroker broker,
+      Optional<SaslSslListener> saslSsl,
       MongoServerProcess mongo,
       InProcessSchemaRegistry registry,
       StandInOperations operations) {
@@ -273,6 +316,20 @@ public final class ThroughputBench {
             KEYED,
             Map.of(KafkaSettings.INPUT_PARTITIONING, KafkaSettings.PARTITIONING_BY_SENSOR));
 
+    final BenchResults.Rate overSaslSsl;
+    if (infrastructure.saslSsl().isPresent()) {
+      out.printf(
+          "[2s] bucketer over SASL_SSL (SCRAM-SHA-512 over TLS, the README's ACLs): until MongoDB"
+              + " holds all %,d bucket documents%n",
+          expectedDocuments);
+      overSaslSsl =
+          bucketerOverSaslSsl(
+              infrastructure, infrastructure.saslSsl().get(), round, sent, expectedDocuments);
+      dropDatabases(infrastructure.mongo(), round.bucketerDatabase(SASL_SSL)::equals);
+    } else {
+      overSaslSsl = null;
+    }
+
     BenchResults.Rate connectorRate = null;
     if (options.withConnector() && measured) {
       out.println("[3] MongoDB Kafka sink connector (Connect standalone, its own JVM)");
@@ -323,6 +380,7 @@ public final class ThroughputBench {
         floorRate,
         processor.rate(),
         keyed.rate(),
+        overSaslSsl,
         connectorRate,
         windowedAggregate,
         processor.result().latencyP50Millis(),
@@ -378,6 +436,53 @@ public final class ThroughputBench {
               "one document per reading (connector)"));
     }
     return footprints;
+  }
+
+  /**
+   * Row 2 again, as its principal on a secured cluster runs it: over the SASL_SSL listener of the
+   * same broker, on the same input topic, with exactly the ACLs the README lists, its buckets and
+   * dead-letter topics created by an admin beforehand (as the README advises: no CREATE on them).
+   */
+  private BenchResults.Rate bucketerOverSaslSsl(
+      final Infrastructure infrastructure,
+      final SaslSslListener listener,
+      final Round round,
+      final BenchFleet.Sent sent,
+      final long expectedDocuments)
+      throws Exception {
+    final EmbeddedKafkaBroker broker = infrastructure.broker();
+    final String suffix = "-" + SASL_SSL;
+    final int seriesPartitions =
+        new BucketerConfig(processorSettings(infrastructure, round, Path.of("unused")))
+            .seriesPartitions();
+    broker.createTopic(
+        round.bucketsTopic() + suffix,
+        seriesPartitions,
+        Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT));
+    broker.createTopic(round.deadLetterTopic() + suffix, seriesPartitions, Map.of());
+    // The PLAINTEXT listener's clients are the super user User:ANONYMOUS: it may grant.
+    try (Admin admin =
+        Admin.create(
+            Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()))) {
+      admin
+          .createAcls(
+              RequiredAcls.bindings(
+                  "User:" + BENCH_USER,
+                  new RequiredAcls.Names(
+                      round.applicationId() + suffix,
+                      round.topic(),
+                      round.bucketsTopic() + suffix,
+                      round.deadLetterTopic() + suffix)))
+          .all()
+          .get(1, TimeUnit.MINUTES);
+    }
+    final Map<String, String> overSaslSsl = new HashMap<>();
+    overSaslSsl.put(KafkaSettings.BOOTSTRAP_SERVERS, broker.saslSslBootstrapServers());
+    listener
+        .clientProperties(BENCH_USER)
+        .forEach(
+            (key, value) -> overSaslSsl.put(KafkaSettings.CLIENT_PREFIX + key, value.toString()));
+    return bucketer(infrastructure, round, sent, expectedDocuments, SASL_SSL, overSaslSsl).rate();
   }
 
   /** One run of bucketer: its rate and what it reported. */

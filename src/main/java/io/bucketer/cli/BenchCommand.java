@@ -65,6 +65,15 @@ final class BenchCommand implements Callable<Integer> {
   boolean connector;
 
   @Option(
+      names = "--no-sasl-ssl",
+      negatable = true,
+      defaultValue = "true",
+      description =
+          "Also run bucketer over SASL_SSL (SCRAM-SHA-512 over TLS, the README's ACLs) on the"
+              + " same broker and readings, as a ratio to PLAINTEXT (default: ${DEFAULT-VALUE}).")
+  boolean saslSsl;
+
+  @Option(
       names = "--timeout",
       defaultValue = "10m",
       description = "Longest any one phase may take (default: ${DEFAULT-VALUE}).")
@@ -84,6 +93,7 @@ final class BenchCommand implements Callable<Integer> {
                 warmupRounds,
                 setup.partitions,
                 connector,
+                saslSsl,
                 TimeSpans.parse(timeout),
                 setup.processorSettings),
             System.out)

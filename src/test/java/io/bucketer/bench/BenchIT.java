@@ -40,6 +40,7 @@ class BenchIT {
                     0,
                     2,
                     true,
+                    true,
                     PHASE_TIMEOUT,
                     Map.of()),
                 new PrintStream(printed, true, StandardCharsets.UTF_8))
@@ -88,6 +89,12 @@ class BenchIT {
     assertThat(keyed.readingsPerSecond()).isPositive();
     assertThat(keyed.kafka().topics()).noneMatch(ProducedRecords::isRepartition);
     assertThat(keyed.changelogRecordsPerReading()).isPositive();
+    // over SASL_SSL, as a principal with the README's ACLs only: the same documents
+    final BenchResults.Rate overSaslSsl = results.processorOverSaslSsl();
+    assertThat(overSaslSsl.mongo().writeStatements()).isEqualTo(bucketDocuments);
+    assertThat(overSaslSsl.readingsPerSecond()).isPositive();
+    assertThat(results.saslSslToPlaintext()).isPositive();
+    assertThat(results.cpuSaslSslToPlaintext()).isPositive();
     // the window cache writes a window once per commit, however many readings it took: on this
     // backlog far fewer puts than readings reach RocksDB and the changelog
     assertThat(results.stateOperations())
@@ -135,6 +142,8 @@ class BenchIT {
             "2/1 end-to-end vs raw consume",
             "2/3 end-to-end vs sink connector",
             "CPU per reading, 2/1b (bucketer vs floor)",
+            "2s/2 over SASL_SSL vs PLAINTEXT, readings/s",
+            "CPU per reading, 2s/2 (SASL_SSL vs PLAINTEXT)",
             "CPU per reading, 2/4 (bucketer vs windowed aggregate)",
             "the same, without MongoDB's CPU and the JIT's",
             "Kafka records written per reading",
