@@ -93,6 +93,8 @@ class BenchIT {
     final BenchResults.Rate overSaslSsl = results.processorOverSaslSsl();
     assertThat(overSaslSsl.mongo().writeStatements()).isEqualTo(bucketDocuments);
     assertThat(overSaslSsl.readingsPerSecond()).isPositive();
+    assertThat(results.processorPlaintextTwin().mongo().writeStatements())
+        .isEqualTo(bucketDocuments);
     assertThat(results.saslSslToPlaintext()).isPositive();
     assertThat(results.cpuSaslSslToPlaintext()).isPositive();
     // the window cache writes a window once per commit, however many readings it took: on this
@@ -142,8 +144,8 @@ class BenchIT {
             "2/1 end-to-end vs raw consume",
             "2/3 end-to-end vs sink connector",
             "CPU per reading, 2/1b (bucketer vs floor)",
-            "2s/2 over SASL_SSL vs PLAINTEXT, readings/s",
-            "CPU per reading, 2s/2 (SASL_SSL vs PLAINTEXT)",
+            "2s/2p over SASL_SSL vs PLAINTEXT, readings/s",
+            "CPU per reading, 2s/2p (SASL_SSL vs PLAINTEXT)",
             "CPU per reading, 2/4 (bucketer vs windowed aggregate)",
             "the same, without MongoDB's CPU and the JIT's",
             "Kafka records written per reading",
