@@ -51,6 +51,27 @@ class ArchitectureTest {
   }
 
   @Test
+  void shouldSayWhatKafkaAccessBucketerNeedsFromItsSettingsAndKafkasClientsAlone() {
+    noClasses()
+        .that()
+        .resideInAPackage("io.bucketer.kafkaaccess..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(
+            "io.bucketer.app..",
+            "io.bucketer.topology..",
+            "io.bucketer.sink..",
+            "io.bucketer.http..",
+            "io.bucketer.cli..",
+            "org.apache.kafka.streams..",
+            "com.mongodb..")
+        .because(
+            "the ACL list and the refusal's one line serve the processor, the README's test and a"
+                + " future check command alike")
+        .check(PRODUCT);
+  }
+
+  @Test
   void shouldReadStoredBucketsKnowingOnlyTheDocumentsNotHowTheyAreWritten() {
     noClasses()
         .that()
