@@ -43,6 +43,7 @@ import org.apache.kafka.common.acl.AclPermissionType;
 import org.apache.kafka.common.resource.PatternType;
 import org.apache.kafka.common.resource.ResourcePattern;
 import org.apache.kafka.common.resource.ResourceType;
+import org.apache.kafka.common.utils.Utils;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Named;
@@ -89,10 +90,11 @@ class SecuredKafkaIT {
   }
 
   @AfterAll
-  static void stopSecuredInfrastructure() {
+  static void stopSecuredInfrastructure() throws Exception {
     if (infrastructure != null) {
       infrastructure.close();
     }
+    Utils.delete(certificates.toFile());
   }
 
   @Test
