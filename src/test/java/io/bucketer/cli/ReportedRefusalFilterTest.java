@@ -1,0 +1,58 @@
+package io.bucketer.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.core.spi.FilterReply;
+import java.util.Set;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.errors.TimeoutException;
+import org.apache.kafka.common.errors.TopicAuthorizationException;
+import org.junit.jupiter.api.Test;
+
+class ReportedRefusalFilterTest {
+
+  private final LoggerContext context = new LoggerContext();
+  private final ReportedRefusalFilter filter = new ReportedRefusalFilter();
+  private final Logger streams = context.getLogger("org.apache.kafka.streams.KafkaStreams");
+
+  @Test
+  void shouldDropKafkasTraceOfARefusalWhetherPassedAsThrowableOrLastParameter() {
+    final Exception refusal =
+        new KafkaException("wrapped", new TopicAuthorizationException(Set.of("in")));
+
+    assertThat(filter.decide(null, streams, Level.ERROR, "failed", null, refusal))
+        .isEqualTo(FilterReply.DENY);
+    assertThat(
+            filter.decide(
+                null,
+                streams,
+                Level.ERROR,
+                "opted to {}.",
+                new Object[] {"SHUTDOWN", refusal},
+                null))
+        .isEqualTo(FilterReply.DENY);
+  }
+
+  @Test
+  void shouldLetEveryOtherEventPass() {
+    final Exception refusal = new TopicAuthorizationException(Set.of("in"));
+
+    assertThat(filter.decide(null, streams, Level.WARN, "slow", null, new TimeoutException("t")))
+        .isEqualTo(FilterReply.NEUTRAL);
+    assertThat(filter.decide(null, streams, Level.WARN, "no trace", null, null))
+        .isEqualTo(FilterReply.NEUTRAL);
+    // bucketer's own loggers are never filtered
+    assertThat(
+            filter.decide(
+                null,
+                context.getLogger("io.bucketer.app.BucketerApp"),
+                Level.ERROR,
+                "x",
+                null,
+                refusal))
+        .isEqualTo(FilterReply.NEUTRAL);
+  }
+}
