@@ -16,6 +16,7 @@ import picocli.CommandLine.Command;
     description = "Turns IoT sensor readings on Kafka into MongoDB bucket documents.",
     subcommands = {
       RunCommand.class,
+      CheckCommand.class,
       SimulateCommand.class,
       DemoCommand.class,
       BenchCommand.class,

@@ -28,8 +28,9 @@ import org.apache.avro.Schema;
  *
  * <p>Serves, on 127.0.0.1 and a free port: {@code POST /subjects/{subject}/versions} (ids are
  * global and start at 1; the same schema gets the same id in every subject), {@code GET
- * /schemas/ids/{id}}, {@code GET /subjects} and {@code GET /subjects/{subject}/versions}, with
- * Confluent's error bodies ({@code {"error_code":40403,"message":"Schema not found"}}).
+ * /schemas/ids/{id}}, {@code GET /subjects}, {@code GET /subjects/{subject}/versions} and {@code
+ * GET /subjects/{subject}/versions/latest}, with Confluent's error bodies ({@code
+ * {"error_code":40403,"message":"Schema not found"}}).
  *
  * <p>Out of scope: compatibility checks (every new schema is accepted as a new version), schema
  * types other than Avro, references, deletion, modes, contexts, persistence. Two schemas are "the
@@ -43,6 +44,8 @@ public final class InProcessSchemaRegistry implements AutoCloseable {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final String CONTENT_TYPE = "application/vnd.schemaregistry.v1+json";
   private static final Pattern SUBJECT_VERSIONS = Pattern.compile("/subjects/([^/]+)/versions/?");
+  private static final Pattern LATEST_VERSION =
+      Pattern.compile("/subjects/([^/]+)/versions/latest/?");
   private static final Pattern SCHEMA_BY_ID = Pattern.compile("/schemas/ids/(-?\\d+)/?");
 
   private final HttpServer server;
@@ -143,6 +146,10 @@ public final class InProcessSchemaRegistry implements AutoCloseable {
     final String path = exchange.getRequestURI().getRawPath();
     final Matcher byId = SCHEMA_BY_ID.matcher(path);
     final Matcher versions = SUBJECT_VERSIONS.matcher(path);
+    final Matcher latest = LATEST_VERSION.matcher(path);
+    if (latest.matches() && "GET".equals(method)) {
+      return latest(decode(latest.group(1)));
+    }
     if (byId.matches() && "GET".equals(method)) {
       return schemaById(Integer.parseInt(byId.group(1)));
     }
@@ -179,6 +186,25 @@ public final class InProcessSchemaRegistry implements AutoCloseable {
       numbers.add(version);
     }
     return new Reply(200, numbers);
+  }
+
+  private synchronized Reply latest(final String subject) {
+    final List<Integer> ids = idsBySubject.get(subject);
+    if (ids == null) {
+      return Reply.error(404, 40401, "Subject '" + subject + "' not found.");
+    }
+    final int id = ids.get(ids.size() - 1);
+    return new Reply(
+        200,
+        Map.of(
+            "subject",
+            subject,
+            "version",
+            ids.size(),
+            "id",
+            id,
+            "schema",
+            schemasById.get(id - 1)));
   }
 
   private Reply register(final String subject, final byte[] requestBody) {

@@ -6,6 +6,7 @@ import io.bucketer.ingest.InvalidReadingException.Reason;
 import java.io.IOException;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import org.apache.avro.Schema;
@@ -80,6 +81,24 @@ public final class MappedAvroDecoder implements InputDecoder {
       plan = raced == null ? plan : raced;
     }
     return plan;
+  }
+
+  /**
+   * Why no record of the writer schema {@code writer} could give readings under {@code mapping} (a
+   * field it lacks, of the wrong type); empty when records of it can. What the decoder would say of
+   * each record of that schema, said once before any is sent.
+   */
+  public static Optional<String> mismatch(
+      final int schemaId, final Schema writer, final ReadingMapping mapping) {
+    if (mapping.isDefault() && ReadingDecoder.resolve(schemaId, writer).reader() != null) {
+      return Optional.empty();
+    }
+    try {
+      WriterSchemaPlan.compile(schemaId, writer, mapping);
+      return Optional.empty();
+    } catch (InvalidReadingException e) {
+      return Optional.of(e.getMessage());
+    }
   }
 
   private Plan compile(final int schemaId, final Schema writer) {

@@ -137,6 +137,29 @@ public final class SchemaRegistryClient implements SchemaLookup {
     return id.intValue();
   }
 
+  /**
+   * {@code GET /subjects/{subject}/versions/latest}: the schema last registered under a subject,
+   * with its id; empty when the subject has none yet.
+   */
+  public Optional<RegisteredSchema> latestSchema(final String subject)
+      throws InvalidReadingException {
+    final String path =
+        "/subjects/"
+            + URLEncoder.encode(subject, StandardCharsets.UTF_8).replace("+", "%20")
+            + "/versions/latest";
+    final HttpResponse<String> response = transport.send("GET", path, null);
+    if (response.statusCode() == 404) {
+      return Optional.empty();
+    }
+    final JsonNode answer = requireOk(response, "GET " + path, transport);
+    final int id = answer.path("id").asInt(-1);
+    return Optional.of(
+        new RegisteredSchema(id, answer.path("version").asInt(-1), parseAvro(id, answer)));
+  }
+
+  /** A schema as the registry holds it under a subject. */
+  public record RegisteredSchema(int id, int version, Schema schema) {}
+
   private static Schema parseAvro(final int id, final JsonNode answer)
       throws InvalidReadingException {
     final String type = answer.path("schemaType").asText("AVRO");

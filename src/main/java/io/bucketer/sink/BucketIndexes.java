@@ -10,8 +10,12 @@ import com.mongodb.reactivestreams.client.MongoCollection;
 import com.mongodb.reactivestreams.client.MongoDatabase;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.Retention;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import org.bson.BsonBoolean;
 import org.bson.BsonDocument;
+import org.bson.BsonInt32;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
@@ -21,6 +25,10 @@ import reactor.core.publisher.Mono;
  * writer, which only decides when they are ensured and what a failure means.
  */
 final class BucketIndexes {
+
+  private static final BsonDocument CONNECTION_STATUS =
+      new BsonDocument("connectionStatus", new BsonInt32(1))
+          .append("showPrivileges", BsonBoolean.TRUE);
 
   /** Name of the {@code {sensor_id: 1, metric: 1, start_date: 1}} index on each collection. */
   static final String SERIES_TIME_INDEX = "sensor_id_metric_start_date";
@@ -48,5 +56,30 @@ final class BucketIndexes {
                 collection.createIndex(Indexes.ascending(SENSOR_ID, METRIC, START_DATE), options))
         .then()
         .then(retentionIndexes.apply());
+  }
+
+  /** Which collections lack the series/time index, and whether the login may create indexes. */
+  Mono<IndexCheck> check(final MongoDatabase database) {
+    final Mono<List<String>> missing =
+        Flux.fromIterable(collections.values())
+            .concatMap(
+                collection ->
+                    Flux.from(collection.listIndexes(BsonDocument.class))
+                        .any(index -> SERIES_TIME_INDEX.equals(indexName(index)))
+                        .map(
+                            present ->
+                                present ? "" : collection.getNamespace().getCollectionName()))
+            .filter(name -> !name.isEmpty())
+            .collectList();
+    final Mono<Optional<Boolean>> mayCreate =
+        Mono.from(database.runCommand(CONNECTION_STATUS, BsonDocument.class))
+            .map(status -> IndexCheck.mayCreateIndexes(status, database.getName()))
+            // A server that cannot describe privileges (or refuses to) leaves the answer open.
+            .onErrorReturn(Optional.empty());
+    return Mono.zip(missing, mayCreate).map(both -> new IndexCheck(both.getT1(), both.getT2()));
+  }
+
+  private static String indexName(final BsonDocument index) {
+    return index.isString("name") ? index.getString("name").getValue() : null;
   }
 }

@@ -174,6 +174,21 @@ public final class MongoBucketWriter implements AutoCloseable {
   }
 
   /**
+   * What {@code bucketer check} says of the bucket collections, without changing them: which lack
+   * the series/time index, and whether this login may create it ({@link IndexCheck}).
+   */
+  public IndexCheck checkIndexes(final Duration timeout) {
+    ensureOpen();
+    try {
+      return indexes.check(database).timeout(timeout).block();
+    } catch (RuntimeException e) {
+      final Throwable cause = unwrap(e);
+      throw BucketWriteException.retryable(
+          explained("cannot list the bucket indexes", cause), cause);
+    }
+  }
+
+  /**
    * Creates the series/time index on every granularity's collection (a no-op when present), and
    * brings their TTL indexes in line with the retention ({@link BucketIndexes}).
    */
