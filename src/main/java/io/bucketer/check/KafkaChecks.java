@@ -1,19 +1,25 @@
 package io.bucketer.check;
 
 import io.bucketer.config.BucketerConfig;
+import io.bucketer.kafkaaccess.RequiredAcls;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.DescribeClusterResult;
+import org.apache.kafka.clients.admin.DescribeConsumerGroupsOptions;
+import org.apache.kafka.clients.admin.DescribeTopicsOptions;
 import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.AuthorizationException;
@@ -21,6 +27,8 @@ import org.apache.kafka.common.errors.SaslAuthenticationException;
 import org.apache.kafka.common.errors.SslAuthenticationException;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+import org.apache.kafka.common.resource.PatternType;
+import org.apache.kafka.common.resource.ResourcePattern;
 
 /**
  * What Kafka must offer {@code run}, asked of its admin API: an answer from the cluster, the input
@@ -51,8 +59,91 @@ final class KafkaChecks {
       results.add(inputTopic(admin));
       results.add(ownTopic(admin, "buckets topic", config.bucketsTopic(), true));
       results.add(ownTopic(admin, "dead-letter topic", config.deadLetterTopic(), false));
+      results.add(acls(admin));
     }
     return results;
+  }
+
+  /**
+   * The README's ACLs, as far as the cluster describes them to this principal: the operations it
+   * may perform on each existing topic and consumer group named in them. Prefixed grants (internal
+   * topics, transactional ids) cannot be described by a client; run names them in one line if one
+   * is missing.
+   */
+  private CheckResult acls(final Admin admin) {
+    final List<String> missing = new ArrayList<>();
+    final List<String> described = new ArrayList<>();
+    for (final RequiredAcls.Grant grant : RequiredAcls.grants(RequiredAcls.Names.of(config))) {
+      final ResourcePattern resource = grant.resource();
+      if (resource.patternType() != PatternType.LITERAL) {
+        continue;
+      }
+      final Optional<Set<AclOperation>> allowed = allowedOn(admin, resource);
+      if (allowed.isEmpty()) {
+        continue;
+      }
+      described.add(resource.name());
+      for (final AclOperation operation : grant.operations()) {
+        if (!allowed.get().contains(operation)) {
+          missing.add(
+              operation
+                  + " on "
+                  + resource.resourceType().name().toLowerCase(Locale.ROOT)
+                  + " "
+                  + resource.name());
+        }
+      }
+    }
+    if (!missing.isEmpty()) {
+      return CheckResult.fail(
+          KAFKA,
+          "ACLs",
+          "not authorised: "
+              + String.join(", ", missing)
+              + " (see "
+              + RequiredAcls.README_SECTION
+              + ")");
+    }
+    return CheckResult.pass(
+        KAFKA,
+        "ACLs",
+        described.isEmpty()
+            ? "not described by the cluster (no authorizer, or nothing to describe yet)"
+            : "granted on "
+                + String.join(", ", described)
+                + "; prefixed ones (internal topics, transactional ids) are not describable");
+  }
+
+  /** What this principal may do on a topic or group; empty when the cluster does not say. */
+  private Optional<Set<AclOperation>> allowedOn(final Admin admin, final ResourcePattern resource) {
+    try {
+      final Set<AclOperation> allowed =
+          switch (resource.resourceType()) {
+            case TOPIC ->
+                get(admin
+                        .describeTopics(
+                            List.of(resource.name()),
+                            new DescribeTopicsOptions().includeAuthorizedOperations(true))
+                        .topicNameValues()
+                        .get(resource.name()))
+                    .authorizedOperations();
+            case GROUP ->
+                get(admin
+                        .describeConsumerGroups(
+                            List.of(resource.name()),
+                            new DescribeConsumerGroupsOptions().includeAuthorizedOperations(true))
+                        .describedGroups()
+                        .get(resource.name()))
+                    .authorizedOperations();
+            default -> null;
+          };
+      return Optional.ofNullable(allowed);
+    } catch (final MissingTopic e) {
+      return Optional.empty();
+    } catch (final CheckFailure e) {
+      // Not even DESCRIBE: nothing of the grant is there.
+      return e.getMessage().startsWith("not authorised") ? Optional.of(Set.of()) : Optional.empty();
+    }
   }
 
   private Optional<String> connect(final Admin admin, final List<CheckResult> results) {
@@ -111,6 +202,16 @@ final class KafkaChecks {
                   + policy
                   + ", bucketer needs compact (a bucket's later revision replaces the earlier)");
     } catch (final CheckFailure e) {
+      if (e.getMessage().startsWith("not authorised")) {
+        // The README's ACLs do not include DESCRIBE_CONFIGS: a least-privilege principal cannot see
+        // it.
+        return CheckResult.pass(
+            KAFKA,
+            what,
+            topic
+                + ": exists; its cleanup.policy is not visible to this principal (DESCRIBE_CONFIGS):"
+                + " it must be compact");
+      }
       return CheckResult.fail(KAFKA, what, e.getMessage());
     }
   }
