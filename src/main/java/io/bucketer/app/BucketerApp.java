@@ -66,6 +66,9 @@ public final class BucketerApp implements AutoCloseable {
   /** How long the question "what may bucketer do on these topics" may take, once refused. */
   private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(10);
 
+  /** The longest wait between two looks for a missing input topic. */
+  private static final Duration INPUT_WAIT_BACKOFF_MAX = Duration.ofSeconds(30);
+
   private static final Duration SINK_INITIAL_BACKOFF = Duration.ofMillis(200);
 
   /** Readiness probes usually give up after a second or so: a ping must answer well within. */
@@ -88,6 +91,7 @@ public final class BucketerApp implements AutoCloseable {
   private final InputPartitioning partitioning;
   private final CloseOptions.GroupMembershipOperation onClose;
   private final FatalFailure fatal;
+  private final InputTopicWait inputWait;
 
   private BucketerApp(
       final KafkaStreams streams,
@@ -98,8 +102,18 @@ public final class BucketerApp implements AutoCloseable {
       final HostInfo advertised,
       final InputPartitioning partitioning,
       final FatalFailure fatal,
-      final NotAuthorised notAuthorised) {
+      final NotAuthorised notAuthorised,
+      final TopicSetup topics) {
     this.fatal = fatal;
+    this.inputWait =
+        new InputTopicWait(
+            topics::inputTopicExists,
+            config.inputTopic(),
+            String.valueOf(config.kafkaProperties().get("bootstrap.servers")),
+            streams::start,
+            fatal,
+            INPUT_WAIT_BACKOFF_MAX,
+            Clock.systemUTC());
     this.advertised = advertised;
     this.partitioning = partitioning;
     this.collectionPrefix = config.collectionPrefix();
@@ -209,9 +223,16 @@ public final class BucketerApp implements AutoCloseable {
             advertised,
             partitioning,
             fatal,
-            notAuthorised);
-    streams.start();
+            notAuthorised,
+            topics);
     app.sinkThread.start();
+    try {
+      app.inputWait.begin(config.input().failWhenTopicMissing());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      app.close();
+      throw new IllegalStateException("interrupted while looking for the input topic", e);
+    }
     LOG.info(
         "bucketer started: {} -> {} granularities {} -> MongoDB database {}",
         config.inputTopic(),
@@ -257,7 +278,7 @@ public final class BucketerApp implements AutoCloseable {
    */
   public boolean isHealthy() {
     return fatal.reason().isEmpty()
-        && streams.state().isRunningOrRebalancing()
+        && (inputWait.waitingReason().isPresent() || streams.state().isRunningOrRebalancing())
         && sinkThread.isAlive();
   }
 
@@ -277,6 +298,10 @@ public final class BucketerApp implements AutoCloseable {
   public Optional<String> notReadyReason() {
     if (fatal.reason().isPresent()) {
       return fatal.reason();
+    }
+    final Optional<String> waiting = inputWait.waitingReason();
+    if (waiting.isPresent()) {
+      return waiting;
     }
     final KafkaStreams.State state = streams.state();
     if (state != KafkaStreams.State.RUNNING) {
@@ -440,6 +465,7 @@ public final class BucketerApp implements AutoCloseable {
 
   @Override
   public void close() {
+    inputWait.close();
     sink.close();
     try {
       sinkThread.join(CLOSE_TIMEOUT.toMillis());

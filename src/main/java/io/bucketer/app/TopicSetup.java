@@ -86,6 +86,25 @@ final class TopicSetup {
     }
   }
 
+  /**
+   * Whether the input topic exists now.
+   *
+   * @throws NotAuthorisedException when the principal may not describe it
+   * @throws IllegalStateException when the cluster does not answer, with why
+   */
+  boolean inputTopicExists() throws InterruptedException {
+    try (Admin admin = Admin.create(config.kafkaProperties())) {
+      return describedOrNull(
+              config.inputTopic(),
+              admin
+                  .describeTopics(List.of(config.inputTopic()))
+                  .topicNameValues()
+                  .get(config.inputTopic()),
+              notAuthorised)
+          != null;
+    }
+  }
+
   private static TopicDescription describedOrNull(
       final String topic,
       final KafkaFuture<TopicDescription> description,

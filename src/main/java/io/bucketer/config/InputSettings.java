@@ -31,6 +31,7 @@ import org.apache.kafka.common.config.types.Password;
 public final class InputSettings {
 
   public static final String TOPIC = "input.topic";
+  public static final String TOPIC_MISSING = "input.topic.missing";
   public static final String FORMAT = "input.format";
   public static final String SENSOR_ID_FIELD = "input.sensor.id.field";
   public static final String TIME_FIELD = "input.time.field";
@@ -57,6 +58,17 @@ public final class InputSettings {
               "iot.readings",
               Importance.HIGH,
               "Topic of the readings (see input.format).")
+          .define(
+              TOPIC_MISSING,
+              Type.STRING,
+              "wait",
+              ConfigDef.ValidString.in("wait", "fail"),
+              Importance.MEDIUM,
+              "What run does when input.topic does not exist: wait (the default) checks again,"
+                  + " backing off up to 30s, and starts processing once it exists, alive but not"
+                  + " ready meanwhile, saying so in one line at most once a minute; fail ends the"
+                  + " process with exit code 3 and that line. With input.partitioning=by-sensor"
+                  + " the topic must exist at start either way: its partitions lay out the state.")
           .define(
               FORMAT,
               Type.STRING,
@@ -276,6 +288,11 @@ public final class InputSettings {
               + " names a plain http:// registry: use https://, or drop the files");
     }
     return tls;
+  }
+
+  /** True when a missing input topic must end the process rather than be waited for. */
+  public boolean failWhenTopicMissing() {
+    return "fail".equals(values.getString(TOPIC_MISSING));
   }
 
   public String topic() {

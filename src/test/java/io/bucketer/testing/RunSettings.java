@@ -11,12 +11,12 @@ import java.util.UUID;
  * The settings that make a run of the processor isolated, in the test's JVM or in children: its own
  * application id, topics and MongoDB database, so tests never see each other's data.
  */
-final class RunSettings {
+public final class RunSettings {
 
   private RunSettings() {}
 
   /** A new run's id: its application id, the prefix of its topics and its database's name. */
-  static String newId() {
+  public static String newId() {
     return "t" + UUID.randomUUID().toString().substring(0, 8);
   }
 
@@ -24,7 +24,7 @@ final class RunSettings {
    * Bucketer settings for run {@code id} against {@code endpoints}, with three series partitions
    * and one replica of each topic (a single broker). The map is the caller's to add to.
    */
-  static Map<String, String> of(final String id, final Endpoints endpoints) {
+  public static Map<String, String> of(final String id, final Endpoints endpoints) {
     final Map<String, String> settings = new LinkedHashMap<>();
     settings.put(KafkaSettings.BOOTSTRAP_SERVERS, endpoints.bootstrapServers());
     settings.put(InputSettings.SCHEMA_REGISTRY_URL, endpoints.schemaRegistryUrl());
