@@ -13,6 +13,7 @@ import io.bucketer.buckets.Retention;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import org.bson.BsonBoolean;
 import org.bson.BsonDocument;
 import org.bson.BsonInt32;
@@ -61,7 +62,9 @@ final class BucketIndexes {
   /** Which collections lack the series/time index, and whether the login may create indexes. */
   Mono<IndexCheck> check(final MongoDatabase database) {
     final Mono<List<String>> missing =
-        Flux.fromIterable(collections.values())
+        // Finest first, as the configuration names them: the same answer, in the same words, each
+        // time.
+        Flux.fromIterable(new TreeMap<>(collections).values())
             .concatMap(
                 collection ->
                     Flux.from(collection.listIndexes(BsonDocument.class))
