@@ -7,6 +7,7 @@ import io.bucketer.metrics.SinkMeters;
 import io.bucketer.topics.BucketerTopics;
 import io.bucketer.topics.TypedTopic;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -56,6 +57,10 @@ public final class BucketSink implements Runnable, AutoCloseable {
   public static final String CLOSE_TO_VISIBLE = SinkMeters.CLOSE_TO_VISIBLE;
 
   private static final Logger LOG = LoggerFactory.getLogger(BucketSink.class);
+
+  /** MongoDB away at start: one line a minute, not one per attempt. */
+  private final RepeatedWarning indexWarnings = new RepeatedWarning(LOG, Clock.systemUTC());
+
   private static final Duration CONSUMER_CLOSE_ALLOWANCE = Duration.ofSeconds(35);
 
   private final SinkConfig config;
@@ -201,13 +206,14 @@ public final class BucketSink implements Runnable, AutoCloseable {
     while (!closing.get()) {
       try {
         writer.ensureIndexes(config.writeTimeout());
+        indexWarnings.cleared("the bucket indexes are in place");
         return;
       } catch (BucketWriteException e) {
         if (!e.isRetryable()) {
           throw new BucketSinkException("MongoDB refused the bucket indexes: " + e.getMessage(), e);
         }
         final Duration delay = backoff.next();
-        LOG.warn("cannot create the bucket indexes yet, retrying in {}: {}", delay, e.getMessage());
+        indexWarnings.failed("cannot create the bucket indexes yet, retrying: " + e.getMessage());
         meters.retried();
         if (closeRequested.await(delay.toMillis(), TimeUnit.MILLISECONDS)) {
           return;

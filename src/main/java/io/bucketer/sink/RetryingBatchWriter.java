@@ -4,6 +4,7 @@ import io.bucketer.buckets.ClosedBucket;
 import io.bucketer.metrics.SinkMeters;
 import io.bucketer.metrics.SinkMeters.WriteOutcome;
 import io.micrometer.core.instrument.Timer;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -29,6 +30,9 @@ final class RetryingBatchWriter {
   private final PausedPartitions pause;
   private final RejectedBucketDeadLetters deadLetters;
   private final SinkMeters meters;
+
+  /** MongoDB away: one line a minute while it lasts, and one when it is back. */
+  private final RepeatedWarning warnings = new RepeatedWarning(LOG, Clock.systemUTC());
 
   RetryingBatchWriter(
       final MongoBucketWriter writer,
@@ -56,6 +60,7 @@ final class RetryingBatchWriter {
       try {
         timedWrite(batch.buckets());
         pause.resume();
+        warnings.cleared("MongoDB acknowledges bucket writes again");
         return;
       } catch (BucketWriteException e) {
         if (!e.isRetryable()) {
@@ -65,12 +70,12 @@ final class RetryingBatchWriter {
         }
         meters.retried();
         final Duration delay = backoff.next();
-        LOG.warn(
-            "writing {} buckets failed, retrying in {}: {}{}",
-            batch.size(),
-            delay,
-            e.getMessage(),
-            e.getCause() == null ? "" : " (" + e.getCause() + ")");
+        warnings.failed(
+            "writing "
+                + batch.size()
+                + " buckets failed, retrying (their partitions paused): "
+                + e.getMessage()
+                + causeUnlessSaid(e));
         pause.pause();
         pause.pollDuring(delay);
       }
@@ -92,5 +97,16 @@ final class RetryingBatchWriter {
     final Map<String, Integer> perGranularity = new HashMap<>();
     batch.forEach(b -> perGranularity.merge(b.granularity().label(), 1, Integer::sum));
     perGranularity.forEach(meters::written);
+  }
+
+  /** The cause's own message, when the exception's does not already give it. */
+  private static String causeUnlessSaid(final BucketWriteException e) {
+    final Throwable cause = e.getCause();
+    if (cause == null
+        || cause.getMessage() == null
+        || e.getMessage().contains(cause.getMessage())) {
+      return "";
+    }
+    return " (" + cause.getMessage().lines().findFirst().orElse("") + ")";
   }
 }
