@@ -93,15 +93,19 @@ final class TopicSetup {
    * @throws IllegalStateException when the cluster does not answer, with why
    */
   boolean inputTopicExists() throws InterruptedException {
+    final String topic = config.inputTopic();
     try (Admin admin = Admin.create(config.kafkaProperties())) {
-      return describedOrNull(
-              config.inputTopic(),
-              admin
-                  .describeTopics(List.of(config.inputTopic()))
-                  .topicNameValues()
-                  .get(config.inputTopic()),
-              notAuthorised)
-          != null;
+      admin.describeTopics(List.of(topic)).topicNameValues().get(topic).get();
+      return true;
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof UnknownTopicOrPartitionException) {
+        return false;
+      }
+      if (NotAuthorised.find(e).isPresent()) {
+        // Kafka's refusal to describe names no topic: this one was asked about.
+        throw new NotAuthorisedException(notAuthorised.lineForTopics(Set.of(topic)));
+      }
+      throw new IllegalStateException("cannot describe topic " + topic + ": " + e.getCause(), e);
     }
   }
 

@@ -134,6 +134,14 @@ public final class NotAuthorised {
         missingOnTopics(topics) + " (and CREATE, unless an administrator creates the topic)");
   }
 
+  /**
+   * The one line for a refusal about {@code topics}, when the caller knows which it asked about:
+   * the admin client's refusal to describe a topic names none.
+   */
+  public String lineForTopics(final Set<String> topics) {
+    return line(missingOnTopics(topics));
+  }
+
   /** {@code kafka at <bootstrap>: not authorised: <what> — see README 'Security'}. */
   public String line(final String missing) {
     return "kafka at "
