@@ -18,6 +18,7 @@ import io.bucketer.query.SeriesQueries;
 import io.bucketer.query.StoredBuckets;
 import io.bucketer.sink.BucketSink;
 import io.bucketer.sink.MongoBucketWriter;
+import io.bucketer.sink.MongoUnusableException;
 import io.bucketer.sink.SinkConfig;
 import io.bucketer.state.LocalStateGuard;
 import io.bucketer.topology.BoundedRocksDbMemory;
@@ -131,6 +132,8 @@ public final class BucketerApp implements AutoCloseable {
           final Optional<String> refused = notAuthorised.line(error);
           if (refused.isPresent()) {
             fatal.record(refused.get());
+          } else if (error instanceof MongoUnusableException unusable) {
+            fatal.record(unusable.getMessage());
           } else {
             thread.getThreadGroup().uncaughtException(thread, error);
           }

@@ -191,6 +191,9 @@ public final class MongoBucketWriter implements AutoCloseable {
   /**
    * Creates the series/time index on every granularity's collection (a no-op when present), and
    * brings their TTL indexes in line with the retention ({@link BucketIndexes}).
+   *
+   * @throws MongoUnusableException when MongoDB cannot be used as configured (TLS trust, a refused
+   *     certificate or login): retrying would not change it
    */
   public void ensureIndexes(final Duration timeout) {
     ensureOpen();
@@ -201,6 +204,10 @@ public final class MongoBucketWriter implements AutoCloseable {
       if (cause instanceof MongoCommandException) {
         // The server answered and refused, e.g. an index of that name with other keys exists.
         throw BucketWriteException.rejected("cannot create bucket indexes", cause, Map.of());
+      }
+      if (diagnosis.isPermanent(cause)) {
+        throw new MongoUnusableException(
+            diagnosis.explain(cause).orElse("MongoDB refused the connection"));
       }
       throw BucketWriteException.retryable(explained("cannot create bucket indexes", cause), cause);
     }

@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * Why the client cannot work with MongoDB, in one line that names the server and the cause: TLS
@@ -71,6 +72,22 @@ final class MongoFailures implements ServerListener {
       return Optional.of(servers);
     }
     return cause(error).map(c -> "MongoDB: " + c);
+  }
+
+  /**
+   * True when what failed is one retrying cannot fix: TLS trust, a refused client certificate, or
+   * failed authentication, said by a server's monitor or by {@code error} itself. An unreachable
+   * server, a timeout or an election are not.
+   */
+  boolean isPermanent(final Throwable error) {
+    return Stream.concat(monitorFailures.values().stream(), Stream.of(error))
+        .map(this::cause)
+        .flatMap(Optional::stream)
+        .anyMatch(
+            cause ->
+                cause.startsWith("TLS trust")
+                    || cause.startsWith("certificate refused")
+                    || cause.startsWith("authentication failed"));
   }
 
   private static String whom(final MongoCredential credential) {

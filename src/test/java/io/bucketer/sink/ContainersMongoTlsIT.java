@@ -123,7 +123,7 @@ class ContainersMongoTlsIT {
 
     try (MongoBucketWriter writer = connect(settings)) {
       assertThatThrownBy(() -> writer.ensureIndexes(TIMEOUT))
-          .isInstanceOf(BucketWriteException.class)
+          .isInstanceOf(MongoUnusableException.class)
           .hasMessageContaining("authentication failed for user sink of admin")
           .message()
           .doesNotContain(PASSWORD);
