@@ -1,16 +1,14 @@
 package io.bucketer.cli;
 
-import io.bucketer.security.PemFiles;
+import io.bucketer.security.ClientTls;
 import io.bucketer.security.SecurityMaterialException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.GeneralSecurityException;
 import java.util.Base64;
 import java.util.Optional;
 import javax.net.ssl.SSLContext;
-import javax.net.ssl.TrustManagerFactory;
 import picocli.CommandLine.Option;
 
 /**
@@ -63,13 +61,8 @@ final class ApiClientOptions {
       return Optional.empty();
     }
     try {
-      final TrustManagerFactory trust =
-          TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-      trust.init(PemFiles.trustStore(caFile));
-      final SSLContext context = SSLContext.getInstance("TLS");
-      context.init(null, trust.getTrustManagers(), null);
-      return Optional.of(context);
-    } catch (GeneralSecurityException | SecurityMaterialException e) {
+      return Optional.of(new ClientTls(caFile, null, null, null).context());
+    } catch (SecurityMaterialException e) {
       throw new IllegalArgumentException("--ca-file: " + e.getMessage());
     }
   }

@@ -44,7 +44,15 @@ final class QueryParameters {
    * MongoDB's strings cannot hold NUL, and no sensor id holds a control character.
    */
   static String text(final String what, final String raw) {
-    final String decoded = decode(raw);
+    return checkedName(what, decode(raw));
+  }
+
+  /** The parameter as a name (see {@link #text(String, String)}), if it is given. */
+  Optional<String> text(final String name) {
+    return optional(name).map(value -> checkedName(name, value));
+  }
+
+  private static String checkedName(final String what, final String decoded) {
     if (decoded.length() > MAX_NAME_LENGTH) {
       throw new IllegalArgumentException(
           what + " is longer than " + MAX_NAME_LENGTH + " characters");
@@ -53,22 +61,6 @@ final class QueryParameters {
       throw new IllegalArgumentException(what + " holds a control character");
     }
     return decoded;
-  }
-
-  /** The parameter as a name (see {@link #text(String, String)}), if it is given. */
-  Optional<String> text(final String name) {
-    final Optional<String> value = optional(name);
-    value.ifPresent(
-        v -> {
-          if (v.length() > MAX_NAME_LENGTH) {
-            throw new IllegalArgumentException(
-                name + " is longer than " + MAX_NAME_LENGTH + " characters");
-          }
-          if (v.chars().anyMatch(Character::isISOControl)) {
-            throw new IllegalArgumentException(name + " holds a control character");
-          }
-        });
-    return value;
   }
 
   Optional<String> optional(final String name) {

@@ -2,19 +2,17 @@ package io.bucketer.http;
 
 import io.bucketer.http.HttpSecurity.ClientAuth;
 import io.bucketer.http.HttpSecurity.Tls;
+import io.bucketer.security.ClientTls;
 import io.bucketer.security.PemFiles;
 import io.bucketer.security.SecurityMaterialException;
 import io.bucketer.security.WatchedFiles;
 import java.nio.file.Path;
-import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
-import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
-import javax.net.ssl.TrustManagerFactory;
 import org.eclipse.jetty.util.ssl.SslContextFactory;
 
 /**
@@ -113,24 +111,12 @@ final class TlsMaterial implements AutoCloseable {
 
   /**
    * Trusts the peer CA (else the client CA, else the JVM's trust store), and shows this instance's
-   * own certificate, for peers that demand one.
+   * own certificate, for peers that demand one: a client's TLS like MongoDB's and the registry's.
    */
   private SSLContext buildPeerContext() {
-    try {
-      final KeyManagerFactory keys =
-          KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-      keys.init(keyStore(), entryPassword);
-      final TrustManagerFactory trust =
-          TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-      final Path ca = settings.peerCa() != null ? settings.peerCa() : settings.clientCa();
-      trust.init(ca == null ? null : PemFiles.trustStore(ca));
-      final SSLContext context = SSLContext.getInstance("TLS");
-      context.init(keys.getKeyManagers(), trust.getTrustManagers(), null);
-      return context;
-    } catch (GeneralSecurityException e) {
-      throw new SecurityMaterialException(
-          "cannot make the TLS context for peers: " + e.getMessage());
-    }
+    final Path ca = settings.peerCa() != null ? settings.peerCa() : settings.clientCa();
+    return new ClientTls(ca, settings.certificate(), settings.key(), settings.keyPassword())
+        .context();
   }
 
   @Override

@@ -22,8 +22,8 @@ import io.bucketer.query.SeriesOwner;
 import io.bucketer.query.SeriesQueries;
 import io.bucketer.query.StoredBuckets;
 import io.bucketer.security.ApiCredentials;
+import io.bucketer.security.ClientTls;
 import io.bucketer.security.PasswordHashes;
-import io.bucketer.security.PemFiles;
 import io.bucketer.sink.MongoBucketWriter;
 import io.bucketer.testing.SeriesBuckets;
 import io.bucketer.testing.TestCertificates;
@@ -45,9 +45,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import javax.net.ssl.KeyManagerFactory;
-import javax.net.ssl.SSLContext;
-import javax.net.ssl.TrustManagerFactory;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -322,25 +319,18 @@ class SecuredApiTest {
   /** A client that trusts {@code trusted} and shows {@code certificate} (none: null). */
   private static HttpClient client(final Authority trusted, final Issued certificate)
       throws Exception {
-    final TrustManagerFactory trust =
-        TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-    trust.init(
-        PemFiles.trustStore(trusted.writeBundle(Files.createTempFile(folder, "ca", ".pem"))));
-    KeyManagerFactory keys = null;
-    if (certificate != null) {
-      keys = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-      keys.init(
-          PemFiles.keyStore(
-              certificate.writeChain(Files.createTempFile(folder, "client", ".pem")),
-              certificate.writeKey(Files.createTempFile(folder, "client-key", ".pem")),
-              null,
-              "pw".toCharArray()),
-          "pw".toCharArray());
-    }
-    final SSLContext context = SSLContext.getInstance("TLS");
-    context.init(keys == null ? null : keys.getKeyManagers(), trust.getTrustManagers(), null);
+    final ClientTls tls =
+        new ClientTls(
+            trusted.writeBundle(Files.createTempFile(folder, "ca", ".pem")),
+            certificate == null
+                ? null
+                : certificate.writeChain(Files.createTempFile(folder, "client", ".pem")),
+            certificate == null
+                ? null
+                : certificate.writeKey(Files.createTempFile(folder, "client-key", ".pem")),
+            null);
     return HttpClient.newBuilder()
-        .sslContext(context)
+        .sslContext(tls.context())
         .connectTimeout(Duration.ofSeconds(10))
         .build();
   }
