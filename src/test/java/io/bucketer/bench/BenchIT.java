@@ -110,9 +110,11 @@ class BenchIT {
                     .isBetween(0.001, 0.5));
     assertThat(results.windowedAggregate().rate().changelogRecordsPerReading()).isPositive();
     assertThat(results.streamsFloor().changelogRecordsPerReading()).isZero();
-    // the connector is timed after its first quarter: the rest is what it writes in that time
+    // the connector is timed after its first quarter: the rest is what it writes in that time. The
+    // quarter ends with a poll of the connector's, so a large poll may put more before it: 15,604
+    // of 21,604 (0.72) was seen twice on a loaded machine.
     assertThat(results.connector().mongo().writeStatements())
-        .isBetween((long) (results.sent().readings() * 0.74), results.sent().readings());
+        .isBetween((long) (results.sent().readings() * 0.70), results.sent().readings());
     assertThat(results.connector().writesPerReading()).isEqualTo(1.0);
     // Kafka Streams' windowed aggregation: every reading that can close is in a closed window or
     // was dropped as late (the backlog reaches its partitions out of event-time order)
