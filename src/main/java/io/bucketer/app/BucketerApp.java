@@ -2,6 +2,7 @@ package io.bucketer.app;
 
 import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.Retention;
+import io.bucketer.buckets.TimeSpans;
 import io.bucketer.config.BucketerConfig;
 import io.bucketer.http.CachedCheck;
 import io.bucketer.http.PeerAccess;
@@ -32,17 +33,23 @@ import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
@@ -61,7 +68,8 @@ public final class BucketerApp implements AutoCloseable {
   public static final String SCHEMA_REGISTRY_UNAVAILABLE = "schema-registry-unavailable";
 
   private static final Logger LOG = LoggerFactory.getLogger(BucketerApp.class);
-  private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(30);
+  private static final Comparator<TopicPartition> BY_TOPIC_AND_PARTITION =
+      Comparator.comparing(TopicPartition::topic).thenComparingInt(TopicPartition::partition);
   private static final Duration FATAL_CLOSE_TIMEOUT = Duration.ofSeconds(5);
 
   /** How long the question "what may bucketer do on these topics" may take, once refused. */
@@ -93,6 +101,7 @@ public final class BucketerApp implements AutoCloseable {
   private final CloseOptions.GroupMembershipOperation onClose;
   private final FatalFailure fatal;
   private final InputTopicWait inputWait;
+  private final Duration shutdownTimeout;
 
   private BucketerApp(
       final KafkaStreams streams,
@@ -106,6 +115,7 @@ public final class BucketerApp implements AutoCloseable {
       final NotAuthorised notAuthorised,
       final TopicSetup topics) {
     this.fatal = fatal;
+    this.shutdownTimeout = config.kafka().shutdownTimeout();
     this.inputWait =
         new InputTopicWait(
             topics::inputTopicExists,
@@ -466,25 +476,108 @@ public final class BucketerApp implements AutoCloseable {
         : CloseOptions.GroupMembershipOperation.LEAVE_GROUP;
   }
 
+  /** {@link #close(Duration)} within {@code shutdown.timeout}. */
   @Override
   public void close() {
+    close(shutdownTimeout);
+  }
+
+  /**
+   * Stops within {@code timeout} whatever the state, a dependency down included: Kafka Streams
+   * commits and the sink finishes the batch MongoDB is writing, side by side, as they share
+   * nothing. What either left uncommitted is logged; the next start processes it again, so nothing
+   * is lost.
+   */
+  public void close(final Duration timeout) {
+    final long startedNanos = System.nanoTime();
+    final Deadline deadline = new Deadline(timeout);
     inputWait.close();
-    sink.close();
-    try {
-      sinkThread.join(CLOSE_TIMEOUT.toMillis());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
+    final Map<TopicPartition, Long> lastCommitted = lastCommittedInputOffsets();
+    final CompletableFuture<Boolean> streamsClosed =
+        CompletableFuture.supplyAsync(
+            () ->
+                streams.close(
+                    CloseOptions.groupMembershipOperation(onClose)
+                        .withTimeout(streamsCloseTimeout(deadline))),
+            runnable -> daemon("bucketer-streams-close", runnable).start());
+    final boolean sinkClosed = sink.close(deadline.remaining());
+    final boolean streamsDone = await(streamsClosed, deadline.remaining());
+    if (streamsDone) {
+      LOG.info("kafka streams stopped: what it processed is committed");
+    } else {
+      LOG.warn(
+          "kafka streams did not stop within {}: its open transaction is aborted, and the next"
+              + " start processes again the input after its last committed offsets {}",
+          TimeSpans.format(timeout.toMillis()),
+          lastCommitted);
     }
-    // After a fatal refusal there is nothing to commit, and Kafka Streams' threads may never
-    // confirm their end (a state updater that failed on the refusal): do not wait long for it.
-    streams.close(
-        CloseOptions.groupMembershipOperation(onClose)
-            .withTimeout(fatal.reason().isPresent() ? FATAL_CLOSE_TIMEOUT : CLOSE_TIMEOUT));
     streamsMetrics.close();
     try {
       writer.close();
     } catch (Exception e) {
       LOG.warn("closing the MongoDB client failed", e);
+    }
+    LOG.info(
+        "bucketer stopped in {} ms{}",
+        Duration.ofNanos(System.nanoTime() - startedNanos).toMillis(),
+        sinkClosed && streamsDone
+            ? ""
+            : ", leaving uncommitted work (logged above) for the next start");
+  }
+
+  /**
+   * After a fatal refusal there is nothing to commit, and Kafka Streams' threads may never confirm
+   * their end (a state updater that failed on the refusal): do not wait long for it.
+   */
+  private Duration streamsCloseTimeout(final Deadline deadline) {
+    final Duration remaining = deadline.remaining();
+    return fatal.reason().isPresent() && FATAL_CLOSE_TIMEOUT.compareTo(remaining) < 0
+        ? FATAL_CLOSE_TIMEOUT
+        : remaining;
+  }
+
+  /** The input offsets of this instance's tasks' last commits, as Kafka Streams last reported. */
+  private Map<TopicPartition, Long> lastCommittedInputOffsets() {
+    final Map<TopicPartition, Long> offsets = new TreeMap<>(BY_TOPIC_AND_PARTITION);
+    try {
+      streams
+          .metadataForLocalThreads()
+          .forEach(
+              thread ->
+                  thread.activeTasks().forEach(task -> offsets.putAll(task.committedOffsets())));
+    } catch (RuntimeException e) {
+      // Not running (never started, or failed): there is nothing of its own to report.
+    }
+    return offsets;
+  }
+
+  private static boolean await(final CompletableFuture<Boolean> closed, final Duration timeout) {
+    try {
+      return closed.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+      return false;
+    }
+  }
+
+  private static Thread daemon(final String name, final Runnable runnable) {
+    final Thread thread = new Thread(runnable, name);
+    thread.setDaemon(true);
+    return thread;
+  }
+
+  /** A point in time that several steps of a stop share. */
+  private static final class Deadline {
+    private final long endNanos;
+
+    Deadline(final Duration timeout) {
+      this.endNanos = System.nanoTime() + timeout.toNanos();
+    }
+
+    Duration remaining() {
+      return Duration.ofNanos(Math.max(0, endNanos - System.nanoTime()));
     }
   }
 }

@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.streams.state.HostInfo;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -49,15 +50,34 @@ final class RunCommand implements Callable<Integer> {
             config.http().address(),
             security,
             reason -> meters.counter("bucketer.http.auth.failures", "reason", reason).increment());
+    // Registered before anything starts, so that a stop during the start ends at once and says so.
+    final AtomicReference<BucketerApp> started = new AtomicReference<>();
+    final Thread shutdown =
+        new Thread(
+            () -> {
+              ops.close();
+              final BucketerApp app = started.get();
+              if (app == null) {
+                LOG.info("stopped before processing started: nothing to commit");
+              } else {
+                app.close();
+              }
+              stopped.countDown();
+            },
+            "bucketer-shutdown");
+    Runtime.getRuntime().addShutdownHook(shutdown);
     final BucketerApp app;
     try {
       app =
           BucketerApp.start(
               config, meters, new HostInfo(config.http().advertisedHost(), ops.port()));
     } catch (RuntimeException e) {
-      ops.close();
+      if (endedByItself(shutdown)) {
+        ops.close();
+      }
       throw e;
     }
+    started.set(app);
     ops.serve(
         meters::scrape,
         app::isHealthy,
@@ -75,15 +95,6 @@ final class RunCommand implements Callable<Integer> {
         config.http().advertisedHost(),
         ops.port());
     warnAboutExposure(security, config.http().advertisedHost(), ops.port());
-    final Thread shutdown =
-        new Thread(
-            () -> {
-              ops.close();
-              app.close();
-              stopped.countDown();
-            },
-            "bucketer-shutdown");
-    Runtime.getRuntime().addShutdownHook(shutdown);
     // A cause retrying cannot fix (an ACL missing) ends the process: the app logged its line.
     final CompletableFuture<String> fatal = app.whenFailedFatally().toCompletableFuture();
     fatal.thenRun(stopped::countDown);

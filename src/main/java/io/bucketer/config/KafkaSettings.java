@@ -1,5 +1,7 @@
 package io.bucketer.config;
 
+import io.bucketer.buckets.TimeSpans;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -38,6 +40,7 @@ public final class KafkaSettings {
   public static final String TOPIC_REPLICATION_FACTOR = "topic.replication.factor";
   public static final String ROCKSDB_MEMORY_BYTES = "rocksdb.memory.bytes";
   public static final String UNCHECKED_PREFIXES = "kafka.unchecked.prefixes";
+  public static final String SHUTDOWN_TIMEOUT = "shutdown.timeout";
 
   static final ConfigDef DEFINITION =
       new ConfigDef()
@@ -126,6 +129,17 @@ public final class KafkaSettings {
                   + " and filter blocks, and memtables, up to half of it); comes on top of the"
                   + " Java heap when sizing a container.")
           .define(
+              SHUTDOWN_TIMEOUT,
+              Type.STRING,
+              "60s",
+              SettingValidators.spanOfAtLeast(1_000),
+              Importance.MEDIUM,
+              "How long a stop (SIGTERM) may take, whatever the state: Kafka Streams commits and"
+                  + " the sink finishes the batch MongoDB is writing, side by side, within it. What"
+                  + " is left uncommitted then is logged, and processed again at the next start:"
+                  + " nothing is lost. Keep it below the orchestrator's grace period (the"
+                  + " StatefulSet's terminationGracePeriodSeconds, 120).")
+          .define(
               UNCHECKED_PREFIXES,
               Type.LIST,
               "",
@@ -210,6 +224,11 @@ public final class KafkaSettings {
 
   public short topicReplicationFactor() {
     return values.getShort(TOPIC_REPLICATION_FACTOR);
+  }
+
+  /** How long a stop may take: see {@link #SHUTDOWN_TIMEOUT}. */
+  public Duration shutdownTimeout() {
+    return TimeSpans.parse(values.getString(SHUTDOWN_TIMEOUT));
   }
 
   public long rocksDbMemoryBytes() {

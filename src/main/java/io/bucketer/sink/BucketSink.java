@@ -2,6 +2,7 @@ package io.bucketer.sink;
 
 import io.bucketer.buckets.ClosedBucket;
 import io.bucketer.buckets.Granularity;
+import io.bucketer.buckets.TimeSpans;
 import io.bucketer.metrics.BucketerMetrics;
 import io.bucketer.metrics.SinkMeters;
 import io.bucketer.topics.BucketerTopics;
@@ -9,11 +10,14 @@ import io.bucketer.topics.TypedTopic;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.CommitFailedException;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
@@ -75,6 +79,14 @@ public final class BucketSink implements Runnable, AutoCloseable {
   private final AtomicBoolean closing = new AtomicBoolean();
   private final CountDownLatch closeRequested = new CountDownLatch(1);
   private final CountDownLatch stopped = new CountDownLatch(1);
+
+  /** The batch polled and not yet committed: what a stop leaves for the next start. */
+  private volatile SinkBatch uncommitted;
+
+  private final AtomicBoolean uncommittedReported = new AtomicBoolean();
+
+  /** How long the consumer may take to close once the loop ends; a bounded stop shortens it. */
+  private volatile Duration consumerCloseTimeout = CONSUMER_CLOSE_ALLOWANCE;
 
   public BucketSink(
       final SinkConfig config, final MongoBucketWriter writer, final MeterRegistry registry) {
@@ -138,9 +150,12 @@ public final class BucketSink implements Runnable, AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     } finally {
+      if (closing.get()) {
+        reportUncommitted();
+      }
       meters.nonePending();
       try {
-        consumer.close();
+        consumer.close(CloseOptions.timeout(consumerCloseTimeout));
       } finally {
         try {
           deadLetters.close();
@@ -151,30 +166,69 @@ public final class BucketSink implements Runnable, AutoCloseable {
     }
   }
 
-  /** Stops the loop (waking a blocked poll), lets it close the consumer, and waits for it. */
+  /**
+   * Stops the loop (waking a blocked poll), lets it close the consumer, and waits for it: as long
+   * as a batch MongoDB is writing may take, and the consumer's close.
+   */
   @Override
   public void close() {
+    close(config.writeTimeout().plus(CONSUMER_CLOSE_ALLOWANCE));
+  }
+
+  /**
+   * As {@link #close()}, waiting at most {@code timeout}. A batch polled and not yet acknowledged
+   * by MongoDB stays uncommitted, and is logged as such: the next start writes it again.
+   *
+   * @return true when the loop ended within {@code timeout}
+   */
+  public boolean close(final Duration timeout) {
+    consumerCloseTimeout = min(CONSUMER_CLOSE_ALLOWANCE, timeout);
     closing.set(true);
     closeRequested.countDown();
     if (started.compareAndSet(false, true)) {
       try {
-        consumer.close();
+        consumer.close(CloseOptions.timeout(consumerCloseTimeout));
       } finally {
         deadLetters.close();
       }
-      return;
+      return true;
     }
     if (stopped.getCount() > 0) {
       consumer.wakeup();
     }
-    final Duration wait = config.writeTimeout().plus(CONSUMER_CLOSE_ALLOWANCE);
     try {
-      if (!stopped.await(wait.toMillis(), TimeUnit.MILLISECONDS)) {
-        LOG.warn("the bucket sink loop did not stop within {}", wait);
+      if (stopped.await(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+        return true;
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
+    // Still in a write MongoDB has not answered: say now what stays uncommitted.
+    LOG.warn(
+        "the bucket sink did not stop within {}: MongoDB has not answered its write",
+        TimeSpans.format(timeout.toMillis()));
+    reportUncommitted();
+    return false;
+  }
+
+  /** Once: the buckets polled and not committed, which the next start writes again. */
+  private void reportUncommitted() {
+    final SinkBatch batch = uncommitted;
+    if (batch == null || !uncommittedReported.compareAndSet(false, true)) {
+      return;
+    }
+    LOG.info(
+        "stopping with {} bucket(s) not yet acknowledged by MongoDB, uncommitted on {}: the next"
+            + " start writes them again",
+        batch.size(),
+        batch.offsets().entrySet().stream()
+            .sorted(Map.Entry.comparingByKey(Comparator.comparingInt(TopicPartition::partition)))
+            .map(e -> e.getKey() + " up to offset " + (e.getValue().offset() - 1))
+            .collect(Collectors.joining(", ")));
+  }
+
+  private static Duration min(final Duration a, final Duration b) {
+    return a.compareTo(b) <= 0 ? a : b;
   }
 
   /** Buckets acknowledged by MongoDB since start, redeliveries included. */
@@ -188,12 +242,14 @@ public final class BucketSink implements Runnable, AutoCloseable {
   }
 
   private void writeThenCommit(final SinkBatch batch) {
+    uncommitted = batch;
     meters.batchPolled(batch.size());
     batchWriter.writeUntilAcknowledged(batch);
     meters.visible(batch.closedAtMillis(), System.currentTimeMillis());
     // The dead letters were sent while the rest was written; both must be safe before the commit.
     deadLetters.awaitAcknowledged();
     commit(batch.offsets());
+    uncommitted = null;
     meters.nonePending();
   }
 
@@ -233,6 +289,7 @@ public final class BucketSink implements Runnable, AutoCloseable {
     } catch (WakeupException e) {
       // close() woke us after MongoDB acknowledged: commit the written batch, then stop.
       consumer.commitSync(offsets);
+      uncommitted = null;
       throw e;
     } catch (CommitFailedException
         | RebalanceInProgressException

@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import ch.qos.logback.classic.Level;
 import com.mongodb.client.model.IndexOptions;
 import com.mongodb.client.model.Indexes;
 import com.mongodb.reactivestreams.client.MongoClient;
@@ -19,6 +20,7 @@ import de.bwaldvogel.mongo.backend.memory.MemoryBackend;
 import io.bucketer.buckets.ClosedBucket;
 import io.bucketer.buckets.Retention;
 import io.bucketer.metrics.BucketerMetrics;
+import io.bucketer.testing.CapturedLog;
 import io.bucketer.testing.Meters;
 import io.bucketer.topics.BucketKey;
 import io.bucketer.topics.BucketerTopics;
@@ -264,6 +266,30 @@ class BucketSinkTest {
     assertThat(consumer.paused()).isEmpty();
     assertThat(meter(BucketSink.PENDING)).isZero();
     assertThat(loop).isNotDone();
+  }
+
+  @Test
+  void shouldSayOnceWhatStaysUncommittedWhenStoppedWhileMongoIsDown() {
+    final CompletableFuture<Void> loop = CompletableFuture.runAsync(sink);
+    await().atMost(DEADLINE).until(() -> !consumer.subscription().isEmpty());
+    shutDownServer();
+    deliver(minute("sensor-1", START), minute("sensor-2", START));
+    await().atMost(DEADLINE).until(() -> meter(BucketSink.RETRIES) >= 1);
+
+    final String log;
+    try (CapturedLog captured = CapturedLog.of(Level.INFO, "io.bucketer.sink")) {
+      // No time at all: the loop is told to stop and says what it leaves, or this call does.
+      sink.close(Duration.ZERO);
+      await().atMost(DEADLINE).until(loop::isDone);
+      log = captured.text();
+    }
+    assertThat(commits).isEmpty();
+    assertThat(log.lines().filter(line -> line.contains("not yet acknowledged by MongoDB")))
+        .singleElement()
+        .asString()
+        .contains("stopping with 2 bucket(s)")
+        .contains("uncommitted on buckets-0 up to offset 1")
+        .contains("the next start writes them again");
   }
 
   @Test
