@@ -245,6 +245,10 @@ public final class BucketerApp implements AutoCloseable {
       Thread.currentThread().interrupt();
       app.close();
       throw new IllegalStateException("interrupted while looking for the input topic", e);
+    } catch (RuntimeException e) {
+      // Refused even a look at the input topic: the sink already runs, and must not stay behind.
+      app.close();
+      throw e;
     }
     LOG.info(
         "bucketer started: {} -> {} granularities {} -> MongoDB database {}",
