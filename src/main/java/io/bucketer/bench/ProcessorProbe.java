@@ -45,7 +45,7 @@ final class ProcessorProbe {
    */
   MemorySample sample(final Duration elapsed, final long readingsSent) throws InterruptedException {
     jcmd("GC.run");
-    final PrometheusText scrape = PrometheusText.parse(scrape());
+    final PrometheusText scrape = metrics();
     return new MemorySample(
         elapsed,
         readingsSent,
@@ -56,6 +56,11 @@ final class ProcessorProbe {
         directoryBytes(stateDir),
         cpuTime(),
         new LatencyHistogram(scrape.histogram("bucketer_bucket_close_to_visible_seconds")));
+  }
+
+  /** Its Prometheus endpoint's answer now. */
+  PrometheusText metrics() {
+    return PrometheusText.parse(scrape());
   }
 
   /** The processor JVM's CPU time, all threads, as the operating system counts it. */
