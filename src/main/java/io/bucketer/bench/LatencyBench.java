@@ -61,8 +61,8 @@ public final class LatencyBench {
   /** Runs every rate and prints the table; returns the figures for whoever wants to check them. */
   public LatencyResults run() throws Exception {
     out.printf(
-        "bucketer bench latency: %d sensors; per rate a fresh processor in its own JVM (heap %s,"
-            + " %s), warm-up %s, then %d window closes measured%n",
+        "bucketer bench latency: %,d sensors; per rate a fresh processor in its own JVM (heap %s,"
+            + " %s), a warm-up of %s, then window closes measured: %d%n",
         options.sensors(),
         options.heap(),
         String.join(" ", ProcessorProcess.PRODUCTION_JVM),
@@ -150,8 +150,8 @@ public final class LatencyBench {
     final LatencyResults.AtRate result = new LatencyAtRate(infrastructure, plan, run).run(log);
     infrastructure.dropDatabase(run);
     out.printf(
-        "    produced %,.0f/s, consumed %,.0f/s; %,d buckets over %d closes, p50 <= %.0f ms,"
-            + " p99 <= %.0f ms%n",
+        "    produced %,.0f/s, consumed %,.0f/s; %,d buckets, window closes measured: %d;"
+            + " p50 <= %.0f ms, p99 <= %.0f ms%n",
         result.produced(),
         result.consumed(),
         result.buckets(),
