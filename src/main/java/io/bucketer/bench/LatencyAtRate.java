@@ -43,24 +43,14 @@ import org.apache.kafka.common.utils.Utils;
 final class LatencyAtRate {
 
   /**
-   * How one rate runs. {@code warmup}: the least time from the start of producing to the measured
-   * part, which also waits for the processor's first reading; {@code closes}: windows of the finest
-   * granularity measured.
+   * One rate of {@code options}: its {@code label}, each sensor reporting every {@code
+   * intervalMillis}.
    */
-  record Plan(
-      String label,
-      int sensors,
-      long intervalMillis,
-      Duration warmup,
-      int closes,
-      String heap,
-      int inputPartitions,
-      Map<String, String> processorSettings,
-      Class<?> cli,
-      Duration timeout) {
+  record Plan(String label, long intervalMillis, LatencyBench.Options options) {
 
+    /** Readings a second: the sensors over their interval. */
     double offered() {
-      return sensors * 1000.0 / intervalMillis;
+      return options.sensors() * 1000.0 / intervalMillis;
     }
   }
 
@@ -96,13 +86,13 @@ final class LatencyAtRate {
   /** Runs the rate; {@code log} receives the processor's output. */
   LatencyResults.AtRate run(final Path log) throws Exception {
     final String topic = LatencyInfrastructure.inputTopic(run);
-    infrastructure.broker().createTopic(topic, plan.inputPartitions(), Map.of());
+    infrastructure.broker().createTopic(topic, plan.options().inputPartitions(), Map.of());
     final Path stateDir = Files.createTempDirectory("bucketer-bench-latency-");
     final int httpPort = LoopbackPorts.free(1).get(0);
     final Map<String, String> settings =
         new HashMap<>(infrastructure.processorSettings(run, stateDir));
     settings.put(HttpSettings.PORT, Integer.toString(httpPort));
-    settings.putAll(plan.processorSettings());
+    settings.putAll(plan.options().processorSettings());
     final BucketerConfig config = new BucketerConfig(new HashMap<>(settings));
     final CloseSchedule schedule =
         new CloseSchedule(
@@ -110,7 +100,11 @@ final class LatencyAtRate {
     final AtomicBoolean stop = new AtomicBoolean();
     try (ProcessorProcess processor =
             ProcessorProcess.start(
-                plan.cli(), "bench-" + run, settings, log, jvmOptions(plan.heap()));
+                plan.options().cli(),
+                "bench-" + run,
+                settings,
+                log,
+                jvmOptions(plan.options().heap()));
         KafkaProducer<byte[], byte[]> producer =
             FleetProducer.to(infrastructure.broker().bootstrapServers(), topic)) {
       final ProcessorProbe probe = new ProcessorProbe(processor, httpPort, stateDir);
@@ -123,13 +117,14 @@ final class LatencyAtRate {
       final CompletableFuture<Long> sending =
           CompletableFuture.supplyAsync(
               () -> simulator.run(untilStopped(fleet(started), stop), plan.offered()));
-      final Deadline deadline = new Deadline(plan.timeout());
+      final Deadline deadline = new Deadline(plan.options().timeout());
       final Instant ready = awaitFirstReading(probe, sending, deadline);
-      final Instant latest = started.plus(plan.warmup()).minus(WARMUP_TOLERANCE);
+      final Instant latest = started.plus(plan.options().warmup()).minus(WARMUP_TOLERANCE);
       final Instant first = schedule.firstScrapeAtOrAfter(ready.isAfter(latest) ? ready : latest);
       sleepUntil(first, probe, sending);
       final Snapshot from = snapshot(probe, simulator);
-      sleepUntil(first.plus(schedule.window().multipliedBy(plan.closes())), probe, sending);
+      sleepUntil(
+          first.plus(schedule.window().multipliedBy(plan.options().closes())), probe, sending);
       final Snapshot to = snapshot(probe, simulator);
       stop.set(true);
       sending.join();
@@ -145,13 +140,13 @@ final class LatencyAtRate {
     final LatencyHistogram latency = to.latency().since(from.latency());
     return new LatencyResults.AtRate(
         plan.label(),
-        plan.sensors(),
+        plan.options().sensors(),
         plan.intervalMillis(),
         plan.offered(),
         (to.produced() - from.produced()) / seconds,
         (to.consumed() - from.consumed()) / seconds,
         seconds,
-        plan.closes(),
+        plan.options().closes(),
         latency.count(),
         latency.quantileMillis(0.5),
         latency.quantileMillis(0.99),
@@ -164,7 +159,7 @@ final class LatencyAtRate {
   private ReadingGenerator fleet(final Instant start) {
     return new ReadingGenerator(
         new ReadingGenerator.Options(
-            plan.sensors(),
+            plan.options().sensors(),
             start.truncatedTo(ChronoUnit.MILLIS),
             Duration.ofMillis(plan.intervalMillis()),
             Duration.ZERO,

@@ -130,22 +130,11 @@ public final class LatencyBench {
     final double wanted = rate.readingsPerSecond(capacity);
     // Each sensor reports every whole number of milliseconds: the offered rate is the nearest.
     final long intervalMillis = Math.max(1, Math.round(options.sensors() * 1000.0 / wanted));
-    final LatencyAtRate.Plan plan =
-        new LatencyAtRate.Plan(
-            rate.label(),
-            options.sensors(),
-            intervalMillis,
-            options.warmup(),
-            options.closes(),
-            options.heap(),
-            options.inputPartitions(),
-            options.processorSettings(),
-            options.cli(),
-            options.timeout());
+    final LatencyAtRate.Plan plan = new LatencyAtRate.Plan(rate.label(), intervalMillis, options);
     final String run = "latency-" + number;
     final Path log = Files.createTempFile("bucketer-bench-" + run + "-", ".log");
     out.printf(
-        "[%d] %s: %,.0f readings/s, %d sensors each every %d ms; processor log %s%n",
+        "[%d] %s: %,.0f readings/s, %,d sensors each every %d ms; processor log %s%n",
         number, rate.label(), plan.offered(), options.sensors(), intervalMillis, log);
     final LatencyResults.AtRate result = new LatencyAtRate(infrastructure, plan, run).run(log);
     infrastructure.dropDatabase(run);
