@@ -119,12 +119,15 @@ final class LatencyAtRate {
               () -> simulator.run(untilStopped(fleet(started), stop), plan.offered()));
       final Deadline deadline = new Deadline(plan.options().timeout());
       final Instant ready = awaitFirstReading(probe, sending, deadline);
-      final Instant latest = started.plus(plan.options().warmup()).minus(WARMUP_TOLERANCE);
-      final Instant first = schedule.firstScrapeAtOrAfter(ready.isAfter(latest) ? ready : latest);
-      sleepUntil(first, probe, sending);
+      final Instant warmedUp = started.plus(plan.options().warmup()).minus(WARMUP_TOLERANCE);
+      final Instant measuredFrom =
+          schedule.firstScrapeAtOrAfter(ready.isAfter(warmedUp) ? ready : warmedUp);
+      sleepUntil(measuredFrom, probe, sending);
       final Snapshot from = snapshot(probe, simulator);
       sleepUntil(
-          first.plus(schedule.window().multipliedBy(plan.options().closes())), probe, sending);
+          measuredFrom.plus(schedule.window().multipliedBy(plan.options().closes())),
+          probe,
+          sending);
       final Snapshot to = snapshot(probe, simulator);
       stop.set(true);
       sending.join();
