@@ -14,9 +14,10 @@ import picocli.CommandLine.Option;
     name = "latency",
     mixinStandardHelpOptions = true,
     description = {
-      "Produces readings in real time at fixed rates, each into a fresh processor in its own JVM,",
-      "and reports per rate the latency from a window's close to its bucket in MongoDB (p50, p99,",
-      "max) over the windows that closed after a warm-up, and whether the MongoDB stand-in bounds it."
+      "Produces readings in real time at fixed rates, each into a fresh processor",
+      "in its own JVM, and reports per rate the latency from a window's close to its",
+      "bucket in MongoDB (p50, p99, max) over the windows that closed after a",
+      "warm-up, and whether the MongoDB stand-in bounds it."
     })
 final class LatencyBenchCommand implements Callable<Integer> {
 
