@@ -1,6 +1,8 @@
 package io.bucketer.check;
 
 import io.bucketer.config.BucketerConfig;
+import io.bucketer.kafkaaccess.KafkaFailures;
+import io.bucketer.kafkaaccess.NotAuthorised;
 import io.bucketer.kafkaaccess.RequiredAcls;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -22,10 +24,6 @@ import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.config.TopicConfig;
-import org.apache.kafka.common.errors.AuthorizationException;
-import org.apache.kafka.common.errors.SaslAuthenticationException;
-import org.apache.kafka.common.errors.SslAuthenticationException;
-import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.common.resource.PatternType;
 import org.apache.kafka.common.resource.ResourcePattern;
@@ -42,11 +40,17 @@ final class KafkaChecks {
   private final BucketerConfig config;
   private final Duration timeout;
   private final String bootstrap;
+  private final KafkaFailures failures;
 
   KafkaChecks(final BucketerConfig config, final Duration timeout) {
     this.config = config;
     this.timeout = timeout;
     this.bootstrap = String.valueOf(config.kafkaProperties().get("bootstrap.servers"));
+    this.failures =
+        new KafkaFailures(
+            config.kafkaProperties(),
+            timeout,
+            NotAuthorised.of(config.kafkaProperties(), RequiredAcls.Names.of(config), timeout));
   }
 
   List<CheckResult> run() {
@@ -142,7 +146,7 @@ final class KafkaChecks {
       return Optional.empty();
     } catch (final CheckFailure e) {
       // Not even DESCRIBE: nothing of the grant is there.
-      return e.getMessage().startsWith("not authorised") ? Optional.of(Set.of()) : Optional.empty();
+      return e.refused() ? Optional.of(Set.of()) : Optional.empty();
     }
   }
 
@@ -202,7 +206,7 @@ final class KafkaChecks {
                   + policy
                   + ", bucketer needs compact (a bucket's later revision replaces the earlier)");
     } catch (final CheckFailure e) {
-      if (e.getMessage().startsWith("not authorised")) {
+      if (e.refused()) {
         // The README's ACLs do not include DESCRIBE_CONFIGS: a least-privilege principal cannot see
         // it.
         return CheckResult.pass(
@@ -245,43 +249,21 @@ final class KafkaChecks {
       Thread.currentThread().interrupt();
       throw new CheckFailure("interrupted");
     } catch (java.util.concurrent.TimeoutException e) {
-      throw new CheckFailure(unreachable());
+      throw new CheckFailure(failures.unreachable());
     } catch (ExecutionException e) {
       throw classify(e.getCause());
     }
   }
 
+  /** The shared one line of {@code run} and {@code check}; Kafka's own first line otherwise. */
   private CheckFailure classify(final Throwable cause) {
     if (cause instanceof UnknownTopicOrPartitionException) {
       return new MissingTopic();
     }
-    if (cause instanceof TimeoutException) {
-      return new CheckFailure(unreachable());
-    }
-    if (cause instanceof SslAuthenticationException) {
-      return new CheckFailure(
-          "TLS handshake with "
-              + bootstrap
-              + " failed (kafka.ssl.truststore.*): "
-              + firstLine(cause));
-    }
-    if (cause instanceof SaslAuthenticationException) {
-      return new CheckFailure(
-          "authentication failed at " + bootstrap + " (kafka.sasl.*): " + firstLine(cause));
-    }
-    if (cause instanceof AuthorizationException) {
-      return new CheckFailure(
-          "not authorised at "
-              + bootstrap
-              + ": "
-              + firstLine(cause)
-              + " (the ACLs the README's Security section lists)");
-    }
-    return new CheckFailure(bootstrap + ": " + firstLine(cause));
-  }
-
-  private String unreachable() {
-    return "unreachable: no answer from " + bootstrap + " within " + timeout.toSeconds() + " s";
+    return failures
+        .classify(cause)
+        .map(CheckFailure::new)
+        .orElseGet(() -> new CheckFailure(failures.line(firstLine(cause))));
   }
 
   private static String firstLine(final Throwable cause) {
@@ -293,8 +275,21 @@ final class KafkaChecks {
   private static class CheckFailure extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
+    private final boolean refused;
+
     CheckFailure(final String message) {
       super(message, null, false, false);
+      this.refused = false;
+    }
+
+    CheckFailure(final KafkaFailures.Failure failure) {
+      super(failure.line(), null, false, false);
+      this.refused = failure.cause() == KafkaFailures.Cause.NOT_AUTHORISED;
+    }
+
+    /** True when the cluster's authorizer refused the principal. */
+    boolean refused() {
+      return refused;
     }
   }
 

@@ -25,12 +25,27 @@ public final class TlsFailures {
    * @param tls what the client trusted and showed, for the message
    */
   public static Optional<String> describe(final Throwable failure, final ClientTls tls) {
+    return describe(
+        failure,
+        trustOf(tls),
+        tls == null ? Optional.empty() : tls.certificateFile().map(file -> "the one in " + file));
+  }
+
+  /**
+   * As {@link #describe(Throwable, ClientTls)}, for a client whose TLS is not a {@link ClientTls}
+   * (Kafka's, set by its own {@code ssl.*} settings).
+   *
+   * @param trust what the server's certificate must chain to: "the trust store /etc/ca.pem"
+   * @param certificate the client certificate shown, as "the one in /etc/cert.pem"; empty for none
+   */
+  public static Optional<String> describe(
+      final Throwable failure, final String trust, final Optional<String> certificate) {
     final Throwable untrusted = find(failure, CertificateException.class);
     if (untrusted != null) {
       if (find(failure, CertPathBuilderException.class) != null
           || find(failure, CertPathValidatorException.class) != null
           || String.valueOf(untrusted.getMessage()).contains("PKIX")) {
-        return Optional.of("TLS trust: the server's certificate does not chain to " + trustOf(tls));
+        return Optional.of("TLS trust: the server's certificate does not chain to " + trust);
       }
       // e.g. "No subject alternative names matching IP address 10.0.0.5 found": the JDK's words
       return Optional.of(
@@ -44,9 +59,7 @@ public final class TlsFailures {
     if (refusesClientCertificate(message)) {
       return Optional.of(
           "certificate refused: the server demands a client certificate and refused "
-              + (tls != null && tls.certificateFile().isPresent()
-                  ? "the one in " + tls.certificateFile().get()
-                  : "to go without one (none is configured)"));
+              + certificate.orElse("to go without one (none is configured)"));
     }
     return Optional.of("TLS handshake failed: " + message);
   }

@@ -108,7 +108,8 @@ class CheckCommandIT {
 
     assertThat(run.exitCode()).isEqualTo(1);
     assertThat(run.out())
-        .containsPattern("✗ Kafka +connection +unreachable: no answer from 127.0.0.1:1 within 3 s")
+        .containsPattern(
+            "✗ Kafka +connection +kafka at 127.0.0.1:1: unreachable: no answer within 3 s")
         .containsPattern("✗ Schema Registry +input schema +.*127.0.0.1:1")
         .containsPattern("✗ MongoDB +connection +.*127.0.0.1:1");
     assertThat(Duration.between(start, Instant.now())).isLessThan(Duration.ofSeconds(60));

@@ -114,11 +114,13 @@ class SecuredCheckIT {
 
     assertThat(check(wrongPassword))
         .containsPattern(
-            "✗ Kafka +connection +authentication failed at 127\\.0\\.0\\.1:\\d+ \\(kafka\\.sasl\\.\\*\\)")
+            "✗ Kafka +connection +kafka at 127\\.0\\.0\\.1:\\d+: authentication failed:"
+                + " SCRAM-SHA-512 as user 'bucketer'")
         .doesNotContain("wrong\"");
     assertThat(check(wrongCa))
         .containsPattern(
-            "✗ Kafka +connection +TLS handshake with 127\\.0\\.0\\.1:\\d+ failed \\(kafka\\.ssl\\.truststore\\.\\*\\)");
+            "✗ Kafka +connection +kafka at 127\\.0\\.0\\.1:\\d+: TLS trust: the server's"
+                + " certificate does not chain to the trust store \\S*rogue\\.pem");
   }
 
   private static Map<String, String> settings() {
