@@ -4,14 +4,16 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.turbo.TurboFilter;
 import ch.qos.logback.core.spi.FilterReply;
+import org.apache.kafka.common.errors.AuthenticationException;
 import org.apache.kafka.common.errors.AuthorizationException;
 import org.slf4j.Marker;
 
 /**
- * Drops the stack traces that Kafka's own classes log for a refusal by the cluster's authorizer.
- * bucketer reports such a refusal itself, in one line naming the missing ACL, and ends (see {@code
- * io.bucketer.kafkaaccess.NotAuthorised}); Kafka Streams would log the same cause again as a stack
- * trace at ERROR. Events without a trace, and every other cause, pass.
+ * Drops the stack traces that Kafka's own classes log for a refusal by the cluster: its authorizer
+ * refused an operation, or its listener refused the TLS handshake or the login. bucketer reports
+ * such a refusal itself, in one line naming the missing ACL or the failed trust or login, and ends
+ * (see {@code io.bucketer.kafkaaccess.KafkaFailures}); Kafka Streams would log the same cause again
+ * as a stack trace at ERROR. Events without a trace, and every other cause, pass.
  */
 public final class ReportedRefusalFilter extends TurboFilter {
 
@@ -43,7 +45,7 @@ public final class ReportedRefusalFilter extends TurboFilter {
   private static boolean isRefusal(final Throwable thrown) {
     Throwable cause = thrown;
     for (int depth = 0; cause != null && depth < MAX_DEPTH; depth++) {
-      if (cause instanceof AuthorizationException) {
+      if (cause instanceof AuthorizationException || cause instanceof AuthenticationException) {
         return true;
       }
       cause = cause.getCause();

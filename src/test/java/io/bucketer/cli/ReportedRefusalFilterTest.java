@@ -7,7 +7,10 @@ import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.core.spi.FilterReply;
 import java.util.Set;
+import javax.net.ssl.SSLHandshakeException;
 import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.errors.SaslAuthenticationException;
+import org.apache.kafka.common.errors.SslAuthenticationException;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.junit.jupiter.api.Test;
@@ -33,6 +36,22 @@ class ReportedRefusalFilterTest {
                 "opted to {}.",
                 new Object[] {"SHUTDOWN", refusal},
                 null))
+        .isEqualTo(FilterReply.DENY);
+  }
+
+  @Test
+  void shouldDropKafkasTraceOfARefusedHandshakeOrLogin() {
+    final Exception handshake =
+        new KafkaException(
+            "wrapped",
+            new SslAuthenticationException(
+                "SSL handshake failed", new SSLHandshakeException("PKIX path building failed")));
+    final Exception login =
+        new SaslAuthenticationException("Authentication failed: invalid credentials");
+
+    assertThat(filter.decide(null, streams, Level.ERROR, "failed", null, handshake))
+        .isEqualTo(FilterReply.DENY);
+    assertThat(filter.decide(null, streams, Level.WARN, "failed", null, login))
         .isEqualTo(FilterReply.DENY);
   }
 
