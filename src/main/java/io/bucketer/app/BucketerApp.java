@@ -11,7 +11,10 @@ import io.bucketer.ingest.InputFormat;
 import io.bucketer.ingest.RetryBudget;
 import io.bucketer.ingest.SchemaRegistryClient;
 import io.bucketer.ingest.SchemaRegistryUnavailableException;
+import io.bucketer.kafkaaccess.KafkaFailures;
+import io.bucketer.kafkaaccess.KafkaUnusableException;
 import io.bucketer.kafkaaccess.NotAuthorised;
+import io.bucketer.kafkaaccess.NotAuthorisedException;
 import io.bucketer.kafkaaccess.RequiredAcls;
 import io.bucketer.metrics.BucketerMetrics;
 import io.bucketer.query.QueryLimits;
@@ -75,6 +78,9 @@ public final class BucketerApp implements AutoCloseable {
   /** How long the question "what may bucketer do on these topics" may take, once refused. */
   private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(10);
 
+  /** How long each of the start's questions to the cluster may take before it counts as away. */
+  private static final Duration SETUP_TIMEOUT = Duration.ofSeconds(10);
+
   /** The longest wait between two looks for a missing input topic. */
   private static final Duration INPUT_WAIT_BACKOFF_MAX = Duration.ofSeconds(30);
 
@@ -112,7 +118,7 @@ public final class BucketerApp implements AutoCloseable {
       final HostInfo advertised,
       final InputPartitioning partitioning,
       final FatalFailure fatal,
-      final NotAuthorised notAuthorised,
+      final KafkaFailures kafkaFailures,
       final TopicSetup topics) {
     this.fatal = fatal;
     this.shutdownTimeout = config.kafka().shutdownTimeout();
@@ -139,9 +145,9 @@ public final class BucketerApp implements AutoCloseable {
     this.sinkThread = new Thread(sink, "bucketer-sink");
     sinkThread.setUncaughtExceptionHandler(
         (thread, error) -> {
-          final Optional<String> refused = notAuthorised.line(error);
-          if (refused.isPresent()) {
-            fatal.record(refused.get());
+          final Optional<String> kafkaUnusable = fatalLine(kafkaFailures, error);
+          if (kafkaUnusable.isPresent()) {
+            fatal.record(kafkaUnusable.get());
           } else if (error instanceof MongoUnusableException unusable) {
             fatal.record(unusable.getMessage());
           } else {
@@ -165,12 +171,41 @@ public final class BucketerApp implements AutoCloseable {
    */
   public static BucketerApp start(
       final BucketerConfig config, final MeterRegistry meters, final HostInfo advertised) {
+    return start(config, meters, advertised, new ClusterWait());
+  }
+
+  /**
+   * As {@link #start(BucketerConfig, MeterRegistry, HostInfo)}, waiting in {@code clusterWait}
+   * while the cluster does not answer: the caller may serve {@code /ready} meanwhile.
+   *
+   * @throws KafkaUnusableException when Kafka cannot be used as configured (TLS trust, a refused
+   *     certificate, failed authentication), with its one line
+   * @throws NotAuthorisedException when the authorizer refused an operation the start needs
+   */
+  public static BucketerApp start(
+      final BucketerConfig config,
+      final MeterRegistry meters,
+      final HostInfo advertised,
+      final ClusterWait clusterWait) {
     final NotAuthorised notAuthorised =
         NotAuthorised.of(config.kafkaProperties(), RequiredAcls.Names.of(config), PROBE_TIMEOUT);
+    final KafkaFailures kafkaFailures =
+        new KafkaFailures(config.kafkaProperties(), SETUP_TIMEOUT, notAuthorised);
     final FatalFailure fatal = new FatalFailure();
-    final TopicSetup topics = new TopicSetup(config, notAuthorised);
-    topics.createMissingTopics();
-    final InputPartitioning partitioning = topics.partitioning();
+    final TopicSetup topics = new TopicSetup(config, notAuthorised, kafkaFailures, SETUP_TIMEOUT);
+    final InputPartitioning partitioning;
+    try {
+      partitioning =
+          clusterWait.until(
+              String.valueOf(config.kafkaProperties().get("bootstrap.servers")),
+              () -> {
+                topics.createMissingTopics();
+                return topics.partitioning();
+              });
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while waiting for the cluster", e);
+    }
     final MongoBucketWriter writer =
         MongoBucketWriter.connect(
             config.mongo().connection(),
@@ -202,7 +237,7 @@ public final class BucketerApp implements AutoCloseable {
                 metrics),
             streamsConfig);
     streams.setUncaughtExceptionHandler(
-        error -> onStreamThreadFailure(error, metrics, notAuthorised, fatal));
+        error -> onStreamThreadFailure(error, metrics, kafkaFailures, fatal));
     // State left by another cluster or other topics would be counted again: wiped before start.
     final LocalStateGuard localState =
         new LocalStateGuard(
@@ -236,7 +271,7 @@ public final class BucketerApp implements AutoCloseable {
             advertised,
             partitioning,
             fatal,
-            notAuthorised,
+            kafkaFailures,
             topics);
     app.sinkThread.start();
     try {
@@ -439,18 +474,19 @@ public final class BucketerApp implements AutoCloseable {
 
   /**
    * A registry that stays unreachable past the client's retry budget is not bad input: the thread
-   * is replaced and resumes from the last commit. A refusal by the cluster's authorizer is fatal:
-   * one line names the missing ACL, and the client shuts down. Anything else is a bug or a broken
-   * cluster, and retrying it in a loop would hide it, so the client shuts down.
+   * is replaced and resumes from the last commit. A refusal by the cluster's authorizer, TLS trust,
+   * a refused certificate or login are fatal: one line names the cause, and the client shuts down.
+   * Anything else is a bug or a broken cluster, and retrying it in a loop would hide it, so the
+   * client shuts down.
    */
   private static StreamThreadExceptionResponse onStreamThreadFailure(
       final Throwable error,
       final BucketerMetrics metrics,
-      final NotAuthorised notAuthorised,
+      final KafkaFailures kafkaFailures,
       final FatalFailure fatal) {
-    final Optional<String> refused = notAuthorised.line(error);
-    if (refused.isPresent()) {
-      fatal.record(refused.get());
+    final Optional<String> unusable = fatalLine(kafkaFailures, error);
+    if (unusable.isPresent()) {
+      fatal.record(unusable.get());
       return StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
     }
     Throwable cause = error;
@@ -465,6 +501,15 @@ public final class BucketerApp implements AutoCloseable {
     }
     LOG.error("stream thread failed; shutting down", error);
     return StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
+  }
+
+  /** The one line of a Kafka failure that retrying cannot fix; empty for any other. */
+  private static Optional<String> fatalLine(
+      final KafkaFailures kafkaFailures, final Throwable error) {
+    return kafkaFailures
+        .classify(error)
+        .filter(failure -> !failure.cause().retryable())
+        .map(KafkaFailures.Failure::line);
   }
 
   /**

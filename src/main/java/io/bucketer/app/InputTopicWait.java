@@ -2,6 +2,7 @@ package io.bucketer.app;
 
 import dev.failsafe.Failsafe;
 import dev.failsafe.RetryPolicy;
+import io.bucketer.kafkaaccess.KafkaUnusableException;
 import io.bucketer.kafkaaccess.NotAuthorisedException;
 import java.time.Clock;
 import java.time.Duration;
@@ -72,13 +73,15 @@ final class InputTopicWait implements AutoCloseable {
     final RetryPolicy<Boolean> untilItExists =
         RetryPolicy.<Boolean>builder()
             .handleResult(false)
-            .handle(IllegalStateException.class)
-            .abortOn(NotAuthorisedException.class)
+            .handle(IllegalStateException.class, KafkaUnreachableException.class)
+            .abortOn(NotAuthorisedException.class, KafkaUnusableException.class)
             .withBackoff(Duration.ofSeconds(1), maxBackoff)
             .withMaxRetries(-1)
             .onFailedAttempt(
                 attempt -> {
-                  if (attempt.getLastException() != null) {
+                  if (attempt.getLastException() instanceof KafkaUnreachableException away) {
+                    waiting = away.getMessage();
+                  } else if (attempt.getLastException() != null) {
                     waiting =
                         "kafka at "
                             + cluster
@@ -95,8 +98,9 @@ final class InputTopicWait implements AutoCloseable {
             .getAsync(probe::exists)
             .whenComplete(
                 (exists, failure) -> {
-                  if (failure instanceof NotAuthorisedException refused) {
-                    fatal.record(refused.getMessage());
+                  if (failure instanceof NotAuthorisedException
+                      || failure instanceof KafkaUnusableException) {
+                    fatal.record(failure.getMessage());
                   } else if (Boolean.TRUE.equals(exists)) {
                     LOG.info("kafka at {}: topic {} exists now: processing starts", cluster, topic);
                     waiting = null;

@@ -2,10 +2,13 @@ package io.bucketer.app;
 
 import io.bucketer.buckets.Granularity;
 import io.bucketer.config.BucketerConfig;
+import io.bucketer.kafkaaccess.KafkaFailures;
+import io.bucketer.kafkaaccess.KafkaUnusableException;
 import io.bucketer.kafkaaccess.NotAuthorised;
 import io.bucketer.kafkaaccess.NotAuthorisedException;
 import io.bucketer.topology.InputPartitioning;
 import io.bucketer.topology.TopologyNames;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -14,6 +17,9 @@ import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.CreateTopicsOptions;
+import org.apache.kafka.clients.admin.DescribeTopicsOptions;
+import org.apache.kafka.clients.admin.ListTopicsOptions;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.KafkaFuture;
@@ -30,10 +36,22 @@ final class TopicSetup {
 
   private final BucketerConfig config;
   private final NotAuthorised notAuthorised;
+  private final KafkaFailures failures;
+  private final int timeoutMs;
 
-  TopicSetup(final BucketerConfig config, final NotAuthorised notAuthorised) {
+  /**
+   * @param failures classifies the admin client's failures; its timeout bounds each call here, so
+   *     that an unreachable cluster is said within it rather than after Kafka's 60 s default
+   */
+  TopicSetup(
+      final BucketerConfig config,
+      final NotAuthorised notAuthorised,
+      final KafkaFailures failures,
+      final Duration timeout) {
     this.config = config;
     this.notAuthorised = notAuthorised;
+    this.failures = failures;
+    this.timeoutMs = (int) timeout.toMillis();
   }
 
   /**
@@ -55,9 +73,13 @@ final class TopicSetup {
             + "-changelog";
     try (Admin admin = Admin.create(config.kafkaProperties())) {
       final Map<String, KafkaFuture<TopicDescription>> described =
-          admin.describeTopics(List.of(config.inputTopic(), finestChangelog)).topicNameValues();
+          admin
+              .describeTopics(
+                  List.of(config.inputTopic(), finestChangelog),
+                  new DescribeTopicsOptions().timeoutMs(timeoutMs))
+              .topicNameValues();
       final TopicDescription input =
-          describedOrNull(config.inputTopic(), described.get(config.inputTopic()), notAuthorised);
+          describedOrNull(config.inputTopic(), described.get(config.inputTopic()));
       if (input == null) {
         throw new IllegalStateException(
             "input.partitioning=by-sensor needs the input topic "
@@ -66,7 +88,7 @@ final class TopicSetup {
       }
       final int partitions = input.partitions().size();
       final TopicDescription changelog =
-          describedOrNull(finestChangelog, described.get(finestChangelog), notAuthorised);
+          describedOrNull(finestChangelog, described.get(finestChangelog));
       if (changelog != null && changelog.partitions().size() != partitions) {
         throw new IllegalStateException(
             "the input topic "
@@ -90,12 +112,18 @@ final class TopicSetup {
    * Whether the input topic exists now.
    *
    * @throws NotAuthorisedException when the principal may not describe it
-   * @throws IllegalStateException when the cluster does not answer, with why
+   * @throws KafkaUnreachableException when the cluster does not answer
+   * @throws KafkaUnusableException when it cannot be used as configured (TLS, authentication)
+   * @throws IllegalStateException on another failure, with why
    */
   boolean inputTopicExists() throws InterruptedException {
     final String topic = config.inputTopic();
     try (Admin admin = Admin.create(config.kafkaProperties())) {
-      admin.describeTopics(List.of(topic)).topicNameValues().get(topic).get();
+      admin
+          .describeTopics(List.of(topic), new DescribeTopicsOptions().timeoutMs(timeoutMs))
+          .topicNameValues()
+          .get(topic)
+          .get();
       return true;
     } catch (ExecutionException e) {
       if (e.getCause() instanceof UnknownTopicOrPartitionException) {
@@ -105,14 +133,12 @@ final class TopicSetup {
         // Kafka's refusal to describe names no topic: this one was asked about.
         throw new NotAuthorisedException(notAuthorised.lineForTopics(Set.of(topic)));
       }
-      throw new IllegalStateException("cannot describe topic " + topic + ": " + e.getCause(), e);
+      throw failed(e, "cannot describe topic " + topic);
     }
   }
 
-  private static TopicDescription describedOrNull(
-      final String topic,
-      final KafkaFuture<TopicDescription> description,
-      final NotAuthorised notAuthorised)
+  private TopicDescription describedOrNull(
+      final String topic, final KafkaFuture<TopicDescription> description)
       throws InterruptedException {
     try {
       return description.get();
@@ -120,15 +146,32 @@ final class TopicSetup {
       if (e.getCause() instanceof UnknownTopicOrPartitionException) {
         return null;
       }
-      notAuthorised.line(e).ifPresent(TopicSetup::refused);
-      throw new IllegalStateException("cannot describe topic " + topic + ": " + e.getCause(), e);
+      throw failed(e, "cannot describe topic " + topic);
     }
+  }
+
+  /**
+   * The failure as the start reports it: a refusal by the authorizer, an unreachable cluster (to be
+   * retried), a configuration it cannot work with (fatal), each in its one line; anything else
+   * {@code doing} and Kafka's words.
+   */
+  private RuntimeException failed(final ExecutionException e, final String doing) {
+    final Optional<KafkaFailures.Failure> failure = failures.classify(e.getCause());
+    if (failure.isEmpty()) {
+      return new IllegalStateException(doing + ": " + e.getCause(), e);
+    }
+    final String line = failure.get().line();
+    return switch (failure.get().cause()) {
+      case UNREACHABLE -> new KafkaUnreachableException(line);
+      case NOT_AUTHORISED -> new NotAuthorisedException(line);
+      default -> new KafkaUnusableException(line);
+    };
   }
 
   private void create(final Admin admin, final List<NewTopic> missing)
       throws ExecutionException, InterruptedException {
     try {
-      admin.createTopics(missing).all().get();
+      admin.createTopics(missing, new CreateTopicsOptions().timeoutMs(timeoutMs)).all().get();
     } catch (ExecutionException e) {
       if (NotAuthorised.find(e).isPresent()) {
         throw new NotAuthorisedException(
@@ -139,19 +182,19 @@ final class TopicSetup {
     }
   }
 
-  private static void refused(final String line) {
-    throw new NotAuthorisedException(line);
-  }
-
   /**
    * Creates the buckets and dead-letter topics if they are missing. Topics the principal may not
    * describe are not listed, so they look missing: creating them then fails, and the line names the
    * operation the README grants on them, DESCRIBE being implied by it. Topics that exist and are
    * listed ask for no CREATE permission.
+   *
+   * @throws KafkaUnreachableException when the cluster does not answer
+   * @throws KafkaUnusableException when it cannot be used as configured (TLS, authentication)
    */
   void createMissingTopics() {
     try (Admin admin = Admin.create(config.kafkaProperties())) {
-      final Set<String> existing = admin.listTopics().names().get();
+      final Set<String> existing =
+          admin.listTopics(new ListTopicsOptions().timeoutMs(timeoutMs)).names().get();
       final List<NewTopic> missing = new ArrayList<>();
       final Optional<Short> replication =
           config.topicReplicationFactor() < 0
@@ -172,7 +215,7 @@ final class TopicSetup {
       }
     } catch (ExecutionException e) {
       if (!(e.getCause() instanceof TopicExistsException)) {
-        throw new IllegalStateException("cannot create bucketer's topics: " + e.getCause(), e);
+        throw failed(e, "cannot create bucketer's topics");
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

@@ -1,5 +1,6 @@
 package io.bucketer.cli;
 
+import io.bucketer.kafkaaccess.KafkaUnusableException;
 import io.bucketer.kafkaaccess.NotAuthorisedException;
 import org.apache.kafka.common.config.ConfigException;
 import picocli.CommandLine;
@@ -12,7 +13,8 @@ final class CommandLines {
 
   /**
    * Exit code for a dependency's refusal that retrying cannot fix (the cluster's authorizer refused
-   * an ACL): one line says what is missing; no stack trace.
+   * an ACL, TLS trust, a refused certificate or login): one line says what is wrong; no stack
+   * trace.
    */
   static final int FATAL_DEPENDENCY_FAILURE = 3;
 
@@ -28,7 +30,8 @@ final class CommandLines {
             cmd.getErr().println("bucketer: invalid configuration: " + exception.getMessage());
             return BAD_CONFIGURATION;
           }
-          if (exception instanceof NotAuthorisedException) {
+          if (exception instanceof NotAuthorisedException
+              || exception instanceof KafkaUnusableException) {
             cmd.getErr().println("bucketer: " + exception.getMessage());
             return FATAL_DEPENDENCY_FAILURE;
           }

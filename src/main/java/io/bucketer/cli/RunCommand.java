@@ -1,7 +1,10 @@
 package io.bucketer.cli;
 
 import io.bucketer.app.BucketerApp;
+import io.bucketer.app.ClusterWait;
 import io.bucketer.config.BucketerConfig;
+import io.bucketer.http.Endpoint;
+import io.bucketer.http.HttpAnswer;
 import io.bucketer.http.HttpSecurity;
 import io.bucketer.http.OpsServer;
 import io.bucketer.http.SeriesApi;
@@ -12,6 +15,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -50,8 +54,8 @@ final class RunCommand implements Callable<Integer> {
             config.http().address(),
             security,
             reason -> meters.counter("bucketer.http.auth.failures", "reason", reason).increment());
-    // Registered before anything starts, so that a stop during the start ends at once and says so.
     final AtomicReference<BucketerApp> started = new AtomicReference<>();
+    // Registered before anything starts, so that a stop during the start ends at once and says so.
     final Thread shutdown =
         new Thread(
             () -> {
@@ -66,27 +70,40 @@ final class RunCommand implements Callable<Integer> {
             },
             "bucketer-shutdown");
     Runtime.getRuntime().addShutdownHook(shutdown);
+    // Served while the start waits for the cluster: alive, not ready, and why.
+    final ClusterWait clusterWait = new ClusterWait();
+    final AtomicReference<Endpoint> seriesApi = new AtomicReference<>();
+    ops.serve(
+        meters::scrape,
+        () -> started.get() == null || started.get().isHealthy(),
+        () ->
+            started.get() == null
+                ? Optional.of(clusterWait.waitingReason().orElse("starting"))
+                : started.get().notReadyReason(),
+        Map.of(
+            SeriesApi.PATH,
+            call ->
+                seriesApi.get() == null
+                    ? HttpAnswer.error(503, "starting")
+                    : seriesApi.get().answer(call),
+            "/",
+            new WebPage()));
     final BucketerApp app;
     try {
       app =
           BucketerApp.start(
-              config, meters, new HostInfo(config.http().advertisedHost(), ops.port()));
+              config,
+              meters,
+              new HostInfo(config.http().advertisedHost(), ops.port()),
+              clusterWait);
     } catch (RuntimeException e) {
       if (endedByItself(shutdown)) {
         ops.close();
       }
       throw e;
     }
+    seriesApi.set(app.seriesApi(config.http().queryLimits(), ops.peerAccess()));
     started.set(app);
-    ops.serve(
-        meters::scrape,
-        app::isHealthy,
-        app::notReadyReason,
-        Map.of(
-            SeriesApi.PATH,
-            app.seriesApi(config.http().queryLimits(), ops.peerAccess()),
-            "/",
-            new WebPage()));
     LOG.info(
         "serving /metrics, /health, /ready, {} and the chart page {} on port {}, advertised as {}:{}",
         SeriesApi.PATH,
