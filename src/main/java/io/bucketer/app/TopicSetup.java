@@ -10,6 +10,7 @@ import io.bucketer.topology.InputPartitioning;
 import io.bucketer.topology.TopologyNames;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -17,6 +18,7 @@ import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.CreateTopicsOptions;
 import org.apache.kafka.clients.admin.DescribeTopicsOptions;
 import org.apache.kafka.clients.admin.ListTopicsOptions;
@@ -71,7 +73,7 @@ final class TopicSetup {
             + TopologyNames.windowStore(
                 config.granularities().stream().min(Granularity::compareTo).orElseThrow())
             + "-changelog";
-    try (Admin admin = Admin.create(config.kafkaProperties())) {
+    try (Admin admin = Admin.create(adminProperties())) {
       final Map<String, KafkaFuture<TopicDescription>> described =
           admin
               .describeTopics(
@@ -118,7 +120,7 @@ final class TopicSetup {
    */
   boolean inputTopicExists() throws InterruptedException {
     final String topic = config.inputTopic();
-    try (Admin admin = Admin.create(config.kafkaProperties())) {
+    try (Admin admin = Admin.create(adminProperties())) {
       admin
           .describeTopics(List.of(topic), new DescribeTopicsOptions().timeoutMs(timeoutMs))
           .topicNameValues()
@@ -135,6 +137,17 @@ final class TopicSetup {
       }
       throw failed(e, "cannot describe topic " + topic);
     }
+  }
+
+  /**
+   * The clients' settings, with one client id for every admin client of the start: Kafka's warning
+   * that a node cannot be reached then stays one repeated line, which the log lets through once a
+   * minute, rather than a new one for each attempt's new client.
+   */
+  private Map<String, Object> adminProperties() {
+    final Map<String, Object> properties = new HashMap<>(config.kafkaProperties());
+    properties.put(AdminClientConfig.CLIENT_ID_CONFIG, config.applicationId() + "-setup");
+    return properties;
   }
 
   private TopicDescription describedOrNull(
@@ -192,7 +205,7 @@ final class TopicSetup {
    * @throws KafkaUnusableException when it cannot be used as configured (TLS, authentication)
    */
   void createMissingTopics() {
-    try (Admin admin = Admin.create(config.kafkaProperties())) {
+    try (Admin admin = Admin.create(adminProperties())) {
       final Set<String> existing =
           admin.listTopics(new ListTopicsOptions().timeoutMs(timeoutMs)).names().get();
       final List<NewTopic> missing = new ArrayList<>();
