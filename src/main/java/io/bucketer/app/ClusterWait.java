@@ -4,10 +4,10 @@ import dev.failsafe.Failsafe;
 import dev.failsafe.FailsafeException;
 import dev.failsafe.RetryPolicy;
 import dev.failsafe.function.CheckedSupplier;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,17 +28,19 @@ public final class ClusterWait {
 
   private final Duration initialBackoff;
   private final Duration maxBackoff;
-  private final Clock clock;
+  private final Supplier<Instant> clock;
   private volatile String waiting;
   private Instant lastLogged;
   private int failedAttempts;
 
   /** Waits from 1 s between attempts, doubling up to 30 s. */
   public ClusterWait() {
-    this(Duration.ofSeconds(1), Duration.ofSeconds(30), Clock.systemUTC());
+    this(Duration.ofSeconds(1), Duration.ofSeconds(30), Instant::now);
   }
 
-  ClusterWait(final Duration initialBackoff, final Duration maxBackoff, final Clock clock) {
+  /** With the time from {@code clock}: a test's. */
+  ClusterWait(
+      final Duration initialBackoff, final Duration maxBackoff, final Supplier<Instant> clock) {
     this.initialBackoff = initialBackoff;
     this.maxBackoff = maxBackoff;
     this.clock = clock;
@@ -82,7 +84,7 @@ public final class ClusterWait {
   private void failed(final String line) {
     failedAttempts++;
     waiting = line;
-    final Instant now = clock.instant();
+    final Instant now = clock.get();
     if (lastLogged == null || Duration.between(lastLogged, now).compareTo(LOG_EVERY) >= 0) {
       LOG.warn("{}: retrying until it answers", line);
       lastLogged = now;
