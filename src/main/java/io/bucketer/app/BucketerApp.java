@@ -108,6 +108,7 @@ public final class BucketerApp implements AutoCloseable {
   private final FatalFailure fatal;
   private final InputTopicWait inputWait;
   private final Duration shutdownTimeout;
+  private final String bootstrapServers;
 
   private BucketerApp(
       final KafkaStreams streams,
@@ -122,11 +123,12 @@ public final class BucketerApp implements AutoCloseable {
       final TopicSetup topics) {
     this.fatal = fatal;
     this.shutdownTimeout = config.kafka().shutdownTimeout();
+    this.bootstrapServers = String.valueOf(config.kafkaProperties().get("bootstrap.servers"));
     this.inputWait =
         new InputTopicWait(
             topics::inputTopicExists,
             config.inputTopic(),
-            String.valueOf(config.kafkaProperties().get("bootstrap.servers")),
+            bootstrapServers,
             streams::start,
             fatal,
             INPUT_WAIT_BACKOFF_MAX,
@@ -344,8 +346,8 @@ public final class BucketerApp implements AutoCloseable {
 
   /**
    * Why the processor cannot do its work right now, or empty when it can: Kafka Streams is RUNNING
-   * (not starting or rebalancing), the sink runs, and MongoDB answers a ping (asked at most once a
-   * second, waiting at most {@link #PING_TIMEOUT}).
+   * (not starting or rebalancing), its consumers are connected to the cluster, the sink runs, and
+   * MongoDB answers a ping (asked at most once a second, waiting at most {@link #PING_TIMEOUT}).
    */
   public Optional<String> notReadyReason() {
     if (fatal.reason().isPresent()) {
@@ -358,6 +360,17 @@ public final class BucketerApp implements AutoCloseable {
     final KafkaStreams.State state = streams.state();
     if (state != KafkaStreams.State.RUNNING) {
       return Optional.of("kafka streams is " + state);
+    }
+    final ConsumerConnections.Count lost = ConsumerConnections.unconnected(streams.metrics());
+    if (lost.unconnected() > 0) {
+      return Optional.of(
+          "kafka at "
+              + bootstrapServers
+              + ": unreachable: "
+              + lost.unconnected()
+              + " of "
+              + lost.consumers()
+              + " stream threads' consumers have no connection to the cluster");
     }
     if (!sinkThread.isAlive()) {
       return Optional.of("the MongoDB sink stopped");
