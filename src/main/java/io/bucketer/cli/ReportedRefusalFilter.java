@@ -18,6 +18,7 @@ import org.slf4j.Marker;
 public final class ReportedRefusalFilter extends TurboFilter {
 
   private static final int MAX_DEPTH = 32;
+  private static final String CHANNEL = "org.apache.kafka.common.network.KafkaChannel";
 
   @Override
   public FilterReply decide(
@@ -39,7 +40,27 @@ public final class ReportedRefusalFilter extends TurboFilter {
                     && params[params.length - 1] instanceof Throwable last
                 ? last
                 : null;
-    return isRefusal(thrown) ? FilterReply.DENY : FilterReply.NEUTRAL;
+    return isRefusal(thrown) || isAftermathOfRefusal(thrown)
+        ? FilterReply.DENY
+        : FilterReply.NEUTRAL;
+  }
+
+  /**
+   * Kafka's own error while it closes a connection whose authentication failed: with a client
+   * certificate refused, its Selector logs "handshake is not completed" with a stack trace at WARN
+   * (a quirk of the TLS 1.3 close), before the refusal itself. The refusal is said; this is noise.
+   */
+  private static boolean isAftermathOfRefusal(final Throwable thrown) {
+    if (thrown == null) {
+      return false;
+    }
+    for (final StackTraceElement frame : thrown.getStackTrace()) {
+      if (frame.getClassName().equals(CHANNEL)
+          && frame.getMethodName().equals("delayCloseOnAuthenticationFailure")) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static boolean isRefusal(final Throwable thrown) {

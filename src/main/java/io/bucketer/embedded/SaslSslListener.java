@@ -23,9 +23,15 @@ import org.apache.kafka.common.security.auth.SecurityProtocol;
  * @param trustStore PEM certificates of the CA that issued the broker's certificate
  * @param admin the super user's name, which the broker also uses to reach itself
  * @param passwords every SCRAM user's password by name, the admin's included
+ * @param requireClientCertificate whether the listener demands a client certificate besides the
+ *     login (mutual TLS), one from the trust store's CA; its clients then show the broker's own
  */
 public record SaslSslListener(
-    Path keyStore, Path trustStore, String admin, Map<String, String> passwords) {
+    Path keyStore,
+    Path trustStore,
+    String admin,
+    Map<String, String> passwords,
+    boolean requireClientCertificate) {
 
   public static final String MECHANISM = "SCRAM-SHA-512";
 
@@ -37,6 +43,15 @@ public record SaslSslListener(
     if (!passwords.containsKey(admin)) {
       throw new IllegalArgumentException("no password for the admin user " + admin);
     }
+  }
+
+  /** A listener that asks its clients for no certificate, only their login. */
+  public SaslSslListener(
+      final Path keyStore,
+      final Path trustStore,
+      final String admin,
+      final Map<String, String> passwords) {
+    this(keyStore, trustStore, admin, passwords, false);
   }
 
   /** The broker's settings for this listener, its authentication and its authorizer. */
@@ -52,6 +67,10 @@ public record SaslSslListener(
     p.put(SslConfigs.SSL_KEYSTORE_LOCATION_CONFIG, keyStore.toString());
     p.put(SslConfigs.SSL_TRUSTSTORE_TYPE_CONFIG, "PEM");
     p.put(SslConfigs.SSL_TRUSTSTORE_LOCATION_CONFIG, trustStore.toString());
+    if (requireClientCertificate) {
+      // A SASL_SSL listener takes ssl.client.auth only with its listener prefix (KIP-684).
+      p.put("listener.name." + listener.toLowerCase() + ".ssl.client.auth", "required");
+    }
     p.put("authorizer.class.name", AUTHORIZER);
     p.put("allow.everyone.if.no.acl.found", "false");
     p.put("super.users", "User:" + admin + ";User:ANONYMOUS");
@@ -71,7 +90,8 @@ public record SaslSslListener(
 
   /**
    * The client settings (besides {@code bootstrap.servers}) with which {@code user} connects:
-   * SASL_SSL, SCRAM-SHA-512 with its password, and the CA's certificates as a PEM trust store.
+   * SASL_SSL, SCRAM-SHA-512 with its password, the CA's certificates as a PEM trust store, and a
+   * PEM key store with a client certificate if the listener requires one.
    */
   public Map<String, Object> clientProperties(final String user) {
     final Map<String, Object> p = new LinkedHashMap<>();
@@ -80,6 +100,11 @@ public record SaslSslListener(
     p.put(SaslConfigs.SASL_JAAS_CONFIG, jaas(user));
     p.put(SslConfigs.SSL_TRUSTSTORE_TYPE_CONFIG, "PEM");
     p.put(SslConfigs.SSL_TRUSTSTORE_LOCATION_CONFIG, trustStore.toString());
+    if (requireClientCertificate) {
+      // the broker's certificate is issued for clients too, by the CA the listener trusts
+      p.put(SslConfigs.SSL_KEYSTORE_TYPE_CONFIG, "PEM");
+      p.put(SslConfigs.SSL_KEYSTORE_LOCATION_CONFIG, keyStore.toString());
+    }
     return p;
   }
 
@@ -98,6 +123,11 @@ public record SaslSslListener(
   /** Names the users, never their passwords. */
   @Override
   public String toString() {
-    return "SaslSslListener[admin=" + admin + ", users=" + passwords.keySet() + "]";
+    return "SaslSslListener[admin="
+        + admin
+        + ", users="
+        + passwords.keySet()
+        + (requireClientCertificate ? ", client certificates required" : "")
+        + "]";
   }
 }

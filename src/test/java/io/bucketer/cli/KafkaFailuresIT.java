@@ -135,6 +135,28 @@ class KafkaFailuresIT {
         .doesNotContain(right.group(1));
   }
 
+  @Test
+  void shouldEndWithExitCodeThreeSayingTheBrokerRefusedToGoWithoutAClientCertificate()
+      throws Exception {
+    try (SecuredKafka mutual =
+        SecuredKafka.startRequiringClientCertificates(dir.resolve("mutual"), BUCKETER)) {
+      final Map<String, String> settings = settings(mutual, Map.of());
+      assertThat(settings.remove(KafkaSettings.CLIENT_PREFIX + "ssl.keystore.location"))
+          .isNotNull();
+      settings.remove(KafkaSettings.CLIENT_PREFIX + "ssl.keystore.type");
+
+      final String output = endedOnItsOwn("no-certificate", settings);
+
+      assertThat(output)
+          .containsOnlyOnce(
+              "kafka at "
+                  + mutual.bootstrapServers()
+                  + ": certificate refused: the server demands a client certificate and refused to"
+                  + " go without one (none is configured)")
+          .doesNotContain("\tat ");
+    }
+  }
+
   /** Runs {@code run} until it ends by itself, expecting exit code 3; returns its output. */
   private String endedOnItsOwn(final String name, final Map<String, String> settings)
       throws Exception {
@@ -150,11 +172,16 @@ class KafkaFailuresIT {
 
   /** bucketer as the secured broker's user, JSON input (no registry), MongoDB never reached. */
   private Map<String, String> settings(final Map<String, String> more) {
+    return settings(kafka, more);
+  }
+
+  private Map<String, String> settings(final SecuredKafka broker, final Map<String, String> more) {
     final Map<String, String> settings =
         RunSettings.of(
             RunSettings.newId(),
-            new Endpoints(kafka.bootstrapServers(), "http://127.0.0.1:1", "mongodb://127.0.0.1:1"));
-    settings.putAll(kafka.bucketerSettings(BUCKETER));
+            new Endpoints(
+                broker.bootstrapServers(), "http://127.0.0.1:1", "mongodb://127.0.0.1:1"));
+    settings.putAll(broker.bucketerSettings(BUCKETER));
     settings.put(InputSettings.FORMAT, "json");
     settings.put(KafkaSettings.CLIENT_PREFIX + "state.dir", dir.resolve("state").toString());
     settings.putAll(more);

@@ -56,6 +56,34 @@ class ReportedRefusalFilterTest {
   }
 
   @Test
+  void shouldDropKafkasTraceOfClosingAConnectionWhoseAuthenticationFailed() {
+    final IllegalStateException closing = new IllegalStateException("handshake is not completed");
+    closing.setStackTrace(
+        new StackTraceElement[] {
+          new StackTraceElement(
+              "org.apache.kafka.common.network.SslTransportLayer", "removeInterestOps", null, 834),
+          new StackTraceElement(
+              "org.apache.kafka.common.network.KafkaChannel",
+              "delayCloseOnAuthenticationFailure",
+              null,
+              323)
+        });
+    final Logger selector = context.getLogger("org.apache.kafka.common.network.Selector");
+
+    assertThat(filter.decide(null, selector, Level.WARN, "Unexpected error", null, closing))
+        .isEqualTo(FilterReply.DENY);
+    assertThat(
+            filter.decide(
+                null,
+                selector,
+                Level.WARN,
+                "Unexpected error",
+                null,
+                new IllegalStateException("handshake is not completed")))
+        .isEqualTo(FilterReply.NEUTRAL);
+  }
+
+  @Test
   void shouldLetEveryOtherEventPass() {
     final Exception refusal = new TopicAuthorizationException(Set.of("in"));
 

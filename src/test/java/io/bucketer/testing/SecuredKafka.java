@@ -49,6 +49,20 @@ public final class SecuredKafka implements AutoCloseable {
    * the broker with the admin and {@code users}.
    */
   public static SecuredKafka start(final Path dir, final String... users) {
+    return start(dir, false, users);
+  }
+
+  /**
+   * As {@link #start(Path, String...)}, with a listener that also demands a client certificate from
+   * the CA (mutual TLS): {@link #clientProperties} and {@link #bucketerSettings} then show one.
+   */
+  public static SecuredKafka startRequiringClientCertificates(
+      final Path dir, final String... users) {
+    return start(dir, true, users);
+  }
+
+  private static SecuredKafka start(
+      final Path dir, final boolean requireClientCertificate, final String... users) {
     final TestCertificates.Authority ca = TestCertificates.ca("bucketer test CA");
     final TestCertificates.Issued server =
         TestCertificates.issue(
@@ -61,7 +75,11 @@ public final class SecuredKafka implements AutoCloseable {
     }
     final SaslSslListener listener =
         new SaslSslListener(
-            server.writeKeyStore(dir.resolve("kafka-keystore.pem")), caBundle, ADMIN, passwords);
+            server.writeKeyStore(dir.resolve("kafka-keystore.pem")),
+            caBundle,
+            ADMIN,
+            passwords,
+            requireClientCertificate);
     return new SecuredKafka(EmbeddedKafkaBroker.start(Map.of(), listener), listener, caBundle);
   }
 
