@@ -49,7 +49,16 @@ public final class SecuredKafka implements AutoCloseable {
    * the broker with the admin and {@code users}.
    */
   public static SecuredKafka start(final Path dir, final String... users) {
-    return start(dir, false, users);
+    return start(dir, false, Map.of(), users);
+  }
+
+  /**
+   * As {@link #start(Path, String...)}, the broker's settings overridden by {@code brokerOverrides}
+   * (e.g. {@code connections.max.reauth.ms}, to make clients log in again on open connections).
+   */
+  public static SecuredKafka start(
+      final Path dir, final Map<String, String> brokerOverrides, final String... users) {
+    return start(dir, false, brokerOverrides, users);
   }
 
   /**
@@ -58,11 +67,14 @@ public final class SecuredKafka implements AutoCloseable {
    */
   public static SecuredKafka startRequiringClientCertificates(
       final Path dir, final String... users) {
-    return start(dir, true, users);
+    return start(dir, true, Map.of(), users);
   }
 
   private static SecuredKafka start(
-      final Path dir, final boolean requireClientCertificate, final String... users) {
+      final Path dir,
+      final boolean requireClientCertificate,
+      final Map<String, String> brokerOverrides,
+      final String... users) {
     final TestCertificates.Authority ca = TestCertificates.ca("bucketer test CA");
     final TestCertificates.Issued server =
         TestCertificates.issue(
@@ -80,7 +92,8 @@ public final class SecuredKafka implements AutoCloseable {
             ADMIN,
             passwords,
             requireClientCertificate);
-    return new SecuredKafka(EmbeddedKafkaBroker.start(Map.of(), listener), listener, caBundle);
+    return new SecuredKafka(
+        EmbeddedKafkaBroker.start(brokerOverrides, listener), listener, caBundle);
   }
 
   private static String newPassword() {
