@@ -263,12 +263,7 @@ final class KafkaChecks {
     return failures
         .classify(cause)
         .map(CheckFailure::new)
-        .orElseGet(() -> new CheckFailure(failures.line(firstLine(cause))));
-  }
-
-  private static String firstLine(final Throwable cause) {
-    final String message = cause.getMessage() == null ? "no reason given" : cause.getMessage();
-    return message.lines().findFirst().orElse(message);
+        .orElseGet(() -> new CheckFailure(failures.unclassified(cause)));
   }
 
   /** A check that cannot pass, with its one-line reason. */

@@ -117,6 +117,11 @@ public final class KafkaFailures {
     return "kafka at " + bootstrap + ": " + detail;
   }
 
+  /** The line of a failure {@link #classify} does not know: the first line of Kafka's words. */
+  public String unclassified(final Throwable cause) {
+    return line(firstLine(cause));
+  }
+
   private Failure failure(final Cause cause, final String detail) {
     return new Failure(cause, line(detail));
   }
