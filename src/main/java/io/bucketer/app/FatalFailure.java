@@ -7,10 +7,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The first failure that retrying cannot fix (Kafka's authorizer refused an operation, MongoDB
- * refused the TLS handshake or the login), as its one-line reason. Once there is one, the processor
- * is neither healthy nor ready, and {@code run} ends the process with it: a supervisor then shows
- * the reason, instead of a process that stays up doing nothing.
+ * The first failure that retrying cannot fix (Kafka's authorizer refused an operation, Kafka or
+ * MongoDB refused the TLS handshake or the login), as its one-line reason. Once there is one, the
+ * processor is neither healthy nor ready, and {@code run} ends the process with it: a supervisor
+ * then shows the reason, instead of a process that stays up doing nothing.
  */
 final class FatalFailure {
 
