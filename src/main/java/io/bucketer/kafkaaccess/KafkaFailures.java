@@ -12,6 +12,7 @@ import org.apache.kafka.common.config.SslConfigs;
 import org.apache.kafka.common.config.types.Password;
 import org.apache.kafka.common.errors.AuthenticationException;
 import org.apache.kafka.common.errors.SaslAuthenticationException;
+import org.apache.kafka.common.errors.SslAuthenticationException;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.security.JaasContext;
 
@@ -74,7 +75,11 @@ public final class KafkaFailures {
 
   /** The cause of {@code error} among its causes, if it is one this knows; else empty. */
   public Optional<Failure> classify(final Throwable error) {
-    final Optional<String> tls = TlsFailures.describe(error, trust, certificate);
+    // Kafka's clients handle other TLS errors (a reset connection) as disconnects: only a failed
+    // handshake reaches the caller, as an SslAuthenticationException
+    final SslAuthenticationException handshake = find(error, SslAuthenticationException.class);
+    final Optional<String> tls =
+        handshake == null ? Optional.empty() : TlsFailures.describe(handshake, trust, certificate);
     if (tls.isPresent()) {
       final String line = tls.get();
       return Optional.of(

@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
+import javax.net.ssl.SSLException;
 import javax.net.ssl.SSLHandshakeException;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.config.types.Password;
@@ -182,6 +183,9 @@ class KafkaFailuresTest {
   @Test
   void shouldLeaveAFailureItDoesNotKnowToTheCaller() {
     assertThat(failures.classify(new UnknownTopicOrPartitionException("no such topic"))).isEmpty();
+    // a TLS error outside a handshake is a lost connection, not a configuration to fix
+    assertThat(failures.classify(new KafkaException(new SSLException("Connection reset"))))
+        .isEmpty();
     assertThat(failures.classify(new IllegalStateException("a bug"))).isEmpty();
   }
 }
