@@ -48,7 +48,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
@@ -97,7 +97,7 @@ public final class BucketerApp implements AutoCloseable {
   private final MongoBucketWriter writer;
   private final BucketSink sink;
   private final Thread sinkThread;
-  private final BooleanSupplier mongoAnswers;
+  private final Supplier<Optional<String>> mongoPingFailure;
   private final String collectionPrefix;
   private final List<Granularity> granularities;
   private final Set<Granularity> keepMeasurements;
@@ -156,7 +156,7 @@ public final class BucketerApp implements AutoCloseable {
             thread.getThreadGroup().uncaughtException(thread, error);
           }
         });
-    this.mongoAnswers = new CachedCheck(() -> writer.ping(PING_TIMEOUT), PING_CACHE);
+    this.mongoPingFailure = new CachedCheck<>(() -> writer.pingFailure(PING_TIMEOUT), PING_CACHE);
   }
 
   /**
@@ -347,7 +347,8 @@ public final class BucketerApp implements AutoCloseable {
   /**
    * Why the processor cannot do its work right now, or empty when it can: Kafka Streams is RUNNING
    * (not starting or rebalancing), its consumers are connected to the cluster, the sink runs, and
-   * MongoDB answers a ping (asked at most once a second, waiting at most {@link #PING_TIMEOUT}).
+   * MongoDB answers a ping (asked at most once a second, waiting at most {@link #PING_TIMEOUT}; when
+   * it does not, the reason names the server and the cause, such as unreachable).
    */
   public Optional<String> notReadyReason() {
     if (fatal.reason().isPresent()) {
@@ -375,10 +376,7 @@ public final class BucketerApp implements AutoCloseable {
     if (!sinkThread.isAlive()) {
       return Optional.of("the MongoDB sink stopped");
     }
-    if (!mongoAnswers.getAsBoolean()) {
-      return Optional.of("MongoDB does not answer a ping within " + PING_TIMEOUT.toMillis() + "ms");
-    }
-    return Optional.empty();
+    return mongoPingFailure.get();
   }
 
   /**

@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.bson.BsonDocument;
 import org.bson.BsonInt32;
 import reactor.core.Exceptions;
@@ -158,18 +159,25 @@ public final class MongoBucketWriter implements AutoCloseable {
   }
 
   /**
-   * Whether MongoDB answers a {@code ping} on the buckets' database within {@code timeout}: for
-   * readiness checks, which must not hang on a server that went away.
+   * Why MongoDB does not answer a {@code ping} on the buckets' database within {@code timeout}, in
+   * one line that names the server and the cause when the driver knows it ("MongoDB db-0:27017:
+   * unreachable: Connection refused (no answer to a ping within 800 ms)"); empty when it answers.
+   * For readiness checks, which must not hang on a server that went away.
    */
-  public boolean ping(final Duration timeout) {
+  public Optional<String> pingFailure(final Duration timeout) {
     if (closed) {
-      return false;
+      return Optional.of("the MongoDB client is closed");
     }
     try {
       Mono.from(database.runCommand(PING, BsonDocument.class)).timeout(timeout).block();
-      return true;
+      return Optional.empty();
     } catch (RuntimeException e) {
-      return false;
+      final String noAnswer = "no answer to a ping within " + timeout.toMillis() + " ms";
+      return Optional.of(
+          diagnosis
+              .explain(unwrap(e))
+              .map(reason -> reason + " (" + noAnswer + ")")
+              .orElse("MongoDB: " + noAnswer));
     }
   }
 

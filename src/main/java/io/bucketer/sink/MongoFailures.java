@@ -2,6 +2,9 @@ package io.bucketer.sink;
 
 import com.mongodb.MongoCredential;
 import com.mongodb.MongoSecurityException;
+import com.mongodb.MongoSocketOpenException;
+import com.mongodb.MongoSocketReadException;
+import com.mongodb.MongoSocketWriteException;
 import com.mongodb.ServerAddress;
 import com.mongodb.event.ServerDescriptionChangedEvent;
 import com.mongodb.event.ServerListener;
@@ -19,7 +22,7 @@ import java.util.stream.Stream;
 /**
  * Why the client cannot work with MongoDB, in one line that names the server and the cause: TLS
  * trust (and which CA was trusted), a client certificate refused, authentication failed, or
- * unreachable.
+ * unreachable (refused, timed out, or closed before an answer).
  *
  * <p>A write that finds no server fails with the driver's server-selection timeout, whose only link
  * to the cause is text inside its message ("PKIX path building failed" deep in a cluster
@@ -120,10 +123,32 @@ final class MongoFailures implements ServerListener {
           || cause instanceof UnknownHostException) {
         return Optional.of("unreachable: " + cause.getMessage());
       }
+      if (cause instanceof MongoSocketOpenException open) {
+        // e.g. a connect timeout: a host that vanished without refusing
+        return Optional.of("unreachable: " + innermostMessage(open));
+      }
+      if (cause instanceof MongoSocketReadException || cause instanceof MongoSocketWriteException) {
+        // Accepted, then closed before an answer: what a server going down, or a proxy or load
+        // balancer with no MongoDB behind it, looks like.
+        return Optional.of("unreachable: the connection was closed before MongoDB answered");
+      }
       if (cause.getCause() == cause) {
         break;
       }
     }
     return Optional.empty();
+  }
+
+  private static String innermostMessage(final Throwable failure) {
+    String message = failure.getMessage();
+    Throwable cause = failure.getCause();
+    // bounded: a cause chain with a cycle must not hang the caller
+    for (int depth = 0; cause != null && depth < 20; depth++) {
+      if (cause.getMessage() != null) {
+        message = cause.getMessage();
+      }
+      cause = cause.getCause();
+    }
+    return message;
   }
 }

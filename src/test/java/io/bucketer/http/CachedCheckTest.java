@@ -13,8 +13,8 @@ class CachedCheckTest {
   private final AtomicLong now = new AtomicLong(1_000_000_000L);
   private final AtomicInteger calls = new AtomicInteger();
   private final AtomicBoolean answer = new AtomicBoolean(true);
-  private final CachedCheck check =
-      new CachedCheck(
+  private final CachedCheck<Boolean> check =
+      new CachedCheck<>(
           () -> {
             calls.incrementAndGet();
             return answer.get();
@@ -24,21 +24,21 @@ class CachedCheckTest {
 
   @Test
   void shouldReuseTheLastResultWithinTheTtl() {
-    assertThat(check.getAsBoolean()).isTrue();
+    assertThat(check.get()).isTrue();
     answer.set(false);
     now.addAndGet(Duration.ofMillis(999).toNanos());
 
-    assertThat(check.getAsBoolean()).isTrue();
+    assertThat(check.get()).isTrue();
     assertThat(calls).hasValue(1);
   }
 
   @Test
   void shouldCheckAgainOnceTheTtlPassed() {
-    assertThat(check.getAsBoolean()).isTrue();
+    assertThat(check.get()).isTrue();
     answer.set(false);
     now.addAndGet(Duration.ofSeconds(1).toNanos());
 
-    assertThat(check.getAsBoolean()).isFalse();
+    assertThat(check.get()).isFalse();
     assertThat(calls).hasValue(2);
   }
 }

@@ -8,6 +8,7 @@ import static io.bucketer.buckets.TestBuckets.bucket;
 import static io.bucketer.buckets.TestBuckets.minute;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import com.mongodb.ConnectionString;
 import com.mongodb.MongoClientSettings;
@@ -25,6 +26,7 @@ import de.bwaldvogel.mongo.backend.memory.MemoryBackend;
 import io.bucketer.buckets.ClosedBucket;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.Retention;
+import io.bucketer.testing.CuttableTcpProxy;
 import io.bucketer.topics.BucketKey;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -45,6 +47,7 @@ class MongoBucketWriterTest {
 
   private static final Duration TIMEOUT = Duration.ofSeconds(10);
   private static final List<Granularity> GRANULARITIES = List.of(MINUTE, HOUR);
+  private static final Duration PING_TIMEOUT = Duration.ofMillis(800);
 
   private MongoServer server;
   private MongoClient client;
@@ -346,11 +349,77 @@ class MongoBucketWriterTest {
   }
 
   @Test
+  void shouldNameTheServerAndWhyItDoesNotAnswerAPing() throws Exception {
+    final int closedPort;
+    try (ServerSocket nothingListens = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+      closedPort = nothingListens.getLocalPort();
+    }
+    try (MongoBucketWriter refused = connect(closedPort)) {
+      await()
+          .atMost(TIMEOUT)
+          .until(
+              () ->
+                  refused
+                      .pingFailure(PING_TIMEOUT)
+                      .equals(
+                          Optional.of(
+                              "MongoDB 127.0.0.1:"
+                                  + closedPort
+                                  + ": unreachable: Connection refused (no answer to a ping"
+                                  + " within 800 ms)")));
+    }
+  }
+
+  @Test
+  void shouldSayUnreachableWhileTheConnectionIsClosedOnArrivalAndNothingOnceItIsBack() {
+    final InetSocketAddress address = server.getLocalAddress();
+    try (CuttableTcpProxy proxy = CuttableTcpProxy.start("127.0.0.1", address.getPort());
+        MongoBucketWriter throughProxy = connect(proxy.port())) {
+      assertThat(throughProxy.pingFailure(PING_TIMEOUT)).isEmpty();
+
+      proxy.cut();
+
+      await()
+          .atMost(TIMEOUT)
+          .until(
+              () ->
+                  throughProxy
+                      .pingFailure(PING_TIMEOUT)
+                      .equals(
+                          Optional.of(
+                              "MongoDB 127.0.0.1:"
+                                  + proxy.port()
+                                  + ": unreachable: the connection was closed before MongoDB"
+                                  + " answered (no answer to a ping within 800 ms)")));
+
+      proxy.restore();
+
+      await().atMost(TIMEOUT).until(() -> throughProxy.pingFailure(PING_TIMEOUT).isEmpty());
+    }
+  }
+
+  @Test
   void shouldRefuseWritesOnceClosed() {
     writer.close();
 
     assertThatThrownBy(() -> writer.write(List.of(minute("sensor-1", START)), TIMEOUT))
         .isInstanceOf(IllegalStateException.class);
+  }
+
+  /** A writer with its own client on {@code 127.0.0.1:port}, short timeouts. */
+  private static MongoBucketWriter connect(final int port) {
+    return MongoBucketWriter.connect(
+        MongoConnection.of(
+            "mongodb://127.0.0.1:"
+                + port
+                + "/?serverSelectionTimeoutMS=1000&connectTimeoutMS=1000&socketTimeoutMS=2000"),
+        "bucketer",
+        "buckets_",
+        GRANULARITIES,
+        Retention.NONE,
+        10,
+        4,
+        TIMEOUT);
   }
 
   private static ClosedBucket revision(
