@@ -5,10 +5,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.bucketer.avro.Reading;
+import io.bucketer.config.MongoSettings;
 import io.bucketer.ingest.SchemaRegistryClient;
+import io.bucketer.testing.CuttableTcpProxy;
 import io.bucketer.testing.LocalInfrastructure;
+import io.bucketer.testing.TestCertificates;
+import io.bucketer.testing.TestCertificates.Authority;
+import io.bucketer.testing.TestCertificates.Issued;
+import io.bucketer.testing.TestCertificates.Purpose;
+import io.bucketer.testing.TlsTerminatingProxy;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.net.URI;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -23,6 +32,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /**
@@ -111,8 +121,78 @@ class CheckCommandIT {
         .containsPattern(
             "✗ Kafka +connection +kafka at 127.0.0.1:1: unreachable: no answer within 3 s")
         .containsPattern("✗ Schema Registry +input schema +.*127.0.0.1:1")
-        .containsPattern("✗ MongoDB +connection +.*127.0.0.1:1");
+        .containsPattern("✗ MongoDB +connection +.*127.0.0.1:1: unreachable: Connection refused");
     assertThat(Duration.between(start, Instant.now())).isLessThan(Duration.ofSeconds(60));
+  }
+
+  @Test
+  void shouldSayMongoDbIsUnreachableWhileItIsDownAndPassOnceItIsUp() {
+    final URI mongo = URI.create(infrastructure.mongoUri());
+    try (CuttableTcpProxy proxy = CuttableTcpProxy.start(mongo.getHost(), mongo.getPort())) {
+      final String throughProxy =
+          "mongodb.uri=mongodb://127.0.0.1:" + proxy.port() + "/?serverSelectionTimeoutMS=2000";
+      proxy.cut();
+
+      final Run down = check(throughProxy);
+      proxy.restore();
+      final Run up = check(throughProxy);
+
+      assertThat(down.exitCode()).as(down.out()).isEqualTo(1);
+      assertThat(down.out())
+          .containsPattern(
+              "✗ MongoDB +connection +.*MongoDB 127\\.0\\.0\\.1:"
+                  + proxy.port()
+                  + ": unreachable: the connection was closed before MongoDB answered")
+          .contains("1 of ");
+      assertThat(up.exitCode()).as(up.out()).isZero();
+      assertThat(up.out()).containsPattern("✓ MongoDB +connection").doesNotContain("✗");
+    }
+  }
+
+  @Test
+  void shouldSayWhatIsWrongWithMongoDbsTlsInOneLine(@TempDir final Path folder) {
+    final Authority serverCa = TestCertificates.ca("mongodb CA");
+    final Authority clientCa = TestCertificates.ca("client CA");
+    final Issued server =
+        TestCertificates.issue(serverCa, "mongodb", Purpose.SERVER, "127.0.0.1", "localhost");
+    final Issued client = TestCertificates.issue(clientCa, "bucketer", Purpose.CLIENT);
+    final String rightCa = serverCa.writeBundle(folder.resolve("mongodb-ca.pem")).toString();
+    final String wrongCa =
+        TestCertificates.ca("some other CA").writeBundle(folder.resolve("other-ca.pem")).toString();
+    final String certificate =
+        MongoSettings.TLS_CERT_FILE + "=" + client.writeChain(folder.resolve("client.pem"));
+    final String key =
+        MongoSettings.TLS_KEY_FILE + "=" + client.writeKey(folder.resolve("client-key.pem"));
+    try (CuttableTcpProxy tls =
+        TlsTerminatingProxy.start(
+            server, clientCa, URI.create(infrastructure.mongoUri()).getPort())) {
+      final String uri =
+          "mongodb.uri=mongodb://127.0.0.1:" + tls.port() + "/?serverSelectionTimeoutMS=2000";
+
+      final Run healthy = check(uri, MongoSettings.TLS_CA_FILE + "=" + rightCa, certificate, key);
+      final Run untrusted = check(uri, MongoSettings.TLS_CA_FILE + "=" + wrongCa, certificate, key);
+      final Run noCertificate = check(uri, MongoSettings.TLS_CA_FILE + "=" + rightCa);
+
+      assertThat(healthy.exitCode()).as(healthy.out()).isZero();
+      assertThat(healthy.out()).containsPattern("✓ MongoDB +connection");
+      final String server127 = "MongoDB 127.0.0.1:" + tls.port();
+      assertThat(untrusted.out())
+          .contains(
+              server127
+                  + ": TLS trust: the server's certificate does not chain to the CAs in "
+                  + wrongCa);
+      assertThat(noCertificate.out())
+          .contains(
+              server127
+                  + ": certificate refused: the server demands a client certificate and refused"
+                  + " to go without one (none is configured)");
+      for (final Run run : List.of(untrusted, noCertificate)) {
+        assertThat(run.exitCode()).as(run.out()).isEqualTo(1);
+        assertThat(run.out())
+            .containsPattern("✗ MongoDB +connection +.*" + "MongoDB 127")
+            .contains("1 of ");
+      }
+    }
   }
 
   @Test
