@@ -123,7 +123,10 @@ final class BulkWriteFailures {
     return toException(failures, total, MongoFailures.unknown());
   }
 
-  /** As {@link #toException(List, int)}, a retryable one saying why, when {@code why} knows. */
+  /**
+   * As {@link #toException(List, int)}, a retryable one saying why in {@code why}'s words when it
+   * knows, else in the driver's.
+   */
   static BucketWriteException toException(
       final List<Failure> failures, final int total, final MongoFailures why) {
     final Map<String, String> rejections = new LinkedHashMap<>();
@@ -139,8 +142,7 @@ final class BulkWriteFailures {
     final BucketWriteException exception =
         retryableCause != null
             ? BucketWriteException.retryable(
-                summary + why.explain(retryableCause).map(reason -> ": " + reason).orElse(""),
-                retryableCause)
+                summary + ": " + why.reason(retryableCause), retryableCause)
             : BucketWriteException.rejected(
                 summary + ", MongoDB rejected buckets " + rejections.keySet(),
                 failures.get(0).error(),

@@ -270,7 +270,7 @@ public final class MongoBucketWriter implements AutoCloseable {
   }
 
   private String explained(final String what, final Throwable cause) {
-    return what + diagnosis.explain(cause).map(reason -> ": " + reason).orElse("");
+    return what + ": " + diagnosis.reason(cause);
   }
 
   private void ensureOpen() {

@@ -78,6 +78,20 @@ final class MongoFailures implements ServerListener {
   }
 
   /**
+   * {@link #explain}, or else the first line of the error's own message: the driver's words are
+   * kept only when there is nothing better (its server selection timeout carries a whole cluster
+   * description, exception class names included, after a cause already said).
+   */
+  String reason(final Throwable error) {
+    return explain(error)
+        .orElseGet(
+            () ->
+                error.getMessage() == null
+                    ? "no reason given"
+                    : error.getMessage().lines().findFirst().orElse(""));
+  }
+
+  /**
    * True when what failed is one retrying cannot fix: TLS trust, a refused client certificate, or
    * failed authentication, said by a server's monitor or by {@code error} itself. An unreachable
    * server, a timeout or an election are not.

@@ -74,8 +74,7 @@ final class RetryingBatchWriter {
             "writing "
                 + batch.size()
                 + " buckets failed, retrying (their partitions paused): "
-                + e.getMessage()
-                + causeUnlessSaid(e));
+                + e.getMessage());
         pause.pause();
         pause.pollDuring(delay);
       }
@@ -97,16 +96,5 @@ final class RetryingBatchWriter {
     final Map<String, Integer> perGranularity = new HashMap<>();
     batch.forEach(b -> perGranularity.merge(b.granularity().label(), 1, Integer::sum));
     perGranularity.forEach(meters::written);
-  }
-
-  /** The cause's own message, when the exception's does not already give it. */
-  private static String causeUnlessSaid(final BucketWriteException e) {
-    final Throwable cause = e.getCause();
-    if (cause == null
-        || cause.getMessage() == null
-        || e.getMessage().contains(cause.getMessage())) {
-      return "";
-    }
-    return " (" + cause.getMessage().lines().findFirst().orElse("") + ")";
   }
 }
