@@ -184,6 +184,11 @@ public final class ProcessorProcess implements AutoCloseable {
     }
   }
 
+  /** The file its output is appended to, for a test that reads what it logged. */
+  public Path log() {
+    return log;
+  }
+
   /** The last lines of its output, to explain a failure. */
   public String logTail(final int lines) {
     try {
