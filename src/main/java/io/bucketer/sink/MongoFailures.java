@@ -4,6 +4,7 @@ import com.mongodb.MongoCredential;
 import com.mongodb.MongoSecurityException;
 import com.mongodb.MongoSocketOpenException;
 import com.mongodb.MongoSocketReadException;
+import com.mongodb.MongoSocketReadTimeoutException;
 import com.mongodb.MongoSocketWriteException;
 import com.mongodb.ServerAddress;
 import com.mongodb.event.ServerDescriptionChangedEvent;
@@ -22,7 +23,7 @@ import java.util.stream.Stream;
 /**
  * Why the client cannot work with MongoDB, in one line that names the server and the cause: TLS
  * trust (and which CA was trusted), a client certificate refused, authentication failed, or
- * unreachable (refused, timed out, or closed before an answer).
+ * unreachable (refused, timed out, or closed before an answer), or not answering.
  *
  * <p>A write that finds no server fails with the driver's server-selection timeout, whose only link
  * to the cause is text inside its message ("PKIX path building failed" deep in a cluster
@@ -140,6 +141,10 @@ final class MongoFailures implements ServerListener {
       if (cause instanceof MongoSocketOpenException open) {
         // e.g. a connect timeout: a host that vanished without refusing
         return Optional.of("unreachable: " + innermostMessage(open));
+      }
+      if (cause instanceof MongoSocketReadTimeoutException) {
+        // A hung server, or one behind a path that drops packets: reachable, yet silent.
+        return Optional.of("not answering: the connection opened but no reply came in time");
       }
       if (cause instanceof MongoSocketReadException || cause instanceof MongoSocketWriteException) {
         // Accepted, then closed before an answer: what a server going down, or a proxy or load

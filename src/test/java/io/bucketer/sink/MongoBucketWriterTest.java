@@ -371,6 +371,26 @@ class MongoBucketWriterTest {
   }
 
   @Test
+  void shouldSayAServerThatAcceptsButNeverAnswersIsNotAnswering() throws Exception {
+    // The kernel accepts connections to this socket, but nothing ever answers.
+    try (ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        MongoBucketWriter hanging = connect(silent.getLocalPort())) {
+      await()
+          .atMost(TIMEOUT)
+          .until(
+              () ->
+                  hanging
+                      .pingFailure(PING_TIMEOUT)
+                      .equals(
+                          Optional.of(
+                              "MongoDB 127.0.0.1:"
+                                  + silent.getLocalPort()
+                                  + ": not answering: the connection opened but no reply came in"
+                                  + " time (no answer to a ping within 800 ms)")));
+    }
+  }
+
+  @Test
   void shouldSayUnreachableWhileTheConnectionIsClosedOnArrivalAndNothingOnceItIsBack() {
     final InetSocketAddress address = server.getLocalAddress();
     try (CuttableTcpProxy proxy = CuttableTcpProxy.start("127.0.0.1", address.getPort());
