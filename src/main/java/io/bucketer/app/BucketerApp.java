@@ -347,8 +347,8 @@ public final class BucketerApp implements AutoCloseable {
   /**
    * Why the processor cannot do its work right now, or empty when it can: Kafka Streams is RUNNING
    * (not starting or rebalancing), its consumers are connected to the cluster, the sink runs, and
-   * MongoDB answers a ping (asked at most once a second, waiting at most {@link #PING_TIMEOUT}; when
-   * it does not, the reason names the server and the cause, such as unreachable).
+   * MongoDB answers a ping (asked at most once a second, waiting at most {@link #PING_TIMEOUT};
+   * when it does not, the reason names the server and the cause, such as unreachable).
    */
   public Optional<String> notReadyReason() {
     if (fatal.reason().isPresent()) {
