@@ -10,6 +10,7 @@ import io.bucketer.http.SeriesApi;
 import io.bucketer.ingest.InputFormat;
 import io.bucketer.ingest.RetryBudget;
 import io.bucketer.ingest.SchemaRegistryClient;
+import io.bucketer.ingest.SchemaRegistryException;
 import io.bucketer.ingest.SchemaRegistryUnavailableException;
 import io.bucketer.kafkaaccess.KafkaFailures;
 import io.bucketer.kafkaaccess.KafkaUnusableException;
@@ -502,6 +503,13 @@ public final class BucketerApp implements AutoCloseable {
     }
     Throwable cause = error;
     while (cause != null) {
+      if (cause instanceof SchemaRegistryException refused
+          && !(cause instanceof SchemaRegistryUnavailableException)) {
+        // Refused a login, not trusted, or not a registry at that address: no retry fixes it, and
+        // dead-lettering would discard good readings.
+        fatal.record(firstLine(refused.getMessage()));
+        return StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
+      }
       if (cause instanceof SchemaRegistryUnavailableException) {
         LOG.warn(
             "schema registry unavailable; restarting the stream thread: {}", cause.getMessage());
@@ -512,6 +520,12 @@ public final class BucketerApp implements AutoCloseable {
     }
     LOG.error("stream thread failed; shutting down", error);
     return StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
+  }
+
+  private static String firstLine(final String message) {
+    return message == null
+        ? "schema registry: no reason given"
+        : message.lines().findFirst().orElse("");
   }
 
   /** The one line of a Kafka failure that retrying cannot fix; empty for any other. */

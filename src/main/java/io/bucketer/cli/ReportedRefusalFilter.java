@@ -4,16 +4,19 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.turbo.TurboFilter;
 import ch.qos.logback.core.spi.FilterReply;
+import io.bucketer.ingest.SchemaRegistryException;
+import io.bucketer.ingest.SchemaRegistryUnavailableException;
 import org.apache.kafka.common.errors.AuthenticationException;
 import org.apache.kafka.common.errors.AuthorizationException;
 import org.slf4j.Marker;
 
 /**
  * Drops the stack traces that Kafka's own classes log for a refusal by the cluster: its authorizer
- * refused an operation, or its listener refused the TLS handshake or the login. bucketer reports
- * such a refusal itself, in one line naming the missing ACL or the failed trust or login, and ends
- * (see {@code io.bucketer.kafkaaccess.KafkaFailures}); Kafka Streams would log the same cause again
- * as a stack trace at ERROR. Events without a trace, and every other cause, pass.
+ * refused an operation, or its listener refused the TLS handshake or the login; or, thrown on a
+ * stream thread, by the schema registry (a login refused, a certificate not trusted). bucketer
+ * reports such a refusal itself, in one line naming the missing ACL or the failed trust or login,
+ * and ends (see {@code io.bucketer.kafkaaccess.KafkaFailures}); Kafka Streams would log the same
+ * cause again as a stack trace at ERROR. Events without a trace, and every other cause, pass.
  */
 public final class ReportedRefusalFilter extends TurboFilter {
 
@@ -63,10 +66,18 @@ public final class ReportedRefusalFilter extends TurboFilter {
     return false;
   }
 
+  /** The registry refused or could not be trusted: bucketer says it in one line and ends. */
+  private static boolean isRegistryRefusal(final Throwable cause) {
+    return cause instanceof SchemaRegistryException
+        && !(cause instanceof SchemaRegistryUnavailableException);
+  }
+
   private static boolean isRefusal(final Throwable thrown) {
     Throwable cause = thrown;
     for (int depth = 0; cause != null && depth < MAX_DEPTH; depth++) {
-      if (cause instanceof AuthorizationException || cause instanceof AuthenticationException) {
+      if (cause instanceof AuthorizationException
+          || cause instanceof AuthenticationException
+          || isRegistryRefusal(cause)) {
         return true;
       }
       cause = cause.getCause();
