@@ -18,10 +18,14 @@ final class FatalFailure {
 
   private final CompletableFuture<String> reason = new CompletableFuture<>();
 
-  /** Records {@code line} and logs it, without a stack trace, if it is the first. */
-  void record(final String line) {
-    if (reason.complete(line)) {
+  /**
+   * Logs {@code line}, without a stack trace, and records it, if it is the first. Logged before it
+   * is recorded: whoever waits for it (run, to end the process) acts once the line is out.
+   */
+  synchronized void record(final String line) {
+    if (!reason.isDone()) {
       LOG.error(line);
+      reason.complete(line);
     }
   }
 
