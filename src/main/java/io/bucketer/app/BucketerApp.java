@@ -24,6 +24,7 @@ import io.bucketer.query.StoredBuckets;
 import io.bucketer.sink.BucketSink;
 import io.bucketer.sink.MongoBucketWriter;
 import io.bucketer.sink.MongoUnusableException;
+import io.bucketer.sink.RepeatedWarning;
 import io.bucketer.sink.SinkConfig;
 import io.bucketer.state.LocalStateGuard;
 import io.bucketer.topology.BoundedRocksDbMemory;
@@ -48,6 +49,8 @@ import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -87,6 +90,9 @@ public final class BucketerApp implements AutoCloseable {
 
   private static final Duration SINK_INITIAL_BACKOFF = Duration.ofMillis(200);
 
+  /** How often the stream threads' connection to the cluster is looked at. */
+  private static final Duration CLUSTER_WATCH_EVERY = Duration.ofSeconds(5);
+
   /** Readiness probes usually give up after a second or so: a ping must answer well within. */
   private static final Duration PING_TIMEOUT = Duration.ofMillis(800);
 
@@ -109,6 +115,9 @@ public final class BucketerApp implements AutoCloseable {
   private final FatalFailure fatal;
   private final InputTopicWait inputWait;
   private final Duration shutdownTimeout;
+  private final ScheduledExecutorService clusterWatch =
+      Executors.newSingleThreadScheduledExecutor(
+          runnable -> daemon("bucketer-cluster-watch", runnable));
   private final String bootstrapServers;
 
   private BucketerApp(
@@ -277,6 +286,7 @@ public final class BucketerApp implements AutoCloseable {
             kafkaFailures,
             topics);
     app.sinkThread.start();
+    app.watchTheClusterConnection();
     try {
       app.inputWait.begin(config.input().failWhenTopicMissing());
     } catch (InterruptedException e) {
@@ -363,21 +373,57 @@ public final class BucketerApp implements AutoCloseable {
     if (state != KafkaStreams.State.RUNNING) {
       return Optional.of("kafka streams is " + state);
     }
-    final ConsumerConnections.Count lost = ConsumerConnections.unconnected(streams.metrics());
-    if (lost.unconnected() > 0) {
-      return Optional.of(
-          "kafka at "
-              + bootstrapServers
-              + ": unreachable: "
-              + lost.unconnected()
-              + " of "
-              + lost.consumers()
-              + " stream threads' consumers have no connection to the cluster");
+    final Optional<String> lost = lostCluster();
+    if (lost.isPresent()) {
+      return lost;
     }
     if (!sinkThread.isAlive()) {
       return Optional.of("the MongoDB sink stopped");
     }
     return mongoPingFailure.get();
+  }
+
+  /**
+   * Why the stream threads cannot work although Kafka Streams is RUNNING: they lost the cluster.
+   */
+  private Optional<String> lostCluster() {
+    final ConsumerConnections.Count lost = ConsumerConnections.unconnected(streams.metrics());
+    if (lost.unconnected() == 0) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        "kafka at "
+            + bootstrapServers
+            + ": unreachable: "
+            + lost.unconnected()
+            + " of "
+            + lost.consumers()
+            + " stream threads' consumers have no connection to the cluster");
+  }
+
+  /**
+   * Kafka Streams stays RUNNING while its consumers have lost the cluster, and Kafka's own lines
+   * name a node, not the cause: bucketer says it in its own line, at most once a minute while it
+   * lasts and once when it ends, whether or not anyone asks /ready.
+   */
+  private void watchTheClusterConnection() {
+    final RepeatedWarning warning = new RepeatedWarning(LOG, Clock.systemUTC());
+    clusterWatch.scheduleWithFixedDelay(
+        () -> {
+          if (streams.state() == KafkaStreams.State.RUNNING) {
+            lostCluster()
+                .ifPresentOrElse(
+                    warning::failed,
+                    () ->
+                        warning.cleared(
+                            "kafka at "
+                                + bootstrapServers
+                                + ": the stream threads' consumers are connected again"));
+          }
+        },
+        CLUSTER_WATCH_EVERY.toMillis(),
+        CLUSTER_WATCH_EVERY.toMillis(),
+        TimeUnit.MILLISECONDS);
   }
 
   /**
@@ -565,6 +611,7 @@ public final class BucketerApp implements AutoCloseable {
   public void close(final Duration timeout) {
     final long startedNanos = System.nanoTime();
     final Deadline deadline = new Deadline(timeout);
+    clusterWatch.shutdownNow();
     inputWait.close();
     final Map<TopicPartition, Long> lastCommitted = lastCommittedInputOffsets();
     final CompletableFuture<Boolean> streamsClosed =

@@ -11,7 +11,7 @@ import org.slf4j.Logger;
  * failures last, with how many attempts failed since, and once more, at INFO, when they end.
  * Written here because slf4j and logback offer no such rate limit on one message.
  */
-final class RepeatedWarning {
+public final class RepeatedWarning {
 
   /** How often a lasting failure is logged again. */
   static final Duration EVERY = Duration.ofMinutes(1);
@@ -22,13 +22,13 @@ final class RepeatedWarning {
   private int failedSinceLogged;
   private int failedInAll;
 
-  RepeatedWarning(final Logger log, final Clock clock) {
+  public RepeatedWarning(final Logger log, final Clock clock) {
     this.log = log;
     this.clock = clock;
   }
 
   /** One failed attempt: {@code line} is logged if it is the first, or the last is old enough. */
-  void failed(final String line) {
+  public void failed(final String line) {
     failedInAll++;
     failedSinceLogged++;
     final Instant now = clock.instant();
@@ -43,7 +43,7 @@ final class RepeatedWarning {
   }
 
   /** The attempt succeeded: says so once, if a failure was logged, and starts over. */
-  void cleared(final String line) {
+  public void cleared(final String line) {
     if (failedInAll > 0) {
       log.info("{}, after {} failed attempt(s)", line, failedInAll);
     }

@@ -3,10 +3,12 @@ package io.bucketer.app;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import ch.qos.logback.classic.Level;
 import io.bucketer.config.BucketerConfig;
 import io.bucketer.config.InputSettings;
 import io.bucketer.embedded.EmbeddedKafkaBroker;
 import io.bucketer.embedded.EmbeddedMongoServer;
+import io.bucketer.testing.CapturedLog;
 import io.bucketer.testing.Endpoints;
 import io.bucketer.testing.RunSettings;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -42,7 +44,12 @@ class LostClusterIT {
       settings.put("kafka.state.dir", stateDir.toString());
       final BucketerConfig config = new BucketerConfig(settings);
       broker.createTopic(config.inputTopic(), 1, Map.of());
-      try (BucketerApp app = BucketerApp.start(config, new SimpleMeterRegistry())) {
+      final String line =
+          "kafka at "
+              + broker.bootstrapServers()
+              + ": unreachable: 1 of 1 stream threads' consumers have no connection to the cluster";
+      try (CapturedLog captured = CapturedLog.of(Level.INFO, "io.bucketer.app");
+          BucketerApp app = BucketerApp.start(config, new SimpleMeterRegistry())) {
         await("ready")
             .atMost(Duration.ofSeconds(60))
             .pollInterval(Duration.ofMillis(200))
@@ -53,18 +60,13 @@ class LostClusterIT {
         await("not ready, saying why")
             .atMost(Duration.ofSeconds(30))
             .pollInterval(Duration.ofMillis(200))
-            .until(
-                () ->
-                    app.notReadyReason()
-                        .filter(
-                            reason ->
-                                reason.equals(
-                                    "kafka at "
-                                        + broker.bootstrapServers()
-                                        + ": unreachable: 1 of 1 stream threads' consumers have"
-                                        + " no connection to the cluster"))
-                        .isPresent());
+            .until(() -> app.notReadyReason().filter(reason -> reason.equals(line)).isPresent());
         assertThat(app.isHealthy()).isTrue();
+        // said in the log too, whether or not anyone asks /ready, and once (not every look)
+        await("the line logged")
+            .atMost(Duration.ofSeconds(30))
+            .until(() -> captured.text().contains(line));
+        assertThat(captured.text().lines().filter(logged -> logged.contains(line))).hasSize(1);
       }
     }
   }
