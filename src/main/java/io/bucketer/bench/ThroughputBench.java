@@ -63,6 +63,7 @@ public final class ThroughputBench {
       Duration span,
       Duration warmup,
       int maxWarmupRounds,
+      int measuredRounds,
       int inputPartitions,
       boolean withConnector,
       boolean withSaslSsl,
@@ -98,8 +99,11 @@ public final class ThroughputBench {
     this.out = out;
   }
 
-  /** Runs every phase and prints the table; returns the figures for whoever wants to check them. */
-  public BenchResults run() throws Exception {
+  /**
+   * Warms up, then runs every row once per measured round and prints each round's table and the
+   * spread over the rounds; returns the figures for whoever wants to check them.
+   */
+  public BenchRounds run() throws Exception {
     final Path tlsDir = Files.createTempDirectory("bucketer-bench-tls-");
     final Optional<SaslSslListener> secured =
         options.withSaslSsl() ? Optional.of(saslSslListener(tlsDir)) : Optional.empty();
@@ -116,10 +120,23 @@ public final class ThroughputBench {
       final Infrastructure infrastructure =
           new Infrastructure(broker, secured, mongo, registry, operations);
       warmUp(infrastructure);
-      final BenchResults results =
-          round(infrastructure, new Round("measured", options.span()), true);
-      results.print(out);
-      return results;
+      final List<BenchResults> rounds = new ArrayList<>();
+      for (int number = 1; number <= options.measuredRounds(); number++) {
+        final boolean last = number == options.measuredRounds();
+        out.printf("measured round %d of %d%n", number, options.measuredRounds());
+        final Round round = new Round("measured" + number, options.span());
+        final BenchResults results =
+            round(infrastructure, round, last ? RoundKind.LAST : RoundKind.MEASURED);
+        results.print(out);
+        out.println();
+        rounds.add(results);
+        if (!last) {
+          dropDatabases(infrastructure.mongo(), database -> database.startsWith(round.database()));
+        }
+      }
+      final BenchRounds all = new BenchRounds(rounds);
+      all.print(out);
+      return all;
     } finally {
       Utils.delete(tlsDir.toFile());
     }
@@ -155,7 +172,7 @@ public final class ThroughputBench {
       out.printf("warm-up round %d, not measured%n", number);
       final Round round = new Round(number == 1 ? "warmup" : "warmup" + number, options.warmup());
       final PhaseClock clock = infrastructure.clock().start();
-      round(infrastructure, round, false);
+      round(infrastructure, round, RoundKind.WARM_UP);
       final PhaseClock.Measured time = clock.stop();
       dropDatabases(
           infrastructure.mongo(),
@@ -204,6 +221,16 @@ public final class ThroughputBench {
     }
   }
 
+  /**
+   * What a round measures: nothing (a warm-up, without the connector, whose JVM is new each time);
+   * every row; or every row and then the reads and the storage of its documents (the last).
+   */
+  private enum RoundKind {
+    WARM_UP,
+    MEASURED,
+    LAST
+  }
+
   /** The names one round uses: its own topic, application id and database. */
   private record Round(String name, Duration span) {
     String topic() {
@@ -237,7 +264,7 @@ public final class ThroughputBench {
   }
 
   private BenchResults round(
-      final Infrastructure infrastructure, final Round round, final boolean measured)
+      final Infrastructure infrastructure, final Round round, final RoundKind kind)
       throws Exception {
     final EmbeddedKafkaBroker broker = infrastructure.broker();
     final StandInOperations operations = infrastructure.operations();
@@ -346,7 +373,7 @@ public final class ThroughputBench {
     }
 
     BenchResults.Rate connectorRate = null;
-    if (options.withConnector() && measured) {
+    if (options.withConnector() && kind != RoundKind.WARM_UP) {
       out.println("[3] MongoDB Kafka sink connector (Connect standalone, its own JVM)");
       final long writtenBefore = operations.counts().writeStatements();
       connectorRate =
@@ -387,8 +414,9 @@ public final class ThroughputBench {
         windowed.droppedAsLate());
 
     final List<RangeReads.Answer> reads =
-        measured ? rangeReads(infrastructure, round, sent) : List.of();
-    final List<StoredFootprint> storage = measured ? storage(infrastructure, round) : List.of();
+        kind == RoundKind.LAST ? rangeReads(infrastructure, round, sent) : List.of();
+    final List<StoredFootprint> storage =
+        kind == RoundKind.LAST ? storage(infrastructure, round) : List.of();
     return new BenchResults(
         sent,
         rawRate,

@@ -58,6 +58,15 @@ final class BenchCommand implements Callable<Integer> {
   int warmupRounds;
 
   @Option(
+      names = "--rounds",
+      defaultValue = "3",
+      description =
+          "Measured rounds, each running every row once, so that the rows interleave in time; the"
+              + " bench prints each figure's median over them with its lowest and highest"
+              + " (default: ${DEFAULT-VALUE}).")
+  int rounds;
+
+  @Option(
       names = "--no-connector",
       negatable = true,
       defaultValue = "true",
@@ -91,6 +100,7 @@ final class BenchCommand implements Callable<Integer> {
                 TimeSpans.parse(duration),
                 TimeSpans.parse(warmup),
                 warmupRounds,
+                rounds,
                 setup.partitions,
                 connector,
                 saslSsl,

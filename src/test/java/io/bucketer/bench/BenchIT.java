@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -30,7 +31,7 @@ class BenchIT {
   void shouldMeasureEveryContenderOnTheSameReadings() throws Exception {
     final ByteArrayOutputStream printed = new ByteArrayOutputStream();
     // 4 sensors for 90 minutes: one whole hour bucket and one mid-hour range across two hours.
-    final BenchResults results =
+    final BenchRounds rounds =
         new ThroughputBench(
                 new ThroughputBench.Options(
                     4,
@@ -39,12 +40,22 @@ class BenchIT {
                     Duration.ZERO,
                     0,
                     2,
+                    2,
                     true,
                     true,
                     PHASE_TIMEOUT,
                     Map.of()),
                 new PrintStream(printed, true, StandardCharsets.UTF_8))
             .run();
+    // two measured rounds, each with every row; reads and storage in the last only
+    assertThat(rounds.rounds()).hasSize(2);
+    assertThat(rounds.rounds().get(0).rangeReads()).isEmpty();
+    assertThat(rounds.rounds().get(0).storage()).isEmpty();
+    assertThat(rounds.rounds().get(0).connector()).isNotNull();
+    final BenchRounds.Spread floorRatio = rounds.spreadOf(BenchResults::processorToFloor);
+    assertThat(floorRatio.median()).isBetween(floorRatio.min(), floorRatio.max());
+    assertThat(rounds.spread(r -> Optional.of(r.keyedProcessorToConnector()))).isPresent();
+    final BenchResults results = rounds.last();
 
     final long fleetReadings = 4 * 90 * 60;
     assertThat(results.sent().fleetReadings()).isEqualTo(fleetReadings);
@@ -152,7 +163,9 @@ class BenchIT {
             "the same, without MongoDB's CPU and the JIT's",
             "Kafka records written per reading",
             "changelogs total",
-            "bytes per reading, bucketer / one document per reading");
+            "bytes per reading, bucketer / one document per reading",
+            "Over 2 measured rounds",
+            "median (min - max)");
     // Rows 2s and 2p log in with generated SCRAM passwords: none reaches the bench's output.
     assertThat(printed.toString(StandardCharsets.UTF_8))
         .doesNotContain("password=", "ScramLoginModule", "sasl.jaas.config");
