@@ -50,7 +50,7 @@ final class BenchCommand implements Callable<Integer> {
 
   @Option(
       names = "--warmup-rounds",
-      defaultValue = "1",
+      defaultValue = "3",
       description =
           "Most warm-up rounds; they stop early once the JIT takes at most 10%% of a round's CPU"
               + " time. Each row prints the JIT's share of its CPU time, so that a run can be"
