@@ -19,15 +19,20 @@ import java.util.concurrent.ExecutionException;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.CreateTopicsOptions;
+import org.apache.kafka.clients.admin.DescribeConfigsOptions;
 import org.apache.kafka.clients.admin.DescribeTopicsOptions;
 import org.apache.kafka.clients.admin.ListTopicsOptions;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.KafkaFuture;
+import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Creates the topics bucketer writes to and Kafka Streams does not manage: the compacted buckets
@@ -35,6 +40,8 @@ import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
  * input topic belongs to the gateways and is never created here.
  */
 final class TopicSetup {
+
+  private static final Logger LOG = LoggerFactory.getLogger(TopicSetup.class);
 
   private final BucketerConfig config;
   private final NotAuthorised notAuthorised;
@@ -196,6 +203,37 @@ final class TopicSetup {
   }
 
   /**
+   * An existing buckets topic made by someone else may lack compaction: bucketer works, but the
+   * topic then grows with every revision and its retention deletes closed buckets that nothing can
+   * write again. Said in one line; not fatal. A principal without DESCRIBE_CONFIGS (the README's
+   * ACLs do not grant it) cannot see the policy: then nothing is said, and {@code check} says why.
+   */
+  private void warnUnlessCompacted(final Admin admin, final String topic)
+      throws InterruptedException {
+    final ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
+    try {
+      final ConfigEntry policy =
+          admin
+              .describeConfigs(List.of(resource), new DescribeConfigsOptions().timeoutMs(timeoutMs))
+              .values()
+              .get(resource)
+              .get()
+              .get(TopicConfig.CLEANUP_POLICY_CONFIG);
+      if (policy != null && !policy.value().contains(TopicConfig.CLEANUP_POLICY_COMPACT)) {
+        LOG.warn(
+            "kafka at {}: wrong topic configuration: {} has cleanup.policy={}, bucketer needs"
+                + " compact (a bucket's later revision replaces the earlier; without it the topic"
+                + " grows with every revision and its retention deletes closed buckets)",
+            config.kafkaProperties().get(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG),
+            topic,
+            policy.value());
+      }
+    } catch (ExecutionException e) {
+      // not visible to this principal, or gone meanwhile: check tells the first
+    }
+  }
+
+  /**
    * Creates the buckets and dead-letter topics if they are missing. Topics the principal may not
    * describe are not listed, so they look missing: creating them then fails, and the line names the
    * operation the README grants on them, DESCRIBE being implied by it. Topics that exist and are
@@ -225,6 +263,8 @@ final class TopicSetup {
       }
       if (!missing.isEmpty()) {
         create(admin, missing);
+      } else {
+        warnUnlessCompacted(admin, config.bucketsTopic());
       }
     } catch (ExecutionException e) {
       if (!(e.getCause() instanceof TopicExistsException)) {
