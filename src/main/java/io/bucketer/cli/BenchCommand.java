@@ -36,7 +36,7 @@ final class BenchCommand implements Callable<Integer> {
 
   @Option(
       names = "--duration",
-      defaultValue = "2h",
+      defaultValue = "6h",
       description = "Event time the readings span (default: ${DEFAULT-VALUE}).")
   String duration;
 
