@@ -201,13 +201,16 @@ public final class SchemaRegistryClient implements SchemaLookup {
               + transport.describeAuth());
     }
     if (status / 100 != 2) {
+      // Not the body: a proxy's page or another server's error, which may name its classes, and
+      // this line ends up in /ready, which answers anyone.
       throw new SchemaRegistryException(
-          "schema registry answered HTTP "
+          "schema registry "
+              + transport.describeUrls()
+              + " answered HTTP "
               + response.statusCode()
               + " to "
               + request
-              + ": "
-              + response.body());
+              + (status == 404 ? " (is a schema registry at that address?)" : ""));
     }
     try {
       return JSON.readTree(response.body());
