@@ -48,9 +48,16 @@ final class BenchFleet {
   private final Duration trailingGap;
 
   BenchFleet(final int sensors, final Duration interval, final Duration span, final long seed) {
-    // On an hour, so that hour buckets are whole; three hours of margin before now.
+    this.trailingGap = Duration.ofHours(1).plus(Duration.ofMinutes(1));
+    // On an hour, so that hour buckets are whole. Far enough in the past for the windowed-aggregate
+    // peer's closing ticks, which come as long after the trailing readings as these after the start
+    // (WindowedAggregateRun), to be in the past too, with hours of margin: the broker refuses a
+    // record stamped more than an hour ahead of its clock, and bucketer refuses readings from the
+    // future.
+    final Duration toClosingTicks = span.plus(trailingGap).multipliedBy(2);
     final long hours =
-        (span.toMillis() + Duration.ofHours(1).toMillis() - 1) / Duration.ofHours(1).toMillis();
+        (toClosingTicks.toMillis() + Duration.ofHours(1).toMillis() - 1)
+            / Duration.ofHours(1).toMillis();
     final Instant start =
         Instant.now().truncatedTo(ChronoUnit.HOURS).minus(Duration.ofHours(hours + 3));
     final long rounds = span.toMillis() / interval.toMillis();
@@ -58,7 +65,6 @@ final class BenchFleet {
     this.options =
         new ReadingGenerator.Options(
             sensors, start, interval, Duration.ZERO, 0, 0, rounds * sensors, seed);
-    this.trailingGap = Duration.ofHours(1).plus(Duration.ofMinutes(1));
   }
 
   long readings() {

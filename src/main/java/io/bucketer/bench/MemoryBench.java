@@ -139,7 +139,7 @@ public final class MemoryBench {
         throw new IllegalStateException("the processor died; see its log");
       }
       final MemorySample sample =
-          probe.sample(Duration.ofNanos(System.nanoTime() - started), simulator.acknowledged());
+          probe.sample(Duration.ofNanos(System.nanoTime() - started), simulator::acknowledged);
       samples.add(sample);
       out.println(sample.row());
     }

@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 import java.util.stream.Stream;
 
 /**
@@ -41,14 +42,18 @@ final class ProcessorProbe {
 
   /**
    * One sample. The live heap is read right after a full collection requested with {@code jcmd
-   * GC.run}: what the heap holds, without the garbage a young collection leaves for later.
+   * GC.run}: what the heap holds, without the garbage a young collection leaves for later. The
+   * readings sent are counted after the processor's figures are read, so that they include every
+   * reading it had processed by then (the collection and the scrape take a while, and the fleet
+   * goes on sending).
    */
-  MemorySample sample(final Duration elapsed, final long readingsSent) throws InterruptedException {
+  MemorySample sample(final Duration elapsed, final LongSupplier readingsSent)
+      throws InterruptedException {
     jcmd("GC.run");
     final PrometheusText scrape = metrics();
     return new MemorySample(
         elapsed,
-        readingsSent,
+        readingsSent.getAsLong(),
         (long) scrape.sum("bucketer_readings_total"),
         (long) scrape.sum("bucketer_open_buckets"),
         (long) scrape.sum("jvm_memory_used_bytes", "area=\"heap\""),

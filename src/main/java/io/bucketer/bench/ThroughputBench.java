@@ -579,8 +579,9 @@ public final class ThroughputBench {
   }
 
   /**
-   * The peer row, on bucketer's Kafka Streams settings and grace; every window but the trailing
-   * readings' closes.
+   * The peer row, on bucketer's Kafka Streams settings, with a grace of the fleet's span so that it
+   * drops none of the readings bucketer buckets (see {@link WindowedAggregateRun}); every window
+   * but the trailing readings' closes.
    */
   private WindowedAggregateRun.Result windowedAggregate(
       final Infrastructure infrastructure, final Round round, final BenchFleet.Sent sent)
@@ -595,15 +596,14 @@ public final class ThroughputBench {
       return WindowedAggregateRun.run(
           infrastructure.clock(),
           streamsProperties(settings, round.applicationId() + "-windowed"),
-          new WindowedAggregateRun.Settings(
+          WindowedAggregateRun.Settings.droppingNone(
               round.topic(),
               round.windowsTopic(),
               settings.seriesPartitions(),
-              settings.grace(),
-              Duration.between(sent.start(), sent.trailing())),
+              sent.start(),
+              sent.trailing()),
           new SchemaRegistryClient(infrastructure.registry().url()),
           sent.readings(),
-          sent.fleetReadings(),
           sent.start(),
           options.phaseTimeout(),
           n -> out.printf("    %,d readings in closed windows%n", n));

@@ -36,12 +36,20 @@ import org.apache.kafka.streams.state.WindowStore;
 
 /**
  * The peer: the same readings through Kafka Streams' own windowed aggregation, what a team would
- * write in an afternoon. After the floor's decode and repartition by series, one-minute windows
- * with bucketer's grace, count, sum, min and max per window, each window emitted once when it
- * closes. No measurements, no hour rollup, no late merging: what bucketer does beyond this is what
- * it costs beyond this. Timed from its first reading processed until every reading that can close
- * is either in a closed window, read back from their topic as a downstream consumer would read
- * them, or was dropped as late.
+ * write in an afternoon. After the floor's decode and repartition by series, one-minute windows,
+ * count, sum, min and max per window, each window emitted once when it closes. No measurements, no
+ * hour rollup, no late merging: what bucketer does beyond this is what it costs beyond this. Timed
+ * from its first reading processed until every reading that can close is either in a closed window,
+ * read back from their topic as a downstream consumer would read them, or was dropped as late.
+ *
+ * <p>Like for like, it must aggregate every reading bucketer buckets. On a backlog a partition of
+ * the repartition topic takes series from every upstream task at once, and one task may have read
+ * its whole input, trailing readings included, before another has begun: with bucketer's grace,
+ * Kafka Streams dropped 75 % of the readings as late (bucketer merges such readings into the
+ * buckets it already wrote). So the harness gives the peer a grace of the whole event time of its
+ * input, the most that disorder can be, and none is dropped. Its windows then close only when
+ * {@link ClosingTicks}, stamped past them all, arrive once every reading is in: it emits them all
+ * at the end, where a live stream's would go out minute by minute. The output says so.
  */
 final class WindowedAggregateRun {
 
@@ -58,6 +66,36 @@ final class WindowedAggregateRun {
       int seriesPartitions,
       Duration grace,
       Duration eventTimeSpan) {
+
+    /**
+     * For readings from {@code first} to {@code last}: a grace of all that time, so that none is
+     * late however a backlog reorders them, and an event time that reaches the ticks that close
+     * every window.
+     */
+    static Settings droppingNone(
+        final String inputTopic,
+        final String outputTopic,
+        final int seriesPartitions,
+        final Instant first,
+        final Instant last) {
+      final Duration grace = Duration.between(first, last);
+      return new Settings(
+          inputTopic,
+          outputTopic,
+          seriesPartitions,
+          grace,
+          Duration.between(first, closingTime(last, grace)));
+    }
+
+    /** When ticks close every window up to {@code last}: its window's end and the grace after. */
+    private static Instant closingTime(final Instant last, final Duration grace) {
+      return last.plus(WINDOW).plus(grace);
+    }
+
+    /** The ticks' time, past the close of every window of readings from the input's start. */
+    Instant closingTime(final Instant first) {
+      return first.plus(eventTimeSpan);
+    }
 
     /**
      * How long the store keeps a window. With {@code onWindowClose}, Kafka Streams emits closed
@@ -117,14 +155,13 @@ final class WindowedAggregateRun {
   }
 
   /**
-   * Runs the topology on {@code streamsProperties} until every one of the {@code closable} readings
-   * (of the {@code readings} in the input; the rest are in windows that never close) is either in a
-   * closed window or was dropped as late; {@code lateTime} is a time whose windows are all closed
-   * once the input has been read.
+   * Runs the topology on {@code streamsProperties} until every one of the {@code readings} in the
+   * input, the first at {@code first}, is either in a closed window or was dropped as late; once
+   * they have all arrived, ticks close every window.
    *
-   * <p>Kafka Streams drops a reading as late by the stream time of its partition, and a partition
-   * of the repartition topic takes the backlog from every upstream task at once, out of event-time
-   * order: on a backlog some readings are dropped. They are counted, not hidden.
+   * <p>Kafka Streams drops a reading as late by the stream time of its partition; with a grace
+   * shorter than the input's span, readings can be dropped on a backlog. They are counted, not
+   * hidden.
    */
   static Result run(
       final PhaseClock clock,
@@ -132,8 +169,7 @@ final class WindowedAggregateRun {
       final Settings settings,
       final SchemaRegistryClient registry,
       final long readings,
-      final long closable,
-      final Instant lateTime,
+      final Instant first,
       final Duration timeout,
       final LongConsumer progress)
       throws InterruptedException {
@@ -147,12 +183,12 @@ final class WindowedAggregateRun {
                 streamsProperties);
         KafkaConsumer<byte[], byte[]> closedWindows =
             committedReader(bootstrapServers, settings.outputTopic());
-        LateTicks ticks =
-            new LateTicks(
+        ClosingTicks ticks =
+            new ClosingTicks(
                 bootstrapServers,
                 ReadingsBySeries.repartitionTopic(
                     streamsProperties.getProperty(StreamsConfig.APPLICATION_ID_CONFIG)),
-                lateTime)) {
+                settings.closingTime(first))) {
       streams.start();
       final Deadline deadline = new Deadline(timeout);
       FirstRecord.await(streams::metrics, streams::state, deadline, "the windowed aggregate");
@@ -161,9 +197,9 @@ final class WindowedAggregateRun {
       long inWindows = 0;
       long dropped = 0;
       long lastReport = System.nanoTime();
-      while (arrivals.records() < readings || inWindows + dropped < closable) {
+      while (arrivals.records() < readings || inWindows + dropped < readings) {
         deadline.check(
-            closable
+            readings
                 + " readings to be in closed windows or dropped ("
                 + inWindows
                 + " in windows, "
@@ -178,7 +214,7 @@ final class WindowedAggregateRun {
           inWindows += stats.deserialize(window.topic(), window.value()).count();
         }
         if (arrivals.records() >= readings) {
-          dropped = readingsDropped(streams, arrivals, readings);
+          dropped = readingsDropped(streams);
           ticks.maybeSend(arrivals.partitions());
         }
         if (System.nanoTime() - lastReport > TimeUnit.SECONDS.toNanos(2)) {
@@ -191,33 +227,26 @@ final class WindowedAggregateRun {
           ProducedRecords.of(
               streamsProperties.getProperty(StreamsConfig.APPLICATION_ID_CONFIG),
               streams.metrics());
-      if (inWindows + dropped != closable) {
+      if (inWindows + dropped != readings) {
         throw new IllegalStateException(
             "closed windows hold "
                 + inWindows
                 + " readings and "
                 + dropped
                 + " were dropped, but "
-                + closable
-                + " can close");
+                + readings
+                + " arrived");
       }
       return new Result(time, windows, inWindows, dropped, written);
     }
   }
 
   /**
-   * Readings dropped as late: every record the aggregation dropped (Kafka Streams' task metric)
-   * less the ticks among them. Ticks go only to partitions that have had readings, behind them, so
-   * every tick is late and dropped, and each passed the count of arrivals first. The metric is read
-   * before the count, so that a tick counted but not yet dropped makes this too low, never too
-   * high.
+   * Readings dropped as late: every record the aggregation dropped (Kafka Streams' task metric).
+   * The ticks are never among them: they are the latest records of their partitions.
    */
-  private static long readingsDropped(
-      final KafkaStreams streams, final Arrivals arrivals, final long readings) {
-    final long droppedRecords =
-        ClientMetrics.total(streams.metrics(), "stream-task-metrics", "dropped-records-total");
-    final long ticks = arrivals.records() - readings;
-    return droppedRecords - ticks;
+  private static long readingsDropped(final KafkaStreams streams) {
+    return ClientMetrics.total(streams.metrics(), "stream-task-metrics", "dropped-records-total");
   }
 
   /** Reads the windows' topic from its start, as a downstream consumer: committed records only. */

@@ -120,6 +120,22 @@ class WindowedAggregateRunTest {
         .containsExactly(KeyValue.pair(start(S1, "10:00:00"), new WindowStats(1, 1.0, 1.0, 1.0)));
   }
 
+  @Test
+  void shouldGiveAGraceOfAllTheInputsEventTimeAndTicksPastTheCloseOfItsLastWindow() {
+    final WindowedAggregateRun.Settings settings =
+        WindowedAggregateRun.Settings.droppingNone("in", "out", 2, at("10:00:00"), at("12:00:30"));
+
+    // a reading at 10:00 arriving after one at 12:00:30 is not late: its window closes at 12:01
+    assertThat(settings.grace()).isEqualTo(Duration.ofMinutes(120).plusSeconds(30));
+    // the last window, [12:00, 12:01), closes when stream time reaches 12:01 plus that grace
+    assertThat(settings.closingTime(at("10:00:00")))
+        .isAfterOrEqualTo(at("12:01:00").plus(settings.grace()))
+        .isEqualTo(at("14:02:00"));
+    // the store keeps every window until the ticks have closed them all
+    assertThat(settings.retention())
+        .isGreaterThanOrEqualTo(Duration.between(at("10:00:00"), at("14:02:00")));
+  }
+
   private List<KeyValue<Windowed<SeriesKey>, WindowStats>> windowsEmitted() {
     return windows.readKeyValuesToList();
   }

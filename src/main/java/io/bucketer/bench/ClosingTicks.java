@@ -16,19 +16,20 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 
 /**
- * A reading on partitions of a windowed aggregation's input, now and then, so late that the
- * aggregation drops it. Kafka Streams looks for closed windows ({@code
- * EmitStrategy.onWindowClose()}) only when a record arrives, and at most once a second of wall
- * clock: when a partition's input ends within a second of the last look, its last closed windows
- * wait for a record that never comes. In live traffic the next readings are that record; at the end
- * of the benchmark's backlog these are, and being late for every window they change none.
+ * A reading on partitions of a windowed aggregation's input, now and then, stamped past the close
+ * of every window the benchmark's readings make, so that they all close. Kafka Streams looks for
+ * closed windows ({@code EmitStrategy.onWindowClose()}) only when a record arrives, and at most
+ * once a second of wall clock: when a partition's input ends within a second of the last look, its
+ * last closed windows wait for a record that never comes. In live traffic the next readings are
+ * that record; at the end of the benchmark's backlog these are. They share one series, whose one
+ * window never closes (stream time stays at their time), so they add nothing to the output.
  */
-final class LateTicks implements AutoCloseable {
+final class ClosingTicks implements AutoCloseable {
 
   /** Well under the aggregation's second, so that windows wait little more than it for a tick. */
   private static final Duration EVERY = Duration.ofMillis(200);
 
-  private static final SeriesKey SERIES = new SeriesKey("bench-late-tick", null);
+  private static final SeriesKey SERIES = new SeriesKey("bench-closing-tick", null);
 
   private final KafkaProducer<byte[], byte[]> producer;
   private final String topic;
@@ -39,10 +40,10 @@ final class LateTicks implements AutoCloseable {
   private boolean sentAny;
 
   /**
-   * Ticks for {@code topic}, stamped {@code timestamp}: a time whose windows are closed once the
-   * input has been read.
+   * Ticks for {@code topic}, stamped {@code timestamp}: a time past the close (end and grace) of
+   * every window of the input.
    */
-  LateTicks(final String bootstrapServers, final String topic, final Instant timestamp) {
+  ClosingTicks(final String bootstrapServers, final String topic, final Instant timestamp) {
     final Map<String, Object> properties = new HashMap<>();
     properties.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
     final TypedTopic<byte[], byte[]> input = BucketerTopics.input(topic);
@@ -64,7 +65,7 @@ final class LateTicks implements AutoCloseable {
 
   /**
    * Sends one tick to each of {@code partitions}, unless the last ones went out less than 200 ms
-   * ago. A partition that has had no reading would not find a tick late: it has no stream time.
+   * ago. Only partitions that have had readings have windows to close.
    */
   void maybeSend(final Set<Integer> partitions) {
     if (sentAny && System.nanoTime() - lastSentNanos < EVERY.toNanos()) {
