@@ -14,7 +14,7 @@ import org.openjdk.jmh.runner.options.TimeValue;
 /**
  * Runs every JMH benchmark (src/jmh/java) once, briefly and inside this JVM, so a benchmark that
  * breaks fails the build instead of waiting to be found by the next person who runs them. The
- * scores mean nothing at these settings; real runs are described in BENCHMARKS.md.
+ * scores mean nothing at these settings; real runs and their figures are in docs/jmh.md.
  */
 class BenchmarksSmokeTest {
 
