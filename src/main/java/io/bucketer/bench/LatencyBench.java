@@ -60,6 +60,8 @@ public final class LatencyBench {
 
   /** Runs every rate and prints the table; returns the figures for whoever wants to check them. */
   public LatencyResults run() throws Exception {
+    out.println(Machine.describe());
+    out.println(Machine.load("at the start"));
     out.printf(
         "bucketer bench latency: %,d sensors; per rate a fresh processor in its own JVM (heap %s,"
             + " %s), a warm-up of %s, then window closes measured: %d%n",
@@ -82,6 +84,7 @@ public final class LatencyBench {
       }
       final LatencyResults results = new LatencyResults(capacity, capacitySource(capacity), rates);
       results.print(out);
+      out.println(Machine.load("at the end"));
       return results;
     }
   }

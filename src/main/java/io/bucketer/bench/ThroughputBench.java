@@ -104,6 +104,8 @@ public final class ThroughputBench {
    * spread over the rounds; returns the figures for whoever wants to check them.
    */
   public BenchRounds run() throws Exception {
+    out.println(Machine.describe());
+    out.println(Machine.load("at the start"));
     final Path tlsDir = Files.createTempDirectory("bucketer-bench-tls-");
     final Optional<SaslSslListener> secured =
         options.withSaslSsl() ? Optional.of(saslSslListener(tlsDir)) : Optional.empty();
@@ -136,6 +138,7 @@ public final class ThroughputBench {
       }
       final BenchRounds all = new BenchRounds(rounds);
       all.print(out);
+      out.println(Machine.load("at the end"));
       return all;
     } finally {
       Utils.delete(tlsDir.toFile());

@@ -167,6 +167,10 @@ class BenchIT {
             "Kafka records written per reading",
             "changelogs total",
             "bytes per reading, bucketer / one document per reading",
+            "machine: ",
+            " cores, ",
+            "load average at the start: ",
+            "load average at the end: ",
             "Over 2 measured rounds",
             "median (min - max)");
     // Rows 2s and 2p log in with generated SCRAM passwords: none reaches the bench's output.

@@ -67,7 +67,7 @@ class LatencyBenchIT {
     assertThat(results.rates().get(1).offered())
         .isCloseTo(results.capacity() * 0.01, withinPercentage(5));
     assertThat(printed.toString(StandardCharsets.UTF_8))
-        .contains("capacity: ")
+        .contains("capacity: ", "machine: ", "load average at the start: ")
         .containsPattern("200/s +200 +[0-9,]+ +[0-9,]+ +1 ")
         .containsPattern("1%: (not )?bound by the MongoDB stand-in: [0-9,]+ documents per minute");
   }
