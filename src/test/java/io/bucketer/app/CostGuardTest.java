@@ -62,10 +62,10 @@ import reactor.core.publisher.Mono;
  * sends each reading across the repartition as a batch of one, and the window cache writes the
  * window each reading changed to RocksDB and its changelog. So here the repartition topic takes one
  * record per reading and the minute windows' changelog about one, where the bench, from a backlog
- * with commits every 100 ms, measures 0.002 – 0.011 and 0.021 (BENCHMARKS.md). What this measures
- * is the processor's regime at live traffic, when a commit interval holds at most one reading of
- * each series (sensors at 1 Hz, a processor that keeps up): the README's "about one put per reading
- * at 1 Hz".
+ * with commits every 100 ms, measures 0.002 – 0.011 and 0.021 (docs/benchmark-history.md). What
+ * this measures is the processor's regime at live traffic, when a commit interval holds at most one
+ * reading of each series (sensors at 1 Hz, a processor that keeps up): the README's "about one put
+ * per reading at 1 Hz".
  *
  * <p>It still catches what it is for. Every cost a change adds per reading, per bucket or per batch
  * (a record, a put, a store, a write command) shows here one for one, whatever the commits absorb

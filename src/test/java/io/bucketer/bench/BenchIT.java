@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * The benchmark harness at tiny sizes, so that it cannot rot: every phase runs for real and its
- * figures hold together. The figures themselves are not judged here; BENCHMARKS.md does that.
+ * figures hold together. The figures themselves are not judged here; docs/benchmarks.md does that.
  */
 @Tag("integration")
 // A hung run fails here, after five minutes, instead of holding CI until its limit.
