@@ -22,7 +22,8 @@ public record BenchResults(
     long latencySamples,
     Map<String, Map<String, Long>> stateOperations,
     List<RangeReads.Answer> rangeReads,
-    List<StoredFootprint> storage) {
+    List<StoredFootprint> storage,
+    StageBreakdown stages) {
 
   /**
    * One contender: readings per second, the MongoDB work it asked for (null: none), and the Kafka
@@ -205,6 +206,10 @@ public record BenchResults(
     out.println(
         "  MongoDB: of the CPU ms/1k, the MongoDB server's (the stand-in's JVM; in production,"
             + " the database's own machines)");
+    if (stages != null) {
+      out.println();
+      stages.print(out);
+    }
     out.println();
     out.println(
         "Kafka records written per reading, by topic (the Kafka Streams producers'"

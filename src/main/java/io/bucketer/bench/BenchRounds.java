@@ -119,12 +119,42 @@ public record BenchRounds(List<BenchResults> rounds) {
     out.println("bucketer's close -> visible in MongoDB, ms (a backlog drained, not a load)");
     line(out, "  p50", r -> Optional.of(r.latencyP50Millis()));
     line(out, "  p99", r -> Optional.of(r.latencyP99Millis()));
+    stages(out);
     out.println("JIT's share of each row's CPU, %: the steady state is reached when it is low");
     line(out, "  2 bucketer", r -> Optional.of(100 * r.processor().time().jitShare()));
     line(
         out,
         "  4 Kafka Streams windowed aggregate",
         r -> Optional.of(100 * r.windowedAggregate().rate().time().jitShare()));
+  }
+
+  /** Row 2's CPU by stage: each line's median over the rounds, the lines in the same order. */
+  private void stages(final PrintStream out) {
+    final List<StageBreakdown> breakdowns =
+        rounds.stream().map(BenchResults::stages).filter(Objects::nonNull).toList();
+    if (breakdowns.isEmpty()) {
+      return;
+    }
+    out.printf(
+        "Where row 2's CPU went, ms per 1,000 readings (JFR, %d ms samples; the recording's own"
+            + " threads took %.1f%% of this JVM's CPU, median)%n",
+        StageRecording.EXECUTION_PERIOD_MILLIS,
+        100
+            * spread(r -> Optional.ofNullable(r.stages()).map(StageBreakdown::recorderShare))
+                .orElseThrow()
+                .median());
+    final List<StageBreakdown.Line> names = breakdowns.get(0).lines();
+    for (int i = 0; i < names.size(); i++) {
+      final int line = i;
+      line(
+          out,
+          "  " + names.get(line).name(),
+          r -> Optional.ofNullable(r.stages()).map(s -> s.lines().get(line).millisPerThousand()));
+    }
+    line(
+        out,
+        "  " + StageBreakdown.TOTAL,
+        r -> Optional.ofNullable(r.stages()).map(StageBreakdown::total));
   }
 
   private static Function<BenchResults, Optional<Double>> withConnector(

@@ -71,6 +71,7 @@ final class CapacityRun {
               () -> operations.counts().writeStatements() - before.writeStatements(),
               () -> storedDocuments(infrastructure, database),
               timeout,
+              false,
               n -> {});
       final double rate = sent.readings() / (result.time().elapsed().toNanos() / 1e9);
       out.printf(

@@ -38,13 +38,16 @@ final class ProcessorRun {
       double latencyP99Millis,
       long buckets,
       ProducedRecords written,
-      Map<String, Long> stateOperations) {}
+      Map<String, Long> stateOperations,
+      StageRecording.Sampled stages) {}
 
   private ProcessorRun() {}
 
   /**
    * Starts the processor on {@code settings} and waits until {@code bucketWrites} (write statements
-   * MongoDB received) reaches {@code expectedDocuments}.
+   * MongoDB received) reaches {@code expectedDocuments}. With {@code sampleStages}, records this
+   * JVM's stacks over exactly the timed phase, for {@link StageBreakdown}; else its stages are
+   * null.
    */
   static Result run(
       final PhaseClock clock,
@@ -53,6 +56,7 @@ final class ProcessorRun {
       final LongSupplier bucketWrites,
       final LongSupplier storedDocuments,
       final Duration timeout,
+      final boolean sampleStages,
       final LongConsumer progress)
       throws InterruptedException {
     final SimpleMeterRegistry meters = new SimpleMeterRegistry();
@@ -62,30 +66,22 @@ final class ProcessorRun {
     try (BucketerApp app = BucketerApp.start(config, meters)) {
       final Deadline deadline = new Deadline(timeout);
       FirstRecord.await(app::kafkaStreamsMetrics, app::streamsState, deadline, "the processor");
-      clock.start();
-      long lastReport = System.nanoTime();
-      while (bucketWrites.getAsLong() - writesBefore < expectedDocuments) {
-        deadline.check(
-            "MongoDB to receive "
-                + expectedDocuments
-                + " bucket documents (has "
-                + (bucketWrites.getAsLong() - writesBefore)
-                + ")");
-        if (!app.isHealthy()) {
-          throw new IllegalStateException("the processor stopped: " + app.streamsState());
-        }
-        TimeUnit.MILLISECONDS.sleep(StandInOperations.POLL_MILLIS);
-        if (System.nanoTime() - lastReport > TimeUnit.SECONDS.toNanos(2)) {
-          lastReport = System.nanoTime();
-          progress.accept(bucketWrites.getAsLong() - writesBefore);
-        }
+      final PhaseClock.Measured time;
+      final StageRecording.Sampled stages;
+      // null when not sampling: try-with-resources then closes nothing
+      try (StageRecording recording = sampleStages ? StageRecording.start() : null) {
+        clock.start();
+        awaitEveryDocument(
+            app,
+            deadline,
+            expectedDocuments,
+            bucketWrites,
+            writesBefore,
+            storedDocuments,
+            progress);
+        time = clock.stop();
+        stages = recording == null ? null : recording.stop();
       }
-      // Write statements include rewrites (a redelivered batch); the documents must be there too.
-      while (storedDocuments.getAsLong() < expectedDocuments) {
-        deadline.check("MongoDB to hold " + expectedDocuments + " bucket documents");
-        TimeUnit.MILLISECONDS.sleep(50);
-      }
-      final PhaseClock.Measured time = clock.stop();
       // A new processor each round: its producers' counts are this round's, from the start.
       final ProducedRecords written =
           ProducedRecords.of(config.applicationId(), app.kafkaStreamsMetrics())
@@ -97,7 +93,41 @@ final class ProcessorRun {
           percentile(latency, 0.99),
           latency.count(),
           written,
-          stateOperations(meters));
+          stateOperations(meters),
+          stages);
+    }
+  }
+
+  private static void awaitEveryDocument(
+      final BucketerApp app,
+      final Deadline deadline,
+      final long expectedDocuments,
+      final LongSupplier bucketWrites,
+      final long writesBefore,
+      final LongSupplier storedDocuments,
+      final LongConsumer progress)
+      throws InterruptedException {
+    long lastReport = System.nanoTime();
+    while (bucketWrites.getAsLong() - writesBefore < expectedDocuments) {
+      deadline.check(
+          "MongoDB to receive "
+              + expectedDocuments
+              + " bucket documents (has "
+              + (bucketWrites.getAsLong() - writesBefore)
+              + ")");
+      if (!app.isHealthy()) {
+        throw new IllegalStateException("the processor stopped: " + app.streamsState());
+      }
+      TimeUnit.MILLISECONDS.sleep(StandInOperations.POLL_MILLIS);
+      if (System.nanoTime() - lastReport > TimeUnit.SECONDS.toNanos(2)) {
+        lastReport = System.nanoTime();
+        progress.accept(bucketWrites.getAsLong() - writesBefore);
+      }
+    }
+    // Write statements include rewrites (a redelivered batch); the documents must be there too.
+    while (storedDocuments.getAsLong() < expectedDocuments) {
+      deadline.check("MongoDB to hold " + expectedDocuments + " bucket documents");
+      TimeUnit.MILLISECONDS.sleep(50);
     }
   }
 

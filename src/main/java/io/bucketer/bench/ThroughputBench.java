@@ -332,7 +332,14 @@ public final class ThroughputBench {
 
     out.printf("[2] bucketer: until MongoDB holds all %,d bucket documents%n", expectedDocuments);
     final BucketerRun processor =
-        bucketer(infrastructure, round, sent, expectedDocuments, "", Map.of());
+        bucketer(
+            infrastructure,
+            round,
+            sent,
+            expectedDocuments,
+            "",
+            Map.of(),
+            kind != RoundKind.WARM_UP);
     // Checked, its documents have done their part; 2k writes the same documents, which the reads
     // and the footprint below then use.
     dropDatabases(infrastructure.mongo(), round.bucketerDatabase("")::equals);
@@ -347,7 +354,8 @@ public final class ThroughputBench {
             sent,
             expectedDocuments,
             KEYED,
-            Map.of(KafkaSettings.INPUT_PARTITIONING, KafkaSettings.PARTITIONING_BY_SENSOR));
+            Map.of(KafkaSettings.INPUT_PARTITIONING, KafkaSettings.PARTITIONING_BY_SENSOR),
+            false);
 
     final BenchResults.Rate overSaslSsl;
     final BenchResults.Rate plaintextTwin;
@@ -368,7 +376,8 @@ public final class ThroughputBench {
               + " holds all %,d bucket documents%n",
           expectedDocuments);
       plaintextTwin =
-          bucketer(infrastructure, round, sent, expectedDocuments, PLAINTEXT_TWIN, Map.of()).rate();
+          bucketer(infrastructure, round, sent, expectedDocuments, PLAINTEXT_TWIN, Map.of(), false)
+              .rate();
       dropDatabases(infrastructure.mongo(), round.bucketerDatabase(PLAINTEXT_TWIN)::equals);
     } else {
       overSaslSsl = null;
@@ -438,7 +447,11 @@ public final class ThroughputBench {
                 "2 bucketer", processor.result().stateOperations(),
                 "2k bucketer, keyed by sensor", keyed.result().stateOperations())),
         reads,
-        storage);
+        storage,
+        processor.result().stages() == null
+            ? null
+            : new StageBreakdown(
+                processor.result().stages(), processor.result().time(), sent.readings()));
   }
 
   /**
@@ -529,7 +542,8 @@ public final class ThroughputBench {
         .clientProperties(BENCH_USER)
         .forEach(
             (key, value) -> overSaslSsl.put(KafkaSettings.CLIENT_PREFIX + key, value.toString()));
-    return bucketer(infrastructure, round, sent, expectedDocuments, SASL_SSL, overSaslSsl).rate();
+    return bucketer(infrastructure, round, sent, expectedDocuments, SASL_SSL, overSaslSsl, false)
+        .rate();
   }
 
   /** One run of bucketer: its rate and what it reported. */
@@ -538,7 +552,7 @@ public final class ThroughputBench {
   /**
    * bucketer with its production defaults and {@code overrides}, on an application id, topics and
    * database of its own ({@code variant} tells them apart), until MongoDB holds every bucket; then
-   * checks that the buckets hold every reading.
+   * checks that the buckets hold every reading. With {@code sampleStages}, also where its CPU went.
    */
   private BucketerRun bucketer(
       final Infrastructure infrastructure,
@@ -546,7 +560,8 @@ public final class ThroughputBench {
       final BenchFleet.Sent sent,
       final long expectedDocuments,
       final String variant,
-      final Map<String, String> overrides)
+      final Map<String, String> overrides,
+      final boolean sampleStages)
       throws Exception {
     final StandInOperations operations = infrastructure.operations();
     final Path stateDir = Files.createTempDirectory("bucketer-bench-");
@@ -569,6 +584,7 @@ public final class ThroughputBench {
               () -> operations.counts().writeStatements() - before.writeStatements(),
               () -> storedDocuments(infrastructure.mongo(), database),
               options.phaseTimeout(),
+              sampleStages,
               n -> out.printf("    %,d of %,d documents written%n", n, expectedDocuments));
     } finally {
       Utils.delete(stateDir.toFile());

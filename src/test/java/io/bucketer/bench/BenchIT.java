@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -56,6 +57,25 @@ class BenchIT {
     assertThat(floorRatio.median()).isBetween(floorRatio.min(), floorRatio.max());
     assertThat(rounds.spread(r -> Optional.of(r.keyedProcessorToConnector()))).isPresent();
     final BenchResults results = rounds.last();
+    // where row 2's CPU went, in every measured round; its lines add up to the row's CPU
+    for (final BenchResults round : rounds.rounds()) {
+      final StageBreakdown stages = round.stages();
+      assertThat(stages).isNotNull();
+      final Map<String, Double> byLine =
+          stages.lines().stream()
+              .collect(
+                  Collectors.toMap(
+                      StageBreakdown.Line::name, StageBreakdown.Line::millisPerThousand));
+      assertThat(byLine.get(StageClassifier.Stage.DECODE.label())).isPositive();
+      assertThat(byLine.get(StageClassifier.Stage.AGGREGATE.label())).isPositive();
+      assertThat(byLine.get(StageClassifier.Stage.SINK.label())).isPositive();
+      // the embedded broker is another machine in production: a line of its own, not in a stage
+      assertThat(byLine.get(StageClassifier.Stage.BROKER.label())).isPositive();
+      assertThat(stages.total()).isCloseTo(round.processor().cpuMillisPerThousand(), within(1e-9));
+      assertThat(byLine.values().stream().mapToDouble(Double::doubleValue).sum())
+          .isCloseTo(stages.total(), within(0.01));
+      assertThat(stages.recorderShare()).isBetween(0.0, 0.1);
+    }
 
     final long fleetReadings = 4 * 90 * 60;
     assertThat(results.sent().fleetReadings()).isEqualTo(fleetReadings);
@@ -172,6 +192,8 @@ class BenchIT {
             "load average at the start: ",
             "load average at the end: ",
             "Over 2 measured rounds",
+            "Where row 2's CPU went, ms per 1,000 readings",
+            "the recording's own threads took",
             "median (min - max)");
     // Rows 2s and 2p log in with generated SCRAM passwords: none reaches the bench's output.
     assertThat(printed.toString(StandardCharsets.UTF_8))

@@ -13,8 +13,8 @@ class BenchRoundsTest {
   /** A round with nothing but its close-to-visible p50, the one figure these tests read. */
   private static BenchResults round(final double p50) {
     return new BenchResults(
-        null, null, null, null, null, null, null, null, null, p50, 0, 0, null, List.of(),
-        List.of());
+        null, null, null, null, null, null, null, null, null, p50, 0, 0, null, List.of(), List.of(),
+        null);
   }
 
   private static BenchRounds rounds(final double... p50s) {
