@@ -33,7 +33,8 @@ public record BenchRounds(List<BenchResults> rounds) {
 
     /** The range as a share of the median: how far two rounds may disagree. */
     public double relativeRange() {
-      return (max - min) / median;
+      // a figure that is 0 in every round (a stage with no samples) has no spread, not NaN
+      return max == min ? 0 : (max - min) / median;
     }
   }
 
@@ -136,8 +137,9 @@ public record BenchRounds(List<BenchResults> rounds) {
       return;
     }
     out.printf(
-        "Where row 2's CPU went, ms per 1,000 readings (JFR, %d ms samples; the recording's own"
-            + " threads took %.1f%% of this JVM's CPU, median)%n",
+        "Where row 2's CPU went, ms per 1,000 readings, each line's own median (medians need not"
+            + " add up; JFR, %d ms samples; the recording's own threads took %.1f%% of this JVM's"
+            + " CPU, median)%n",
         StageRecording.EXECUTION_PERIOD_MILLIS,
         100
             * spread(r -> Optional.ofNullable(r.stages()).map(StageBreakdown::recorderShare))
