@@ -207,8 +207,13 @@ public record BenchRounds(List<BenchResults> rounds) {
 
   private static void printLine(
       final PrintStream out, final String name, final Spread s, final String target) {
+    // a median of 0 with a spread (a stage sampled in one round only) has no relative range
+    final String range =
+        Double.isFinite(s.relativeRange())
+            ? String.format("%6.0f%%", 100 * s.relativeRange())
+            : String.format("%7s", "-");
     out.printf(
-        "  %-56s %10.2f %10.2f - %-8.2f %6.0f%%   %s%n",
-        name, s.median(), s.min(), s.max(), 100 * s.relativeRange(), target);
+        "  %-56s %10.2f %10.2f - %-8.2f %s   %s%n",
+        name, s.median(), s.min(), s.max(), range, target);
   }
 }

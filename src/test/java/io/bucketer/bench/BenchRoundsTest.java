@@ -50,6 +50,12 @@ class BenchRoundsTest {
   }
 
   @Test
+  void shouldGiveAFigureThatIsZeroInEveryRoundNoRange() {
+    // a stage with no samples in any round
+    assertThat(rounds(0, 0, 0).spreadOf(BenchResults::latencyP50Millis).relativeRange()).isZero();
+  }
+
+  @Test
   void shouldRefuseNoRoundAtAll() {
     assertThatThrownBy(() -> new BenchRounds(List.of()))
         .isInstanceOf(IllegalArgumentException.class);
