@@ -42,10 +42,10 @@ final class BenchCommand implements Callable<Integer> {
 
   @Option(
       names = "--warmup",
-      defaultValue = "1h",
       description =
           "Event time of each unmeasured warm-up round, which lets the JIT compile the hot code;"
-              + " 0s for none (default: ${DEFAULT-VALUE}).")
+              + " 0s for none (default: the same as --duration, so that the JIT compiles for the"
+              + " rows it will measure).")
   String warmup;
 
   @Option(
@@ -98,7 +98,7 @@ final class BenchCommand implements Callable<Integer> {
                 sensors,
                 TimeSpans.parse(interval),
                 TimeSpans.parse(duration),
-                TimeSpans.parse(warmup),
+                TimeSpans.parse(warmup == null ? duration : warmup),
                 warmupRounds,
                 rounds,
                 setup.partitions,
