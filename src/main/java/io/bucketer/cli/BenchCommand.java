@@ -1,5 +1,6 @@
 package io.bucketer.cli;
 
+import io.bucketer.bench.ConnectorClasspath;
 import io.bucketer.bench.ThroughputBench;
 import io.bucketer.buckets.TimeSpans;
 import java.util.concurrent.Callable;
@@ -92,6 +93,9 @@ final class BenchCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    if (connector && !connectorFound()) {
+      return CommandLines.BAD_CONFIGURATION;
+    }
     BenchSetupOptions.silenceLibraries();
     new ThroughputBench(
             new ThroughputBench.Options(
@@ -109,5 +113,20 @@ final class BenchCommand implements Callable<Integer> {
             System.out)
         .run();
     return 0;
+  }
+
+  /**
+   * Whether the sink connector's class path is where the build puts it. Checked before anything
+   * starts: the connector runs only in measured rounds, after minutes of warm-up.
+   */
+  private static boolean connectorFound() {
+    try {
+      ConnectorClasspath.locate();
+      return true;
+    } catch (IllegalStateException e) {
+      System.err.println(
+          "bucketer bench: " + e.getMessage() + "; or leave the connector out: --no-connector");
+      return false;
+    }
   }
 }
