@@ -13,7 +13,6 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import java.util.stream.Stream;
 
@@ -22,8 +21,6 @@ import java.util.stream.Stream;
  * {@code jcmd}, {@code /proc} and its state directory.
  */
 final class ProcessorProbe {
-
-  private static final Duration JCMD_TIMEOUT = Duration.ofSeconds(60);
 
   private final ProcessorProcess processor;
   private final URI metrics;
@@ -91,21 +88,7 @@ final class ProcessorProbe {
   }
 
   private void jcmd(final String command) throws InterruptedException {
-    final Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
-    try {
-      final Process process =
-          new ProcessBuilder(jcmd.toString(), Long.toString(processor.pid()), command)
-              .redirectErrorStream(true)
-              .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-              .start();
-      if (!process.waitFor(JCMD_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
-          || process.exitValue() != 0) {
-        process.destroyForcibly();
-        throw new IllegalStateException("jcmd " + command + " failed on " + processor);
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot run " + jcmd, e);
-    }
+    Jcmd.run(processor.pid(), command);
   }
 
   /** VmRSS from /proc: the memory the process really holds, heap, RocksDB and all. */

@@ -200,6 +200,19 @@ public final class ThroughputBench {
    * be collected, and copied or marked again and again, during the rows measured after it, and
    * charged to them.
    */
+  /**
+   * Has the stand-in collect its garbage now, before a row that writes to it: the documents of the
+   * rows before it, dropped, and what serving them left. Otherwise the stand-in's collector, whose
+   * work grows with what earlier rows wrote, ran in the middle of whichever row came next: in two
+   * default runs the same rows (2 of the first measured round, 2s of the second) had twice the
+   * stand-in CPU of the others and ran at 0.45 - 0.75 of their rate, taking that round's ratio with
+   * them. Its collector's work is the stand-in's, not a MongoDB server's, and not the row's.
+   */
+  private static void collectStandInGarbage(final Infrastructure infrastructure)
+      throws InterruptedException {
+    Jcmd.run(infrastructure.mongo().processHandle().pid(), "GC.run");
+  }
+
   private static void dropDatabases(final MongoServerProcess mongo, final Predicate<String> which) {
     try (MongoClient client = MongoClients.create(mongo.connectionString())) {
       for (final String database :
@@ -330,6 +343,7 @@ public final class ThroughputBench {
     }
     out.printf("    %,.0f readings/s%n", floorRate.readingsPerSecond());
 
+    collectStandInGarbage(infrastructure);
     out.printf("[2] bucketer: until MongoDB holds all %,d bucket documents%n", expectedDocuments);
     // Sampled in the warm-up rounds too, though nothing reads their samples: the first JFR
     // recording of a JVM instruments JDK classes and compiles JFR's own code, and when a measured
@@ -340,6 +354,7 @@ public final class ThroughputBench {
     // Checked, its documents have done their part; 2k writes the same documents, which the reads
     // and the footprint below then use.
     dropDatabases(infrastructure.mongo(), round.bucketerDatabase("")::equals);
+    collectStandInGarbage(infrastructure);
     out.printf(
         "[2k] bucketer, input keyed by sensor (%s=%s): until MongoDB holds all %,d bucket"
             + " documents%n",
@@ -357,6 +372,7 @@ public final class ThroughputBench {
     final BenchResults.Rate overSaslSsl;
     final BenchResults.Rate plaintextTwin;
     if (infrastructure.saslSsl().isPresent()) {
+      collectStandInGarbage(infrastructure);
       out.printf(
           "[2s] bucketer over SASL_SSL (SCRAM-SHA-512 over TLS, the README's ACLs): until MongoDB"
               + " holds all %,d bucket documents%n",
@@ -368,6 +384,7 @@ public final class ThroughputBench {
       // Rows run later in a round run faster (row 2 is the slowest of 2, 2k and 2s in every run):
       // 2s is compared with a twin over PLAINTEXT run right after it, not with row 2. The twin
       // runs second, so any advantage of order goes to PLAINTEXT: the ratio errs against SASL_SSL.
+      collectStandInGarbage(infrastructure);
       out.printf(
           "[2p] bucketer over PLAINTEXT again, right after 2s, to compare it with: until MongoDB"
               + " holds all %,d bucket documents%n",
@@ -383,6 +400,7 @@ public final class ThroughputBench {
 
     BenchResults.Rate connectorRate = null;
     if (options.withConnector() && kind != RoundKind.WARM_UP) {
+      collectStandInGarbage(infrastructure);
       out.println("[3] MongoDB Kafka sink connector (Connect standalone, its own JVM)");
       final long writtenBefore = operations.counts().writeStatements();
       connectorRate =
