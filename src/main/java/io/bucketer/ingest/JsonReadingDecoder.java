@@ -37,8 +37,8 @@ public final class JsonReadingDecoder implements InputDecoder {
   }
 
   @Override
-  public List<Reading> readings(final byte[] value) throws InvalidReadingException {
-    final JsonNode record = parse(value);
+  public List<Reading> readings(final InputRecord input) throws InvalidReadingException {
+    final JsonNode record = parse(input.value());
     final JsonNode id = at(record, mapping.sensorId());
     if (id == null) {
       throw missing("sensor id", mapping.sensorId());

@@ -39,8 +39,8 @@ public final class MappedAvroDecoder implements InputDecoder {
   }
 
   @Override
-  public List<Reading> readings(final byte[] framed) throws InvalidReadingException {
-    final Frame frame = ConfluentWireFormat.parse(framed);
+  public List<Reading> readings(final InputRecord record) throws InvalidReadingException {
+    final Frame frame = ConfluentWireFormat.parse(record.value());
     final Plan plan = planFor(frame.schemaId());
     if (plan.reading() != null) {
       return List.of(read(plan.reading(), frame));

@@ -53,8 +53,8 @@ public final class ReadingDecoder implements InputDecoder {
 
   /** The one reading of a record: {@link #decode}'s. */
   @Override
-  public List<Reading> readings(final byte[] framed) throws InvalidReadingException {
-    return List.of(decode(framed));
+  public List<Reading> readings(final InputRecord record) throws InvalidReadingException {
+    return List.of(decode(record.value()));
   }
 
   /**

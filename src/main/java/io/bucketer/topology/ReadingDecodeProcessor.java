@@ -3,10 +3,13 @@ package io.bucketer.topology;
 import io.bucketer.avro.Reading;
 import io.bucketer.buckets.SeriesKey;
 import io.bucketer.ingest.InputDecoder;
+import io.bucketer.ingest.InputRecord;
 import io.bucketer.ingest.InvalidReadingException;
 import io.bucketer.metrics.BucketerMetrics;
 import java.util.List;
 import java.util.Optional;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
@@ -16,12 +19,13 @@ import org.apache.kafka.streams.processor.api.Record;
  * gateway's record), checks each ({@link ReadingChecks}), and keys each reading by its own series.
  * A record is taken or rejected whole: when one of its readings fails a check, the record goes to
  * the dead-letter topic once, with its original bytes, and none of its readings is forwarded, so
- * that replaying a dead letter can never count a reading twice. The input key is ignored: gateways
- * may send any key or none; with input keyed by sensor ({@link InputPartitioning.BySensorKey}) the
- * record's partition is checked instead. Input that cannot become a reading is passed on as {@link
- * RejectedInput} with dead-letter headers, so one bad record never stops the stream. Event time
- * moves from the Kafka record to the reading here: the record forwarded downstream carries the
- * reading's timestamp, so the repartitioned stream's time is event time.
+ * that replaying a dead letter can never count a reading twice. The input key means nothing to the
+ * decoding unless a setting says so (input.sensor.id.from): gateways may send any key or none; with
+ * input keyed by sensor ({@link InputPartitioning.BySensorKey}) the record's partition is checked
+ * instead. Input that cannot become a reading is passed on as {@link RejectedInput} with
+ * dead-letter headers, so one bad record never stops the stream. Event time moves from the Kafka
+ * record to the reading here: the record forwarded downstream carries the reading's timestamp, so
+ * the repartitioned stream's time is event time.
  *
  * <p>It has two children and forwards each record to one, by name: readings to {@code
  * readingsChild}, rejected input to the dead-letter topic. So its output type is {@code Object}: a
@@ -68,7 +72,7 @@ final class ReadingDecodeProcessor implements Processor<byte[], byte[], SeriesKe
     }
     final List<Reading> readings;
     try {
-      readings = decoder.readings(record.value());
+      readings = decoder.readings(inputOf(record));
     } catch (InvalidReadingException e) {
       reject(record, new ReadingChecks.Rejection(e.reason().label(), e.getMessage()));
       return;
@@ -102,6 +106,19 @@ final class ReadingDecodeProcessor implements Processor<byte[], byte[], SeriesKe
               record.headers()),
           readingsChild);
     }
+  }
+
+  /** The record as decoders see it: headers are looked up only when a decoder asks for one. */
+  private static InputRecord inputOf(final Record<byte[], byte[]> record) {
+    final Headers headers = record.headers();
+    return new InputRecord(
+        record.key(),
+        record.value(),
+        name -> {
+          final Header last = headers.lastHeader(name);
+          return last == null ? null : last.value();
+        },
+        record.timestamp());
   }
 
   /** Of a record of several readings, the message names the one that failed. */

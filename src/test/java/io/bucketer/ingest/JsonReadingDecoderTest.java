@@ -127,7 +127,7 @@ class JsonReadingDecoderTest {
         List.of("", "[1, 2]", "42", "{\"deviceId\": ", "{} {}", "{\"a\": 1, \"a\": 2}")) {
       assertRejected(gateway, notAnObject, Reason.MALFORMED_JSON);
     }
-    assertThatThrownBy(() -> gateway.readings(null))
+    assertThatThrownBy(() -> gateway.readings((byte[]) null))
         .isInstanceOfSatisfying(
             InvalidReadingException.class,
             e -> assertThat(e.reason()).isEqualTo(Reason.MALFORMED_JSON));
