@@ -8,6 +8,7 @@ import io.bucketer.ingest.FieldPath;
 import io.bucketer.ingest.InputFormat;
 import io.bucketer.ingest.ReadingMapping;
 import io.bucketer.ingest.RegistryAuth;
+import io.bucketer.ingest.SensorIdSource;
 import io.bucketer.security.ClientTls;
 import java.time.Duration;
 import java.time.Instant;
@@ -34,6 +35,8 @@ public final class InputSettings {
   public static final String TOPIC_MISSING = "input.topic.missing";
   public static final String FORMAT = "input.format";
   public static final String SENSOR_ID_FIELD = "input.sensor.id.field";
+  public static final String SENSOR_ID_FROM = "input.sensor.id.from";
+  public static final String SENSOR_ID_PREFIX = "input.sensor.id.prefix";
   public static final String TIME_FIELD = "input.time.field";
   public static final String METRIC_FIELD = "input.metric.field";
   public static final String UTC_OFFSET_FIELD = "input.utc.offset.field";
@@ -93,6 +96,29 @@ public final class InputSettings {
                   + " the dead-letter topic (missing-field), as does every record of a writer"
                   + " schema that lacks it.")
           .define(
+              SENSOR_ID_FROM,
+              Type.STRING,
+              "field",
+              new SensorIdFrom(),
+              Importance.MEDIUM,
+              "Where a record's sensor id is. field: in its payload, at input.sensor.id.field."
+                  + " key: the record's key, as UTF-8 text, as MQTT bridges often key records by"
+                  + " device or topic. header:<name>: the last header of that name, as UTF-8 text."
+                  + " A record whose key or header is absent, empty or not UTF-8 goes to the"
+                  + " dead-letter topic (no-sensor-id). With input.partitioning=by-sensor, records"
+                  + " must be keyed by the sensor id itself either way.")
+          .define(
+              SENSOR_ID_PREFIX,
+              Type.STRING,
+              "",
+              Importance.LOW,
+              "With the sensor id from the key or a header: a prefix to strip from it (devices/"
+                  + " for a key devices/pump-7). A key or header without it goes to the"
+                  + " dead-letter topic (no-sensor-id): another device family's, or a bridge"
+                  + " set up otherwise. Empty: none. Not with input.sensor.id.from=field, nor with"
+                  + " input.partitioning=by-sensor (its partitions are Kafka's over the whole"
+                  + " key).")
+          .define(
               TIME_FIELD,
               Type.STRING,
               "timestamp",
@@ -130,7 +156,12 @@ public final class InputSettings {
                   + " double (or a union of one with null), in JSON numbers. Each one a record holds"
                   + " gives one reading; a null or absent one is skipped (a value field a writer"
                   + " schema lacks too), and a record with no value goes to the dead-letter topic"
-                  + " (no-values). A value that is not a number: not-a-number, the whole record.")
+                  + " (no-values). A value that is not a number: not-a-number, the whole record."
+                  + " * alone: every numeric top-level field of a record (in Avro, of its writer"
+                  + " schema, without a logical type) but the sensor id, time and UTC offset"
+                  + " fields is a value, its metric the field's name, so that a gateway that adds"
+                  + " a measurement needs no settings change: a writer schema's new field is a new"
+                  + " series. Not with input.metric.field.")
           .define(
               SCHEMA_REGISTRY_URL,
               Type.STRING,
@@ -310,18 +341,42 @@ public final class InputSettings {
 
   private ReadingMapping buildReadingMapping() {
     final List<String> fields = values.getList(VALUE_FIELDS);
+    final boolean allNumeric = fields.equals(List.of(ReadingMapping.ALL_NUMERIC));
     try {
       return new ReadingMapping(
           FieldPath.parse(values.getString(SENSOR_ID_FIELD)),
           FieldPath.parse(values.getString(TIME_FIELD)),
           optionalFieldPath(METRIC_FIELD),
           optionalFieldPath(UTC_OFFSET_FIELD),
-          fields.stream().map(FieldPath::parse).toList());
+          allNumeric ? List.of() : fields.stream().map(FieldPath::parse).toList(),
+          allNumeric,
+          sensorIdSource());
     } catch (IllegalArgumentException e) {
       throw new ConfigException(
           VALUE_FIELDS,
           String.join(",", fields),
           e.getMessage() + " (" + METRIC_FIELD + "=" + values.getString(METRIC_FIELD) + ")");
+    }
+  }
+
+  private SensorIdSource sensorIdSource() {
+    final String prefix = values.getString(SENSOR_ID_PREFIX);
+    if (!prefix.isEmpty()
+        && KafkaSettings.PARTITIONING_BY_SENSOR.equals(
+            values.getString(KafkaSettings.INPUT_PARTITIONING))) {
+      throw new ConfigException(
+          SENSOR_ID_PREFIX,
+          prefix,
+          "with "
+              + KafkaSettings.INPUT_PARTITIONING
+              + "="
+              + KafkaSettings.PARTITIONING_BY_SENSOR
+              + " records are keyed by their sensor id itself: no prefix can be stripped");
+    }
+    try {
+      return SensorIdSource.parse(values.getString(SENSOR_ID_FROM), prefix);
+    } catch (IllegalArgumentException e) {
+      throw new ConfigException(SENSOR_ID_PREFIX, prefix, e.getMessage());
     }
   }
 
@@ -391,6 +446,9 @@ public final class InputSettings {
       if (paths == null || paths.isEmpty()) {
         throw new ConfigException(name, value, "at least one value field is needed");
       }
+      if (paths.equals(List.of(ReadingMapping.ALL_NUMERIC))) {
+        return;
+      }
       for (final String path : paths) {
         new FieldPathSetting(false).ensureValid(name, path);
       }
@@ -398,7 +456,24 @@ public final class InputSettings {
 
     @Override
     public String toString() {
-      return "comma-separated field names, dotted for nested fields";
+      return "comma-separated field names, dotted for nested fields; or * for every numeric"
+          + " field";
+    }
+  }
+
+  private static final class SensorIdFrom implements ConfigDef.Validator {
+    @Override
+    public void ensureValid(final String name, final Object value) {
+      try {
+        SensorIdSource.parse(String.valueOf(value), "");
+      } catch (IllegalArgumentException e) {
+        throw new ConfigException(name, value, e.getMessage());
+      }
+    }
+
+    @Override
+    public String toString() {
+      return "field, key or header:<name>";
     }
   }
 

@@ -52,7 +52,12 @@ public final class InvalidReadingException extends Exception {
     /** None of the value fields has a value: the record holds no reading. */
     NO_VALUES("no-values"),
     /** With input.format=json: the value is not one UTF-8 JSON object. */
-    MALFORMED_JSON("malformed-json");
+    MALFORMED_JSON("malformed-json"),
+    /**
+     * With the sensor id taken from the record key or a header (input.sensor.id.from): it is
+     * absent, empty, not UTF-8, or lacks the prefix to strip.
+     */
+    NO_SENSOR_ID("no-sensor-id");
 
     private final String label;
 

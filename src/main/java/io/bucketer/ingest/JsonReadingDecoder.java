@@ -11,7 +11,9 @@ import java.io.IOException;
 import java.time.Instant;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -39,19 +41,17 @@ public final class JsonReadingDecoder implements InputDecoder {
   @Override
   public List<Reading> readings(final InputRecord input) throws InvalidReadingException {
     final JsonNode record = parse(input.value());
-    final JsonNode id = at(record, mapping.sensorId());
-    if (id == null) {
-      throw missing("sensor id", mapping.sensorId());
-    }
-    if (!id.isTextual() && !id.isIntegralNumber()) {
-      throw wrongType("sensor id", mapping.sensorId(), "a string or an integer", id);
-    }
+    final String id =
+        mapping.sensorIdSource().inPayload()
+            ? sensorId(record)
+            : mapping.sensorIdSource().outside(input);
     final Instant time = time(at(record, mapping.time()));
     final String metric =
         mapping.metric().isEmpty() ? null : metric(mapping.metric().get(), record);
     final Integer utcOffset =
         mapping.utcOffset().isEmpty() ? null : utcOffset(mapping.utcOffset().get(), record);
-    final List<FieldPath> valueFields = mapping.values();
+    final List<FieldPath> valueFields =
+        mapping.allNumericValues() ? numericFields(record) : mapping.values();
     final Double[] found = new Double[valueFields.size()];
     for (int i = 0; i < found.length; i++) {
       final JsonNode number = at(record, valueFields.get(i));
@@ -62,7 +62,32 @@ public final class JsonReadingDecoder implements InputDecoder {
       }
       found[i] = number == null ? null : number.doubleValue();
     }
-    return mapping.readings(id.asText(), time, metric, utcOffset, found);
+    return mapping.readings(id, time, metric, utcOffset, valueFields, found);
+  }
+
+  private String sensorId(final JsonNode record) throws InvalidReadingException {
+    final JsonNode id = at(record, mapping.sensorId());
+    if (id == null) {
+      throw missing("sensor id", mapping.sensorId());
+    }
+    if (!id.isTextual() && !id.isIntegralNumber()) {
+      throw wrongType("sensor id", mapping.sensorId(), "a string or an integer", id);
+    }
+    return id.asText();
+  }
+
+  /**
+   * input.value.fields=*: the record's top-level numbers, in the record's order, but those mapped
+   * to another role. Booleans, strings and nested objects are no values.
+   */
+  private List<FieldPath> numericFields(final JsonNode record) {
+    final List<FieldPath> fields = new ArrayList<>();
+    for (final Map.Entry<String, JsonNode> field : record.properties()) {
+      if (field.getValue().isNumber() && !mapping.isOtherRole(field.getKey())) {
+        fields.add(new FieldPath(List.of(field.getKey())));
+      }
+    }
+    return fields;
   }
 
   private static JsonNode parse(final byte[] value) throws InvalidReadingException {

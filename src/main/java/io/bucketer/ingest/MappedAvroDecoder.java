@@ -46,7 +46,7 @@ public final class MappedAvroDecoder implements InputDecoder {
       return List.of(read(plan.reading(), frame));
     }
     if (plan.mapped() != null) {
-      return plan.mapped().readings(read(plan.mapped().reader(), frame));
+      return plan.mapped().readings(read(plan.mapped().reader(), frame), record);
     }
     throw new InvalidReadingException(plan.rejection(), plan.why());
   }

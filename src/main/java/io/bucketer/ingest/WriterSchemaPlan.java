@@ -4,6 +4,8 @@ import io.bucketer.avro.Reading;
 import io.bucketer.ingest.InvalidReadingException.Reason;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -49,7 +51,9 @@ final class WriterSchemaPlan {
   private final long timeUnitsPerMilli;
   private final int[] metric;
   private final int[] utcOffset;
-  // By position in the mapping's value fields; null for one the writer schema does not have.
+  // The mapping's value fields, or with input.value.fields=* the writer schema's numeric ones.
+  private final List<FieldPath> valueFields;
+  // By position in valueFields; null for one the writer schema does not have.
   private final int[][] values;
 
   private WriterSchemaPlan(final Compiler compiled, final ReadingMapping mapping) {
@@ -61,6 +65,7 @@ final class WriterSchemaPlan {
     this.timeUnitsPerMilli = compiled.timeUnitsPerMilli;
     this.metric = compiled.positions(compiled.metric);
     this.utcOffset = compiled.positions(compiled.utcOffset);
+    this.valueFields = compiled.valueFields;
     this.values = new int[compiled.values.size()][];
     for (int i = 0; i < values.length; i++) {
       values[i] = compiled.positions(compiled.values.get(i));
@@ -86,9 +91,16 @@ final class WriterSchemaPlan {
     return reader;
   }
 
-  /** The readings of one record read with {@link #reader()}. */
-  List<Reading> readings(final GenericRecord record) throws InvalidReadingException {
-    final Object id = valueAt(record, sensorId);
+  /**
+   * The readings of one record read with {@link #reader()}, from {@code input} (for a sensor id
+   * outside the payload).
+   */
+  List<Reading> readings(final GenericRecord record, final InputRecord input)
+      throws InvalidReadingException {
+    final Object id =
+        mapping.sensorIdSource().inPayload()
+            ? valueAt(record, sensorId)
+            : mapping.sensorIdSource().outside(input);
     if (id == null) {
       throw new InvalidReadingException(
           Reason.MISSING_FIELD, "the sensor id field " + mapping.sensorId() + " is null");
@@ -109,6 +121,7 @@ final class WriterSchemaPlan {
         Instant.ofEpochMilli(Math.floorDiv((Long) timeValue, timeUnitsPerMilli)),
         metricValue == null ? null : metricValue.toString(),
         (Integer) valueAt(record, utcOffset),
+        valueFields,
         found);
   }
 
@@ -137,13 +150,15 @@ final class WriterSchemaPlan {
     private final long timeUnitsPerMilli;
     private final List<Schema.Field> metric;
     private final List<Schema.Field> utcOffset;
+    private final List<FieldPath> valueFields;
     private final List<List<Schema.Field>> values = new ArrayList<>();
 
     Compiler(final int schemaId, final Schema writer, final ReadingMapping mapping)
         throws InvalidReadingException {
       this.schemaId = schemaId;
       this.writer = writer;
-      this.sensorId = required("sensor id", mapping.sensorId());
+      this.sensorId =
+          mapping.sensorIdSource().inPayload() ? required("sensor id", mapping.sensorId()) : null;
       // Any logical type: a uuid string is as good an id as any.
       check(sensorId, "sensor id", mapping.sensorId(), SENSOR_IDS, Reason.WRONG_TYPE, true);
       this.time = required("time", mapping.time());
@@ -164,8 +179,9 @@ final class WriterSchemaPlan {
           Set.of(Schema.Type.INT),
           Reason.WRONG_TYPE,
           false);
+      this.valueFields = mapping.allNumericValues() ? numericFields() : mapping.values();
       boolean anyValue = false;
-      for (final FieldPath value : mapping.values()) {
+      for (final FieldPath value : valueFields) {
         final List<Schema.Field> located = locate(value);
         // No logical type: a date's days or a time's millis are not measurements.
         check(located, "value", value, NUMBERS, Reason.NOT_A_NUMBER, false);
@@ -175,8 +191,38 @@ final class WriterSchemaPlan {
       if (!anyValue) {
         throw new InvalidReadingException(
             Reason.NO_VALUES,
-            "writer schema id " + schemaId + " has none of the value fields " + mapping.values());
+            "writer schema id "
+                + schemaId
+                + (mapping.allNumericValues()
+                    ? " has no numeric field besides the ones mapped to other roles"
+                    : " has none of the value fields " + mapping.values()));
       }
+    }
+
+    /**
+     * input.value.fields=*: the writer schema's top-level fields of a number (or a union of one
+     * with null), in its order, without a logical type (a date's days are no measurement), but
+     * those mapped to another role, found by name or alias.
+     */
+    private List<FieldPath> numericFields() {
+      final Set<Schema.Field> otherRoles = new HashSet<>();
+      for (final List<Schema.Field> located : Arrays.asList(sensorId, time, utcOffset)) {
+        if (located != null) {
+          otherRoles.add(located.get(0));
+        }
+      }
+      final List<FieldPath> fields = new ArrayList<>();
+      for (final Schema.Field field : writer.getFields()) {
+        final List<Schema> branches = nonNullBranches(field.schema());
+        final boolean numeric =
+            !branches.isEmpty()
+                && branches.stream()
+                    .allMatch(b -> NUMBERS.contains(b.getType()) && b.getLogicalType() == null);
+        if (numeric && !otherRoles.contains(field)) {
+          fields.add(new FieldPath(List.of(field.name())));
+        }
+      }
+      return fields;
     }
 
     private List<Schema.Field> required(final String role, final FieldPath path)

@@ -8,6 +8,7 @@ import io.bucketer.buckets.Retention;
 import io.bucketer.ingest.FieldPath;
 import io.bucketer.ingest.InputFormat;
 import io.bucketer.ingest.ReadingMapping;
+import io.bucketer.ingest.SensorIdSource;
 import io.bucketer.windows.DuplicateTimestamps;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -242,6 +243,53 @@ class BucketerConfigTest {
                     FieldPath.parse("temperature"),
                     FieldPath.parse("humidity"),
                     FieldPath.parse("battery"))));
+  }
+
+  @Test
+  void shouldTakeTheSensorIdFromOutsideThePayloadAndEveryNumericFieldAsAValue() {
+    final Map<String, Object> bridge = required();
+    bridge.put("input.format", "json");
+    bridge.put("input.sensor.id.from", "header:mqtt_topic");
+    bridge.put("input.sensor.id.prefix", "plant/");
+    bridge.put("input.metric.field", "");
+    bridge.put("input.value.fields", "*");
+
+    final ReadingMapping mapping = new BucketerConfig(bridge).readingMapping();
+
+    assertThat(mapping.sensorIdSource())
+        .isEqualTo(SensorIdSource.parse("header:mqtt_topic", "plant/"));
+    assertThat(mapping.allNumericValues()).isTrue();
+    assertThat(mapping.values()).isEmpty();
+  }
+
+  @Test
+  void shouldRefuseAPrefixWithBySensorInputAndEveryNumericFieldWithAMetricField() {
+    final Map<String, Object> prefixBySensor = required();
+    prefixBySensor.put("input.sensor.id.from", "key");
+    prefixBySensor.put("input.sensor.id.prefix", "dev/");
+    prefixBySensor.put("input.partitioning", "by-sensor");
+    final Map<String, Object> allWithMetric = required();
+    allWithMetric.put("input.value.fields", "*");
+    final Map<String, Object> prefixInPayload = required();
+    prefixInPayload.put("input.sensor.id.prefix", "dev/");
+    final Map<String, Object> badSource = required();
+    badSource.put("input.sensor.id.from", "topic");
+
+    assertThatThrownBy(() -> new BucketerConfig(prefixBySensor))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("input.sensor.id.prefix")
+        .hasMessageContaining("no prefix can be stripped");
+    assertThatThrownBy(() -> new BucketerConfig(allWithMetric))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("no metric field (metric): set it empty");
+    assertThatThrownBy(() -> new BucketerConfig(prefixInPayload))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining(
+            "a prefix is stripped only from an id taken from the key or a header");
+    assertThatThrownBy(() -> new BucketerConfig(badSource))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("input.sensor.id.from")
+        .hasMessageContaining("expected field, key or header:<name>");
   }
 
   @Test

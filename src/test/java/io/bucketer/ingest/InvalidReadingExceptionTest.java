@@ -21,7 +21,8 @@ class InvalidReadingExceptionTest {
             "not-a-number",
             "wrong-type",
             "no-values",
-            "malformed-json");
+            "malformed-json",
+            "no-sensor-id");
   }
 
   @Test

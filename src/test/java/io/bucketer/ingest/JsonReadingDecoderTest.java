@@ -9,6 +9,7 @@ import io.bucketer.ingest.InvalidReadingException.Reason;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import org.assertj.core.api.AbstractThrowableAssert;
 import org.junit.jupiter.api.Test;
 
@@ -42,6 +43,58 @@ class JsonReadingDecoderTest {
                 {"deviceId": "gw-1", "ts": "2025-06-01T09:00:00Z", "humidity": null,
                  "battery": 97}"""))
         .containsExactly(new Reading("gw-1", TIME, 97.0, "battery", null));
+  }
+
+  @Test
+  void shouldTakeEveryTopLevelNumberButTheOtherRolesAsAValueWithValueFieldsAll() throws Exception {
+    final JsonReadingDecoder everyNumber =
+        new JsonReadingDecoder(allNumeric("id", "ts", SensorIdSource.PAYLOAD));
+
+    assertThat(
+            decode(
+                everyNumber,
+                """
+                {"id": 7, "ts": %d, "co2": 415, "online": true, "fw": "1.2",
+                 "meta": {"rssi": -60}, "pm25": 3.5}"""
+                    .formatted(TIME.toEpochMilli())))
+        .containsExactly(
+            new Reading("7", TIME, 415.0, "co2", null), new Reading("7", TIME, 3.5, "pm25", null));
+    assertRejected(everyNumber, "{\"id\": \"s\", \"ts\": 1, \"ok\": true}", Reason.NO_VALUES)
+        .hasMessageContaining("no numeric field");
+  }
+
+  @Test
+  void shouldTakeTheSensorIdFromTheKeyWhenTheSettingSaysSo() throws Exception {
+    final JsonReadingDecoder keyed =
+        new JsonReadingDecoder(allNumeric("id", "ts", SensorIdSource.parse("key", "dev/")));
+    final byte[] json =
+        "{\"id\": \"ignored\", \"ts\": \"2025-06-01T09:00:00Z\", \"t\": 20}"
+            .getBytes(StandardCharsets.UTF_8);
+
+    assertThat(
+            keyed.readings(
+                new InputRecord(
+                    "dev/boiler".getBytes(StandardCharsets.UTF_8),
+                    json,
+                    InputRecord.Headers.NONE,
+                    -1)))
+        .containsExactly(new Reading("boiler", TIME, 20.0, "t", null));
+    assertThatThrownBy(() -> keyed.readings(json))
+        .isInstanceOfSatisfying(
+            InvalidReadingException.class,
+            e -> assertThat(e.reason()).isEqualTo(Reason.NO_SENSOR_ID));
+  }
+
+  static ReadingMapping allNumeric(
+      final String sensorId, final String time, final SensorIdSource source) {
+    return new ReadingMapping(
+        FieldPath.parse(sensorId),
+        FieldPath.parse(time),
+        Optional.empty(),
+        Optional.empty(),
+        List.of(),
+        true,
+        source);
   }
 
   @Test

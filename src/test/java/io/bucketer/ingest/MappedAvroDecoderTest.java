@@ -3,6 +3,7 @@ package io.bucketer.ingest;
 import static io.bucketer.ingest.HandEncoded.FULL_BODY;
 import static io.bucketer.ingest.HandEncoded.FULL_READING;
 import static io.bucketer.ingest.HandEncoded.framedAs42;
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -137,6 +138,71 @@ class MappedAvroDecoderTest {
     assertThat(decode(nested, 1, present))
         .containsExactly(new Reading("gw-1", TIME, 19.0, "temperature", null));
     assertRejected(nested, 1, absent, Reason.NO_VALUES);
+  }
+
+  @Test
+  void shouldTakeEveryNumericFieldOfTheWriterSchemaWithValueFieldsAll() throws Exception {
+    final ReadingMapping everyNumber =
+        JsonReadingDecoderTest.allNumeric("deviceId", "ts", SensorIdSource.PAYLOAD);
+
+    assertThat(decode(everyNumber, 1, gateway("gw-1", MILLIS, 21.5, null, 97, 1013L)))
+        .containsExactly(
+            new Reading("gw-1", TIME, 21.5, "temperature", null),
+            new Reading("gw-1", TIME, 97.0, "battery", null),
+            new Reading("gw-1", TIME, 1013.0, "pressure", null));
+  }
+
+  /**
+   * A gateway that adds a measurement needs no settings change: a writer schema with a new field is
+   * a new series. Strings, booleans, logical types and a plain-long time renamed with an alias are
+   * no values.
+   */
+  @Test
+  void shouldMakeANewNumericFieldOfAnEvolvedSchemaANewSeries() throws Exception {
+    final Schema evolved =
+        new Schema.Parser()
+            .parse(
+                """
+                {"type": "record", "name": "GatewayReading", "fields": [
+                  {"name": "serial", "type": "long"},
+                  {"name": "time", "aliases": ["ts"], "type": "long"},
+                  {"name": "firmware", "type": "string"},
+                  {"name": "online", "type": "boolean"},
+                  {"name": "day", "type": {"type": "int", "logicalType": "date"}},
+                  {"name": "temperature", "type": "double"},
+                  {"name": "voc", "type": ["null", "int"], "default": null}
+                ]}""");
+    final ReadingMapping everyNumber =
+        JsonReadingDecoderTest.allNumeric("serial", "ts", SensorIdSource.PAYLOAD);
+
+    assertThat(decode(everyNumber, 4, record(evolved, 77L, MILLIS, "1.0", true, 20000, 19.0, 230)))
+        .containsExactly(
+            new Reading("77", TIME, 19.0, "temperature", null),
+            new Reading("77", TIME, 230.0, "voc", null));
+  }
+
+  @Test
+  void shouldTakeTheSensorIdFromAHeaderAndNeedNoSuchFieldInTheSchema() throws Exception {
+    final Schema noId =
+        SchemaBuilder.record("Anonymous")
+            .fields()
+            .requiredLong("ts")
+            .requiredDouble("t")
+            .endRecord();
+    final ReadingMapping fromHeader =
+        JsonReadingDecoderTest.allNumeric(
+            "deviceId", "ts", SensorIdSource.parse("header:device", ""));
+    final byte[] framed = framed(5, record(noId, MILLIS, 4.5));
+
+    assertThat(
+            new MappedAvroDecoder(lookup, fromHeader)
+                .readings(
+                    new InputRecord(
+                        null,
+                        framed,
+                        name -> name.equals("device") ? "pump-3".getBytes(UTF_8) : null,
+                        -1)))
+        .containsExactly(new Reading("pump-3", TIME, 4.5, "t", null));
   }
 
   /** A v2 renamed deviceId and temperature and kept the old names as aliases. */

@@ -14,6 +14,7 @@ import io.bucketer.ingest.InputFormat;
 import io.bucketer.ingest.InvalidReadingException;
 import io.bucketer.ingest.InvalidReadingException.Reason;
 import io.bucketer.ingest.ReadingMapping;
+import io.bucketer.ingest.SensorIdSource;
 import io.bucketer.metrics.BucketerMetrics;
 import io.bucketer.topics.DeadLetterHeaders;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -34,6 +35,7 @@ import org.apache.avro.generic.GenericRecord;
 import org.apache.avro.io.BinaryEncoder;
 import org.apache.avro.io.EncoderFactory;
 import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
@@ -178,11 +180,51 @@ class MultiValueInputTest {
             });
   }
 
+  /**
+   * A bridge that puts the device in a header (input.sensor.id.from=header:device with prefix
+   * site-a/) and every number in the payload (input.value.fields=*): the header reaches the
+   * decoder.
+   */
+  @Test
+  void shouldTakeTheSensorIdFromAHeaderAndEveryNumberAsAValue() {
+    start(
+        InputFormat.JSON,
+        new ReadingMapping(
+            FieldPath.parse("deviceId"),
+            FieldPath.parse("ts"),
+            Optional.empty(),
+            Optional.empty(),
+            List.of(),
+            true,
+            SensorIdSource.parse("header:device", "site-a/")));
+    final byte[] noHeader = json("{\"ts\": \"2025-06-01T10:00:07Z\", \"battery\": 90}");
+
+    input.pipeInput(withDevice("{\"ts\": \"2025-06-01T10:00:05Z\", \"temperature\": 21.5}"));
+    input.pipeInput(null, noHeader);
+    input.pipeInput(withDevice("{\"ts\": \"2025-06-01T10:01:10Z\", \"temperature\": 22}"));
+
+    assertThat(closedMinutes()).containsExactly(minute("temperature", "10:00:05", 21.5));
+    assertThat(deadLetters.readRecordsToList())
+        .extracting(d -> header(d, DeadLetterHeaders.REASON), TestRecord::value)
+        .containsExactly(tuple(Reason.NO_SENSOR_ID.label(), noHeader));
+  }
+
+  private static TestRecord<byte[], byte[]> withDevice(final String payload) {
+    return new TestRecord<byte[], byte[]>(
+        null,
+        json(payload),
+        new RecordHeaders().add("device", "site-a/gw-1".getBytes(StandardCharsets.UTF_8)));
+  }
+
   private void start(final InputFormat format) {
+    start(format, MAPPING);
+  }
+
+  private void start(final InputFormat format, final ReadingMapping mapping) {
     final Supplier<InputDecoder> decoders =
         () ->
             format.decoder(
-                MAPPING,
+                mapping,
                 id -> {
                   if (id != GATEWAY_SCHEMA_ID) {
                     throw new InvalidReadingException(Reason.UNKNOWN_SCHEMA_ID, "no " + id);
