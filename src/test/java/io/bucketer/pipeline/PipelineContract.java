@@ -1,16 +1,14 @@
 package io.bucketer.pipeline;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 import static org.awaitility.Awaitility.await;
 
 import io.bucketer.app.BucketerApp;
 import io.bucketer.avro.Reading;
 import io.bucketer.buckets.Granularity;
-import io.bucketer.config.InputSettings;
 import io.bucketer.config.KafkaSettings;
 import io.bucketer.config.WindowSettings;
-import io.bucketer.ingest.InvalidReadingException.Reason;
-import io.bucketer.ingest.ReadingEncoder;
 import io.bucketer.metrics.BucketerMetrics;
 import io.bucketer.query.StoredDocuments;
 import io.bucketer.simulate.ReadingGenerator;
@@ -32,6 +30,8 @@ import org.apache.kafka.clients.admin.Admin;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The pipeline end to end, against whatever Kafka, registry and MongoDB a subclass provides:
@@ -246,10 +246,10 @@ abstract class PipelineContract {
     }
   }
 
-  private static List<Reading> everyNth(final List<Reading> readings, final int n) {
-    final List<Reading> chosen = new ArrayList<>();
-    for (int i = 0; i < readings.size(); i += n) {
-      chosen.add(readings.get(i));
+  private static <T> List<T> everyNth(final List<T> items, final int n) {
+    final List<T> chosen = new ArrayList<>();
+    for (int i = 0; i < items.size(); i += n) {
+      chosen.add(items.get(i));
     }
     return chosen;
   }
@@ -324,63 +324,68 @@ abstract class PipelineContract {
   }
 
   /**
-   * A gateway's own Avro schema, several values per message: each value present is a reading of the
-   * series named after its field, and the buckets are those of the readings the test works out from
-   * the messages itself.
+   * Each input format, with what gateways do in every format: messages that come late (after their
+   * windows closed), messages resent at once and after their windows closed, and records wrong in
+   * each way the format can be, sent among the good ones. Every document equals the computation
+   * over the messages' readings, each counted once, and every bad record is dead-lettered once,
+   * whole, with its reason.
    */
-  @Test
-  void shouldBucketEveryValueOfAGatewaysAvroMessagesAsTheIndependentComputationSays()
-      throws Exception {
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("io.bucketer.pipeline.FormatCases#all")
+  void shouldBucketEachFormatWithLateResentAndBadRecordsAsTheComputationSays(
+      final FormatCase format) throws Exception {
     final List<GatewayMessages.Message> messages =
-        GatewayMessages.generate(5, HISTORY, Duration.ofSeconds(4), Duration.ofMinutes(12), 17);
-    final List<Reading> readings = GatewayMessages.readings(messages);
+        GatewayMessages.generate(4, HISTORY, Duration.ofSeconds(5), Duration.ofMinutes(6), 23);
+    final List<GatewayMessages.Message> late = everyNth(messages, 9);
+    final List<GatewayMessages.Message> onTime = new ArrayList<>(messages);
+    onTime.removeAll(late);
+    final Map<String, String> settings = new HashMap<>(format.settings());
+    settings.put(WindowSettings.IDLE_TIMEOUT, "2s");
 
-    try (InProcessRun run = gatewayRun("avro");
+    try (InProcessRun run = new InProcessRun(endpoints(), stateDir, 2, settings);
         BucketerApp app = run.start()) {
-      final ReadingEncoder encoder = run.encoder();
-      run.sendValues(
-          messages.stream().map(m -> encoder.encode(m.avro(), GatewayMessages.SCHEMA)).toList());
+      final FormatCase.Registry registry = new FormatCase.Registry(run.encoder());
+      final List<FormatCase.BadRecord> bad = format.badRecords(registry);
+      final List<FormatCase.OutgoingRecord> first = new ArrayList<>(format.preamble(registry));
+      for (int i = 0; i < onTime.size(); i++) {
+        first.add(format.record(onTime.get(i), registry));
+        if (i % 5 == 0) {
+          first.add(format.record(onTime.get(i), registry)); // resent at once
+        }
+        if (i % 40 == 20 && i / 40 < bad.size()) {
+          first.add(bad.get(i / 40).record());
+        }
+      }
+      bad.stream().skip(onTime.size() / 40).forEach(b -> first.add(b.record()));
+      run.sendRecords(first.stream().map(FormatCase.OutgoingRecord::toProducerRecord).toList());
+      run.awaitReadingsInBuckets(GatewayMessages.readings(onTime).size(), MINUTE, HOUR);
+
+      final List<FormatCase.OutgoingRecord> second = new ArrayList<>();
+      late.forEach(m -> second.add(format.record(m, registry)));
+      everyNth(onTime, 7).forEach(m -> second.add(format.record(m, registry))); // resent late
+      run.sendRecords(second.stream().map(FormatCase.OutgoingRecord::toProducerRecord).toList());
+      final List<Reading> readings = GatewayMessages.readings(messages);
       run.awaitReadingsInBuckets(readings.size(), MINUTE, HOUR);
       BucketStoreAssertions.assertStoreEqualsComputation(run.store(), readings, MINUTE, HOUR);
-      assertThat(run.deadLetters()).isEmpty();
-    }
-  }
-
-  /** The same messages as JSON, no registry; a value that is not JSON is dead-lettered. */
-  @Test
-  void shouldBucketEveryValueOfJsonMessagesAndDeadLetterWhatIsNotJson() throws Exception {
-    final List<GatewayMessages.Message> messages =
-        GatewayMessages.generate(5, HISTORY, Duration.ofSeconds(4), Duration.ofMinutes(12), 19);
-    final List<Reading> readings = GatewayMessages.readings(messages);
-    final List<byte[]> values = new ArrayList<>();
-    messages.forEach(m -> values.add(m.json().getBytes(StandardCharsets.UTF_8)));
-    values.add(values.size() / 2, "temperature=21.5".getBytes(StandardCharsets.UTF_8));
-
-    try (InProcessRun run = gatewayRun("json");
-        BucketerApp app = run.start()) {
-      run.sendValues(values);
-      run.awaitReadingsInBuckets(readings.size(), MINUTE, HOUR);
-      BucketStoreAssertions.assertStoreEqualsComputation(run.store(), readings, MINUTE, HOUR);
+      // The late messages came after their hours closed: those were written again.
+      assertThat(run.store().all(HOUR))
+          .extracting(d -> d.getInt32("revision").getValue())
+          .anyMatch(revision -> revision > 0);
       await()
           .atMost(InProcessRun.DEADLINE)
           .untilAsserted(
               () ->
                   assertThat(run.deadLetters())
-                      .singleElement()
-                      .satisfies(
+                      .extracting(
                           dead ->
-                              assertThat(
-                                      dead.headers().lastHeader(DeadLetterHeaders.REASON).value())
-                                  .asString(StandardCharsets.UTF_8)
-                                  .isEqualTo(Reason.MALFORMED_JSON.label())));
+                              tuple(
+                                  new String(
+                                      dead.headers().lastHeader(DeadLetterHeaders.REASON).value(),
+                                      StandardCharsets.UTF_8),
+                                  dead.value()))
+                      .containsExactlyInAnyOrderElementsOf(
+                          bad.stream().map(b -> tuple(b.reason(), b.record().value())).toList()));
     }
-  }
-
-  private InProcessRun gatewayRun(final String format) throws Exception {
-    final Map<String, String> settings = new HashMap<>(GatewayMessages.MAPPING);
-    settings.put(InputSettings.FORMAT, format);
-    settings.put(WindowSettings.IDLE_TIMEOUT, "2s");
-    return new InProcessRun(endpoints(), stateDir, 2, settings);
   }
 
   /** A run on two input partitions whose idle timeout closes quiet windows after {@code idle}. */

@@ -132,9 +132,22 @@ public final class InProcessRun implements AutoCloseable {
    * the broker acknowledged every one.
    */
   public void sendValues(final List<byte[]> values) throws Exception {
-    final List<Future<RecordMetadata>> acknowledged = new ArrayList<>(values.size());
-    for (final byte[] value : values) {
-      acknowledged.add(producer().send(new ProducerRecord<>(config.inputTopic(), value)));
+    sendRecords(
+        values.stream().map(value -> new ProducerRecord<byte[], byte[]>("", value)).toList());
+  }
+
+  /**
+   * Sends records to the input topic with their keys, values and headers as they are (their topic
+   * is replaced by the input topic's), and waits until the broker acknowledged every one.
+   */
+  public void sendRecords(final List<ProducerRecord<byte[], byte[]>> records) throws Exception {
+    final List<Future<RecordMetadata>> acknowledged = new ArrayList<>(records.size());
+    for (final ProducerRecord<byte[], byte[]> record : records) {
+      acknowledged.add(
+          producer()
+              .send(
+                  new ProducerRecord<>(
+                      config.inputTopic(), null, record.key(), record.value(), record.headers())));
     }
     for (final Future<RecordMetadata> ack : acknowledged) {
       ack.get(DEADLINE.toSeconds(), TimeUnit.SECONDS);
