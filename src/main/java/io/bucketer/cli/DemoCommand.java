@@ -237,17 +237,8 @@ final class DemoCommand implements Callable<Integer> {
       final EmbeddedMongoServer mongo,
       final InProcessSchemaRegistry registry,
       final Path stateDir) {
-    final Map<String, Object> settings = new HashMap<>();
-    if (messages.format == GatewayFleet.Format.JSON) {
-      settings.put(InputSettings.FORMAT, "json");
-    }
-    if (messages.shape == GatewayFleet.Shape.GATEWAY) {
-      settings.put(InputSettings.SENSOR_ID_FIELD, GatewayMessage.DEVICE_ID_FIELD);
-      settings.put(InputSettings.TIME_FIELD, GatewayMessage.TIME_FIELD);
-      settings.put(InputSettings.METRIC_FIELD, "");
-      settings.put(InputSettings.UTC_OFFSET_FIELD, "");
-      settings.put(InputSettings.VALUE_FIELDS, String.join(",", GatewayMessage.VALUE_FIELDS));
-    }
+    final Map<String, Object> settings =
+        new HashMap<>(GatewayFleet.inputSettings(messages.shape, messages.format));
     settings.put(KafkaSettings.BOOTSTRAP_SERVERS, broker.bootstrapServers());
     settings.put(InputSettings.SCHEMA_REGISTRY_URL, registry.url());
     settings.put(MongoSettings.URI, mongo.connectionString());

@@ -3,9 +3,12 @@ package io.bucketer.simulate;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.bucketer.avro.Reading;
+import io.bucketer.config.InputSettings;
 import io.bucketer.ingest.ReadingEncoder;
 import java.io.UncheckedIOException;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The records a fleet of gateways sends, in one of the shapes bucketer reads: its own {@code
@@ -39,14 +42,36 @@ public final class GatewayFleet {
    */
   public static MessageEncoder encoder(
       final Shape shape, final Format format, final ReadingEncoder avro) {
-    return switch (shape) {
-      case READING ->
-          format == Format.AVRO ? avro::encode : reading -> json(readingAsJson(reading));
-      case GATEWAY ->
-          format == Format.AVRO
-              ? reading -> avro.encode(GatewayMessage.of(reading).toAvro(), GatewayMessage.SCHEMA)
-              : reading -> json(gatewayAsJson(GatewayMessage.of(reading)));
-    };
+    return MessageEncoder.keyedBySensor(
+        switch (shape) {
+          case READING ->
+              format == Format.AVRO ? avro::encode : reading -> json(readingAsJson(reading));
+          case GATEWAY ->
+              format == Format.AVRO
+                  ? reading ->
+                      avro.encode(GatewayMessage.of(reading).toAvro(), GatewayMessage.SCHEMA)
+                  : reading -> json(gatewayAsJson(GatewayMessage.of(reading)));
+        });
+  }
+
+  /**
+   * The input settings that read records of {@code shape} in {@code format}, as a user would set
+   * them for gateways of that kind: the format, and for a gateway's own schema the mapping of its
+   * fields. Empty for bucketer's own Avro {@code Reading}: the defaults read it.
+   */
+  public static Map<String, String> inputSettings(final Shape shape, final Format format) {
+    final Map<String, String> settings = new LinkedHashMap<>();
+    if (format == Format.JSON) {
+      settings.put(InputSettings.FORMAT, "json");
+    }
+    if (shape == Shape.GATEWAY) {
+      settings.put(InputSettings.SENSOR_ID_FIELD, GatewayMessage.DEVICE_ID_FIELD);
+      settings.put(InputSettings.TIME_FIELD, GatewayMessage.TIME_FIELD);
+      settings.put(InputSettings.METRIC_FIELD, "");
+      settings.put(InputSettings.UTC_OFFSET_FIELD, "");
+      settings.put(InputSettings.VALUE_FIELDS, String.join(",", GatewayMessage.VALUE_FIELDS));
+    }
+    return settings;
   }
 
   /** The readings bucketer must find in the record sent for {@code reading}. */

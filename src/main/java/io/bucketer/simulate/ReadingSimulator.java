@@ -2,7 +2,6 @@ package io.bucketer.simulate;
 
 import io.bucketer.avro.Reading;
 import io.bucketer.ingest.ReadingEncoder;
-import java.nio.charset.StandardCharsets;
 import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
@@ -10,12 +9,12 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.header.internals.RecordHeaders;
 
 /**
  * Acts as IoT gateways: sends generated readings to the input topic at a steady rate, each as the
- * record its encoder makes of it (by default bucketer's {@code Reading}, framed as Confluent's Avro
- * serializer frames it), keyed by sensor id as a gateway typically would (the processor does not
- * rely on the key unless told to).
+ * records its encoder makes of it (by default bucketer's {@code Reading}, framed as Confluent's
+ * Avro serializer frames it, keyed by sensor id as a gateway typically would).
  */
 public final class ReadingSimulator {
 
@@ -28,7 +27,7 @@ public final class ReadingSimulator {
   /** Gateways that send bucketer's own {@code Reading}, Avro framed for the registry. */
   public ReadingSimulator(
       final Producer<byte[], byte[]> producer, final ReadingEncoder encoder, final String topic) {
-    this(producer, (MessageEncoder) encoder::encode, topic);
+    this(producer, MessageEncoder.keyedBySensor(encoder::encode), topic);
   }
 
   /** Gateways that send what {@code encoder} makes of each reading (see {@link GatewayFleet}). */
@@ -62,19 +61,24 @@ public final class ReadingSimulator {
           LockSupport.parkNanos(waitNanos);
         }
       }
-      producer.send(
-          new ProducerRecord<>(
-              topic,
-              reading.getSensorId().getBytes(StandardCharsets.UTF_8),
-              encoder.encode(reading)),
-          (metadata, error) -> {
-            if (error == null) {
-              acknowledged.incrementAndGet();
-            } else {
-              failures.incrementAndGet();
-              firstError.compareAndSet(null, error);
-            }
-          });
+      final List<GatewayRecord> records = encoder.records(reading);
+      for (int i = 0; i < records.size(); i++) {
+        final GatewayRecord record = records.get(i);
+        final RecordHeaders headers = new RecordHeaders();
+        record.headers().forEach(headers::add);
+        // A reading is acknowledged with its last record, the one that carries it.
+        final boolean carriesTheReading = i == records.size() - 1;
+        producer.send(
+            new ProducerRecord<>(topic, null, record.key(), record.value(), headers),
+            (metadata, error) -> {
+              if (error != null) {
+                failures.incrementAndGet();
+                firstError.compareAndSet(null, error);
+              } else if (carriesTheReading) {
+                acknowledged.incrementAndGet();
+              }
+            });
+      }
       sent.incrementAndGet();
     }
     producer.flush();

@@ -31,7 +31,8 @@ class ReadingSimulatorTest {
     final MockProducer<byte[], byte[]> producer =
         new MockProducer<>(true, null, new ByteArraySerializer(), new ByteArraySerializer());
     final ReadingSimulator gateways =
-        new ReadingSimulator(producer, reading -> new byte[] {1}, "iot.readings");
+        new ReadingSimulator(
+            producer, MessageEncoder.keyedBySensor(reading -> new byte[] {1}), "iot.readings");
 
     assertThat(gateways.send(READINGS)).isEqualTo(3);
     assertThat(gateways.acknowledged()).isEqualTo(3);
@@ -52,7 +53,8 @@ class ReadingSimulatorTest {
           }
         };
     final ReadingSimulator gateways =
-        new ReadingSimulator(refusing, reading -> new byte[] {1}, "iot.readings");
+        new ReadingSimulator(
+            refusing, MessageEncoder.keyedBySensor(reading -> new byte[] {1}), "iot.readings");
 
     assertThatThrownBy(() -> gateways.send(READINGS))
         .isInstanceOf(IllegalStateException.class)
