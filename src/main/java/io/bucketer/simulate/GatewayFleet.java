@@ -28,9 +28,20 @@ public final class GatewayFleet {
   /** How a record is written. */
   public enum Format {
     /** Avro binary after the Schema Registry's 5-byte header, as Confluent's serializer does. */
-    AVRO,
+    AVRO("avro"),
     /** A UTF-8 JSON object, with ISO-8601 times, as MQTT bridges often publish. */
-    JSON
+    JSON("json");
+
+    private final String label;
+
+    Format(final String label) {
+      this.label = label;
+    }
+
+    /** The input.format that reads it. */
+    public String label() {
+      return label;
+    }
   }
 
   private static final ObjectMapper JSON = new ObjectMapper();
