@@ -12,6 +12,7 @@ import io.bucketer.ingest.RetryBudget;
 import io.bucketer.ingest.SchemaRegistryClient;
 import io.bucketer.ingest.SchemaRegistryException;
 import io.bucketer.ingest.SchemaRegistryUnavailableException;
+import io.bucketer.ingest.senml.SenmlOptions;
 import io.bucketer.kafkaaccess.KafkaFailures;
 import io.bucketer.kafkaaccess.KafkaUnusableException;
 import io.bucketer.kafkaaccess.NotAuthorised;
@@ -240,12 +241,14 @@ public final class BucketerApp implements AutoCloseable {
                 config.input().schemaRegistryTls())
             : null;
     final BucketerMetrics metrics = new BucketerMetrics(meters);
+    final SenmlOptions senml =
+        config.input().senml().countingSkipsWith(kind -> metrics.senmlValueSkipped(kind.tag()));
     final StreamsConfig streamsConfig = new StreamsConfig(streamsProperties(config, advertised));
     final KafkaStreams streams =
         new KafkaStreams(
             BucketTopology.build(
                 topologySettings(config, partitioning),
-                () -> config.inputFormat().decoder(config.readingMapping(), registry),
+                () -> config.inputFormat().decoder(config.readingMapping(), registry, senml),
                 metrics),
             streamsConfig);
     streams.setUncaughtExceptionHandler(

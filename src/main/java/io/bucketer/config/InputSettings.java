@@ -9,6 +9,10 @@ import io.bucketer.ingest.InputFormat;
 import io.bucketer.ingest.ReadingMapping;
 import io.bucketer.ingest.RegistryAuth;
 import io.bucketer.ingest.SensorIdSource;
+import io.bucketer.ingest.senml.SenmlEncoding;
+import io.bucketer.ingest.senml.SenmlMetric;
+import io.bucketer.ingest.senml.SenmlOptions;
+import io.bucketer.ingest.senml.SkippedValues;
 import io.bucketer.security.ClientTls;
 import java.time.Duration;
 import java.time.Instant;
@@ -41,6 +45,8 @@ public final class InputSettings {
   public static final String METRIC_FIELD = "input.metric.field";
   public static final String UTC_OFFSET_FIELD = "input.utc.offset.field";
   public static final String VALUE_FIELDS = "input.value.fields";
+  public static final String SENML_ENCODING = "input.senml.encoding";
+  public static final String SENML_METRIC = "input.senml.metric";
   public static final String SCHEMA_REGISTRY_URL = "schema.registry.url";
   public static final String SCHEMA_REGISTRY_USER_INFO = "schema.registry.basic.auth.user.info";
   public static final String SCHEMA_REGISTRY_BEARER_TOKEN = "schema.registry.bearer.token";
@@ -76,13 +82,18 @@ public final class InputSettings {
               FORMAT,
               Type.STRING,
               InputFormat.AVRO.label(),
-              ConfigDef.ValidString.in(InputFormat.AVRO.label(), InputFormat.JSON.label()),
+              ConfigDef.ValidString.in(
+                  InputFormat.AVRO.label(), InputFormat.JSON.label(), InputFormat.SENML.label()),
               Importance.HIGH,
               "What the input records' values are. avro: Schema Registry framed Avro (magic byte"
                   + " 0, schema id, Avro binary) of any writer schema; the input.*.field settings"
                   + " say which fields make the readings, located in each writer schema once per"
                   + " schema id. json: one UTF-8 JSON object per record, no registry; a value that"
-                  + " is not one goes to the dead-letter topic (malformed-json).")
+                  + " is not one goes to the dead-letter topic (malformed-json). senml: one SenML"
+                  + " pack (RFC 8428) per record, in JSON or CBOR (input.senml.encoding), no"
+                  + " registry; each numeric value and sum is a reading, its sensor id the"
+                  + " resolved name (base name + name), its metric as input.senml.metric says; the"
+                  + " input.*.field settings are not used.")
           .define(
               SENSOR_ID_FIELD,
               Type.STRING,
@@ -163,12 +174,34 @@ public final class InputSettings {
                   + " a measurement needs no settings change: a writer schema's new field is a new"
                   + " series. Not with input.metric.field.")
           .define(
+              SENML_ENCODING,
+              Type.STRING,
+              SenmlEncoding.JSON.label(),
+              ConfigDef.ValidString.in(SenmlEncoding.JSON.label(), SenmlEncoding.CBOR.label()),
+              Importance.MEDIUM,
+              "With input.format=senml: json reads application/senml+json packs (an array of"
+                  + " objects, labels bn, bt, n, v, ...), cbor application/senml+cbor ones (an"
+                  + " array of maps keyed by RFC 8428's integers, bn -2, n 0, v 2, ...). A value"
+                  + " that is not such a pack goes to the dead-letter topic (malformed-senml).")
+          .define(
+              SENML_METRIC,
+              Type.STRING,
+              SenmlMetric.UNIT.toString(),
+              new SenmlMetricSetting(),
+              Importance.MEDIUM,
+              "With input.format=senml, the readings' metric. unit: the record's unit (u, else"
+                  + " the base unit bu; no metric without one), so the unit is kept and values of"
+                  + " different units never share a window. none: no metric, the unit dropped."
+                  + " Any other text: that metric for every reading, the unit dropped. A record's"
+                  + " sum (s) is a series of its own, its metric the value's with _sum appended"
+                  + " (kWh_sum), or sum. The sensor id is the resolved name (bn + n).")
+          .define(
               SCHEMA_REGISTRY_URL,
               Type.STRING,
               "",
               Importance.HIGH,
               "Schema Registry REST endpoint(s) holding the readings' writer schemas. Required"
-                  + " with input.format=avro; unused with json.")
+                  + " with input.format=avro; unused with json and senml.")
           .define(
               SCHEMA_REGISTRY_USER_INFO,
               Type.PASSWORD,
@@ -334,6 +367,14 @@ public final class InputSettings {
     return InputFormat.of(values.getString(FORMAT));
   }
 
+  /** How input.format=senml reads packs; its skipped values are not counted yet. */
+  public SenmlOptions senml() {
+    return new SenmlOptions(
+        SenmlEncoding.of(values.getString(SENML_ENCODING)),
+        SenmlMetric.parse(values.getString(SENML_METRIC)),
+        SkippedValues.NONE);
+  }
+
   /** Which fields of an input record make its readings. */
   public ReadingMapping readingMapping() {
     return readingMapping;
@@ -474,6 +515,22 @@ public final class InputSettings {
     @Override
     public String toString() {
       return "field, key or header:<name>";
+    }
+  }
+
+  private static final class SenmlMetricSetting implements ConfigDef.Validator {
+    @Override
+    public void ensureValid(final String name, final Object value) {
+      try {
+        SenmlMetric.parse(value == null ? "" : value.toString());
+      } catch (IllegalArgumentException e) {
+        throw new ConfigException(name, value, e.getMessage());
+      }
+    }
+
+    @Override
+    public String toString() {
+      return "unit, none, or a metric name";
     }
   }
 

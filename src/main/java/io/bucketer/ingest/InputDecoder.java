@@ -11,7 +11,9 @@ import java.util.List;
 public interface InputDecoder {
 
   /**
-   * @return the record's readings, at least one, in the order of the mapping's value fields
+   * @return the record's readings, in the order of the mapping's value fields: at least one, except
+   *     for a SenML pack whose values are all strings, booleans or data, which are valid and give
+   *     none
    * @throws InvalidReadingException the record can never become readings; dead-letter it, whole
    * @throws SchemaRegistryException the writer schema could not be fetched; retry later
    */

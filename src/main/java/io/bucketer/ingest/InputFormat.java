@@ -1,11 +1,16 @@
 package io.bucketer.ingest;
 
+import io.bucketer.ingest.senml.SenmlDecoder;
+import io.bucketer.ingest.senml.SenmlOptions;
+
 /** What the input topic's record values are (input.format), and the decoder that reads them. */
 public enum InputFormat {
   /** Confluent Schema Registry framed Avro, any writer schema, read through the mapping. */
   AVRO("avro"),
   /** One UTF-8 JSON object per record, no registry. */
-  JSON("json");
+  JSON("json"),
+  /** One SenML pack (RFC 8428) per record, in JSON or CBOR, no registry and no mapping. */
+  SENML("senml");
 
   private final String label;
 
@@ -30,11 +35,21 @@ public enum InputFormat {
     throw new IllegalArgumentException("no input format " + label);
   }
 
-  /** A decoder of this format; {@code schemas} is asked only for Avro. */
+  /** A decoder of this format, SenML with its default options. */
   public InputDecoder decoder(final ReadingMapping mapping, final SchemaLookup schemas) {
+    return decoder(mapping, schemas, SenmlOptions.DEFAULT);
+  }
+
+  /**
+   * A decoder of this format; {@code schemas} is asked only for Avro, {@code mapping} only for Avro
+   * and JSON, {@code senml} only for SenML.
+   */
+  public InputDecoder decoder(
+      final ReadingMapping mapping, final SchemaLookup schemas, final SenmlOptions senml) {
     return switch (this) {
       case AVRO -> new MappedAvroDecoder(schemas, mapping);
       case JSON -> new JsonReadingDecoder(mapping);
+      case SENML -> new SenmlDecoder(senml);
     };
   }
 }

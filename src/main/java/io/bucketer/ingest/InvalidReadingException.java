@@ -57,7 +57,24 @@ public final class InvalidReadingException extends Exception {
      * With the sensor id taken from the record key or a header (input.sensor.id.from): it is
      * absent, empty, not UTF-8, or lacks the prefix to strip.
      */
-    NO_SENSOR_ID("no-sensor-id");
+    NO_SENSOR_ID("no-sensor-id"),
+    /**
+     * With input.format=senml: not a SenML pack (not a JSON or CBOR array of records, no record at
+     * all, a field of the wrong type or given twice, a record with more than one value, records of
+     * different versions).
+     */
+    MALFORMED_SENML("malformed-senml"),
+    /** A SenML pack of a version (bver) higher than RFC 8428's 10, which must not be used. */
+    UNSUPPORTED_SENML_VERSION("unsupported-senml-version"),
+    /** A SenML record with a value whose name, base name and name concatenated, is empty. */
+    SENML_NO_NAME("senml-no-name"),
+    /** A SenML name with characters RFC 8428 section 4.5.1 does not allow. */
+    SENML_INVALID_NAME("senml-invalid-name"),
+    /**
+     * A SenML field this reader does not know whose label ends with '_': RFC 8428 section 4.4 says
+     * such a pack must be refused.
+     */
+    SENML_MUST_UNDERSTAND("senml-must-understand");
 
     private final String label;
 

@@ -21,6 +21,7 @@ public final class BucketerMetrics {
   public static final String BUCKETS_EMITTED = "bucketer.buckets.emitted";
   public static final String STATE_WIPES = "bucketer.state.wipes";
   public static final String STATE_OPERATIONS = "bucketer.state.operations";
+  public static final String SENML_SKIPPED_VALUES = "bucketer.senml.skipped.values";
 
   /** An operation of the window lifecycle on its task's state stores. */
   public enum StateOperation {
@@ -136,6 +137,14 @@ public final class BucketerMetrics {
    */
   public void stateOperation(final StateOperation operation) {
     stateOperations.get(operation).increment();
+  }
+
+  /**
+   * A SenML pack carried a value that is not a number ({@code kind}: string, boolean or data),
+   * which gives no reading; valid SenML, so counted rather than dead-lettered.
+   */
+  public void senmlValueSkipped(final String kind) {
+    counter(SENML_SKIPPED_VALUES, "kind", kind).increment();
   }
 
   private Counter counter(final String name, final String tag, final String value) {

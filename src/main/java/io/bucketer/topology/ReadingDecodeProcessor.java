@@ -77,6 +77,10 @@ final class ReadingDecodeProcessor implements Processor<byte[], byte[], SeriesKe
       reject(record, new ReadingChecks.Rejection(e.reason().label(), e.getMessage()));
       return;
     }
+    if (readings.isEmpty()) {
+      // A SenML pack of strings, booleans or data only: valid, and nothing to bucket.
+      return;
+    }
     // The processor's clock, not System's, so that TopologyTestDriver can move it.
     final long now = context.currentSystemTimeMs();
     for (final Reading reading : readings) {

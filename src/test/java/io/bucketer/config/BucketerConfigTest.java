@@ -9,6 +9,9 @@ import io.bucketer.ingest.FieldPath;
 import io.bucketer.ingest.InputFormat;
 import io.bucketer.ingest.ReadingMapping;
 import io.bucketer.ingest.SensorIdSource;
+import io.bucketer.ingest.senml.SenmlEncoding;
+import io.bucketer.ingest.senml.SenmlMetric;
+import io.bucketer.ingest.senml.SenmlOptions;
 import io.bucketer.windows.DuplicateTimestamps;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -102,6 +105,30 @@ class BucketerConfigTest {
     json.put("input.format", "json");
 
     assertThat(new BucketerConfig(json).inputFormat()).isEqualTo(InputFormat.JSON);
+  }
+
+  @Test
+  void shouldReadSenmlInputWithoutARegistryAndCheckItsSettings() {
+    final Map<String, Object> senml = required();
+    senml.remove("schema.registry.url");
+    senml.put("input.format", "senml");
+    senml.put("input.senml.encoding", "cbor");
+    senml.put("input.senml.metric", "power");
+    final Map<String, Object> blankMetric = required();
+    blankMetric.put("input.senml.metric", " ");
+    final Map<String, Object> unknownEncoding = required();
+    unknownEncoding.put("input.senml.encoding", "xml");
+
+    final BucketerConfig config = new BucketerConfig(senml);
+
+    assertThat(config.inputFormat()).isEqualTo(InputFormat.SENML);
+    assertThat(config.input().senml().encoding()).isEqualTo(SenmlEncoding.CBOR);
+    assertThat(config.input().senml().metric()).isEqualTo(SenmlMetric.parse("power"));
+    assertThat(new BucketerConfig(required()).input().senml()).isEqualTo(SenmlOptions.DEFAULT);
+    assertThatThrownBy(() -> new BucketerConfig(blankMetric))
+        .hasMessageContaining("input.senml.metric");
+    assertThatThrownBy(() -> new BucketerConfig(unknownEncoding))
+        .hasMessageContaining("input.senml.encoding");
   }
 
   @Test

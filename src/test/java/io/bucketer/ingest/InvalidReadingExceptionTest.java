@@ -22,7 +22,12 @@ class InvalidReadingExceptionTest {
             "wrong-type",
             "no-values",
             "malformed-json",
-            "no-sensor-id");
+            "no-sensor-id",
+            "malformed-senml",
+            "unsupported-senml-version",
+            "senml-no-name",
+            "senml-invalid-name",
+            "senml-must-understand");
   }
 
   @Test
