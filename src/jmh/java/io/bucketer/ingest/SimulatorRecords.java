@@ -1,12 +1,16 @@
 package io.bucketer.ingest;
 
 import io.bucketer.avro.Reading;
+import io.bucketer.ingest.senml.SenmlEncoding;
+import io.bucketer.ingest.senml.SenmlPacks;
 import io.bucketer.simulate.GatewayFleet;
 import io.bucketer.simulate.GatewayFleet.Format;
 import io.bucketer.simulate.GatewayFleet.Shape;
 import io.bucketer.simulate.GatewayMessage;
 import java.io.IOException;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -52,6 +56,34 @@ final class SimulatorRecords {
   static byte[] gatewayAsAvro(final int schemaId) throws IOException {
     return ConfluentWireFormat.frame(
         schemaId, WriterSchemas.body(GatewayMessage.of(READING).toAvro()));
+  }
+
+  /**
+   * The gateway message's three values (temperature, humidity, battery) as one SenML pack, written
+   * by {@link SenmlPacks} as the simulator writes packs: base name sensor-0042, base time, and each
+   * record's metric as its unit.
+   */
+  static byte[] gatewayAsSenml(final SenmlEncoding encoding) {
+    return SenmlPacks.pack(GatewayMessage.of(READING).readings(), encoding);
+  }
+
+  /**
+   * A gateway that batches a minute of sensor-0042's temperature at 1 Hz into one pack: 60 readings
+   * from {@link #READING} on, the value moving by hundredths, so that the times are offsets from
+   * the base time and the unit is the base unit.
+   */
+  static byte[] minuteAsSenml(final SenmlEncoding encoding) {
+    final List<Reading> minute = new ArrayList<>(60);
+    for (int second = 0; second < 60; second++) {
+      minute.add(
+          new Reading(
+              READING.getSensorId(),
+              READING.getTimestamp().plusSeconds(second),
+              Math.round(READING.getValue() * 100 + second % 7) / 100d,
+              READING.getMetric(),
+              null));
+    }
+    return SenmlPacks.pack(minute, encoding);
   }
 
   private static byte[] json(final Shape shape) {

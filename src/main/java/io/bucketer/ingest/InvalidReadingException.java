@@ -39,7 +39,8 @@ public final class InvalidReadingException extends Exception {
     /**
      * The time field is not a time: in Avro not a long (timestamp-millis, timestamp-micros or plain
      * epoch milliseconds); in JSON neither an ISO-8601 instant nor an integer of epoch
-     * milliseconds.
+     * milliseconds; in SenML not a finite instant, or relative to "now" in a Kafka record without a
+     * timestamp.
      */
     NOT_A_TIME("not-a-time"),
     /** A value field holds something other than a number (in Avro: a non-numeric type). */
@@ -49,7 +50,10 @@ public final class InvalidReadingException extends Exception {
      * an integer.
      */
     WRONG_TYPE("wrong-type"),
-    /** None of the value fields has a value: the record holds no reading. */
+    /**
+     * None of the value fields has a value: the record holds no reading. In SenML: no record of the
+     * pack has a value or a sum.
+     */
     NO_VALUES("no-values"),
     /** With input.format=json: the value is not one UTF-8 JSON object. */
     MALFORMED_JSON("malformed-json"),
