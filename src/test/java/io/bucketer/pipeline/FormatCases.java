@@ -2,12 +2,21 @@ package io.bucketer.pipeline;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.cbor.CBORFactory;
+import com.fasterxml.jackson.dataformat.cbor.CBORGenerator;
 import io.bucketer.ingest.ConfluentWireFormat;
 import io.bucketer.ingest.InvalidReadingException.Reason;
+import io.bucketer.ingest.senml.SenmlEncoding;
+import io.bucketer.ingest.senml.SenmlPacks;
 import io.bucketer.pipeline.FormatCase.BadRecord;
 import io.bucketer.pipeline.FormatCase.OutgoingRecord;
 import io.bucketer.pipeline.FormatCase.Registry;
 import io.bucketer.topology.ReadingChecks;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
@@ -29,7 +38,12 @@ final class FormatCases {
   private FormatCases() {}
 
   static Stream<FormatCase> all() {
-    return Stream.of(new Avro(), new Json(), new JsonKeyedEveryNumber());
+    return Stream.of(
+        new Avro(),
+        new Json(),
+        new JsonKeyedEveryNumber(),
+        new Senml(SenmlEncoding.JSON),
+        new Senml(SenmlEncoding.CBOR));
   }
 
   /** A gateway's own Avro schema, registry-framed. */
@@ -143,6 +157,103 @@ final class FormatCases {
     @Override
     public String toString() {
       return "json, sensor id from the key, every number a value";
+    }
+  }
+
+  /**
+   * Each message as one SenML pack, as {@link SenmlPacks} writes them for the simulator: the device
+   * as base name, each value's field name as its unit, read with input.senml.metric=unit so that
+   * the series are the same as the mapped formats'.
+   */
+  static final class Senml implements FormatCase {
+    private final SenmlEncoding encoding;
+
+    Senml(final SenmlEncoding encoding) {
+      this.encoding = encoding;
+    }
+
+    @Override
+    public Map<String, String> settings() {
+      return Map.of(
+          "input.format", "senml",
+          "input.senml.encoding", encoding.label(),
+          "input.senml.metric", "unit");
+    }
+
+    @Override
+    public OutgoingRecord record(final GatewayMessages.Message message, final Registry registry) {
+      return OutgoingRecord.value(SenmlPacks.pack(message.readings(), encoding));
+    }
+
+    @Override
+    public List<BadRecord> badRecords(final Registry registry) {
+      final String bt = "\"bt\":1748768400";
+      return List.of(
+          // {} in JSON; in CBOR, a text string whose length never comes.
+          new BadRecord(OutgoingRecord.value("{}".getBytes(UTF_8)), Reason.MALFORMED_SENML.label()),
+          senml(
+              "[{\"bn\":\"gw-01\"," + bt + ",\"u\":\"temperature\",\"v\":\"20\"}]",
+              Reason.MALFORMED_SENML),
+          senml(
+              "[{\"bn\":\"gw-01\",\"bver\":11," + bt + ",\"u\":\"temperature\",\"v\":20}]",
+              Reason.UNSUPPORTED_SENML_VERSION),
+          senml("[{" + bt + ",\"u\":\"temperature\",\"v\":20}]", Reason.SENML_NO_NAME),
+          senml(
+              "[{\"bn\":\"gw 01\"," + bt + ",\"u\":\"temperature\",\"v\":20}]",
+              Reason.SENML_INVALID_NAME),
+          senml(
+              "[{\"bn\":\"gw-01\"," + bt + ",\"u\":\"temperature\",\"v\":20,\"calib_\":2}]",
+              Reason.SENML_MUST_UNDERSTAND),
+          senml("[{\"bn\":\"gw-01\"," + bt + ",\"u\":\"temperature\"}]", Reason.NO_VALUES));
+    }
+
+    private BadRecord senml(final String jsonPack, final Reason reason) {
+      final byte[] pack =
+          encoding == SenmlEncoding.CBOR ? cbor(jsonPack) : jsonPack.getBytes(UTF_8);
+      return new BadRecord(OutgoingRecord.value(pack), reason.label());
+    }
+
+    /** The pack in CBOR with the RFC's integer labels, through a JSON tree. */
+    private static byte[] cbor(final String jsonPack) {
+      try {
+        final JsonNode tree = new ObjectMapper().readTree(jsonPack);
+        final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (CBORGenerator cbor = new CBORFactory().createGenerator(bytes)) {
+          cbor.writeStartArray();
+          for (final JsonNode record : tree) {
+            cbor.writeStartObject();
+            for (final Map.Entry<String, JsonNode> field : record.properties()) {
+              final Integer label = CBOR_LABELS.get(field.getKey());
+              if (label == null) {
+                cbor.writeFieldName(field.getKey());
+              } else {
+                cbor.writeFieldId(label);
+              }
+              final JsonNode value = field.getValue();
+              if (value.isTextual()) {
+                cbor.writeString(value.textValue());
+              } else if (value.isIntegralNumber()) {
+                cbor.writeNumber(value.longValue());
+              } else {
+                cbor.writeNumber(value.doubleValue());
+              }
+            }
+            cbor.writeEndObject();
+          }
+          cbor.writeEndArray();
+        }
+        return bytes.toByteArray();
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+
+    private static final Map<String, Integer> CBOR_LABELS =
+        Map.of("bver", -1, "bn", -2, "bt", -3, "n", 0, "u", 1, "v", 2);
+
+    @Override
+    public String toString() {
+      return "senml, " + encoding.label();
     }
   }
 
