@@ -205,6 +205,19 @@ class ArchitectureTest {
         .check(PRODUCT);
   }
 
+  /** CBOR is SenML's second encoding (RFC 8428 section 6): nothing else reads or writes it. */
+  @Test
+  void shouldReadAndWriteCborOnlyForSenml() {
+    noClasses()
+        .that()
+        .resideOutsideOfPackage("io.bucketer.ingest.senml..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("com.fasterxml.jackson.dataformat.cbor..")
+        .because("the SenML decoder and encoder are the only users of CBOR")
+        .check(PRODUCT);
+  }
+
   @Test
   void shouldKeepJettyInsideTheClassesThatStartTheServer() {
     noClasses()
