@@ -22,7 +22,12 @@ final class SenmlPackParser {
 
   // A label given twice in one record is ambiguous: which value would the sensor have meant?
   private static final JsonFactory JSON =
-      JsonFactory.builder().enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build();
+      JsonFactory.builder()
+          .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+          // Every value and time is a decimal text to parse: Jackson's bundled FastDoubleParser
+          // gives the same correctly rounded double as the JDK's, faster.
+          .enable(StreamReadFeature.USE_FAST_DOUBLE_PARSER)
+          .build();
   private static final JsonFactory CBOR =
       CBORFactory.builder().enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build();
 
