@@ -164,6 +164,27 @@ class SenmlDecoderTest {
             reading(current, millis(bt), 1.7, "A"));
   }
 
+  /** RFC 8428 section 6: the CBOR representation is equivalent to the JSON one. */
+  @Test
+  void shouldReadEveryExampleOfTheRfcAlikeInCborAndInJson() throws Exception {
+    for (final String example :
+        List.of(
+            SINGLE_DATA_POINT,
+            MULTIPLE_DATA_POINTS_NOW,
+            MULTIPLE_DATA_POINTS,
+            MULTIPLE_MEASUREMENTS,
+            RESOLVED_DATA,
+            MULTIPLE_DATA_TYPES,
+            COLLECTION_OF_RESOURCES,
+            SETTING_AN_ACTUATOR,
+            TWO_LIGHTS)) {
+      assertThat(decode(SenmlEncoding.CBOR, example))
+          .as(example)
+          .isNotEmpty()
+          .isEqualTo(decode(SenmlEncoding.JSON, example));
+    }
+  }
+
   @Test
   void shouldReadTheRfcsOwnCborDumpAsItsJson() throws Exception {
     final byte[] rfcCbor = java.util.HexFormat.of().parseHex(RFC_CBOR_HEX);
