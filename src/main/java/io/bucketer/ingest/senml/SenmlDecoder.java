@@ -40,28 +40,49 @@ public final class SenmlDecoder implements InputDecoder {
    */
   @Override
   public List<Reading> readings(final InputRecord record) throws InvalidReadingException {
-    final List<SenmlResolver.Resolved> measured =
-        SenmlResolver.resolve(parser.records(record.value()), record.timestamp());
-    final List<Reading> readings = new ArrayList<>(measured.size());
-    for (final SenmlResolver.Resolved resolved : measured) {
-      final Instant time = Instant.ofEpochMilli(resolved.timeMillis());
-      if (resolved.value() != null) {
-        readings.add(
-            new Reading(
-                resolved.name(), time, resolved.value(), metric.ofValue(resolved.unit()), null));
-      }
-      if (resolved.sum() != null) {
-        readings.add(
-            new Reading(
-                resolved.name(), time, resolved.sum(), metric.ofSum(resolved.unit()), null));
-      }
-    }
+    final PackReadings pack = new PackReadings(metric);
+    final SenmlResolver resolver = new SenmlResolver(record.timestamp(), pack);
+    parser.read(record.value(), resolver);
+    resolver.finish();
     // Only once the whole pack is read: a dead-lettered pack, replayed, counts its values once.
-    for (final SenmlResolver.Resolved resolved : measured) {
-      if (resolved.otherValue() != null) {
-        skipped.skipped(resolved.otherValue());
+    pack.reportSkipped(skipped);
+    return pack.readings;
+  }
+
+  /** The readings of one pack as they are resolved, and the values it skipped. */
+  private static final class PackReadings implements SenmlResolver.Measurements {
+    private final SenmlMetric metric;
+    private final List<Reading> readings = new ArrayList<>();
+    private final int[] skipped = new int[SkippedValues.Kind.values().length];
+
+    PackReadings(final SenmlMetric metric) {
+      this.metric = metric;
+    }
+
+    @Override
+    public void value(
+        final String name, final String unit, final long timeMillis, final double value) {
+      readings.add(
+          new Reading(name, Instant.ofEpochMilli(timeMillis), value, metric.ofValue(unit), null));
+    }
+
+    @Override
+    public void sum(final String name, final String unit, final long timeMillis, final double sum) {
+      readings.add(
+          new Reading(name, Instant.ofEpochMilli(timeMillis), sum, metric.ofSum(unit), null));
+    }
+
+    @Override
+    public void other(final SkippedValues.Kind kind) {
+      skipped[kind.ordinal()]++;
+    }
+
+    void reportSkipped(final SkippedValues counter) {
+      for (final SkippedValues.Kind kind : SkippedValues.Kind.values()) {
+        for (int i = 0; i < skipped[kind.ordinal()]; i++) {
+          counter.skipped(kind);
+        }
       }
     }
-    return readings;
   }
 }

@@ -9,16 +9,20 @@ import com.fasterxml.jackson.dataformat.cbor.CBORFactory;
 import io.bucketer.ingest.InvalidReadingException;
 import io.bucketer.ingest.InvalidReadingException.Reason;
 import java.io.IOException;
-import java.util.ArrayList;
-import java.util.List;
 
 /**
- * Reads a pack's bytes into its records as written, checking each field's type (RFC 8428 Table 1)
+ * Reads a pack's bytes record by record as written, checking each field's type (RFC 8428 Table 1)
  * and nothing about their meaning, which {@link SenmlResolver} checks. Jackson's streaming parser
- * reads JSON and CBOR alike, token by token, so no tree of the pack is built. Stateless and safe
- * for concurrent use.
+ * reads JSON and CBOR alike, token by token, so no tree of the pack is built, and each record is
+ * handed on as soon as it is read. Stateless and safe for concurrent use.
  */
 final class SenmlPackParser {
+
+  /** Takes each record of a pack in turn; the record is reused for the next one. */
+  @FunctionalInterface
+  interface Records {
+    void accept(SenmlRecord record) throws InvalidReadingException;
+  }
 
   // A label given twice in one record is ambiguous: which value would the sensor have meant?
   private static final JsonFactory JSON =
@@ -40,11 +44,13 @@ final class SenmlPackParser {
   }
 
   /**
+   * Hands each record of {@code pack} to {@code records}, in order.
+   *
    * @throws InvalidReadingException {@code malformed-senml} for bytes that are not an array of one
    *     or more records of well-typed fields; {@code senml-must-understand} for a field whose label
-   *     ends with '_'
+   *     ends with '_'; whatever {@code records} throws
    */
-  List<SenmlRecord> records(final byte[] pack) throws InvalidReadingException {
+  void read(final byte[] pack, final Records records) throws InvalidReadingException {
     if (pack == null) {
       throw malformed("record value is null");
     }
@@ -53,24 +59,26 @@ final class SenmlPackParser {
       if (first != JsonToken.START_ARRAY) {
         throw malformed("expected an array of records, found " + describe(first));
       }
-      final List<SenmlRecord> records = new ArrayList<>();
+      final SenmlRecord record = new SenmlRecord();
+      int count = 0;
       for (JsonToken token = parser.nextToken();
           token != JsonToken.END_ARRAY;
           token = parser.nextToken()) {
+        count++;
         if (token != JsonToken.START_OBJECT) {
-          throw malformed(
-              "record " + (records.size() + 1) + " is " + describe(token) + ", not " + record());
+          throw malformed("record " + count + " is " + describe(token) + ", not " + record());
         }
-        records.add(record(parser, records.size() + 1));
+        record.clear(count);
+        read(parser, record);
+        records.accept(record);
       }
       final JsonToken trailing = parser.nextToken();
       if (trailing != null) {
         throw malformed("the pack's array is followed by " + describe(trailing));
       }
-      if (records.isEmpty()) {
+      if (count == 0) {
         throw malformed("the pack holds no record (RFC 8428: one or more)");
       }
-      return records;
     } catch (StreamReadException e) {
       // The original message: without the quoted input and location Jackson appends.
       throw new InvalidReadingException(
@@ -81,22 +89,9 @@ final class SenmlPackParser {
     }
   }
 
-  private SenmlRecord record(final JsonParser parser, final int position)
+  private void read(final JsonParser parser, final SenmlRecord record)
       throws IOException, InvalidReadingException {
-    Long baseVersion = null;
-    String baseName = null;
-    Double baseTime = null;
-    String baseUnit = null;
-    Double baseValue = null;
-    Double baseSum = null;
-    String name = null;
-    String unit = null;
-    Double value = null;
-    String stringValue = null;
-    Boolean booleanValue = null;
-    boolean dataValue = false;
-    Double sum = null;
-    Double time = null;
+    final int position = record.position;
     for (JsonToken token = parser.nextToken();
         token != JsonToken.END_OBJECT;
         token = parser.nextToken()) {
@@ -123,40 +118,45 @@ final class SenmlPackParser {
         continue;
       }
       switch (label) {
-        case BASE_VERSION -> baseVersion = version(parser, field, position);
-        case BASE_NAME -> baseName = text(parser, field, label, position);
-        case BASE_TIME -> baseTime = number(parser, field, label, position);
-        case BASE_UNIT -> baseUnit = text(parser, field, label, position);
-        case BASE_VALUE -> baseValue = number(parser, field, label, position);
-        case BASE_SUM -> baseSum = number(parser, field, label, position);
-        case NAME -> name = text(parser, field, label, position);
-        case UNIT -> unit = text(parser, field, label, position);
-        case VALUE -> value = number(parser, field, label, position);
-        case STRING_VALUE -> stringValue = text(parser, field, label, position);
-        case BOOLEAN_VALUE -> booleanValue = bool(field, label, position);
-        case DATA_VALUE -> dataValue = data(field, label, position);
-        case SUM -> sum = number(parser, field, label, position);
-        case TIME -> time = number(parser, field, label, position);
+        case BASE_VERSION -> {
+          record.baseVersion = version(parser, field, position);
+          record.hasBaseVersion = true;
+        }
+        case BASE_NAME -> record.baseName = text(parser, field, label, position);
+        case BASE_TIME -> {
+          record.baseTime = number(parser, field, label, position);
+          record.hasBaseTime = true;
+        }
+        case BASE_UNIT -> record.baseUnit = text(parser, field, label, position);
+        case BASE_VALUE -> {
+          record.baseValue = number(parser, field, label, position);
+          record.hasBaseValue = true;
+        }
+        case BASE_SUM -> {
+          record.baseSum = number(parser, field, label, position);
+          record.hasBaseSum = true;
+        }
+        case NAME -> record.name = text(parser, field, label, position);
+        case UNIT -> record.unit = text(parser, field, label, position);
+        case VALUE -> {
+          record.value = number(parser, field, label, position);
+          record.hasValue = true;
+        }
+        case STRING_VALUE -> record.stringValue = text(parser, field, label, position);
+        case BOOLEAN_VALUE -> record.hasBooleanValue = bool(field, label, position);
+        case DATA_VALUE -> record.dataValue = data(field, label, position);
+        case SUM -> {
+          record.sum = number(parser, field, label, position);
+          record.hasSum = true;
+        }
+        case TIME -> {
+          record.time = number(parser, field, label, position);
+          record.hasTime = true;
+        }
         // Checked for its type, otherwise unused: it says when the next reading is due.
         case UPDATE_TIME -> number(parser, field, label, position);
       }
     }
-    return new SenmlRecord(
-        position,
-        baseVersion,
-        baseName,
-        baseTime,
-        baseUnit,
-        baseValue,
-        baseSum,
-        name,
-        unit,
-        value,
-        stringValue,
-        booleanValue,
-        dataValue,
-        sum,
-        time);
   }
 
   private static String text(
@@ -168,7 +168,7 @@ final class SenmlPackParser {
     return parser.getText();
   }
 
-  private static Double number(
+  private static double number(
       final JsonParser parser, final JsonToken token, final SenmlLabel label, final int position)
       throws IOException, InvalidReadingException {
     if (token != JsonToken.VALUE_NUMBER_INT && token != JsonToken.VALUE_NUMBER_FLOAT) {
@@ -177,7 +177,7 @@ final class SenmlPackParser {
     return parser.getDoubleValue();
   }
 
-  private static Long version(final JsonParser parser, final JsonToken token, final int position)
+  private static long version(final JsonParser parser, final JsonToken token, final int position)
       throws IOException, InvalidReadingException {
     if (token != JsonToken.VALUE_NUMBER_INT
         || parser.getNumberType() == JsonParser.NumberType.BIG_INTEGER
@@ -192,12 +192,13 @@ final class SenmlPackParser {
     return parser.getLongValue();
   }
 
-  private static Boolean bool(final JsonToken token, final SenmlLabel label, final int position)
+  /** Whether a boolean was there: its value never becomes a reading. */
+  private static boolean bool(final JsonToken token, final SenmlLabel label, final int position)
       throws InvalidReadingException {
     if (token != JsonToken.VALUE_TRUE && token != JsonToken.VALUE_FALSE) {
       throw wrongType(label, position, token, "a boolean");
     }
-    return token == JsonToken.VALUE_TRUE;
+    return true;
   }
 
   /** Base64url text in JSON, a byte string in CBOR (RFC 8428 sections 5 and 6). */

@@ -2,16 +2,14 @@ package io.bucketer.ingest.senml;
 
 import io.bucketer.ingest.InvalidReadingException;
 import io.bucketer.ingest.InvalidReadingException.Reason;
-import java.util.ArrayList;
-import java.util.List;
 
 /**
- * Resolves a pack's records as RFC 8428 section 4.6 defines it: each base field applies to its own
- * record and every later one until a record gives it again, so they are applied in order. The name
- * is the base name and the name concatenated; the time the base time plus the time, in seconds,
- * relative to "now" below 2^28 (section 4.5.3), "now" being the Kafka record's timestamp; the unit
- * the record's, else the base unit; the value the base value plus the value, the sum the base sum
- * plus the sum.
+ * Resolves a pack's records as RFC 8428 section 4.6 defines it, one record at a time as the parser
+ * reads them: each base field applies to its own record and every later one until a record gives it
+ * again. The name is the base name and the name concatenated; the time the base time plus the time,
+ * in seconds, relative to "now" below 2^28 (section 4.5.3), "now" being the Kafka record's
+ * timestamp; the unit the record's, else the base unit; the value the base value plus the value,
+ * the sum the base sum plus the sum. One resolver per pack: it holds the pack's base fields.
  *
  * <p>Choices where the RFC leaves room, each so that no reading is made up:
  *
@@ -23,9 +21,10 @@ import java.util.List;
  *   <li>A record that carries no value and no sum measures nothing: its base fields apply, and its
  *       name is not checked.
  *   <li>Records are kept in the pack's order rather than sorted by time: the windows do not care.
+ *   <li>The rules are checked in the pack's order, and the first one broken is the reason.
  * </ul>
  */
-final class SenmlResolver {
+final class SenmlResolver implements SenmlPackParser.Records {
 
   /** RFC 8428's version: a pack of a higher one must not be used (section 4.4). */
   static final long SUPPORTED_VERSION = 10;
@@ -38,125 +37,132 @@ final class SenmlResolver {
 
   private static final int MAX_NAME_IN_MESSAGE = 120;
 
-  private SenmlResolver() {}
+  /** What the resolved records measured, told as each record is resolved. */
+  interface Measurements {
 
-  /**
-   * One measuring record, resolved.
-   *
-   * @param name base name and name, never empty
-   * @param unit the record's unit or the base unit; null for neither
-   * @param timeMillis epoch milliseconds
-   * @param value the numeric value, bv added; null when the record has none
-   * @param sum the sum, bs added; null when the record has none
-   * @param otherValue the kind of a value that is not a number; null when there is none
-   */
-  record Resolved(
-      String name,
-      String unit,
-      long timeMillis,
-      Double value,
-      Double sum,
-      SkippedValues.Kind otherValue) {}
+    /** A numeric value ({@code v}, base value added). */
+    void value(String name, String unit, long timeMillis, double value);
+
+    /** A sum ({@code s}, base sum added). */
+    void sum(String name, String unit, long timeMillis, double sum);
+
+    /** A value that is not a number. */
+    void other(SkippedValues.Kind kind);
+  }
+
+  private final long nowMillis;
+  private final Measurements measurements;
+  private long version = SUPPORTED_VERSION;
+  private String baseName = "";
+  private double baseTime;
+  private String baseUnit;
+  private double baseValue;
+  private double baseSum;
+  private int records;
+  private boolean measured;
 
   /**
    * @param nowMillis what "now" is for relative times: the Kafka record's timestamp; negative when
    *     unknown
-   * @return the measuring records, at least one, in the pack's order
-   * @throws InvalidReadingException the pack breaks a rule of RFC 8428, or measures nothing
+   * @param measurements told of each value and sum, in the pack's order
    */
-  static List<Resolved> resolve(final List<SenmlRecord> records, final long nowMillis)
-      throws InvalidReadingException {
-    // Before anything else: a pack of an unknown version must not be read at all.
-    checkVersions(records);
-    String baseName = "";
-    double baseTime = 0;
-    String baseUnit = null;
-    double baseValue = 0;
-    double baseSum = 0;
-    final List<Resolved> resolved = new ArrayList<>(records.size());
-    for (final SenmlRecord record : records) {
-      if (record.baseName() != null) {
-        baseName = record.baseName();
-      }
-      if (record.baseTime() != null) {
-        baseTime = record.baseTime();
-      }
-      if (record.baseUnit() != null) {
-        baseUnit = record.baseUnit();
-      }
-      if (record.baseValue() != null) {
-        baseValue = record.baseValue();
-      }
-      if (record.baseSum() != null) {
-        baseSum = record.baseSum();
-      }
-      if (!record.measures()) {
-        continue;
-      }
-      if (record.valueFields() > 1) {
-        throw new InvalidReadingException(
-            Reason.MALFORMED_SENML,
-            "record "
-                + record.position()
-                + " holds more than one of v, vs, vb and vd (RFC 8428 section 4.2: exactly one)");
-      }
-      final String name = record.name() == null ? baseName : baseName + record.name();
-      checkName(name, record.position());
-      final double seconds = baseTime + (record.time() == null ? 0 : record.time());
-      resolved.add(
-          new Resolved(
-              name,
-              record.unit() != null ? record.unit() : baseUnit,
-              millis(seconds, nowMillis, record.position()),
-              record.value() == null ? null : baseValue + record.value(),
-              record.sum() == null ? null : baseSum + record.sum(),
-              otherValue(record)));
+  SenmlResolver(final long nowMillis, final Measurements measurements) {
+    this.nowMillis = nowMillis;
+    this.measurements = measurements;
+  }
+
+  /**
+   * @throws InvalidReadingException the record breaks a rule of RFC 8428
+   */
+  @Override
+  public void accept(final SenmlRecord record) throws InvalidReadingException {
+    records++;
+    if (record.hasBaseVersion) {
+      checkVersion(record);
     }
-    if (resolved.isEmpty()) {
+    if (record.baseName != null) {
+      baseName = record.baseName;
+    }
+    if (record.hasBaseTime) {
+      baseTime = record.baseTime;
+    }
+    if (record.baseUnit != null) {
+      baseUnit = record.baseUnit;
+    }
+    if (record.hasBaseValue) {
+      baseValue = record.baseValue;
+    }
+    if (record.hasBaseSum) {
+      baseSum = record.baseSum;
+    }
+    if (!record.measures()) {
+      return;
+    }
+    if (record.valueFields() > 1) {
+      throw new InvalidReadingException(
+          Reason.MALFORMED_SENML,
+          "record "
+              + record.position
+              + " holds more than one of v, vs, vb and vd (RFC 8428 section 4.2: exactly one)");
+    }
+    measured = true;
+    final String name = record.name == null ? baseName : baseName + record.name;
+    checkName(name, record.position);
+    final String unit = record.unit != null ? record.unit : baseUnit;
+    final long time = millis(baseTime + (record.hasTime ? record.time : 0), record.position);
+    if (record.hasValue) {
+      measurements.value(name, unit, time, baseValue + record.value);
+    }
+    if (record.hasSum) {
+      measurements.sum(name, unit, time, baseSum + record.sum);
+    }
+    final SkippedValues.Kind other = otherValue(record);
+    if (other != null) {
+      measurements.other(other);
+    }
+  }
+
+  /**
+   * Once the whole pack was accepted.
+   *
+   * @throws InvalidReadingException {@code no-values} when no record measured anything
+   */
+  void finish() throws InvalidReadingException {
+    if (!measured) {
       throw new InvalidReadingException(
           Reason.NO_VALUES,
-          "none of the pack's "
-              + records.size()
-              + " record(s) has a value (v, vs, vb, vd) or a sum");
+          "none of the pack's " + records + " record(s) has a value (v, vs, vb, vd) or a sum");
     }
-    return resolved;
   }
 
   /** Section 4.4: no version above ours, and one version for the whole pack. */
-  private static void checkVersions(final List<SenmlRecord> records)
-      throws InvalidReadingException {
-    long version = SUPPORTED_VERSION;
-    for (final SenmlRecord record : records) {
-      final Long given = record.baseVersion();
-      if (given == null) {
-        continue;
-      }
-      if (given > SUPPORTED_VERSION) {
-        throw new InvalidReadingException(
-            Reason.UNSUPPORTED_SENML_VERSION,
-            "record "
-                + record.position()
-                + " gives bver "
-                + given
-                + ", higher than RFC 8428's "
-                + SUPPORTED_VERSION
-                + ": such a pack must not be used (RFC 8428 section 4.4)");
-      }
-      // The first record sets the pack's version; a later one that differs breaks the rule that
-      // all records of a pack have the same version.
-      if (record.position() > 1 && given != version) {
-        throw new InvalidReadingException(
-            Reason.MALFORMED_SENML,
-            "record "
-                + record.position()
-                + " gives bver "
-                + given
-                + " in a pack of version "
-                + version
-                + ": all records of a pack must have the same version (RFC 8428 section 4.4)");
-      }
-      version = given;
+  private void checkVersion(final SenmlRecord record) throws InvalidReadingException {
+    final long given = record.baseVersion;
+    if (given > SUPPORTED_VERSION) {
+      throw new InvalidReadingException(
+          Reason.UNSUPPORTED_SENML_VERSION,
+          "record "
+              + record.position
+              + " gives bver "
+              + given
+              + ", higher than RFC 8428's "
+              + SUPPORTED_VERSION
+              + ": such a pack must not be used (RFC 8428 section 4.4)");
     }
+    // The first record sets the pack's version; a later one that differs breaks the rule that all
+    // records of a pack have the same version.
+    if (record.position > 1 && given != version) {
+      throw new InvalidReadingException(
+          Reason.MALFORMED_SENML,
+          "record "
+              + record.position
+              + " gives bver "
+              + given
+              + " in a pack of version "
+              + version
+              + ": all records of a pack must have the same version (RFC 8428 section 4.4)");
+    }
+    version = given;
   }
 
   /** Section 4.5.1, as {@link #invalidCharacter} checks it. */
@@ -221,8 +227,7 @@ final class SenmlResolver {
         + '"';
   }
 
-  private static long millis(final double seconds, final long nowMillis, final int position)
-      throws InvalidReadingException {
+  private long millis(final double seconds, final int position) throws InvalidReadingException {
     final double millis = seconds * 1000d;
     if (!Double.isFinite(millis) || Math.abs(millis) >= MAX_MILLIS) {
       throw new InvalidReadingException(
@@ -245,12 +250,12 @@ final class SenmlResolver {
   }
 
   private static SkippedValues.Kind otherValue(final SenmlRecord record) {
-    if (record.stringValue() != null) {
+    if (record.stringValue != null) {
       return SkippedValues.Kind.STRING;
     }
-    if (record.booleanValue() != null) {
+    if (record.hasBooleanValue) {
       return SkippedValues.Kind.BOOLEAN;
     }
-    return record.dataValue() ? SkippedValues.Kind.DATA : null;
+    return record.dataValue ? SkippedValues.Kind.DATA : null;
   }
 }
