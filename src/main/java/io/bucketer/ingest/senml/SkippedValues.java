@@ -4,7 +4,9 @@ package io.bucketer.ingest.senml;
  * Told of each value of an accepted pack that gives no reading because it is not a number: SenML
  * records may carry strings, booleans and binary data, which a bucket cannot sum. They are valid
  * RFC 8428 and are not dead-lettered; counting them shows what a fleet sends that is not kept.
- * Values of a pack that is dead-lettered are not reported, so that replaying it counts them once.
+ * Values of a pack the decoder refuses are not reported, so that replaying its dead letter counts
+ * them once (a pack refused after decoding, by the topology's checks of its readings' times and
+ * values, has reported them).
  */
 @FunctionalInterface
 public interface SkippedValues {
