@@ -225,7 +225,7 @@ final class DemoCommand implements Callable<Integer> {
   }
 
   private String formatName() {
-    return messages.format == GatewayFleet.Format.JSON ? "JSON" : "Avro";
+    return messages.format.label();
   }
 
   /**

@@ -1,6 +1,8 @@
 package io.bucketer.cli;
 
 import io.bucketer.simulate.GatewayFleet;
+import java.util.Locale;
+import picocli.CommandLine;
 import picocli.CommandLine.Option;
 
 /** What the simulated gateways' records hold and how they are written. */
@@ -18,8 +20,23 @@ final class MessageOptions {
   @Option(
       names = "--format",
       defaultValue = "avro",
+      converter = FormatConverter.class,
       description =
-          "How each record is written: avro (Schema Registry framing) or json (a UTF-8 JSON object,"
-              + " ISO-8601 times, no registry) (default: ${DEFAULT-VALUE}).")
+          "How each record is written: avro (Schema Registry framing), json (a UTF-8 JSON object,"
+              + " ISO-8601 times, no registry), senml or senml-cbor (a SenML pack of the record's"
+              + " readings, RFC 8428, the device as base name and each metric as unit) (default:"
+              + " ${DEFAULT-VALUE}).")
   GatewayFleet.Format format;
+
+  /** Formats by their names, which may hold a dash. */
+  static final class FormatConverter implements CommandLine.ITypeConverter<GatewayFleet.Format> {
+    @Override
+    public GatewayFleet.Format convert(final String value) {
+      try {
+        return GatewayFleet.Format.of(value.toLowerCase(Locale.ROOT));
+      } catch (IllegalArgumentException e) {
+        throw new CommandLine.TypeConversionException(e.getMessage());
+      }
+    }
+  }
 }

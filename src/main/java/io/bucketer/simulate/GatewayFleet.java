@@ -4,11 +4,17 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.bucketer.avro.Reading;
 import io.bucketer.config.InputSettings;
+import io.bucketer.ingest.InputFormat;
 import io.bucketer.ingest.ReadingEncoder;
+import io.bucketer.ingest.senml.SenmlEncoding;
+import io.bucketer.ingest.senml.SenmlPacks;
 import java.io.UncheckedIOException;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.Collectors;
 
 /**
  * The records a fleet of gateways sends, in one of the shapes bucketer reads: its own {@code
@@ -30,7 +36,11 @@ public final class GatewayFleet {
     /** Avro binary after the Schema Registry's 5-byte header, as Confluent's serializer does. */
     AVRO("avro"),
     /** A UTF-8 JSON object, with ISO-8601 times, as MQTT bridges often publish. */
-    JSON("json");
+    JSON("json"),
+    /** A SenML pack (RFC 8428) in JSON: the device as base name, each value's metric its unit. */
+    SENML("senml"),
+    /** The same SenML pack in CBOR, with the RFC's integer labels. */
+    SENML_CBOR("senml-cbor");
 
     private final String label;
 
@@ -38,9 +48,25 @@ public final class GatewayFleet {
       this.label = label;
     }
 
-    /** The input.format that reads it. */
+    /** Its name on the command line. */
     public String label() {
       return label;
+    }
+
+    /**
+     * @throws IllegalArgumentException for a name that is no format
+     */
+    public static Format of(final String label) {
+      for (final Format format : values()) {
+        if (format.label.equals(label)) {
+          return format;
+        }
+      }
+      throw new IllegalArgumentException(
+          "no format "
+              + label
+              + "; one of "
+              + Arrays.stream(values()).map(Format::label).collect(Collectors.joining(", ")));
     }
   }
 
@@ -53,15 +79,22 @@ public final class GatewayFleet {
    */
   public static MessageEncoder encoder(
       final Shape shape, final Format format, final ReadingEncoder avro) {
+    final Function<Reading, List<Reading>> inRecord =
+        shape == Shape.READING ? List::of : reading -> GatewayMessage.of(reading).readings();
     return MessageEncoder.keyedBySensor(
-        switch (shape) {
-          case READING ->
-              format == Format.AVRO ? avro::encode : reading -> json(readingAsJson(reading));
-          case GATEWAY ->
-              format == Format.AVRO
-                  ? reading ->
-                      avro.encode(GatewayMessage.of(reading).toAvro(), GatewayMessage.SCHEMA)
+        switch (format) {
+          case AVRO ->
+              shape == Shape.READING
+                  ? avro::encode
+                  : reading ->
+                      avro.encode(GatewayMessage.of(reading).toAvro(), GatewayMessage.SCHEMA);
+          case JSON ->
+              shape == Shape.READING
+                  ? reading -> json(readingAsJson(reading))
                   : reading -> json(gatewayAsJson(GatewayMessage.of(reading)));
+          case SENML -> reading -> SenmlPacks.pack(inRecord.apply(reading), SenmlEncoding.JSON);
+          case SENML_CBOR ->
+              reading -> SenmlPacks.pack(inRecord.apply(reading), SenmlEncoding.CBOR);
         });
   }
 
@@ -72,8 +105,17 @@ public final class GatewayFleet {
    */
   public static Map<String, String> inputSettings(final Shape shape, final Format format) {
     final Map<String, String> settings = new LinkedHashMap<>();
-    if (format == Format.JSON) {
-      settings.put(InputSettings.FORMAT, "json");
+    switch (format) {
+      case AVRO -> {} // the default
+      case JSON -> settings.put(InputSettings.FORMAT, InputFormat.JSON.label());
+      case SENML, SENML_CBOR -> {
+        // A pack names its sensor and metrics itself: no field mapping.
+        settings.put(InputSettings.FORMAT, InputFormat.SENML.label());
+        settings.put(
+            InputSettings.SENML_ENCODING,
+            (format == Format.SENML ? SenmlEncoding.JSON : SenmlEncoding.CBOR).label());
+        return settings;
+      }
     }
     if (shape == Shape.GATEWAY) {
       settings.put(InputSettings.SENSOR_ID_FIELD, GatewayMessage.DEVICE_ID_FIELD);

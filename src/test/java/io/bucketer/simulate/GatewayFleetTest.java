@@ -5,9 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.bucketer.avro.Reading;
+import io.bucketer.config.BucketerConfig;
+import io.bucketer.ingest.InputDecoder;
 import java.io.ByteArrayOutputStream;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.avro.generic.GenericDatumReader;
 import org.apache.avro.generic.GenericDatumWriter;
 import org.apache.avro.generic.GenericRecord;
@@ -15,6 +19,8 @@ import org.apache.avro.io.BinaryEncoder;
 import org.apache.avro.io.DecoderFactory;
 import org.apache.avro.io.EncoderFactory;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 class GatewayFleetTest {
 
@@ -53,6 +59,44 @@ class GatewayFleetTest {
     assertThat(battery).isBetween(3.5, 4.1);
     assertThat(GatewayFleet.readingsIn(GatewayFleet.Shape.READING, reading("s", null, 1.0)))
         .hasSize(1);
+  }
+
+  /**
+   * What the simulator sends in each format that needs no registry, bucketer reads back, with the
+   * settings that {@link GatewayFleet#inputSettings} says a user would set for it, as exactly the
+   * readings {@link GatewayFleet#readingsIn} says are in it.
+   */
+  @ParameterizedTest
+  @EnumSource(
+      value = GatewayFleet.Format.class,
+      names = {"JSON", "SENML", "SENML_CBOR"})
+  void shouldBeReadBackByTheSettingsItNamesAsTheReadingsItCarries(final GatewayFleet.Format format)
+      throws Exception {
+    final Reading reading = reading("sensor-0005", "humidity", 44.5);
+    for (final GatewayFleet.Shape shape : GatewayFleet.Shape.values()) {
+      final Map<String, Object> settings =
+          new HashMap<>(
+              Map.of("bootstrap.servers", "localhost:9092", "mongodb.uri", "mongodb://localhost"));
+      settings.putAll(GatewayFleet.inputSettings(shape, format));
+      final BucketerConfig config = new BucketerConfig(settings);
+      final InputDecoder decoder =
+          config
+              .inputFormat()
+              .decoder(
+                  config.readingMapping(),
+                  id -> {
+                    throw new AssertionError("no registry for " + format);
+                  },
+                  config.input().senml());
+
+      final List<Reading> read =
+          decoder.readings(GatewayFleet.encoder(shape, format, null).encode(reading));
+
+      // SenML carries no UTC offset.
+      assertThat(read)
+          .usingRecursiveFieldByFieldElementComparatorIgnoringFields("utc_offset_minutes")
+          .containsExactlyElementsOf(GatewayFleet.readingsIn(shape, reading));
+    }
   }
 
   @Test
