@@ -78,7 +78,25 @@ public final class InvalidReadingException extends Exception {
      * A SenML field this reader does not know whose label ends with '_': RFC 8428 section 4.4 says
      * such a pack must be refused.
      */
-    SENML_MUST_UNDERSTAND("senml-must-understand");
+    SENML_MUST_UNDERSTAND("senml-must-understand"),
+    /**
+     * With input.format=protobuf: the body does not parse as the message its schema and message
+     * indexes name (truncated, a bad tag or varint, a proto2 required field missing), or the
+     * message-index array after the registry header is not one.
+     */
+    MALFORMED_PROTOBUF("malformed-protobuf"),
+    /** The message indexes of a Protobuf frame name no message of the frame's schema. */
+    UNKNOWN_MESSAGE_INDEX("unknown-message-index"),
+    /**
+     * A mapped field is repeated (a list of values, not one), or the mapped paths cross more than
+     * one repeated message field: which element would a reading come from?
+     */
+    REPEATED_FIELD("repeated-field"),
+    /**
+     * With input.format=json-schema and input.json.schema.validate=true: the body breaks the JSON
+     * schema it was registered with; the message names the first violation's path and rule.
+     */
+    SCHEMA_VIOLATION("schema-violation");
 
     private final String label;
 

@@ -9,6 +9,9 @@ import java.net.URLEncoder;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -26,18 +29,24 @@ import org.apache.avro.Schema;
  * the {@link RetryBudget} and then raise {@link SchemaRegistryUnavailableException}; other
  * unexpected answers (401/403, a 404 without 40403, which usually means a wrong base URL) and a TLS
  * handshake that fails raise {@link SchemaRegistryException} at once, since retrying cannot fix
- * them and dead-lettering would discard good data. Schema references are not supported.
+ * them and dead-lettering would discard good data. Avro schemas are read without references;
+ * Protobuf and JSON schemas come as text with their references ({@link SchemaTextLookup}), which
+ * their decoders fetch by subject and version.
  */
-public final class SchemaRegistryClient implements SchemaLookup {
+public final class SchemaRegistryClient implements SchemaLookup, SchemaTextLookup {
 
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final int SCHEMA_NOT_FOUND = 40403;
+  private static final int SUBJECT_NOT_FOUND = 40401;
 
   private final RegistryTransport transport;
   // Unbounded, like Confluent's client: ids and registrations are immutable and few per topic.
   // Failures are not cached, so a schema registered later is found on the next record.
   private final ConcurrentMap<Integer, Schema> schemasById = new ConcurrentHashMap<>();
   private final ConcurrentMap<Registration, Integer> idsByRegistration = new ConcurrentHashMap<>();
+  private final ConcurrentMap<TextRegistration, Integer> idsByText = new ConcurrentHashMap<>();
+  private final ConcurrentMap<Integer, SchemaText> textsById = new ConcurrentHashMap<>();
+  private final ConcurrentMap<Version, SchemaText> textsByVersion = new ConcurrentHashMap<>();
 
   /**
    * @param baseUrls one URL or a comma-separated list; on connection failure or a transient status
@@ -93,6 +102,95 @@ public final class SchemaRegistryClient implements SchemaLookup {
       return cached;
     }
     // Not computeIfAbsent: the HTTP call, with its retries, must not hold a map bin lock.
+    final Schema schema = parseAvro(id, fetchById(id));
+    final Schema raced = schemasById.putIfAbsent(id, schema);
+    return raced == null ? schema : raced;
+  }
+
+  /**
+   * {@code GET /schemas/ids/{id}}, of any schema type, with its references; answered from the cache
+   * after the first success.
+   */
+  @Override
+  public SchemaText schemaTextById(final int id) throws InvalidReadingException {
+    final SchemaText cached = textsById.get(id);
+    if (cached != null) {
+      return cached;
+    }
+    final SchemaText text = schemaText("schema id " + id, fetchById(id));
+    final SchemaText raced = textsById.putIfAbsent(id, text);
+    return raced == null ? text : raced;
+  }
+
+  /**
+   * {@code GET /subjects/{subject}/versions/{version}}: a referenced schema. A subject's version
+   * never changes once registered, so it is cached too.
+   */
+  @Override
+  public SchemaText schemaTextByVersion(final String subject, final int version)
+      throws InvalidReadingException {
+    final Version key = new Version(subject, version);
+    final SchemaText cached = textsByVersion.get(key);
+    if (cached != null) {
+      return cached;
+    }
+    final String path = subjectPath(subject) + "/versions/" + version;
+    final HttpResponse<String> response = transport.send("GET", path, null);
+    if (response.statusCode() == 404 && errorCode(response) / 100 == SUBJECT_NOT_FOUND / 100) {
+      // 40401 no such subject, 40402 no such version
+      throw new InvalidReadingException(
+          Reason.INCOMPATIBLE_SCHEMA,
+          "the referenced schema "
+              + subject
+              + " version "
+              + version
+              + " is not registered at "
+              + transport.describeUrls());
+    }
+    final SchemaText text =
+        schemaText(subject + " version " + version, requireOk(response, "GET " + path, transport));
+    final SchemaText raced = textsByVersion.putIfAbsent(key, text);
+    return raced == null ? text : raced;
+  }
+
+  /**
+   * {@code POST /subjects/{subject}/versions} of a schema of any type, with its references (which
+   * must be registered already); idempotent, as {@link #register(String, Schema)}.
+   *
+   * @throws SchemaRegistryException if the registry rejects the schema
+   */
+  public int register(final String subject, final SchemaText schema) {
+    final TextRegistration key = new TextRegistration(subject, schema);
+    final Integer cached = idsByText.get(key);
+    if (cached != null) {
+      return cached;
+    }
+    final Map<String, Object> request = new LinkedHashMap<>();
+    if (!SchemaText.AVRO.equals(schema.type())) {
+      request.put("schemaType", schema.type()); // absent means Avro, as Confluent's client sends it
+    }
+    request.put("schema", schema.text());
+    if (!schema.references().isEmpty()) {
+      request.put(
+          "references",
+          schema.references().stream()
+              .map(r -> Map.of("name", r.name(), "subject", r.subject(), "version", r.version()))
+              .toList());
+    }
+    final String path = subjectPath(subject) + "/versions";
+    final JsonNode answer =
+        requireOk(transport.send("POST", path, toJson(request)), "POST " + path, transport);
+    final JsonNode id = answer.get("id");
+    if (id == null || !id.canConvertToInt()) {
+      throw new SchemaRegistryException(
+          "no schema id in the answer to POST " + path + ": " + answer);
+    }
+    idsByText.putIfAbsent(key, id.intValue());
+    textsById.putIfAbsent(id.intValue(), schema);
+    return id.intValue();
+  }
+
+  private JsonNode fetchById(final int id) throws InvalidReadingException {
     final String path = "/schemas/ids/" + id;
     final HttpResponse<String> response = transport.send("GET", path, null);
     if (response.statusCode() == 404 && errorCode(response) == SCHEMA_NOT_FOUND) {
@@ -100,9 +198,28 @@ public final class SchemaRegistryClient implements SchemaLookup {
           Reason.UNKNOWN_SCHEMA_ID,
           "schema id " + id + " is not registered at " + transport.describeUrls());
     }
-    final Schema schema = parseAvro(id, requireOk(response, "GET " + path, transport));
-    final Schema raced = schemasById.putIfAbsent(id, schema);
-    return raced == null ? schema : raced;
+    return requireOk(response, "GET " + path, transport);
+  }
+
+  private static SchemaText schemaText(final String what, final JsonNode answer) {
+    final JsonNode text = answer.get("schema");
+    if (text == null || !text.isTextual()) {
+      throw new SchemaRegistryException("no 'schema' string for " + what + ": " + answer);
+    }
+    final List<SchemaText.Reference> references = new ArrayList<>();
+    for (final JsonNode reference : answer.path("references")) {
+      references.add(
+          new SchemaText.Reference(
+              reference.path("name").asText(),
+              reference.path("subject").asText(),
+              reference.path("version").asInt(-1)));
+    }
+    return new SchemaText(
+        answer.path("schemaType").asText(SchemaText.AVRO), text.asText(), references);
+  }
+
+  private static String subjectPath(final String subject) {
+    return "/subjects/" + URLEncoder.encode(subject, StandardCharsets.UTF_8).replace("+", "%20");
   }
 
   /**
@@ -234,6 +351,10 @@ public final class SchemaRegistryClient implements SchemaLookup {
       throw new IllegalStateException("cannot serialise a map of strings", e);
     }
   }
+
+  private record Version(String subject, int version) {}
+
+  private record TextRegistration(String subject, SchemaText schema) {}
 
   private record Registration(String subject, Schema schema) {
     Registration {
