@@ -40,7 +40,19 @@ public final class JsonReadingDecoder implements InputDecoder {
 
   @Override
   public List<Reading> readings(final InputRecord input) throws InvalidReadingException {
-    final JsonNode record = parse(input.value());
+    final byte[] value = input.value();
+    if (value == null) {
+      throw new InvalidReadingException(Reason.MALFORMED_JSON, "record value is null");
+    }
+    return readings(input, parse(value, 0, value.length));
+  }
+
+  /**
+   * The readings of {@code record}, the JSON object in {@code input}, parsed with {@link #parse}:
+   * for formats that frame one.
+   */
+  List<Reading> readings(final InputRecord input, final JsonNode record)
+      throws InvalidReadingException {
     final String id =
         mapping.sensorIdSource().inPayload()
             ? sensorId(record)
@@ -90,13 +102,16 @@ public final class JsonReadingDecoder implements InputDecoder {
     return fields;
   }
 
-  private static JsonNode parse(final byte[] value) throws InvalidReadingException {
-    if (value == null) {
-      throw new InvalidReadingException(Reason.MALFORMED_JSON, "record value is null");
-    }
+  /**
+   * The one JSON object in {@code data[offset, offset + length)}.
+   *
+   * @throws InvalidReadingException {@code malformed-json} when it is not one
+   */
+  static JsonNode parse(final byte[] data, final int offset, final int length)
+      throws InvalidReadingException {
     final JsonNode record;
     try {
-      record = JSON.readTree(value);
+      record = JSON.readTree(data, offset, length);
     } catch (JsonProcessingException e) {
       // The original message: without the quoted record and location Jackson appends.
       throw new InvalidReadingException(

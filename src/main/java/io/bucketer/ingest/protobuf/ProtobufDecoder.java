@@ -91,6 +91,9 @@ public final class ProtobufDecoder implements InputDecoder {
           ProtoSchemaCompiler.compile(what, registry.schemaTextById(schemaId), registry),
           null);
     } catch (InvalidReadingException e) {
+      if (e.reason() == Reason.UNKNOWN_SCHEMA_ID) {
+        throw e; // not remembered: the id may be registered yet, as the Avro decoder does
+      }
       return new SchemaPlans(schemaId, null, e);
     }
   }
