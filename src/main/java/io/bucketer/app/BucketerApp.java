@@ -7,7 +7,6 @@ import io.bucketer.config.BucketerConfig;
 import io.bucketer.http.CachedCheck;
 import io.bucketer.http.PeerAccess;
 import io.bucketer.http.SeriesApi;
-import io.bucketer.ingest.InputFormat;
 import io.bucketer.ingest.RetryBudget;
 import io.bucketer.ingest.SchemaRegistryClient;
 import io.bucketer.ingest.SchemaRegistryException;
@@ -230,9 +229,9 @@ public final class BucketerApp implements AutoCloseable {
             config.sinkWritesInFlight(),
             config.sinkWriteTimeout());
 
-    // JSON input asks no registry.
+    // JSON input asks no registry, nor Protobuf from a descriptor set or unvalidated JSON Schema.
     final SchemaRegistryClient registry =
-        config.inputFormat() == InputFormat.AVRO
+        config.input().needsSchemaRegistry()
             ? new SchemaRegistryClient(
                 config.schemaRegistryUrl(),
                 Duration.ofSeconds(10),
@@ -248,7 +247,14 @@ public final class BucketerApp implements AutoCloseable {
         new KafkaStreams(
             BucketTopology.build(
                 topologySettings(config, partitioning),
-                () -> config.inputFormat().decoder(config.readingMapping(), registry, senml),
+                () ->
+                    config
+                        .inputFormat()
+                        .decoder(
+                            config.readingMapping(),
+                            registry,
+                            registry,
+                            config.input().formatOptions().withSenml(senml)),
                 metrics),
             streamsConfig);
     streams.setUncaughtExceptionHandler(

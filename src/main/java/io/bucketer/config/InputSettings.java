@@ -3,17 +3,22 @@ package io.bucketer.config;
 import static io.bucketer.config.SettingValidators.span;
 import static io.bucketer.config.SettingValidators.spanOfAtLeast;
 
+import com.google.protobuf.Descriptors.Descriptor;
 import io.bucketer.buckets.TimeSpans;
 import io.bucketer.ingest.FieldPath;
+import io.bucketer.ingest.FormatOptions;
 import io.bucketer.ingest.InputFormat;
 import io.bucketer.ingest.ReadingMapping;
 import io.bucketer.ingest.RegistryAuth;
 import io.bucketer.ingest.SensorIdSource;
+import io.bucketer.ingest.protobuf.DescriptorSetDecoder;
+import io.bucketer.ingest.protobuf.DescriptorSetFile;
 import io.bucketer.ingest.senml.SenmlEncoding;
 import io.bucketer.ingest.senml.SenmlMetric;
 import io.bucketer.ingest.senml.SenmlOptions;
 import io.bucketer.ingest.senml.SkippedValues;
 import io.bucketer.security.ClientTls;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -47,6 +52,9 @@ public final class InputSettings {
   public static final String VALUE_FIELDS = "input.value.fields";
   public static final String SENML_ENCODING = "input.senml.encoding";
   public static final String SENML_METRIC = "input.senml.metric";
+  public static final String PROTOBUF_DESCRIPTOR_FILE = "input.protobuf.descriptor.file";
+  public static final String PROTOBUF_MESSAGE = "input.protobuf.message";
+  public static final String JSON_SCHEMA_VALIDATE = "input.json.schema.validate";
   public static final String SCHEMA_REGISTRY_URL = "schema.registry.url";
   public static final String SCHEMA_REGISTRY_USER_INFO = "schema.registry.basic.auth.user.info";
   public static final String SCHEMA_REGISTRY_BEARER_TOKEN = "schema.registry.bearer.token";
@@ -83,7 +91,11 @@ public final class InputSettings {
               Type.STRING,
               InputFormat.AVRO.label(),
               ConfigDef.ValidString.in(
-                  InputFormat.AVRO.label(), InputFormat.JSON.label(), InputFormat.SENML.label()),
+                  InputFormat.AVRO.label(),
+                  InputFormat.JSON.label(),
+                  InputFormat.SENML.label(),
+                  InputFormat.PROTOBUF.label(),
+                  InputFormat.JSON_SCHEMA.label()),
               Importance.HIGH,
               "What the input records' values are. avro: Schema Registry framed Avro (magic byte"
                   + " 0, schema id, Avro binary) of any writer schema; the input.*.field settings"
@@ -93,7 +105,12 @@ public final class InputSettings {
                   + " pack (RFC 8428) per record, in JSON or CBOR (input.senml.encoding), no"
                   + " registry; each numeric value and sum is a reading, its sensor id the"
                   + " resolved name (base name + name), its metric as input.senml.metric says; the"
-                  + " input.*.field settings are not used.")
+                  + " input.*.field settings are not used. protobuf: Schema Registry framed"
+                  + " Protobuf (magic byte 0, schema id, message indexes, Protobuf binary) of the"
+                  + " registered .proto schema and its references; or, with"
+                  + " input.protobuf.descriptor.file, bare Protobuf binary without a registry."
+                  + " json-schema: Schema Registry framed JSON (magic byte 0, schema id, one JSON"
+                  + " object), read as json is; see input.json.schema.validate.")
           .define(
               SENSOR_ID_FIELD,
               Type.STRING,
@@ -138,7 +155,9 @@ public final class InputSettings {
               "Field holding the readings' event time: in Avro a long of timestamp-millis,"
                   + " timestamp-micros (converted to milliseconds) or plain epoch milliseconds; in"
                   + " JSON an ISO-8601 instant with its offset (2025-06-01T09:00:00Z) or an integer"
-                  + " of epoch milliseconds. Missing: missing-field; of another kind: not-a-time.")
+                  + " of epoch milliseconds; in Protobuf a google.protobuf.Timestamp or a 64-bit"
+                  + " integer of epoch milliseconds. Missing: missing-field; of another kind:"
+                  + " not-a-time.")
           .define(
               METRIC_FIELD,
               Type.STRING,
@@ -164,15 +183,47 @@ public final class InputSettings {
               new FieldPathList(),
               Importance.MEDIUM,
               "Fields holding the measured values, comma-separated: in Avro int, long, float or"
-                  + " double (or a union of one with null), in JSON numbers. Each one a record holds"
-                  + " gives one reading; a null or absent one is skipped (a value field a writer"
-                  + " schema lacks too), and a record with no value goes to the dead-letter topic"
-                  + " (no-values). A value that is not a number: not-a-number, the whole record."
+                  + " double (or a union of one with null), in JSON numbers, in Protobuf any integer"
+                  + " or floating-point field or wrapper type (an unset optional or wrapper is"
+                  + " absent; a plain proto3 scalar is read as sent, 0 included). Each one a record"
+                  + " holds gives one reading; a null or absent one is skipped (a value field a"
+                  + " writer schema lacks too), and a record with no value goes to the dead-letter"
+                  + " topic (no-values). A value that is not a number: not-a-number, the whole"
+                  + " record; a repeated one: repeated-field."
                   + " * alone: every numeric top-level field of a record (in Avro, of its writer"
-                  + " schema, without a logical type) but the sensor id, time and UTC offset"
-                  + " fields is a value, its metric the field's name, so that a gateway that adds"
-                  + " a measurement needs no settings change: a writer schema's new field is a new"
-                  + " series. Not with input.metric.field.")
+                  + " schema, without a logical type; in Protobuf, of its message type, not"
+                  + " repeated) but the sensor id, time and UTC offset fields is a value, its"
+                  + " metric the field's name, so that a gateway that adds a measurement needs no"
+                  + " settings change: a writer schema's new field is a new series. Not with"
+                  + " input.metric.field.")
+          .define(
+              PROTOBUF_DESCRIPTOR_FILE,
+              Type.STRING,
+              "",
+              Importance.MEDIUM,
+              "With input.format=protobuf and no registry: a FileDescriptorSet file written by"
+                  + " protoc --include_imports --descriptor_set_out=FILE. Every record value is"
+                  + " then the bare Protobuf binary of one input.protobuf.message, without a"
+                  + " header. Read at start; a file that is not one, or lacks the message, stops"
+                  + " the start. Empty: the values are registry framed.")
+          .define(
+              PROTOBUF_MESSAGE,
+              Type.STRING,
+              "",
+              Importance.MEDIUM,
+              "The full name of the message type (com.example.GatewayReading) in"
+                  + " input.protobuf.descriptor.file that every record value is. Registry framed"
+                  + " records name their message themselves (the message indexes).")
+          .define(
+              JSON_SCHEMA_VALIDATE,
+              Type.BOOLEAN,
+              false,
+              Importance.LOW,
+              "With input.format=json-schema: check each body against the JSON schema registered"
+                  + " under its schema id (with its references; compiled once per id) and send one"
+                  + " that breaks it to the dead-letter topic (schema-violation, naming the first"
+                  + " violation's path and rule). Off by default: the registry is then not asked,"
+                  + " and the body needs only the input.*.field fields.")
           .define(
               SENML_ENCODING,
               Type.STRING,
@@ -201,7 +252,9 @@ public final class InputSettings {
               "",
               Importance.HIGH,
               "Schema Registry REST endpoint(s) holding the readings' writer schemas. Required"
-                  + " with input.format=avro; unused with json and senml.")
+                  + " with input.format=avro, with protobuf unless input.protobuf.descriptor.file"
+                  + " is set, and with json-schema when input.json.schema.validate is true; unused"
+                  + " with json and senml.")
           .define(
               SCHEMA_REGISTRY_USER_INFO,
               Type.PASSWORD,
@@ -288,6 +341,7 @@ public final class InputSettings {
 
   private final AbstractConfig values;
   private final ReadingMapping readingMapping;
+  private final FormatOptions formatOptions;
   private final RegistryAuth registryAuth;
   private final Optional<ClientTls> registryTls;
 
@@ -297,13 +351,80 @@ public final class InputSettings {
    */
   InputSettings(final AbstractConfig values) {
     this.values = values;
-    if (format() == InputFormat.AVRO && schemaRegistryUrl().isBlank()) {
-      throw new ConfigException(
-          SCHEMA_REGISTRY_URL, schemaRegistryUrl(), "must be set with input.format=avro");
-    }
     this.readingMapping = buildReadingMapping();
+    this.formatOptions = new FormatOptions(readProtobufMessage(), jsonSchemaValidate(), senml());
+    if (format().needsRegistry(formatOptions) && schemaRegistryUrl().isBlank()) {
+      throw new ConfigException(
+          SCHEMA_REGISTRY_URL,
+          schemaRegistryUrl(),
+          "must be set with input.format="
+              + format().label()
+              + (format() == InputFormat.PROTOBUF
+                  ? " unless " + PROTOBUF_DESCRIPTOR_FILE + " is set"
+                  : "")
+              + (format() == InputFormat.JSON_SCHEMA
+                  ? " and " + JSON_SCHEMA_VALIDATE + "=true"
+                  : ""));
+    }
     this.registryAuth = readRegistryAuth();
     this.registryTls = readRegistryTls();
+  }
+
+  /**
+   * What the format takes besides the mapping: a descriptor set's message, validation, SenML's
+   * options ({@link #senml()}: the caller says how its skipped values are counted).
+   */
+  public FormatOptions formatOptions() {
+    return formatOptions;
+  }
+
+  /** Whether the input's decoder asks a schema registry. */
+  public boolean needsSchemaRegistry() {
+    return format().needsRegistry(formatOptions);
+  }
+
+  private boolean jsonSchemaValidate() {
+    final boolean validate = values.getBoolean(JSON_SCHEMA_VALIDATE);
+    if (validate && format() != InputFormat.JSON_SCHEMA) {
+      throw new ConfigException(
+          JSON_SCHEMA_VALIDATE, true, "applies only to input.format=json-schema");
+    }
+    return validate;
+  }
+
+  /**
+   * The message type of the descriptor set, checked against the mapping, so that a file or a
+   * mapping that cannot work stops the start, not every record.
+   */
+  private Optional<Descriptor> readProtobufMessage() {
+    final String file = values.getString(PROTOBUF_DESCRIPTOR_FILE);
+    final String message = values.getString(PROTOBUF_MESSAGE);
+    if (file.isBlank()) {
+      if (!message.isBlank()) {
+        throw new ConfigException(
+            PROTOBUF_MESSAGE,
+            message,
+            "applies only with "
+                + PROTOBUF_DESCRIPTOR_FILE
+                + ": registry framed records name their message themselves");
+      }
+      return Optional.empty();
+    }
+    if (format() != InputFormat.PROTOBUF) {
+      throw new ConfigException(
+          PROTOBUF_DESCRIPTOR_FILE, file, "applies only to input.format=protobuf");
+    }
+    if (message.isBlank()) {
+      throw new ConfigException(
+          PROTOBUF_MESSAGE, message, "must name the message type with " + PROTOBUF_DESCRIPTOR_FILE);
+    }
+    try {
+      final Descriptor type = DescriptorSetFile.message(Path.of(file), message.strip());
+      new DescriptorSetDecoder(type, readingMapping);
+      return Optional.of(type);
+    } catch (IllegalArgumentException e) {
+      throw new ConfigException(PROTOBUF_DESCRIPTOR_FILE, file, e.getMessage());
+    }
   }
 
   /** How the registry client proves who it is. */

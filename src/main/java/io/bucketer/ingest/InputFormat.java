@@ -1,7 +1,10 @@
 package io.bucketer.ingest;
 
+import io.bucketer.ingest.protobuf.DescriptorSetDecoder;
+import io.bucketer.ingest.protobuf.ProtobufDecoder;
 import io.bucketer.ingest.senml.SenmlDecoder;
 import io.bucketer.ingest.senml.SenmlOptions;
+import java.util.Optional;
 
 /** What the input topic's record values are (input.format), and the decoder that reads them. */
 public enum InputFormat {
@@ -10,7 +13,14 @@ public enum InputFormat {
   /** One UTF-8 JSON object per record, no registry. */
   JSON("json"),
   /** One SenML pack (RFC 8428) per record, in JSON or CBOR, no registry and no mapping. */
-  SENML("senml");
+  SENML("senml"),
+  /**
+   * Confluent Schema Registry framed Protobuf (with message indexes), or bare Protobuf binary of
+   * one message type from a descriptor set.
+   */
+  PROTOBUF("protobuf"),
+  /** Confluent Schema Registry framed JSON: one UTF-8 JSON object after the 5-byte header. */
+  JSON_SCHEMA("json-schema");
 
   private final String label;
 
@@ -35,6 +45,16 @@ public enum InputFormat {
     throw new IllegalArgumentException("no input format " + label);
   }
 
+  /** Whether its decoder asks a schema registry, with {@code options}. */
+  public boolean needsRegistry(final FormatOptions options) {
+    return switch (this) {
+      case AVRO -> true;
+      case JSON, SENML -> false;
+      case PROTOBUF -> options.protobufMessage().isEmpty();
+      case JSON_SCHEMA -> options.validateJsonSchema();
+    };
+  }
+
   /** A decoder of this format, SenML with its default options. */
   public InputDecoder decoder(final ReadingMapping mapping, final SchemaLookup schemas) {
     return decoder(mapping, schemas, SenmlOptions.DEFAULT);
@@ -46,10 +66,38 @@ public enum InputFormat {
    */
   public InputDecoder decoder(
       final ReadingMapping mapping, final SchemaLookup schemas, final SenmlOptions senml) {
+    return decoder(mapping, schemas, null, FormatOptions.NONE.withSenml(senml));
+  }
+
+  /**
+   * A decoder of this format.
+   *
+   * @param avroSchemas asked for Avro only
+   * @param registeredSchemas asked for Protobuf and JSON Schema when {@link #needsRegistry} says
+   *     so; may be null otherwise
+   */
+  public InputDecoder decoder(
+      final ReadingMapping mapping,
+      final SchemaLookup avroSchemas,
+      final SchemaTextLookup registeredSchemas,
+      final FormatOptions options) {
+    if (needsRegistry(options) && this != AVRO && registeredSchemas == null) {
+      throw new IllegalArgumentException("input.format=" + label + " needs a schema registry here");
+    }
     return switch (this) {
-      case AVRO -> new MappedAvroDecoder(schemas, mapping);
+      case AVRO -> new MappedAvroDecoder(avroSchemas, mapping);
       case JSON -> new JsonReadingDecoder(mapping);
-      case SENML -> new SenmlDecoder(senml);
+      case SENML -> new SenmlDecoder(options.senml());
+      case PROTOBUF ->
+          options.protobufMessage().isPresent()
+              ? new DescriptorSetDecoder(options.protobufMessage().get(), mapping)
+              : new ProtobufDecoder(registeredSchemas, mapping);
+      case JSON_SCHEMA ->
+          new JsonSchemaDecoder(
+              mapping,
+              options.validateJsonSchema()
+                  ? Optional.of(new JsonSchemaValidator(registeredSchemas))
+                  : Optional.empty());
     };
   }
 }

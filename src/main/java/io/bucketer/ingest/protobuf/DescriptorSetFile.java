@@ -44,28 +44,32 @@ public final class DescriptorSetFile {
     final Map<String, FileDescriptorProto> protos = new HashMap<>();
     set.getFileList().forEach(proto -> protos.put(proto.getName(), proto));
     final Map<String, FileDescriptor> built = new HashMap<>();
-    final List<String> names = new ArrayList<>();
+    final List<Descriptor> messages = new ArrayList<>();
     for (final FileDescriptorProto proto : set.getFileList()) {
-      final FileDescriptor descriptor = build(file, proto.getName(), protos, built);
-      final Descriptor found = descriptor.findMessageTypeByName(localName(descriptor, fullName));
-      if (found != null && found.getFullName().equals(fullName)) {
-        return found;
+      nested(build(file, proto.getName(), protos, built).getMessageTypes(), messages);
+    }
+    for (final Descriptor message : messages) {
+      if (message.getFullName().equals(fullName)) {
+        return message;
       }
-      nested(descriptor.getMessageTypes(), names);
     }
     throw new IllegalArgumentException(
-        file + " has no message " + fullName + "; it has " + String.join(", ", names));
+        file
+            + " has no message "
+            + fullName
+            + "; it has "
+            + String.join(
+                ", ",
+                messages.stream()
+                    .map(Descriptor::getFullName)
+                    .filter(name -> !name.startsWith("google.protobuf."))
+                    .toList()));
   }
 
-  private static String localName(final FileDescriptor file, final String fullName) {
-    final String prefix = file.getPackage().isEmpty() ? "" : file.getPackage() + ".";
-    return fullName.startsWith(prefix) ? fullName.substring(prefix.length()) : fullName;
-  }
-
-  private static void nested(final List<Descriptor> messages, final List<String> names) {
+  private static void nested(final List<Descriptor> messages, final List<Descriptor> all) {
     for (final Descriptor message : messages) {
-      names.add(message.getFullName());
-      nested(message.getNestedTypes(), names);
+      all.add(message);
+      nested(message.getNestedTypes(), all);
     }
   }
 
