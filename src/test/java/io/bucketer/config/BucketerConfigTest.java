@@ -328,7 +328,7 @@ class BucketerConfigTest {
     final Map<String, Object> noValues = required();
     noValues.put("input.value.fields", "");
     final Map<String, Object> unknownFormat = required();
-    unknownFormat.put("input.format", "protobuf");
+    unknownFormat.put("input.format", "xml");
 
     assertThatThrownBy(() -> new BucketerConfig(ambiguous))
         .isInstanceOf(ConfigException.class)
