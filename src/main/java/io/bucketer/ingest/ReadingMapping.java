@@ -170,9 +170,10 @@ public record ReadingMapping(
 
   /**
    * Whether a top-level field of a record is a value under {@code allNumericValues}: one mapped to
-   * another role is not (an integer sensor id or epoch-millis time is no measurement).
+   * another role is not (an integer sensor id or epoch-millis time is no measurement). Public for
+   * the decoders of ingest's sub-packages (Protobuf).
    */
-  boolean isOtherRole(final String topLevelName) {
+  public boolean isOtherRole(final String topLevelName) {
     return (sensorIdSource.inPayload() && sensorId.segments().get(0).equals(topLevelName))
         || time.segments().get(0).equals(topLevelName)
         || utcOffset.map(path -> path.segments().get(0).equals(topLevelName)).orElse(false);

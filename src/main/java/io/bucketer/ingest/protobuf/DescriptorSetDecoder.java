@@ -45,6 +45,7 @@ public final class DescriptorSetDecoder implements InputDecoder {
     }
     return plan.readings(
         ProtobufDecoder.parse(
-            plan.type(), CodedInputStream.newInstance(value), "the descriptor set"));
+            plan.type(), CodedInputStream.newInstance(value), "the descriptor set"),
+        record);
   }
 }

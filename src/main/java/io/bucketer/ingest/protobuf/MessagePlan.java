@@ -8,9 +8,11 @@ import com.google.protobuf.Descriptors.FieldDescriptor.Type;
 import com.google.protobuf.Message;
 import io.bucketer.avro.Reading;
 import io.bucketer.ingest.FieldPath;
+import io.bucketer.ingest.InputRecord;
 import io.bucketer.ingest.InvalidReadingException;
 import io.bucketer.ingest.InvalidReadingException.Reason;
 import io.bucketer.ingest.ReadingMapping;
+import io.bucketer.ingest.SensorIdSource;
 import java.math.BigInteger;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -48,9 +50,11 @@ import java.util.Set;
  *       path that crosses one); each of its elements then gives its readings, with the fields
  *       outside it (a gateway's id, say) shared. A mapped field that is itself repeated, or paths
  *       that cross two repeated fields, are refused ({@code repeated-field}).
- *   <li>{@code input.value.fields=*}: every numeric field at the top of the message (a scalar or a
- *       numeric wrapper, not repeated), except the ones mapped as sensor id, time, metric or UTC
- *       offset, each with its own name as the metric.
+ *   <li>{@code input.value.fields=*}: every numeric field at the top of the message type (a scalar
+ *       or a numeric wrapper, not repeated), except the ones mapped as sensor id, time or UTC
+ *       offset, each with its own name as the metric. An unset optional or wrapper gives no
+ *       reading; a plain proto3 number gives one, 0 included, as for named value fields.
+ *   <li>The sensor id may come from the record key or a header instead (input.sensor.id.from).
  * </ul>
  */
 final class MessagePlan {
@@ -89,6 +93,8 @@ final class MessagePlan {
 
   private final String what;
   private final Descriptor type;
+  private final SensorIdSource sensorIdSource;
+  // Null when the sensor id is the record key's or a header's.
   private final Located sensorId;
   private final Located time;
   private final Located metric;
@@ -102,6 +108,7 @@ final class MessagePlan {
   private MessagePlan(final Compiler compiled) {
     this.what = compiled.what;
     this.type = compiled.type;
+    this.sensorIdSource = compiled.sensorIdSource;
     this.sensorId = compiled.sensorId;
     this.time = compiled.time;
     this.metric = compiled.metric;
@@ -127,11 +134,13 @@ final class MessagePlan {
     return type;
   }
 
-  /** The readings of one message of {@link #type()}. */
-  List<Reading> readings(final Message message) throws InvalidReadingException {
+  /** The readings of one message of {@link #type()}, the value of {@code record}. */
+  List<Reading> readings(final Message message, final InputRecord record)
+      throws InvalidReadingException {
+    final String outsideId = sensorId == null ? sensorIdSource.outside(record) : null;
     if (repeated == null) {
       final List<Reading> readings = new ArrayList<>(values.size());
-      add(message, null, readings);
+      add(message, null, outsideId, readings);
       if (readings.isEmpty()) {
         throw new InvalidReadingException(
             Reason.NO_VALUES, what + ": none of the value fields " + valueMetrics + " has a value");
@@ -143,7 +152,7 @@ final class MessagePlan {
     final int count = holder == null ? 0 : holder.getRepeatedFieldCount(list);
     final List<Reading> readings = new ArrayList<>(count * values.size());
     for (int i = 0; i < count; i++) {
-      add(message, (Message) holder.getRepeatedField(list, i), readings);
+      add(message, (Message) holder.getRepeatedField(list, i), outsideId, readings);
     }
     if (readings.isEmpty()) {
       throw new InvalidReadingException(
@@ -157,9 +166,13 @@ final class MessagePlan {
     return readings;
   }
 
-  private void add(final Message message, final Message element, final List<Reading> readings)
+  private void add(
+      final Message message,
+      final Message element,
+      final String outsideId,
+      final List<Reading> readings)
       throws InvalidReadingException {
-    final String id = sensorId(sensorId.read(message, element));
+    final String id = outsideId != null ? outsideId : sensorId(sensorId.read(message, element));
     final Instant at = time(time.read(message, element));
     final String metricValue = metric == null ? null : metric(metric.read(message, element));
     final Object offset = utcOffset == null ? null : utcOffset.read(message, element);
@@ -304,6 +317,7 @@ final class MessagePlan {
   private static final class Compiler {
     private final String what;
     private final Descriptor type;
+    private final SensorIdSource sensorIdSource;
     private final Located sensorId;
     private final Located time;
     private final Located metric;
@@ -318,8 +332,12 @@ final class MessagePlan {
         throws InvalidReadingException {
       this.what = what;
       this.type = type;
-      this.sensorId = required("sensor id", mapping.sensorId());
-      check(sensorId, "sensor id", "a string or an integer", Reason.WRONG_TYPE, true, true, false);
+      this.sensorIdSource = mapping.sensorIdSource();
+      this.sensorId = sensorIdSource.inPayload() ? required("sensor id", mapping.sensorId()) : null;
+      if (sensorId != null) {
+        check(
+            sensorId, "sensor id", "a string or an integer", Reason.WRONG_TYPE, true, true, false);
+      }
       this.time = required("time", mapping.time());
       checkTime();
       this.metricField = mapping.metric().isPresent();
@@ -331,6 +349,9 @@ final class MessagePlan {
       if (utcOffset != null && !INTS.contains(utcOffset.scalar)) {
         throw wrong(utcOffset, "UTC offset", "a 32-bit integer of minutes", Reason.WRONG_TYPE);
       }
+      if (mapping.allNumericValues()) {
+        numericFields(mapping);
+      }
       for (final FieldPath value : mapping.values()) {
         final Located located = locate(value);
         if (located != null) {
@@ -341,7 +362,34 @@ final class MessagePlan {
       }
       if (values.isEmpty()) {
         throw new InvalidReadingException(
-            Reason.NO_VALUES, what + " has none of the value fields " + mapping.values());
+            Reason.NO_VALUES,
+            what
+                + (mapping.allNumericValues()
+                    ? " has no numeric field besides the ones mapped to other roles"
+                    : " has none of the value fields " + mapping.values()));
+      }
+    }
+
+    /**
+     * input.value.fields=*: the message's top-level numbers, in the order the .proto declares them,
+     * but those mapped to another role. Repeated fields, booleans, strings, enums and other
+     * messages than the numeric wrappers are no values.
+     */
+    private void numericFields(final ReadingMapping mapping) {
+      for (final FieldDescriptor field : type.getFields()) {
+        final Type scalar = scalarOf(field);
+        if (!field.isRepeated()
+            && scalar != null
+            && NUMBERS.contains(scalar)
+            && !mapping.isOtherRole(field.getName())) {
+          values.add(
+              new Located(
+                  new FieldPath(List.of(field.getName())),
+                  new FieldDescriptor[] {field},
+                  false,
+                  scalar));
+          valueMetrics.add(field.getName());
+        }
       }
     }
 

@@ -50,7 +50,7 @@ public final class ProtobufDecoder implements InputDecoder {
         CodedInputStream.newInstance(frame.data(), frame.bodyOffset(), frame.bodyLength());
     final MessagePlan plan =
         schema.planFor(MessageIndexes.read(in, frame.bodyLength(), frame.schemaId()));
-    return plan.readings(parse(plan.type(), in, "schema id " + frame.schemaId()));
+    return plan.readings(parse(plan.type(), in, "schema id " + frame.schemaId()), record);
   }
 
   /** Parses the rest of {@code in} as a {@code type}, or says why it is not one. */

@@ -19,10 +19,13 @@ import com.google.protobuf.Int32Value;
 import com.google.protobuf.Timestamp;
 import io.bucketer.avro.Reading;
 import io.bucketer.ingest.FieldPath;
+import io.bucketer.ingest.InputRecord;
 import io.bucketer.ingest.InvalidReadingException;
 import io.bucketer.ingest.InvalidReadingException.Reason;
 import io.bucketer.ingest.ReadingMapping;
 import io.bucketer.ingest.SchemaText;
+import io.bucketer.ingest.SensorIdSource;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
@@ -222,6 +225,75 @@ class ProtobufDecoderTest {
                 .readings(record))
         .extracting(Reading::getSensorId)
         .containsExactly("gw-9", "gw-9");
+  }
+
+  @Test
+  void shouldTakeEveryNumericTopLevelFieldButTheMappedOnesWithAnAsterisk() throws Exception {
+    final ProtobufDecoder everyNumber =
+        decoder(
+            new ReadingMapping(
+                FieldPath.parse("device_id"),
+                FieldPath.parse("ts_millis"),
+                Optional.empty(),
+                Optional.empty(),
+                List.of(),
+                true,
+                SensorIdSource.PAYLOAD));
+    final byte[] record =
+        framed(
+            GATEWAY_ID,
+            message(
+                GATEWAY_READING,
+                "device_id",
+                "gw-1",
+                "ts_millis",
+                TIME.toEpochMilli(),
+                "temperature",
+                21.5,
+                "battery",
+                FloatValue.of(3.5f),
+                "history",
+                List.of(1.0, 2.0),
+                "label",
+                "kitchen",
+                "charging",
+                true,
+                "rssi",
+                60));
+
+    // temperature, humidity (optional, unset), battery (a wrapper), rssi: not ts_millis, the time;
+    // not history (repeated), label, charging, meta or calibration.
+    assertThat(everyNumber.readings(record))
+        .containsExactly(
+            new Reading("gw-1", TIME, 21.5, "temperature", null),
+            new Reading("gw-1", TIME, 3.5, "battery", null),
+            new Reading("gw-1", TIME, 60.0, "rssi", null));
+  }
+
+  @Test
+  void shouldTakeTheSensorIdFromTheKeyWhenTheMappingSaysSo() throws Exception {
+    final ProtobufDecoder keyed =
+        decoder(
+            new ReadingMapping(
+                FieldPath.parse("sensor_id"),
+                FieldPath.parse("time"),
+                Optional.empty(),
+                Optional.empty(),
+                List.of(FieldPath.parse("temperature")),
+                false,
+                SensorIdSource.parse("key", "site-a/")));
+    final byte[] value =
+        framed(GATEWAY_ID, message(GATEWAY_READING, "time", STAMP, "temperature", 20.0));
+
+    assertThat(
+            keyed.readings(
+                new InputRecord(
+                    "site-a/gw-7".getBytes(StandardCharsets.UTF_8),
+                    value,
+                    InputRecord.Headers.NONE,
+                    -1L)))
+        .containsExactly(new Reading("gw-7", STAMP_MILLIS, 20.0, "temperature", null));
+    assertRejected(keyed, value, Reason.NO_SENSOR_ID);
   }
 
   @Test
