@@ -4,6 +4,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import io.bucketer.ingest.InvalidReadingException;
+import io.bucketer.ingest.SchemaText;
+import io.bucketer.ingest.SchemaTextLookup;
+import io.bucketer.ingest.protobuf.ProtoSchemaCompiler;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -13,6 +17,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -29,12 +34,15 @@ import org.apache.avro.Schema;
  * <p>Serves, on 127.0.0.1 and a free port: {@code POST /subjects/{subject}/versions} (ids are
  * global and start at 1; the same schema gets the same id in every subject), {@code GET
  * /schemas/ids/{id}}, {@code GET /subjects}, {@code GET /subjects/{subject}/versions} and {@code
- * GET /subjects/{subject}/versions/latest}, with Confluent's error bodies ({@code
- * {"error_code":40403,"message":"Schema not found"}}).
+ * GET /subjects/{subject}/versions/{version}} ({@code latest} or a number), with Confluent's error
+ * bodies ({@code {"error_code":40403,"message":"Schema not found"}}). Schemas of the types AVRO,
+ * PROTOBUF and JSON, the latter two with references to other subjects' versions, which must be
+ * registered first; each is refused (422) unless it parses.
  *
- * <p>Out of scope: compatibility checks (every new schema is accepted as a new version), schema
- * types other than Avro, references, deletion, modes, contexts, persistence. Two schemas are "the
- * same" when Avro prints them identically, so whitespace differences do not create new ids.
+ * <p>Out of scope: compatibility checks (every new schema is accepted as a new version), deletion,
+ * modes, contexts, persistence. Two Avro schemas are "the same" when Avro prints them identically,
+ * so whitespace differences do not create new ids; Protobuf and JSON schemas when their text and
+ * references are.
  *
  * <p>Test hooks: {@link #requestCount()}, {@link #failNextRequests(int, int)} and optional
  * authentication ({@link #startWithBasicAuth(String)}, {@link #startRequiring(String)}).
@@ -44,8 +52,8 @@ public final class InProcessSchemaRegistry implements AutoCloseable {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final String CONTENT_TYPE = "application/vnd.schemaregistry.v1+json";
   private static final Pattern SUBJECT_VERSIONS = Pattern.compile("/subjects/([^/]+)/versions/?");
-  private static final Pattern LATEST_VERSION =
-      Pattern.compile("/subjects/([^/]+)/versions/latest/?");
+  private static final Pattern ONE_VERSION =
+      Pattern.compile("/subjects/([^/]+)/versions/(latest|-?\\d+)/?");
   private static final Pattern SCHEMA_BY_ID = Pattern.compile("/schemas/ids/(-?\\d+)/?");
 
   private final HttpServer server;
@@ -54,8 +62,8 @@ public final class InProcessSchemaRegistry implements AutoCloseable {
   private final AtomicInteger failuresLeft = new AtomicInteger();
   private volatile int failureStatus;
   // Guarded by this. The HTTP dispatcher is single-threaded, but the accessors are not.
-  private final List<String> schemasById = new ArrayList<>(); // id = index + 1
-  private final Map<String, Integer> idsBySchema = new HashMap<>();
+  private final List<SchemaText> schemasById = new ArrayList<>(); // id = index + 1
+  private final Map<SchemaText, Integer> idsBySchema = new HashMap<>();
   private final Map<String, List<Integer>> idsBySubject = new TreeMap<>(); // version = index + 1
 
   private InProcessSchemaRegistry(final String requiredAuthorization) throws IOException {
@@ -146,9 +154,9 @@ public final class InProcessSchemaRegistry implements AutoCloseable {
     final String path = exchange.getRequestURI().getRawPath();
     final Matcher byId = SCHEMA_BY_ID.matcher(path);
     final Matcher versions = SUBJECT_VERSIONS.matcher(path);
-    final Matcher latest = LATEST_VERSION.matcher(path);
-    if (latest.matches() && "GET".equals(method)) {
-      return latest(decode(latest.group(1)));
+    final Matcher version = ONE_VERSION.matcher(path);
+    if (version.matches() && "GET".equals(method)) {
+      return version(decode(version.group(1)), version.group(2));
     }
     if (byId.matches() && "GET".equals(method)) {
       return schemaById(Integer.parseInt(byId.group(1)));
@@ -169,7 +177,31 @@ public final class InProcessSchemaRegistry implements AutoCloseable {
     if (id < 1 || id > schemasById.size()) {
       return Reply.error(404, 40403, "Schema not found");
     }
-    return new Reply(200, Map.of("schema", schemasById.get(id - 1)));
+    return new Reply(200, describe(schemasById.get(id - 1), new LinkedHashMap<>()));
+  }
+
+  /** As Confluent's registry answers: no schemaType for Avro, no references when there are none. */
+  private static Map<String, Object> describe(
+      final SchemaText schema, final Map<String, Object> answer) {
+    answer.put("schema", schema.text());
+    if (!SchemaText.AVRO.equals(schema.type())) {
+      answer.put("schemaType", schema.type());
+    }
+    if (!schema.references().isEmpty()) {
+      answer.put(
+          "references",
+          schema.references().stream()
+              .map(
+                  r -> {
+                    final Map<String, Object> reference = new LinkedHashMap<>();
+                    reference.put("name", r.name());
+                    reference.put("subject", r.subject());
+                    reference.put("version", r.version());
+                    return reference;
+                  })
+              .toList());
+    }
+    return answer;
   }
 
   private synchronized Reply subjects() {
@@ -188,42 +220,109 @@ public final class InProcessSchemaRegistry implements AutoCloseable {
     return new Reply(200, numbers);
   }
 
-  private synchronized Reply latest(final String subject) {
+  private synchronized Reply version(final String subject, final String which) {
     final List<Integer> ids = idsBySubject.get(subject);
     if (ids == null) {
       return Reply.error(404, 40401, "Subject '" + subject + "' not found.");
     }
-    final int id = ids.get(ids.size() - 1);
-    return new Reply(
-        200,
-        Map.of(
-            "subject",
-            subject,
-            "version",
-            ids.size(),
-            "id",
-            id,
-            "schema",
-            schemasById.get(id - 1)));
+    final int version = "latest".equals(which) ? ids.size() : Integer.parseInt(which);
+    if (version < 1 || version > ids.size()) {
+      return Reply.error(404, 40402, "Version " + which + " not found.");
+    }
+    final int id = ids.get(version - 1);
+    final Map<String, Object> answer = new LinkedHashMap<>();
+    answer.put("subject", subject);
+    answer.put("version", version);
+    answer.put("id", id);
+    return new Reply(200, describe(schemasById.get(id - 1), answer));
+  }
+
+  /** The schema registered as {@code version} of {@code subject}; null when there is none. */
+  private synchronized SchemaText registered(final String subject, final int version) {
+    final List<Integer> ids = idsBySubject.get(subject);
+    return ids == null || version < 1 || version > ids.size()
+        ? null
+        : schemasById.get(ids.get(version - 1) - 1);
   }
 
   private Reply register(final String subject, final byte[] requestBody) {
-    final String canonical;
+    final SchemaText canonical;
     try {
       final JsonNode request = JSON.readTree(requestBody);
-      final String type = request.path("schemaType").asText("AVRO");
-      if (!"AVRO".equals(type)) {
-        return Reply.error(422, 42201, "Only AVRO schemas are supported here, not " + type);
+      final String type = request.path("schemaType").asText(SchemaText.AVRO);
+      final String text = request.path("schema").asText();
+      final List<SchemaText.Reference> references = new ArrayList<>();
+      for (final JsonNode reference : request.path("references")) {
+        references.add(
+            new SchemaText.Reference(
+                reference.path("name").asText(),
+                reference.path("subject").asText(),
+                reference.path("version").asInt(-1)));
       }
-      canonical = new Schema.Parser().parse(request.path("schema").asText()).toString();
+      for (final SchemaText.Reference reference : references) {
+        if (registered(reference.subject(), reference.version()) == null) {
+          return Reply.error(
+              422,
+              42201,
+              "Invalid schema: reference "
+                  + reference.name()
+                  + " to "
+                  + reference.subject()
+                  + " version "
+                  + reference.version()
+                  + " is not registered");
+        }
+      }
+      canonical = canonical(new SchemaText(type, text, references));
     } catch (IOException | RuntimeException e) {
       // Avro's parser also throws AvroTypeException and, for undefined names, NullPointerException.
       return Reply.error(422, 42201, "Invalid schema: " + e.getMessage());
+    } catch (InvalidReadingException e) {
+      return Reply.error(422, 42201, "Invalid schema: " + e.detail());
     }
     return new Reply(200, Map.of("id", idFor(subject, canonical)));
   }
 
-  private synchronized int idFor(final String subject, final String canonical) {
+  /**
+   * The schema as it is kept and compared: Avro as Avro prints it, so that whitespace makes no new
+   * id; Protobuf and JSON as given, once they parse (Protobuf with its references, by bucketer's
+   * own compiler, so that what the demo registers is what the processor can read).
+   */
+  private SchemaText canonical(final SchemaText schema)
+      throws IOException, InvalidReadingException {
+    switch (schema.type()) {
+      case SchemaText.AVRO -> {
+        return SchemaText.of(SchemaText.AVRO, new Schema.Parser().parse(schema.text()).toString());
+      }
+      case SchemaText.PROTOBUF ->
+          ProtoSchemaCompiler.compile("the schema", schema, new OwnSchemas());
+      case SchemaText.JSON -> JSON.readTree(schema.text());
+      default -> throw new IllegalArgumentException("unknown schema type " + schema.type());
+    }
+    return schema;
+  }
+
+  /** This registry's own schemas, for the references of one being registered. */
+  private final class OwnSchemas implements SchemaTextLookup {
+    @Override
+    public SchemaText schemaTextById(final int id) {
+      throw new UnsupportedOperationException("references are by subject and version");
+    }
+
+    @Override
+    public SchemaText schemaTextByVersion(final String subject, final int version)
+        throws InvalidReadingException {
+      final SchemaText schema = registered(subject, version);
+      if (schema == null) {
+        throw new InvalidReadingException(
+            InvalidReadingException.Reason.INCOMPATIBLE_SCHEMA,
+            subject + " version " + version + " is not registered");
+      }
+      return schema;
+    }
+  }
+
+  private synchronized int idFor(final String subject, final SchemaText canonical) {
     final int id =
         idsBySchema.computeIfAbsent(
             canonical,
