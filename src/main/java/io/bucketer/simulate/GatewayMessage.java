@@ -1,9 +1,17 @@
 package io.bucketer.simulate;
 
+import com.google.protobuf.Descriptors.Descriptor;
+import com.google.protobuf.DynamicMessage;
+import com.google.protobuf.Timestamp;
 import io.bucketer.avro.Reading;
+import io.bucketer.ingest.ConfluentWireFormat;
+import io.bucketer.ingest.SchemaRegistryClient;
+import io.bucketer.ingest.SchemaText;
+import io.bucketer.ingest.protobuf.ProtobufEncoder;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;
 import org.apache.avro.Schema;
@@ -22,6 +30,19 @@ public record GatewayMessage(
 
   /** The gateway schema, as the simulator registers it. */
   public static final Schema SCHEMA = loadSchema();
+
+  /**
+   * The same message in Protobuf (schemas/gateway-reading.proto), as the simulator registers it.
+   */
+  public static final SchemaText PROTO_SCHEMA =
+      SchemaText.of(SchemaText.PROTOBUF, loadText("gateway-reading.proto"));
+
+  /** The full name of its message type. */
+  public static final String PROTO_MESSAGE = "io.bucketer.gateway.GatewayReading";
+
+  /** Its JSON schema (schemas/gateway-reading.schema.json), for input.format=json-schema. */
+  public static final SchemaText JSON_SCHEMA =
+      SchemaText.of(SchemaText.JSON, loadText("gateway-reading.schema.json"));
 
   /** Its fields, by role: what a reading mapping for it names. */
   public static final String DEVICE_ID_FIELD = "deviceId";
@@ -69,6 +90,46 @@ public record GatewayMessage(
     return record;
   }
 
+  /** The message as a Protobuf message of {@code type}, {@link #PROTO_MESSAGE}'s descriptor. */
+  public DynamicMessage toProtobuf(final Descriptor type) {
+    final Instant at = Instant.ofEpochMilli(timestampMillis);
+    return DynamicMessage.newBuilder(type)
+        .setField(type.findFieldByName(DEVICE_ID_FIELD), deviceId)
+        .setField(
+            type.findFieldByName(TIME_FIELD),
+            Timestamp.newBuilder().setSeconds(at.getEpochSecond()).setNanos(at.getNano()).build())
+        .setField(type.findFieldByName("temperature"), temperature)
+        .setField(type.findFieldByName("humidity"), humidity)
+        .setField(type.findFieldByName("battery"), battery)
+        .build();
+  }
+
+  /**
+   * Gateways that send Confluent-framed Protobuf of {@link #PROTO_SCHEMA}, registered under {@code
+   * <topic>-value}, keyed by sensor id.
+   */
+  public static MessageEncoder protobufEncoder(
+      final SchemaRegistryClient registry, final String topic) {
+    final ProtobufEncoder encoder =
+        ProtobufEncoder.register(registry, topic + "-value", PROTO_SCHEMA, PROTO_MESSAGE);
+    return MessageEncoder.keyedBySensor(
+        reading -> encoder.encode(of(reading).toProtobuf(encoder.type())));
+  }
+
+  /**
+   * Gateways that send Confluent-framed JSON (input.format=json-schema) of {@link #JSON_SCHEMA},
+   * registered under {@code <topic>-value}, keyed by sensor id: the body is what input.format=json
+   * gateways send.
+   */
+  public static MessageEncoder jsonSchemaEncoder(
+      final SchemaRegistryClient registry, final String topic) {
+    final int id = registry.register(topic + "-value", JSON_SCHEMA);
+    final MessageEncoder json =
+        GatewayFleet.encoder(GatewayFleet.Shape.GATEWAY, GatewayFleet.Format.JSON, null);
+    return MessageEncoder.keyedBySensor(
+        reading -> ConfluentWireFormat.frame(id, json.encode(reading)));
+  }
+
   private Reading reading(final String metric, final double value) {
     return Reading.newBuilder()
         .setSensorId(deviceId)
@@ -80,6 +141,17 @@ public record GatewayMessage(
 
   private static double hundredths(final double value) {
     return Math.round(value * 100) / 100.0;
+  }
+
+  private static String loadText(final String resource) {
+    try (InputStream in = GatewayMessage.class.getResourceAsStream(resource)) {
+      if (in == null) {
+        throw new IllegalStateException(resource + " is missing from the class path");
+      }
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   private static Schema loadSchema() {
