@@ -1,6 +1,9 @@
 package io.bucketer.ingest;
 
+import com.google.protobuf.Descriptors.Descriptor;
 import io.bucketer.avro.Reading;
+import io.bucketer.ingest.protobuf.ProtoSchemaCompiler;
+import io.bucketer.ingest.protobuf.ProtobufEncoder;
 import io.bucketer.ingest.senml.SenmlEncoding;
 import io.bucketer.ingest.senml.SenmlPacks;
 import io.bucketer.simulate.GatewayFleet;
@@ -11,6 +14,7 @@ import java.io.IOException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -84,6 +88,25 @@ final class SimulatorRecords {
               null));
     }
     return SenmlPacks.pack(minute, encoding);
+  }
+
+  /**
+   * The gateway message in the simulator's gateway .proto, framed under {@code schemaId} with its
+   * message indexes, as the simulator's Protobuf encoder writes it.
+   */
+  static byte[] gatewayAsProtobuf(final int schemaId) throws InvalidReadingException {
+    final Descriptor type = gatewayProtobufType();
+    return new ProtobufEncoder(schemaId, type).encode(GatewayMessage.of(READING).toProtobuf(type));
+  }
+
+  /** The gateway's Protobuf message type, compiled from its .proto as the decoder compiles it. */
+  static Descriptor gatewayProtobufType() throws InvalidReadingException {
+    return ProtoSchemaCompiler.compile(
+            "the gateway schema",
+            "gateway-reading.proto",
+            Map.of("gateway-reading.proto", GatewayMessage.PROTO_SCHEMA.text()))
+        .getMessageTypes()
+        .get(0);
   }
 
   private static byte[] json(final Shape shape) {

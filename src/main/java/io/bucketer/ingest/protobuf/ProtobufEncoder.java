@@ -24,7 +24,8 @@ public final class ProtobufEncoder {
   private final Descriptor type;
   private final int[] indexes;
 
-  private ProtobufEncoder(final int schemaId, final Descriptor type) {
+  /** An encoder of {@code type}, whose schema the registry knows as {@code schemaId}. */
+  public ProtobufEncoder(final int schemaId, final Descriptor type) {
     this.schemaId = schemaId;
     this.type = type;
     this.indexes = MessageIndexes.of(type);
