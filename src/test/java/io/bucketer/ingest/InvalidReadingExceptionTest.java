@@ -27,7 +27,11 @@ class InvalidReadingExceptionTest {
             "unsupported-senml-version",
             "senml-no-name",
             "senml-invalid-name",
-            "senml-must-understand");
+            "senml-must-understand",
+            "malformed-protobuf",
+            "unknown-message-index",
+            "repeated-field",
+            "schema-violation");
   }
 
   @Test

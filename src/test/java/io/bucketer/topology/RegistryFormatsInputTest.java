@@ -17,6 +17,7 @@ import io.bucketer.ingest.InputFormat;
 import io.bucketer.ingest.InvalidReadingException.Reason;
 import io.bucketer.ingest.ReadingMapping;
 import io.bucketer.ingest.SchemaRegistryClient;
+import io.bucketer.ingest.senml.SenmlOptions;
 import io.bucketer.metrics.BucketerMetrics;
 import io.bucketer.simulate.GatewayMessage;
 import io.bucketer.simulate.MessageEncoder;
@@ -94,7 +95,7 @@ class RegistryFormatsInputTest {
 
   @Test
   void shouldBucketJsonSchemaRecordsAndDeadLetterOneThatBreaksItsSchemaWhenValidating() {
-    start(InputFormat.JSON_SCHEMA, new FormatOptions(Optional.empty(), true));
+    start(InputFormat.JSON_SCHEMA, new FormatOptions(Optional.empty(), true, SenmlOptions.DEFAULT));
     final MessageEncoder gateway = GatewayMessage.jsonSchemaEncoder(client, TOPIC);
     final int schemaId;
     try {
