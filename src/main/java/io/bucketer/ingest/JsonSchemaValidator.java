@@ -45,7 +45,16 @@ public final class JsonSchemaValidator {
    */
   void validate(final int schemaId, final JsonNode body) throws InvalidReadingException {
     final Schema schema = schemaFor(schemaId);
-    final List<Error> violations = schema.validate(body);
+    final List<Error> violations;
+    try {
+      violations = schema.validate(body);
+    } catch (RuntimeException e) {
+      // A schema that compiled but cannot be applied: the schema's fault, not the body's.
+      throw new InvalidReadingException(
+          Reason.INCOMPATIBLE_SCHEMA,
+          "the JSON schema of schema id " + schemaId + " cannot be applied: " + e.getMessage(),
+          e);
+    }
     if (!violations.isEmpty()) {
       final Error first = violations.get(0);
       // A JSON pointer: "/meta/deviceId"; empty for the body as a whole.
@@ -92,7 +101,10 @@ public final class JsonSchemaValidator {
                   builder
                       .schemas(references)
                       .schemaLoader(loader -> loader.fetchRemoteResources(false)));
-      return new Compiled(compiler.getSchema(document), null, null);
+      final Schema schema = compiler.getSchema(document);
+      // $refs resolve lazily; resolved here, a dangling one rejects the schema once, not each body.
+      schema.initializeValidators();
+      return new Compiled(schema, null, null);
     } catch (InvalidReadingException e) {
       if (e.reason() == Reason.UNKNOWN_SCHEMA_ID) {
         throw e; // not remembered: the id may be registered yet

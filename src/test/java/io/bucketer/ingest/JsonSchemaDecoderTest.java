@@ -112,6 +112,19 @@ class JsonSchemaDecoderTest {
     assertThat(registry.calls.get()).as("rejections remembered, unknown ids not").isEqualTo(3);
   }
 
+  @Test
+  void shouldRefuseASchemaWhoseRefIsNoRegisteredReferenceWithoutFetchingIt() {
+    registry.byId.put(
+        15,
+        SchemaText.of(
+            SchemaText.JSON,
+            """
+            {"type": "object", "properties": {"v": {"$ref": "http://127.0.0.1:9/v.json"}}}"""));
+
+    assertRejected(validating, framed(15, "{\"v\": 1}"), Reason.INCOMPATIBLE_SCHEMA)
+        .hasMessageContaining("schema id 15");
+  }
+
   private static byte[] framed(final String body) {
     return framed(SCHEMA_ID, body);
   }
