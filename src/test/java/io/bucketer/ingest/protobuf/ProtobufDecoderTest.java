@@ -409,6 +409,34 @@ class ProtobufDecoderTest {
   }
 
   @Test
+  void shouldHonourProto2PresenceAndRequiredFields() throws Exception {
+    registry.with(
+        5,
+        SchemaText.of(
+            SchemaText.PROTOBUF,
+            "syntax = \"proto2\"; package old; message R { required string id = 1;"
+                + " optional int64 ts = 2; optional double v = 3; }"));
+    final ProtobufDecoder decoder = decoder(mapping("id", "ts", null, "v"));
+    final com.google.protobuf.Descriptors.Descriptor type =
+        ProtoSchemaCompiler.compile(
+                "proto2", "r.proto", java.util.Map.of("r.proto", registry.schemaTextById(5).text()))
+            .findMessageTypeByName("R");
+
+    assertThat(
+            decoder.readings(
+                framed(5, message(type, "id", "s1", "ts", TIME.toEpochMilli(), "v", 0.0))))
+        .containsExactly(new Reading("s1", TIME, 0.0, "v", null));
+    assertRejected(
+        decoder, framed(5, message(type, "id", "s1", "ts", TIME.toEpochMilli())), Reason.NO_VALUES);
+    assertRejected(
+            decoder,
+            framed(
+                5, new int[] {0}, message(type, "ts", TIME.toEpochMilli(), "v", 1.0).toByteArray()),
+            Reason.MALFORMED_PROTOBUF)
+        .hasMessageContaining("id");
+  }
+
+  @Test
   void shouldCompileEachSchemaOnceAndRememberARejection() throws Exception {
     final byte[] record =
         framed(GATEWAY_ID, message(GATEWAY_READING, "device_id", "gw-1", "time", STAMP));

@@ -95,7 +95,7 @@ final class TestSchemas {
         builder.setField(field, fields[i + 1]);
       }
     }
-    return builder.build();
+    return builder.buildPartial(); // partial: a test may leave a proto2 required field out
   }
 
   /** Framed under {@code schemaId}, with the message's own indexes. */
