@@ -6,6 +6,8 @@ import io.bucketer.ingest.MappedAvroDecoder;
 import io.bucketer.ingest.RetryBudget;
 import io.bucketer.ingest.SchemaRegistryClient;
 import io.bucketer.ingest.SchemaRegistryClient.RegisteredSchema;
+import io.bucketer.ingest.SchemaRegistryClient.RegisteredText;
+import io.bucketer.ingest.protobuf.ProtobufDecoder;
 import io.bucketer.sink.IndexCheck;
 import io.bucketer.sink.MongoBucketWriter;
 import java.time.Duration;
@@ -37,6 +39,9 @@ public final class DependencyChecks {
     results.addAll(new KafkaChecks(config, timeout).run());
     if (config.inputFormat() == InputFormat.AVRO) {
       results.add(registry());
+    } else if (config.inputFormat() == InputFormat.PROTOBUF
+        && config.input().needsSchemaRegistry()) {
+      results.add(protobufRegistry());
     }
     results.addAll(mongo());
     return new CheckReport(results);
@@ -45,13 +50,7 @@ public final class DependencyChecks {
   /** The input subject's latest schema, and whether the input.* mapping finds its fields. */
   private CheckResult registry() {
     final String subject = config.inputTopic() + "-value";
-    final SchemaRegistryClient registry =
-        new SchemaRegistryClient(
-            config.schemaRegistryUrl(),
-            timeout,
-            new RetryBudget(Duration.ofMillis(200), Duration.ofSeconds(1), timeout),
-            config.input().schemaRegistryAuth(),
-            config.input().schemaRegistryTls());
+    final SchemaRegistryClient registry = registryClient();
     try {
       final Optional<RegisteredSchema> latest = registry.latestSchema(subject);
       if (latest.isEmpty()) {
@@ -77,6 +76,50 @@ public final class DependencyChecks {
     } catch (final Exception e) {
       return CheckResult.fail("Schema Registry", "input schema", oneLine(e));
     }
+  }
+
+  /**
+   * The input subject's latest Protobuf schema, with its references: whether one of its messages
+   * has the input.* fields.
+   */
+  private CheckResult protobufRegistry() {
+    final String subject = config.inputTopic() + "-value";
+    final SchemaRegistryClient registry = registryClient();
+    try {
+      final Optional<RegisteredText> latest = registry.latestSchemaText(subject);
+      if (latest.isEmpty()) {
+        return CheckResult.pass(
+            "Schema Registry",
+            "input schema",
+            "no schema under " + subject + " yet: each schema is checked as it comes");
+      }
+      final RegisteredText schema = latest.get();
+      return ProtobufDecoder.mismatch(
+              schema.id(), schema.schema(), registry, config.readingMapping())
+          .map(problem -> CheckResult.fail("Schema Registry", "input schema", problem))
+          .orElseGet(
+              () ->
+                  CheckResult.pass(
+                      "Schema Registry",
+                      "input schema",
+                      subject
+                          + " version "
+                          + schema.version()
+                          + " (id "
+                          + schema.id()
+                          + "): a message of it has the input.* fields"));
+    } catch (final Exception e) {
+      return CheckResult.fail("Schema Registry", "input schema", oneLine(e));
+    }
+  }
+
+  private SchemaRegistryClient registryClient() {
+    return new SchemaRegistryClient(
+        config.schemaRegistryUrl(),
+        timeout,
+        new RetryBudget(Duration.ofMillis(200), Duration.ofSeconds(1), timeout),
+        config.input().schemaRegistryAuth(),
+        config.input().schemaRegistryTls());
   }
 
   private List<CheckResult> mongo() {

@@ -277,6 +277,26 @@ public final class SchemaRegistryClient implements SchemaLookup, SchemaTextLooku
   /** A schema as the registry holds it under a subject. */
   public record RegisteredSchema(int id, int version, Schema schema) {}
 
+  /**
+   * {@code GET /subjects/{subject}/versions/latest} of a schema of any type: its id, version and
+   * text with references; empty when the subject has none yet.
+   */
+  public Optional<RegisteredText> latestSchemaText(final String subject) {
+    final String path = subjectPath(subject) + "/versions/latest";
+    final HttpResponse<String> response = transport.send("GET", path, null);
+    if (response.statusCode() == 404) {
+      return Optional.empty();
+    }
+    final JsonNode answer = requireOk(response, "GET " + path, transport);
+    final int id = answer.path("id").asInt(-1);
+    return Optional.of(
+        new RegisteredText(
+            id, answer.path("version").asInt(-1), schemaText(subject + " latest", answer)));
+  }
+
+  /** A schema of any type as the registry holds it under a subject. */
+  public record RegisteredText(int id, int version, SchemaText schema) {}
+
   private static Schema parseAvro(final int id, final JsonNode answer)
       throws InvalidReadingException {
     final String type = answer.path("schemaType").asText("AVRO");

@@ -111,6 +111,42 @@ class InProcessSchemaRegistryTypesTest {
   }
 
   @Test
+  void shouldSayBeforeAnyRecordWhetherTheLatestSchemaHasTheMappedFields() {
+    client.register("units-value", UNITS);
+    client.register("readings-value", READING);
+    final SchemaRegistryClient.RegisteredText latest =
+        client.latestSchemaText("readings-value").orElseThrow();
+
+    assertThat(latest.version()).isEqualTo(1);
+    assertThat(
+            ProtobufDecoder.mismatch(
+                latest.id(),
+                latest.schema(),
+                client,
+                new ReadingMapping(
+                    io.bucketer.ingest.FieldPath.parse("id"),
+                    io.bucketer.ingest.FieldPath.parse("at"),
+                    java.util.Optional.empty(),
+                    java.util.Optional.empty(),
+                    List.of(io.bucketer.ingest.FieldPath.parse("temperature.value")))))
+        .as("gw.Reading has them, though gw.Other, the first message, has not")
+        .isEmpty();
+    assertThat(
+            ProtobufDecoder.mismatch(
+                latest.id(),
+                latest.schema(),
+                client,
+                new ReadingMapping(
+                    io.bucketer.ingest.FieldPath.parse("id"),
+                    io.bucketer.ingest.FieldPath.parse("ts"),
+                    java.util.Optional.empty(),
+                    java.util.Optional.empty(),
+                    List.of(io.bucketer.ingest.FieldPath.parse("temperature.value")))))
+        .hasValueSatisfying(problem -> assertThat(problem).contains("missing-field"));
+    assertThat(client.latestSchemaText("nothing-value")).isEmpty();
+  }
+
+  @Test
   void shouldRefuseASchemaWhoseReferenceIsNotRegisteredOrThatDoesNotParse() {
     assertThatThrownBy(() -> client.register("readings-value", READING))
         .isInstanceOf(SchemaRegistryException.class)

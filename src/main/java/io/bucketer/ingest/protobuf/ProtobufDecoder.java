@@ -12,11 +12,13 @@ import io.bucketer.ingest.InputRecord;
 import io.bucketer.ingest.InvalidReadingException;
 import io.bucketer.ingest.InvalidReadingException.Reason;
 import io.bucketer.ingest.ReadingMapping;
+import io.bucketer.ingest.SchemaText;
 import io.bucketer.ingest.SchemaTextLookup;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 
@@ -51,6 +53,35 @@ public final class ProtobufDecoder implements InputDecoder {
     final MessagePlan plan =
         schema.planFor(MessageIndexes.read(in, frame.bodyLength(), frame.schemaId()));
     return plan.readings(parse(plan.type(), in, "schema id " + frame.schemaId()), record);
+  }
+
+  /**
+   * Why no record of the registered schema {@code schema} could give readings under {@code
+   * mapping}: it does not compile, or none of its top-level messages has the mapped fields; empty
+   * when one has. What the decoder would say of its records, said before any is sent ({@code
+   * bucketer check}).
+   */
+  public static Optional<String> mismatch(
+      final int schemaId,
+      final SchemaText schema,
+      final SchemaTextLookup registry,
+      final ReadingMapping mapping) {
+    final String what = "schema id " + schemaId;
+    try {
+      final FileDescriptor file = ProtoSchemaCompiler.compile(what, schema, registry);
+      InvalidReadingException first = null;
+      for (final Descriptor type : file.getMessageTypes()) {
+        try {
+          MessagePlan.compile(what + ", message " + type.getFullName(), type, mapping);
+          return Optional.empty();
+        } catch (InvalidReadingException e) {
+          first = first == null ? e : first;
+        }
+      }
+      return Optional.of(first == null ? what + " declares no message" : first.getMessage());
+    } catch (InvalidReadingException e) {
+      return Optional.of(e.getMessage());
+    }
   }
 
   /** Parses the rest of {@code in} as a {@code type}, or says why it is not one. */
