@@ -110,6 +110,8 @@ public final class JsonSchemaValidator {
         throw e; // not remembered: the id may be registered yet
       }
       return new Compiled(null, e.reason(), e.detail());
+    } catch (SchemaRegistryException e) {
+      throw e; // the registry did not answer: retried, never held against the schema
     } catch (RuntimeException e) {
       // networknt reports a schema it cannot compile variously (SchemaException, ...).
       return new Compiled(

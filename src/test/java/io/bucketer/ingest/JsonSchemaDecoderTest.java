@@ -125,6 +125,18 @@ class JsonSchemaDecoderTest {
         .hasMessageContaining("schema id 15");
   }
 
+  @Test
+  void shouldNeverHoldAnUnreachableRegistryAgainstTheSchema() throws Exception {
+    registry.down = true;
+    final byte[] record =
+        framed("{\"deviceId\": \"gw-1\", \"ts\": \"2025-06-01T09:00:00Z\", \"temperature\": 1}");
+    assertThatThrownBy(() -> validating.readings(record))
+        .isInstanceOf(SchemaRegistryUnavailableException.class);
+
+    registry.down = false;
+    assertThat(validating.readings(record)).hasSize(1);
+  }
+
   private static byte[] framed(final String body) {
     return framed(SCHEMA_ID, body);
   }
@@ -143,10 +155,14 @@ class JsonSchemaDecoderTest {
   private static final class Registry implements SchemaTextLookup {
     private final Map<Integer, SchemaText> byId = new HashMap<>(Map.of(SCHEMA_ID, GATEWAY_SCHEMA));
     private final AtomicInteger calls = new AtomicInteger();
+    private volatile boolean down;
 
     @Override
     public SchemaText schemaTextById(final int id) throws InvalidReadingException {
       calls.incrementAndGet();
+      if (down) {
+        throw new SchemaRegistryUnavailableException("registry down", null);
+      }
       final SchemaText schema = byId.get(id);
       if (schema == null) {
         throw new InvalidReadingException(Reason.UNKNOWN_SCHEMA_ID, "no schema " + id);

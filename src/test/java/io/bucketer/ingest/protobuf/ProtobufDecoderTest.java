@@ -455,6 +455,18 @@ class ProtobufDecoderTest {
     assertThat(registry.calls()).isEqualTo(3);
   }
 
+  @Test
+  void shouldNeverHoldAnUnreachableRegistryAgainstTheSchema() throws Exception {
+    final byte[] record =
+        framed(GATEWAY_ID, message(GATEWAY_READING, "device_id", "gw-1", "time", STAMP));
+    registry.down(true);
+    assertThatThrownBy(() -> gateway.readings(record))
+        .isInstanceOf(io.bucketer.ingest.SchemaRegistryUnavailableException.class);
+
+    registry.down(false);
+    assertThat(gateway.readings(record)).hasSize(1);
+  }
+
   private ProtobufDecoder decoder(final ReadingMapping mapping) {
     return new ProtobufDecoder(registry, mapping);
   }

@@ -11,6 +11,7 @@ import io.bucketer.ingest.FieldPath;
 import io.bucketer.ingest.InvalidReadingException;
 import io.bucketer.ingest.InvalidReadingException.Reason;
 import io.bucketer.ingest.ReadingMapping;
+import io.bucketer.ingest.SchemaRegistryUnavailableException;
 import io.bucketer.ingest.SchemaText;
 import io.bucketer.ingest.SchemaTextLookup;
 import java.io.ByteArrayOutputStream;
@@ -131,6 +132,7 @@ final class TestSchemas {
     private final Map<Integer, SchemaText> byId = new ConcurrentHashMap<>();
     private final Map<String, SchemaText> byVersion = new ConcurrentHashMap<>();
     private final AtomicInteger calls = new AtomicInteger();
+    private volatile boolean down;
 
     Registry() {
       byVersion.put(UNITS_SUBJECT + "/1", UNITS);
@@ -151,9 +153,17 @@ final class TestSchemas {
       return calls.get();
     }
 
+    /** Whether lookups fail as an unreachable registry's do. */
+    void down(final boolean down) {
+      this.down = down;
+    }
+
     @Override
     public SchemaText schemaTextById(final int id) throws InvalidReadingException {
       calls.incrementAndGet();
+      if (down) {
+        throw new SchemaRegistryUnavailableException("registry down", null);
+      }
       final SchemaText schema = byId.get(id);
       if (schema == null) {
         throw new InvalidReadingException(Reason.UNKNOWN_SCHEMA_ID, "no schema " + id);
