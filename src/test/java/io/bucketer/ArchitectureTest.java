@@ -50,6 +50,30 @@ class ArchitectureTest {
         .check(PRODUCT);
   }
 
+  /**
+   * Schema text is parsed where records are decoded: .proto by wire-schema and JSON Schema by
+   * networknt, both inside ingest; wire's internal encoder of descriptors only in the one class
+   * whose test guards that route against a wire upgrade (ProtoSchemaCompilerTest).
+   */
+  @Test
+  void shouldParseSchemaTextOnlyInIngestAndWiresInternalsInOneClass() {
+    noClasses()
+        .that()
+        .resideOutsideOfPackage("io.bucketer.ingest..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage("com.squareup.wire..", "com.networknt..")
+        .check(PRODUCT);
+    noClasses()
+        .that()
+        .doNotHaveFullyQualifiedName("io.bucketer.ingest.protobuf.ProtoSchemaCompiler")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("com.squareup.wire.schema.internal..")
+        .because("an internal API of wire, used in one place, on purpose")
+        .check(PRODUCT);
+  }
+
   @Test
   void shouldSayWhatKafkaAccessBucketerNeedsFromItsSettingsAndKafkasClientsAlone() {
     noClasses()
