@@ -14,11 +14,14 @@ import io.bucketer.ingest.InvalidReadingException.Reason;
 import io.bucketer.ingest.ReadingMapping;
 import io.bucketer.ingest.SensorIdSource;
 import java.math.BigInteger;
+import java.time.DateTimeException;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -213,8 +216,14 @@ final class MessagePlan {
       final Descriptor stamp = timestamp.getDescriptorForType();
       final long seconds = (Long) timestamp.getField(stamp.findFieldByNumber(1));
       final int nanos = (Integer) timestamp.getField(stamp.findFieldByNumber(2));
-      return Instant.ofEpochSecond(seconds, nanos)
-          .truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
+      try {
+        return Instant.ofEpochSecond(seconds, nanos).truncatedTo(ChronoUnit.MILLIS);
+      } catch (DateTimeException e) {
+        // Nothing in the wire format bounds the seconds; Instant is bounded to years of ±1e9.
+        throw new InvalidReadingException(
+            Reason.NOT_A_TIME,
+            what + ": the time field " + time.path + " holds " + seconds + " s, beyond any time");
+      }
     }
     final long millis = (Long) value;
     if (time.unsigned && millis < 0) {
@@ -504,7 +513,7 @@ final class MessagePlan {
               + " is "
               + (last.getJavaType() == JavaType.MESSAGE
                   ? last.getMessageType().getFullName()
-                  : last.getType().name().toLowerCase(java.util.Locale.ROOT))
+                  : last.getType().name().toLowerCase(Locale.ROOT))
               + ", expected "
               + expected);
     }

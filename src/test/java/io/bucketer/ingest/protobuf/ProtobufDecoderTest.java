@@ -366,6 +366,22 @@ class ProtobufDecoderTest {
   }
 
   @Test
+  void shouldRejectATimestampBeyondAnyTimeAsNotATime() {
+    assertRejected(
+            gateway,
+            framed(
+                GATEWAY_ID,
+                message(
+                    GATEWAY_READING,
+                    "device_id",
+                    "gw-1",
+                    "time",
+                    Timestamp.newBuilder().setSeconds(Long.MAX_VALUE).build())),
+            Reason.NOT_A_TIME)
+        .hasMessageContaining("the time field time");
+  }
+
+  @Test
   void shouldRefuseATypeWithNoneOfTheValueFields() {
     assertRejected(
             decoder(mapping("device_id", "time", null, "pressure")),
