@@ -161,7 +161,9 @@ public final class ProtoSchemaCompiler {
           FileDescriptor.buildFrom(proto, dependencies.toArray(FileDescriptor[]::new));
       built.put(name, descriptor);
       return descriptor;
-    } catch (InvalidProtocolBufferException | DescriptorValidationException e) {
+    } catch (InvalidProtocolBufferException | DescriptorValidationException | RuntimeException e) {
+      // RuntimeException: wire's encoder on a construct it cannot encode. A schema's fault, and
+      // never to escape the decoder.
       throw incompatible(what, "is not a valid Protobuf file " + name + ": " + e.getMessage(), e);
     }
   }
