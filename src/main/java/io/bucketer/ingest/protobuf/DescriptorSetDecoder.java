@@ -22,16 +22,14 @@ import java.util.List;
 public final class DescriptorSetDecoder implements InputDecoder {
 
   private final MessagePlan plan;
-  private final String what;
 
   /**
    * @throws IllegalArgumentException when no message of {@code type} can satisfy {@code mapping}:
    *     checked when the settings are, before anything runs
    */
   public DescriptorSetDecoder(final Descriptor type, final ReadingMapping mapping) {
-    this.what = "message " + type.getFullName();
     try {
-      this.plan = MessagePlan.compile(what, type, mapping);
+      this.plan = MessagePlan.compile("message " + type.getFullName(), type, mapping);
     } catch (InvalidReadingException e) {
       throw new IllegalArgumentException(e.getMessage(), e);
     }
@@ -44,8 +42,6 @@ public final class DescriptorSetDecoder implements InputDecoder {
       throw new InvalidReadingException(Reason.MALFORMED_PROTOBUF, "record value is null");
     }
     return plan.readings(
-        ProtobufDecoder.parse(
-            plan.type(), CodedInputStream.newInstance(value), "the descriptor set"),
-        record);
+        ProtobufDecoder.parse(plan.type(), CodedInputStream.newInstance(value), -1), record);
   }
 }

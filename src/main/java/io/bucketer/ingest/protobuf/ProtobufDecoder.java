@@ -52,7 +52,7 @@ public final class ProtobufDecoder implements InputDecoder {
         CodedInputStream.newInstance(frame.data(), frame.bodyOffset(), frame.bodyLength());
     final MessagePlan plan =
         schema.planFor(MessageIndexes.read(in, frame.bodyLength(), frame.schemaId()));
-    return plan.readings(parse(plan.type(), in, "schema id " + frame.schemaId()), record);
+    return plan.readings(parse(plan.type(), in, frame.schemaId()), record);
   }
 
   /**
@@ -84,8 +84,13 @@ public final class ProtobufDecoder implements InputDecoder {
     }
   }
 
-  /** Parses the rest of {@code in} as a {@code type}, or says why it is not one. */
-  static DynamicMessage parse(final Descriptor type, final CodedInputStream in, final String what)
+  /**
+   * Parses the rest of {@code in} as a {@code type}, or says why it is not one.
+   *
+   * @param schemaId the frame's, for the message; negative for a descriptor set's type (an int, not
+   *     a text, so that a good record costs no string)
+   */
+  static DynamicMessage parse(final Descriptor type, final CodedInputStream in, final int schemaId)
       throws InvalidReadingException {
     try {
       return DynamicMessage.parseFrom(type, in);
@@ -97,7 +102,7 @@ public final class ProtobufDecoder implements InputDecoder {
           "the body does not parse as "
               + type.getFullName()
               + " of "
-              + what
+              + (schemaId < 0 ? "the descriptor set" : "schema id " + schemaId)
               + ": "
               + e.getMessage(),
           e);
