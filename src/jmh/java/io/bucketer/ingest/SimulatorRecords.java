@@ -111,6 +111,6 @@ final class SimulatorRecords {
 
   private static byte[] json(final Shape shape) {
     // JSON needs no registry, so no Avro encoder is given.
-    return GatewayFleet.encoder(shape, Format.JSON, null).encode(READING);
+    return GatewayFleet.encoder(shape, Format.JSON, null, null).encode(READING);
   }
 }

@@ -10,7 +10,6 @@ import io.bucketer.config.WindowSettings;
 import io.bucketer.embedded.EmbeddedKafkaBroker;
 import io.bucketer.embedded.InProcessSchemaRegistry;
 import io.bucketer.embedded.MongoServerProcess;
-import io.bucketer.ingest.ReadingEncoder;
 import io.bucketer.ingest.SchemaRegistryClient;
 import io.bucketer.query.StoredDocuments;
 import io.bucketer.simulate.GatewayFleet;
@@ -314,11 +313,11 @@ public final class FormatsBench {
     /** For the reference row, a gateway's message goes as its three readings, one record each. */
     private static MessageEncoder encoder(
         final Row row, final SchemaRegistryClient registry, final String topic) {
-      final ReadingEncoder avro = new ReadingEncoder(registry, topic);
       if (row.shape() == GatewayFleet.Shape.GATEWAY) {
-        return GatewayFleet.encoder(row.shape(), row.format(), avro);
+        return GatewayFleet.encoder(row.shape(), row.format(), registry, topic);
       }
-      final MessageEncoder single = GatewayFleet.encoder(row.shape(), row.format(), avro);
+      final MessageEncoder single =
+          GatewayFleet.encoder(row.shape(), row.format(), registry, topic);
       return reading -> {
         final List<GatewayRecord> records = new ArrayList<>(3);
         for (final Reading inMessage : GatewayMessage.of(reading).readings()) {

@@ -15,7 +15,6 @@ import io.bucketer.config.WindowSettings;
 import io.bucketer.embedded.EmbeddedKafkaBroker;
 import io.bucketer.embedded.EmbeddedMongoServer;
 import io.bucketer.embedded.InProcessSchemaRegistry;
-import io.bucketer.ingest.ReadingEncoder;
 import io.bucketer.ingest.SchemaRegistryClient;
 import io.bucketer.query.StoredDocuments;
 import io.bucketer.simulate.GatewayFleet;
@@ -43,7 +42,9 @@ import org.apache.kafka.common.utils.Utils;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code bucketer demo}: the whole product in one process. A real Kafka broker, an in-JVM MongoDB
@@ -97,10 +98,13 @@ final class DemoCommand implements Callable<Integer> {
 
   @Mixin MessageOptions messages;
 
+  @Spec CommandSpec spec;
+
   private final PrintStream out = System.out;
 
   @Override
   public Integer call() throws Exception {
+    messages.check(spec.commandLine());
     setLibraryLogging(verbose);
     final List<Granularity> sizes = Granularity.parseList(granularities);
     final long started = System.nanoTime();
@@ -176,7 +180,8 @@ final class DemoCommand implements Callable<Integer> {
               GatewayFleet.encoder(
                   messages.shape,
                   messages.format,
-                  new ReadingEncoder(new SchemaRegistryClient(registry.url()), INPUT_TOPIC)),
+                  new SchemaRegistryClient(registry.url()),
+                  INPUT_TOPIC),
               INPUT_TOPIC);
       final CompletableFuture<Long> sending =
           CompletableFuture.supplyAsync(() -> simulator.run(generator, rate));

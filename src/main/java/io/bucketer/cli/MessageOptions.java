@@ -24,9 +24,22 @@ final class MessageOptions {
       description =
           "How each record is written: avro (Schema Registry framing), json (a UTF-8 JSON object,"
               + " ISO-8601 times, no registry), senml or senml-cbor (a SenML pack of the record's"
-              + " readings, RFC 8428, the device as base name and each metric as unit) (default:"
-              + " ${DEFAULT-VALUE}).")
+              + " readings, RFC 8428, the device as base name and each metric as unit), protobuf"
+              + " (registry-framed Protobuf of schemas/gateway-reading.proto) or json-schema"
+              + " (registry-framed JSON of schemas/gateway-reading.schema.json); the last two"
+              + " with --schema gateway only (default: ${DEFAULT-VALUE}).")
   GatewayFleet.Format format;
+
+  /** Refuses a shape the format cannot write, in the command line's words. */
+  void check(final CommandLine commandLine) {
+    if (!GatewayFleet.writes(shape, format)) {
+      throw new CommandLine.ParameterException(
+          commandLine,
+          "--format "
+              + format.label()
+              + " writes a gateway's own message: use it with --schema gateway");
+    }
+  }
 
   /** Formats by their names, which may hold a dash. */
   static final class FormatConverter implements CommandLine.ITypeConverter<GatewayFleet.Format> {

@@ -1,6 +1,5 @@
 package io.bucketer.cli;
 
-import io.bucketer.ingest.ReadingEncoder;
 import io.bucketer.ingest.SchemaRegistryClient;
 import io.bucketer.simulate.GatewayFleet;
 import io.bucketer.simulate.ReadingGenerator;
@@ -88,9 +87,11 @@ final class SimulateCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    if (messages.format == GatewayFleet.Format.AVRO && schemaRegistryUrl == null) {
+    messages.check(spec.commandLine());
+    if (GatewayFleet.needsRegistry(messages.format) && schemaRegistryUrl == null) {
       throw new ParameterException(
-          spec.commandLine(), "--schema-registry-url is required with --format avro");
+          spec.commandLine(),
+          "--schema-registry-url is required with --format " + messages.format.label());
     }
     final Map<String, Object> kafka = kafkaProperties();
     final ReadingGenerator readings =
@@ -103,9 +104,8 @@ final class SimulateCommand implements Callable<Integer> {
               GatewayFleet.encoder(
                   messages.shape,
                   messages.format,
-                  schemaRegistryUrl == null
-                      ? null
-                      : new ReadingEncoder(new SchemaRegistryClient(schemaRegistryUrl), topic)),
+                  schemaRegistryUrl == null ? null : new SchemaRegistryClient(schemaRegistryUrl),
+                  topic),
               topic);
       final PrintStream out = System.out;
       final ScheduledExecutorService progress = Executors.newSingleThreadScheduledExecutor();

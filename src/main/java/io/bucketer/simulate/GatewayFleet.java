@@ -6,6 +6,7 @@ import io.bucketer.avro.Reading;
 import io.bucketer.config.InputSettings;
 import io.bucketer.ingest.InputFormat;
 import io.bucketer.ingest.ReadingEncoder;
+import io.bucketer.ingest.SchemaRegistryClient;
 import io.bucketer.ingest.senml.SenmlEncoding;
 import io.bucketer.ingest.senml.SenmlPacks;
 import java.io.UncheckedIOException;
@@ -40,7 +41,14 @@ public final class GatewayFleet {
     /** A SenML pack (RFC 8428) in JSON: the device as base name, each value's metric its unit. */
     SENML("senml"),
     /** The same SenML pack in CBOR, with the RFC's integer labels. */
-    SENML_CBOR("senml-cbor");
+    SENML_CBOR("senml-cbor"),
+    /**
+     * Confluent-framed Protobuf of the gateway's own .proto ({@code gateway-reading.proto}),
+     * registered with the registry as Confluent's serializer does; gateway messages only.
+     */
+    PROTOBUF("protobuf"),
+    /** Confluent-framed JSON of a registered JSON schema; gateway messages only. */
+    JSON_SCHEMA("json-schema");
 
     private final String label;
 
@@ -74,28 +82,68 @@ public final class GatewayFleet {
 
   private GatewayFleet() {}
 
+  /** Whether records of {@code shape} can be written in {@code format}. */
+  public static boolean writes(final Shape shape, final Format format) {
+    return shape == Shape.GATEWAY || !(format == Format.PROTOBUF || format == Format.JSON_SCHEMA);
+  }
+
+  /** Whether {@code format} registers its writer schema with a schema registry. */
+  public static boolean needsRegistry(final Format format) {
+    return format == Format.AVRO || format == Format.PROTOBUF || format == Format.JSON_SCHEMA;
+  }
+
   /**
-   * The encoder of records of {@code shape} in {@code format}; Avro registers through {@code avro}.
+   * The encoder of records of {@code shape} in {@code format}, keyed by sensor id; formats that
+   * need a registry register their writer schema under {@code topic}'s subject.
+   *
+   * @param registry the schema registry; may be null for a format that needs none
+   * @throws IllegalArgumentException for a shape the format cannot write ({@link #writes})
    */
   public static MessageEncoder encoder(
+      final Shape shape,
+      final Format format,
+      final SchemaRegistryClient registry,
+      final String topic) {
+    if (!writes(shape, format)) {
+      throw new IllegalArgumentException(
+          format.label() + " writes a gateway's own message only, not bucketer's Reading");
+    }
+    if (needsRegistry(format) && registry == null) {
+      throw new IllegalArgumentException(format.label() + " needs a schema registry");
+    }
+    return switch (format) {
+      case PROTOBUF -> GatewayMessage.protobufEncoder(registry, topic);
+      case JSON_SCHEMA -> GatewayMessage.jsonSchemaEncoder(registry, topic);
+      default ->
+          MessageEncoder.keyedBySensor(
+              valueEncoder(
+                  shape, format, registry == null ? null : new ReadingEncoder(registry, topic)));
+    };
+  }
+
+  private static Function<Reading, byte[]> valueEncoder(
       final Shape shape, final Format format, final ReadingEncoder avro) {
     final Function<Reading, List<Reading>> inRecord =
         shape == Shape.READING ? List::of : reading -> GatewayMessage.of(reading).readings();
-    return MessageEncoder.keyedBySensor(
-        switch (format) {
-          case AVRO ->
-              shape == Shape.READING
-                  ? avro::encode
-                  : reading ->
-                      avro.encode(GatewayMessage.of(reading).toAvro(), GatewayMessage.SCHEMA);
-          case JSON ->
-              shape == Shape.READING
-                  ? reading -> json(readingAsJson(reading))
-                  : reading -> json(gatewayAsJson(GatewayMessage.of(reading)));
-          case SENML -> reading -> SenmlPacks.pack(inRecord.apply(reading), SenmlEncoding.JSON);
-          case SENML_CBOR ->
-              reading -> SenmlPacks.pack(inRecord.apply(reading), SenmlEncoding.CBOR);
-        });
+    return switch (format) {
+      case AVRO ->
+          shape == Shape.READING
+              ? avro::encode
+              : reading -> avro.encode(GatewayMessage.of(reading).toAvro(), GatewayMessage.SCHEMA);
+      case JSON ->
+          shape == Shape.READING
+              ? reading -> json(readingAsJson(reading))
+              : reading -> json(gatewayAsJson(GatewayMessage.of(reading)));
+      case SENML -> reading -> SenmlPacks.pack(inRecord.apply(reading), SenmlEncoding.JSON);
+      case SENML_CBOR -> reading -> SenmlPacks.pack(inRecord.apply(reading), SenmlEncoding.CBOR);
+      case PROTOBUF, JSON_SCHEMA ->
+          throw new IllegalStateException(format + " has an encoder of its own");
+    };
+  }
+
+  /** The body of a gateway message as JSON: what json and json-schema gateways send. */
+  static byte[] gatewayJson(final Reading reading) {
+    return json(gatewayAsJson(GatewayMessage.of(reading)));
   }
 
   /**
@@ -108,6 +156,8 @@ public final class GatewayFleet {
     switch (format) {
       case AVRO -> {} // the default
       case JSON -> settings.put(InputSettings.FORMAT, InputFormat.JSON.label());
+      case PROTOBUF -> settings.put(InputSettings.FORMAT, InputFormat.PROTOBUF.label());
+      case JSON_SCHEMA -> settings.put(InputSettings.FORMAT, InputFormat.JSON_SCHEMA.label());
       case SENML, SENML_CBOR -> {
         // A pack names its sensor and metrics itself: no field mapping.
         settings.put(InputSettings.FORMAT, InputFormat.SENML.label());

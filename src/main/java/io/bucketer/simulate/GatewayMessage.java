@@ -124,10 +124,8 @@ public record GatewayMessage(
   public static MessageEncoder jsonSchemaEncoder(
       final SchemaRegistryClient registry, final String topic) {
     final int id = registry.register(topic + "-value", JSON_SCHEMA);
-    final MessageEncoder json =
-        GatewayFleet.encoder(GatewayFleet.Shape.GATEWAY, GatewayFleet.Format.JSON, null);
     return MessageEncoder.keyedBySensor(
-        reading -> ConfluentWireFormat.frame(id, json.encode(reading)));
+        reading -> ConfluentWireFormat.frame(id, GatewayFleet.gatewayJson(reading)));
   }
 
   private Reading reading(final String metric, final double value) {

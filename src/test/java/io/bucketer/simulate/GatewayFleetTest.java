@@ -6,7 +6,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.bucketer.avro.Reading;
 import io.bucketer.config.BucketerConfig;
+import io.bucketer.embedded.InProcessSchemaRegistry;
 import io.bucketer.ingest.InputDecoder;
+import io.bucketer.ingest.SchemaRegistryClient;
 import java.io.ByteArrayOutputStream;
 import java.time.Instant;
 import java.util.HashMap;
@@ -62,40 +64,48 @@ class GatewayFleetTest {
   }
 
   /**
-   * What the simulator sends in each format that needs no registry, bucketer reads back, with the
-   * settings that {@link GatewayFleet#inputSettings} says a user would set for it, as exactly the
-   * readings {@link GatewayFleet#readingsIn} says are in it.
+   * What the simulator sends in each format, bucketer reads back, with the settings that {@link
+   * GatewayFleet#inputSettings} says a user would set for it and the registry the simulator
+   * registered its schemas with, as exactly the readings {@link GatewayFleet#readingsIn} says are
+   * in it.
    */
   @ParameterizedTest
-  @EnumSource(
-      value = GatewayFleet.Format.class,
-      names = {"JSON", "SENML", "SENML_CBOR"})
+  @EnumSource(GatewayFleet.Format.class)
   void shouldBeReadBackByTheSettingsItNamesAsTheReadingsItCarries(final GatewayFleet.Format format)
       throws Exception {
     final Reading reading = reading("sensor-0005", "humidity", 44.5);
-    for (final GatewayFleet.Shape shape : GatewayFleet.Shape.values()) {
-      final Map<String, Object> settings =
-          new HashMap<>(
-              Map.of("bootstrap.servers", "localhost:9092", "mongodb.uri", "mongodb://localhost"));
-      settings.putAll(GatewayFleet.inputSettings(shape, format));
-      final BucketerConfig config = new BucketerConfig(settings);
-      final InputDecoder decoder =
-          config
-              .inputFormat()
-              .decoder(
-                  config.readingMapping(),
-                  id -> {
-                    throw new AssertionError("no registry for " + format);
-                  },
-                  config.input().senml());
+    try (InProcessSchemaRegistry registry = InProcessSchemaRegistry.start()) {
+      final SchemaRegistryClient client = new SchemaRegistryClient(registry.url());
+      for (final GatewayFleet.Shape shape : GatewayFleet.Shape.values()) {
+        if (!GatewayFleet.writes(shape, format)) {
+          continue;
+        }
+        final Map<String, Object> settings =
+            new HashMap<>(
+                Map.of(
+                    "bootstrap.servers",
+                    "localhost:9092",
+                    "mongodb.uri",
+                    "mongodb://localhost",
+                    "schema.registry.url",
+                    registry.url()));
+        settings.putAll(GatewayFleet.inputSettings(shape, format));
+        final BucketerConfig config = new BucketerConfig(settings);
+        final InputDecoder decoder =
+            config
+                .inputFormat()
+                .decoder(config.readingMapping(), client, client, config.input().formatOptions());
 
-      final List<Reading> read =
-          decoder.readings(GatewayFleet.encoder(shape, format, null).encode(reading));
+        final List<Reading> read =
+            decoder.readings(
+                GatewayFleet.encoder(shape, format, client, "readings-" + shape).encode(reading));
 
-      // SenML carries no UTC offset.
-      assertThat(read)
-          .usingRecursiveFieldByFieldElementComparatorIgnoringFields("utc_offset_minutes")
-          .containsExactlyElementsOf(GatewayFleet.readingsIn(shape, reading));
+        // SenML carries no UTC offset.
+        assertThat(read)
+            .as("%s in %s", shape, format)
+            .usingRecursiveFieldByFieldElementComparatorIgnoringFields("utc_offset_minutes")
+            .containsExactlyElementsOf(GatewayFleet.readingsIn(shape, reading));
+      }
     }
   }
 
@@ -126,11 +136,11 @@ class GatewayFleetTest {
 
     final JsonNode own =
         JSON.readTree(
-            GatewayFleet.encoder(GatewayFleet.Shape.READING, GatewayFleet.Format.JSON, null)
+            GatewayFleet.encoder(GatewayFleet.Shape.READING, GatewayFleet.Format.JSON, null, null)
                 .encode(reading));
     final JsonNode gateway =
         JSON.readTree(
-            GatewayFleet.encoder(GatewayFleet.Shape.GATEWAY, GatewayFleet.Format.JSON, null)
+            GatewayFleet.encoder(GatewayFleet.Shape.GATEWAY, GatewayFleet.Format.JSON, null, null)
                 .encode(reading));
 
     assertThat(own.get("sensor_id").asText()).isEqualTo("sensor-0004");
