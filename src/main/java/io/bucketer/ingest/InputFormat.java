@@ -10,7 +10,13 @@ public enum InputFormat {
   /** One UTF-8 JSON object per record, no registry. */
   JSON("json"),
   /** One SenML pack (RFC 8428) per record, in JSON or CBOR, no registry and no mapping. */
-  SENML("senml");
+  SENML("senml"),
+  /**
+   * Sparkplug B payloads with their MQTT topic in the key or a header. Decoding needs the state of
+   * the BIRTH messages, so the topology's own Sparkplug processors read it, not an {@link
+   * InputDecoder}.
+   */
+  SPARKPLUG_B("sparkplug-b");
 
   private final String label;
 
@@ -35,7 +41,11 @@ public enum InputFormat {
     throw new IllegalArgumentException("no input format " + label);
   }
 
-  /** A decoder of this format, SenML with its default options. */
+  /**
+   * A decoder of this format, SenML with its default options.
+   *
+   * @throws IllegalStateException for Sparkplug B, which no stateless decoder reads
+   */
   public InputDecoder decoder(final ReadingMapping mapping, final SchemaLookup schemas) {
     return decoder(mapping, schemas, SenmlOptions.DEFAULT);
   }
@@ -43,6 +53,8 @@ public enum InputFormat {
   /**
    * A decoder of this format; {@code schemas} is asked only for Avro, {@code mapping} only for Avro
    * and JSON, {@code senml} only for SenML.
+   *
+   * @throws IllegalStateException for Sparkplug B, which no stateless decoder reads
    */
   public InputDecoder decoder(
       final ReadingMapping mapping, final SchemaLookup schemas, final SenmlOptions senml) {
@@ -50,6 +62,9 @@ public enum InputFormat {
       case AVRO -> new MappedAvroDecoder(schemas, mapping);
       case JSON -> new JsonReadingDecoder(mapping);
       case SENML -> new SenmlDecoder(senml);
+      case SPARKPLUG_B ->
+          throw new IllegalStateException(
+              "sparkplug-b is read by the topology's Sparkplug processors: it needs their state");
     };
   }
 }
