@@ -470,6 +470,14 @@ public final class BucketerApp implements AutoCloseable {
 
   static BucketTopology.Settings topologySettings(
       final BucketerConfig config, final InputPartitioning partitioning) {
+    final BucketTopology.Settings settings = readingTopologySettings(config, partitioning);
+    return config.inputFormat() == InputFormat.SPARKPLUG_B
+        ? settings.withSparkplug(config.input().sparkplug())
+        : settings;
+  }
+
+  private static BucketTopology.Settings readingTopologySettings(
+      final BucketerConfig config, final InputPartitioning partitioning) {
     return new BucketTopology.Settings(
         config.inputTopic(),
         config.bucketsTopic(),
