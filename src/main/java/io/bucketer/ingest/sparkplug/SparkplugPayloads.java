@@ -65,7 +65,7 @@ public final class SparkplugPayloads {
     long integer = 0;
     double real = 0;
     if (set == null) {
-      field = ValueField.NONE;
+      // No value: is_null, or a DATA metric that breaks its datatype's rule.
     } else if (set.equals(schema.intValue)) {
       field = ValueField.INT;
       integer = Integer.toUnsignedLong((Integer) metric.getField(set));
