@@ -208,6 +208,37 @@ public final class SparkplugMessages {
       return new Message(topic(SparkplugMessageType.DDATA, device), data(base, timestamp, values));
     }
 
+    /**
+     * A device's readings of some of its metrics, by name, each sent by its alias; after its
+     * DBIRTH.
+     *
+     * @throws IllegalArgumentException for a metric the births did not define
+     */
+    public Message ddata(
+        final String device, final long timestamp, final Map<String, Double> values) {
+      final Integer base = deviceAliasBases.get(device);
+      if (base == null) {
+        throw new IllegalStateException("device " + device + " was not born");
+      }
+      final PayloadWriter payload = payload().timestamp(timestamp).seq(nextSeq());
+      values.forEach(
+          (name, value) -> {
+            final int i = indexOf(name);
+            final SparkplugDataType type = metrics.get(i).type();
+            payload.metric(m -> data(m, type, value, base + i));
+          });
+      return new Message(topic(SparkplugMessageType.DDATA, device), payload.toByteArray());
+    }
+
+    private int indexOf(final String name) {
+      for (int i = 0; i < metrics.size(); i++) {
+        if (metrics.get(i).name().equals(name)) {
+          return i;
+        }
+      }
+      throw new IllegalArgumentException("no metric " + name + " was born");
+    }
+
     /** The node's death certificate: no sequence number. */
     public Message ndeath() {
       return new Message(topic(SparkplugMessageType.NDEATH, null), payload().toByteArray());
@@ -230,15 +261,20 @@ public final class SparkplugMessages {
         final SparkplugDataType type = metrics.get(i).type();
         final long alias = aliasBase + i;
         final double value = valueOf(values, i);
-        // DATA messages send the alias alone: the datatype too is the birth's.
-        payload.metric(
-            m -> {
-              m.value(type, value);
-              m.metric.clearField(m.schema.datatype);
-              m.alias(alias);
-            });
+        payload.metric(m -> data(m, type, value, alias));
       }
       return payload.toByteArray();
+    }
+
+    /** DATA messages send the alias alone: the name and the datatype are the birth's. */
+    private static void data(
+        final MetricWriter metric,
+        final SparkplugDataType type,
+        final double value,
+        final long alias) {
+      metric.value(type, value);
+      metric.metric.clearField(metric.schema.datatype);
+      metric.alias(alias);
     }
 
     private double valueOf(final double[] values, final int i) {
