@@ -1,10 +1,14 @@
 package io.bucketer.simulate;
 
 import io.bucketer.avro.Reading;
+import io.bucketer.config.InputSettings;
+import io.bucketer.ingest.InputFormat;
 import io.bucketer.ingest.sparkplug.SparkplugDataType;
 import io.bucketer.ingest.sparkplug.SparkplugMessages;
 import io.bucketer.ingest.sparkplug.SparkplugMessages.EdgeNode;
 import io.bucketer.ingest.sparkplug.SparkplugMessages.Message;
+import io.bucketer.ingest.sparkplug.SparkplugTopicSource;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -17,9 +21,11 @@ import java.util.Set;
  * of one of {@code edgeNodes} edge nodes of group {@value #GROUP}, every edge node and device is
  * born (NBIRTH, then DBIRTH) before its first data, and each reading is a DDATA of its one metric,
  * sent by alias. bucketer reads the readings back as {@link #asRead}: sensor id {@code
- * group/edge/device}, no UTC offset (Sparkplug has none). Not thread safe.
+ * group/edge/device}, no UTC offset (Sparkplug has none). As a {@link MessageEncoder} its records
+ * are keyed by their MQTT topic, as Kafka Connect's MQTT sources and HiveMQ's and EMQX's bridges
+ * write them ({@link #inputSettings()} reads them). Not thread safe.
  */
-public final class SparkplugFleet {
+public final class SparkplugFleet implements MessageEncoder {
 
   /** The Sparkplug group of the fleet's edge nodes. */
   public static final String GROUP = "bucketer";
@@ -63,6 +69,26 @@ public final class SparkplugFleet {
     messages.add(
         node.ddata(reading.getSensorId(), time, Map.of(reading.getMetric(), reading.getValue())));
     return messages;
+  }
+
+  /** The records of {@link #messagesOf}: each keyed by its MQTT topic, as a bridge writes it. */
+  @Override
+  public List<GatewayRecord> records(final Reading reading) {
+    return messagesOf(reading).stream()
+        .map(
+            message ->
+                new GatewayRecord(
+                    message.topic().getBytes(StandardCharsets.UTF_8), message.payload(), Map.of()))
+        .toList();
+  }
+
+  /** The input settings that read the fleet's records: Sparkplug B, the topic in the key. */
+  public static Map<String, String> inputSettings() {
+    return Map.of(
+        InputSettings.FORMAT,
+        InputFormat.SPARKPLUG_B.label(),
+        InputSettings.SPARKPLUG_TOPIC_FROM,
+        SparkplugTopicSource.KEY);
   }
 
   /** The reading as bucketer reads it back from the fleet's messages. */

@@ -3,6 +3,7 @@ package io.bucketer.simulate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.bucketer.avro.Reading;
+import io.bucketer.config.BucketerConfig;
 import io.bucketer.ingest.sparkplug.SparkplugBirth;
 import io.bucketer.ingest.sparkplug.SparkplugMessages.Message;
 import io.bucketer.ingest.sparkplug.SparkplugPayload;
@@ -10,7 +11,9 @@ import io.bucketer.ingest.sparkplug.SparkplugPayloads;
 import io.bucketer.ingest.sparkplug.SparkplugReadings;
 import io.bucketer.ingest.sparkplug.SparkplugSequence;
 import io.bucketer.ingest.sparkplug.SparkplugTopic;
+import io.bucketer.ingest.sparkplug.SparkplugTopicSource;
 import io.bucketer.testing.GeneratedReadings;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -70,5 +73,38 @@ class SparkplugFleetTest {
     assertThat(births).hasSize(3 + 12);
     assertThat(messages).as("over 256 a node: the sequence wraps").isGreaterThan(3 * 256);
     assertThat(gaps).isZero();
+  }
+
+  @Test
+  void shouldKeyEachRecordByItsTopicAndEndWithTheRecordThatCarriesTheReading() throws Exception {
+    final SparkplugFleet fleet = new SparkplugFleet(2);
+    final Reading reading =
+        new Reading("sensor-0001", Instant.parse("2025-06-01T10:00:00Z"), 21.5, "temperature", 60);
+
+    final List<String> keys =
+        fleet.records(reading).stream()
+            .map(record -> new String(record.key(), StandardCharsets.UTF_8))
+            .toList();
+    final String edge = fleet.asRead(reading).getSensorId().split("/")[1];
+
+    assertThat(keys)
+        .containsExactly(
+            "spBv1.0/bucketer/NBIRTH/" + edge,
+            "spBv1.0/bucketer/DBIRTH/" + edge + "/sensor-0001",
+            "spBv1.0/bucketer/DDATA/" + edge + "/sensor-0001");
+    assertThat(fleet.records(reading)).as("born already: the data alone").hasSize(1);
+    assertThat(
+            new BucketerConfig(settingsWith(SparkplugFleet.inputSettings()))
+                .input()
+                .sparkplug()
+                .topicSource())
+        .isEqualTo(new SparkplugTopicSource.Key());
+  }
+
+  private static Map<String, Object> settingsWith(final Map<String, String> input) {
+    final Map<String, Object> settings = new HashMap<>(input);
+    settings.put("bootstrap.servers", "broker:9092");
+    settings.put("mongodb.uri", "mongodb://mongo:27017");
+    return settings;
   }
 }
