@@ -1,6 +1,5 @@
 package io.bucketer.topology;
 
-import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.bucketer.ingest.sparkplug.SparkplugBirth;
 import java.io.IOException;
@@ -11,15 +10,17 @@ import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serializer;
 
 /**
- * The birth store's values: a birth's metric definitions as a JSON array of {@code {name, alias,
- * datatype}}. JSON because births are rare (written once per BIRTH, read once per task start and
- * node), and a changelog an operator can read helps when DATA is dead-lettered as unknown-alias.
+ * The birth store's values: a birth as JSON, {@code {"timestamp": ..., "metrics": [{name, alias,
+ * datatype}, ...]}}. JSON because births are rare (written once per BIRTH, read once per task start
+ * and node), and a changelog an operator can read helps when DATA is dead-lettered as
+ * unknown-alias.
  */
 final class SparkplugBirthSerde implements Serde<SparkplugBirth> {
 
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final TypeReference<List<SparkplugBirth.Metric>> METRICS =
-      new TypeReference<>() {};
+
+  /** The stored form. */
+  private record Stored(long timestamp, List<SparkplugBirth.Metric> metrics) {}
 
   @Override
   public Serializer<SparkplugBirth> serializer() {
@@ -28,7 +29,7 @@ final class SparkplugBirthSerde implements Serde<SparkplugBirth> {
         return null;
       }
       try {
-        return JSON.writeValueAsBytes(birth.metrics());
+        return JSON.writeValueAsBytes(new Stored(birth.timestamp(), birth.metrics()));
       } catch (IOException e) {
         throw new SerializationException("a Sparkplug birth could not be written", e);
       }
@@ -42,7 +43,8 @@ final class SparkplugBirthSerde implements Serde<SparkplugBirth> {
         return null;
       }
       try {
-        return new SparkplugBirth(JSON.readValue(data, METRICS));
+        final Stored stored = JSON.readValue(data, Stored.class);
+        return new SparkplugBirth(stored.timestamp(), stored.metrics());
       } catch (IOException | IllegalArgumentException e) {
         throw new SerializationException("a stored Sparkplug birth could not be read", e);
       }

@@ -34,13 +34,16 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * SparkplugReadings}), checked ({@link ReadingChecks}) and forwarded like any decoded readings to
  * the batcher before the repartition by series.
  *
- * <p>A new NBIRTH replaces the node's definitions and forgets its devices': the specification
- * requires every device to send its DBIRTH again after its node's, and a device's DATA read with
- * the last session's aliases could carry the wrong names. DATA in between is dead-lettered ({@code
- * unknown-alias}) and can be replayed after the rebirth. A BIRTH that cannot be read is
- * dead-lettered and forgets the definitions it would have replaced, for the same reason. A record
- * is taken or rejected whole, as {@link ReadingDecodeProcessor} says why. DEATH messages change
- * nothing: the next BIRTH replaces the definitions.
+ * <p>A new NBIRTH replaces the node's definitions and forgets its devices' of earlier sessions: the
+ * specification requires every device to send its DBIRTH again after its node's, and a device's
+ * DATA read with the last session's aliases could carry the wrong names. DATA in between is
+ * dead-lettered ({@code unknown-alias}) and can be replayed after the rebirth. A device birth sent
+ * at or after the NBIRTH (by their payload timestamps) is of the new session and kept: a bridge
+ * that keys records by topic puts a node's NBIRTH and its devices' DBIRTHs on different partitions,
+ * and Kafka does not order them. A BIRTH that cannot be read is dead-lettered and forgets the
+ * definitions it would have replaced, for the same reason. A record is taken or rejected whole, as
+ * {@link ReadingDecodeProcessor} says why. DEATH messages change nothing: the next BIRTH replaces
+ * the definitions.
  *
  * <p>The births a task uses are kept as objects too, in front of the store, so that a DATA message
  * costs no store read; they are dropped whenever the task is initialised again, as after a rollback
@@ -127,7 +130,7 @@ final class SparkplugDecodeProcessor
       throw e;
     }
     if (topic.device() == null) {
-      forgetDevices(topic);
+      forgetDevices(topic, birth.timestamp());
     }
     // One changelog record per birth: the put replaces the last one.
     store.put(topic.sensorId(), birth);
@@ -139,19 +142,28 @@ final class SparkplugDecodeProcessor
     store.delete(topic.sensorId());
     births.remove(topic.sensorId());
     if (topic.device() == null) {
-      forgetDevices(topic);
+      forgetDevices(topic, SparkplugBirth.NO_TIMESTAMP);
     }
   }
 
-  private void forgetDevices(final SparkplugTopic node) {
+  /** Forgets the births of the node's devices but those of the session started at {@code born}. */
+  private void forgetDevices(final SparkplugTopic node, final long born) {
     final String devices = node.edgeNodeId() + "/";
     final List<String> keys = new ArrayList<>();
-    try (KeyValueIterator<String, SparkplugBirth> born =
+    try (KeyValueIterator<String, SparkplugBirth> stored =
         store.prefixScan(devices, new StringSerializer())) {
-      born.forEachRemaining((KeyValue<String, SparkplugBirth> entry) -> keys.add(entry.key));
+      stored.forEachRemaining(
+          (KeyValue<String, SparkplugBirth> entry) -> {
+            if (!entry.value.isOfSessionStartedAt(born)) {
+              keys.add(entry.key);
+            }
+          });
     }
-    keys.forEach(store::delete);
-    births.keySet().removeIf(key -> key.startsWith(devices));
+    keys.forEach(
+        key -> {
+          store.delete(key);
+          births.remove(key);
+        });
   }
 
   private void data(

@@ -164,6 +164,26 @@ class SparkplugTopologyTest {
   }
 
   /**
+   * A bridge that keys by topic puts the node's NBIRTH and its device's DBIRTH on different
+   * partitions, so the DBIRTH can come first: sent with the NBIRTH or after it, it belongs to the
+   * node's new session and is kept.
+   */
+  @Test
+  void shouldKeepADevicesBirthOfTheNewSessionThatArrivedBeforeItsNodesBirth() {
+    start(stateDir, new SparkplugTopicSource.Key());
+    final Message nodeBirth = press.nbirth(TEN, 20.0, 0);
+    final Message deviceBirth = press.dbirth("motor", TEN, 40.0, 900);
+
+    send(deviceBirth);
+    send(nodeBirth);
+    send(press.ddata("motor", TEN + 5_000, 41.0, 950));
+    send(press.ddata("motor", TEN + 70_000, 42.0, 960)); // close [10:00, 10:01)
+
+    assertThat(deadLetters.isEmpty()).isTrue();
+    assertThat(minutes()).extracting(b -> b.stats().sum()).containsExactlyInAnyOrder(41.0, 950.0);
+  }
+
+  /**
    * What a restart on an empty disk or a new owner of the task finds is what the changelog holds:
    * the births are read back from it into an empty store of another state directory, as a restore
    * would, and data is read through them. (TopologyTestDriver wipes its state directory when it

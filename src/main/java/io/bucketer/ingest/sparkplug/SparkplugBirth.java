@@ -10,12 +10,17 @@ import java.util.Objects;
 
 /**
  * The metrics one BIRTH defined, for an edge node (NBIRTH) or one of its devices (DBIRTH): each
- * metric's name, alias and datatype, by which the DATA messages that follow are read. Immutable.
+ * metric's name, alias and datatype, by which the DATA messages that follow are read; and the
+ * birth's payload timestamp, which tells a device's birth of the node's current session from one of
+ * an earlier session. Immutable.
  */
 public final class SparkplugBirth {
 
+  /** The timestamp of a birth whose payload has none. */
+  public static final long NO_TIMESTAMP = -1L;
+
   /** What no BIRTH has defined yet. */
-  public static final SparkplugBirth NONE = new SparkplugBirth(List.of());
+  public static final SparkplugBirth NONE = new SparkplugBirth(NO_TIMESTAMP, List.of());
 
   /**
    * One metric's definition.
@@ -30,14 +35,17 @@ public final class SparkplugBirth {
     }
   }
 
+  private final long timestamp;
   private final List<Metric> metrics;
   private final Map<Long, Metric> byAlias = new HashMap<>();
   private final Map<String, Metric> byName = new HashMap<>();
 
   /**
+   * @param timestamp the birth payload's epoch milliseconds, {@link #NO_TIMESTAMP} when it has none
    * @throws IllegalArgumentException when two metrics share a name or an alias
    */
-  public SparkplugBirth(final List<Metric> metrics) {
+  public SparkplugBirth(final long timestamp, final List<Metric> metrics) {
+    this.timestamp = timestamp < 0 ? NO_TIMESTAMP : timestamp;
     this.metrics = List.copyOf(metrics);
     for (final Metric metric : this.metrics) {
       if (byName.putIfAbsent(metric.name(), metric) != null) {
@@ -75,7 +83,7 @@ public final class SparkplugBirth {
           new Metric(metric.name(), metric.hasAlias() ? metric.alias() : null, metric.datatype()));
     }
     try {
-      return new SparkplugBirth(metrics);
+      return new SparkplugBirth(birth.hasTimestamp() ? birth.timestamp() : NO_TIMESTAMP, metrics);
     } catch (IllegalArgumentException e) {
       throw badBirth(topic, e.getMessage());
     }
@@ -83,6 +91,21 @@ public final class SparkplugBirth {
 
   private static InvalidReadingException badBirth(final SparkplugTopic topic, final String why) {
     return new InvalidReadingException(Reason.SPARKPLUG_BAD_BIRTH, topic + ": " + why);
+  }
+
+  /** The birth payload's epoch milliseconds; {@link #NO_TIMESTAMP} when it had none. */
+  public long timestamp() {
+    return timestamp;
+  }
+
+  /**
+   * Whether this device birth belongs to the session that a node birth at {@code nodeBirth}
+   * started: sent at or after it. Kafka keeps order only within a partition, so a device's DBIRTH
+   * can arrive before its node's NBIRTH when a bridge keys records by topic; a birth without a
+   * timestamp, or a node birth without one, tells nothing, and counts as of an earlier session.
+   */
+  public boolean isOfSessionStartedAt(final long nodeBirth) {
+    return timestamp != NO_TIMESTAMP && nodeBirth != NO_TIMESTAMP && timestamp >= nodeBirth;
   }
 
   /** The definitions, in the birth's order. */
@@ -102,16 +125,18 @@ public final class SparkplugBirth {
 
   @Override
   public boolean equals(final Object other) {
-    return other instanceof SparkplugBirth birth && birth.metrics.equals(metrics);
+    return other instanceof SparkplugBirth birth
+        && birth.timestamp == timestamp
+        && birth.metrics.equals(metrics);
   }
 
   @Override
   public int hashCode() {
-    return metrics.hashCode();
+    return Long.hashCode(timestamp) * 31 + metrics.hashCode();
   }
 
   @Override
   public String toString() {
-    return "SparkplugBirth" + metrics;
+    return "SparkplugBirth@" + timestamp + metrics;
   }
 }

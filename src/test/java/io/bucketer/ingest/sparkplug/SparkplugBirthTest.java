@@ -72,7 +72,27 @@ class SparkplugBirthTest {
             SparkplugMessages.payload()
                 .metric(m -> m.name("a").alias(1).value(SparkplugDataType.DOUBLE, 0)));
 
-    assertThat(new SparkplugBirth(List.copyOf(birth.metrics()))).isEqualTo(birth);
+    assertThat(new SparkplugBirth(birth.timestamp(), List.copyOf(birth.metrics())))
+        .isEqualTo(birth);
+  }
+
+  @Test
+  void shouldTellADeviceBirthOfTheNodesSessionByItsTimestamp() throws Exception {
+    final SparkplugBirth device =
+        of(
+            SparkplugMessages.payload()
+                .timestamp(1_000)
+                .metric(m -> m.name("a").alias(1).value(SparkplugDataType.DOUBLE, 0)));
+    final SparkplugBirth untimed =
+        of(SparkplugMessages.payload().metric(m -> m.name("a").value(SparkplugDataType.DOUBLE, 0)));
+
+    assertThat(device.timestamp()).isEqualTo(1_000);
+    assertThat(device.isOfSessionStartedAt(1_000)).as("sent with its node's birth").isTrue();
+    assertThat(device.isOfSessionStartedAt(900)).as("sent after it").isTrue();
+    assertThat(device.isOfSessionStartedAt(1_001)).as("sent before: an earlier session").isFalse();
+    assertThat(device.isOfSessionStartedAt(SparkplugBirth.NO_TIMESTAMP)).isFalse();
+    assertThat(untimed.timestamp()).isEqualTo(SparkplugBirth.NO_TIMESTAMP);
+    assertThat(untimed.isOfSessionStartedAt(0)).isFalse();
   }
 
   private SparkplugBirth of(final PayloadWriter birth) throws Exception {
