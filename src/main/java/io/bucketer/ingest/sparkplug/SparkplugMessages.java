@@ -230,6 +230,15 @@ public final class SparkplugMessages {
       return new Message(topic(SparkplugMessageType.DDATA, device), payload.toByteArray());
     }
 
+    /** The alias a device's metric was born with, as its DATA sends it. */
+    public long aliasOf(final String device, final String metric) {
+      final Integer base = deviceAliasBases.get(device);
+      if (base == null) {
+        throw new IllegalStateException("device " + device + " was not born");
+      }
+      return base + indexOf(metric);
+    }
+
     private int indexOf(final String name) {
       for (int i = 0; i < metrics.size(); i++) {
         if (metrics.get(i).name().equals(name)) {
