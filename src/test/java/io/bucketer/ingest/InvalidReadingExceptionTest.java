@@ -27,7 +27,16 @@ class InvalidReadingExceptionTest {
             "unsupported-senml-version",
             "senml-no-name",
             "senml-invalid-name",
-            "senml-must-understand");
+            "senml-must-understand",
+            "sparkplug-no-topic",
+            "sparkplug-bad-topic",
+            "sparkplug-unknown-message-type",
+            "sparkplug-malformed-payload",
+            "sparkplug-bad-birth",
+            "unknown-alias",
+            "sparkplug-unknown-metric",
+            "sparkplug-value-type-mismatch",
+            "sparkplug-no-timestamp");
   }
 
   @Test
