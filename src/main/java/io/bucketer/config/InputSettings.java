@@ -232,7 +232,7 @@ public final class InputSettings {
               "",
               Importance.HIGH,
               "Schema Registry REST endpoint(s) holding the readings' writer schemas. Required"
-                  + " with input.format=avro; unused with json and senml.")
+                  + " with input.format=avro; unused with json, senml and sparkplug-b.")
           .define(
               SCHEMA_REGISTRY_USER_INFO,
               Type.PASSWORD,
