@@ -7,6 +7,7 @@ import io.bucketer.config.BucketerConfig;
 import io.bucketer.http.CachedCheck;
 import io.bucketer.http.PeerAccess;
 import io.bucketer.http.SeriesApi;
+import io.bucketer.ingest.InputFormat;
 import io.bucketer.ingest.RetryBudget;
 import io.bucketer.ingest.SchemaRegistryClient;
 import io.bucketer.ingest.SchemaRegistryException;
@@ -475,6 +476,14 @@ public final class BucketerApp implements AutoCloseable {
   }
 
   static BucketTopology.Settings topologySettings(
+      final BucketerConfig config, final InputPartitioning partitioning) {
+    final BucketTopology.Settings settings = readingTopologySettings(config, partitioning);
+    return config.inputFormat() == InputFormat.SPARKPLUG_B
+        ? settings.withSparkplug(config.input().sparkplug())
+        : settings;
+  }
+
+  private static BucketTopology.Settings readingTopologySettings(
       final BucketerConfig config, final InputPartitioning partitioning) {
     return new BucketTopology.Settings(
         config.inputTopic(),

@@ -62,6 +62,15 @@ public final class BucketerConfig extends AbstractConfig {
     this.windows = new WindowSettings(this);
     this.mongo = new MongoSettings(this);
     this.http = new HttpSettings(this);
+    if (input.format() == InputFormat.SPARKPLUG_B && kafka.inputKeyedBySensor()) {
+      throw new ConfigException(
+          KafkaSettings.INPUT_PARTITIONING,
+          KafkaSettings.PARTITIONING_BY_SENSOR,
+          "input.format=sparkplug-b repartitions the input by edge node: use "
+              + KafkaSettings.INPUT_PARTITIONING
+              + "="
+              + KafkaSettings.PARTITIONING_ANY);
+    }
   }
 
   /** The settings with their ${provider:path:key} references resolved, once all are checked. */

@@ -17,6 +17,8 @@ import io.bucketer.ingest.senml.SenmlEncoding;
 import io.bucketer.ingest.senml.SenmlMetric;
 import io.bucketer.ingest.senml.SenmlOptions;
 import io.bucketer.ingest.senml.SkippedValues;
+import io.bucketer.ingest.sparkplug.SparkplugSettings;
+import io.bucketer.ingest.sparkplug.SparkplugTopicSource;
 import io.bucketer.security.ClientTls;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -55,6 +57,8 @@ public final class InputSettings {
   public static final String PROTOBUF_DESCRIPTOR_FILE = "input.protobuf.descriptor.file";
   public static final String PROTOBUF_MESSAGE = "input.protobuf.message";
   public static final String JSON_SCHEMA_VALIDATE = "input.json.schema.validate";
+  public static final String SPARKPLUG_TOPIC_FROM = "input.sparkplug.topic.from";
+  public static final String SPARKPLUG_BOOLEANS = "input.sparkplug.booleans";
   public static final String SCHEMA_REGISTRY_URL = "schema.registry.url";
   public static final String SCHEMA_REGISTRY_USER_INFO = "schema.registry.basic.auth.user.info";
   public static final String SCHEMA_REGISTRY_BEARER_TOKEN = "schema.registry.bearer.token";
@@ -95,7 +99,8 @@ public final class InputSettings {
                   InputFormat.JSON.label(),
                   InputFormat.SENML.label(),
                   InputFormat.PROTOBUF.label(),
-                  InputFormat.JSON_SCHEMA.label()),
+                  InputFormat.JSON_SCHEMA.label(),
+                  InputFormat.SPARKPLUG_B.label()),
               Importance.HIGH,
               "What the input records' values are. avro: Schema Registry framed Avro (magic byte"
                   + " 0, schema id, Avro binary) of any writer schema; the input.*.field settings"
@@ -110,7 +115,13 @@ public final class InputSettings {
                   + " registered .proto schema and its references; or, with"
                   + " input.protobuf.descriptor.file, bare Protobuf binary without a registry."
                   + " json-schema: Schema Registry framed JSON (magic byte 0, schema id, one JSON"
-                  + " object), read as json is; see input.json.schema.validate.")
+                  + " object), read as json is; see input.json.schema.validate."
+                  + " sparkplug-b: Sparkplug B payloads as an"
+                  + " MQTT bridge writes them, with the MQTT topic in the key or a header"
+                  + " (input.sparkplug.*); the readings are the numeric metrics of NDATA and DDATA"
+                  + " messages, named through the BIRTH messages' aliases, sensor id group/edge or"
+                  + " group/edge/device; the input.*.field settings are not used, and"
+                  + " input.partitioning must be any. See 'Sparkplug B input'.")
           .define(
               SENSOR_ID_FIELD,
               Type.STRING,
@@ -247,6 +258,25 @@ public final class InputSettings {
                   + " sum (s) is a series of its own, its metric the value's with _sum appended"
                   + " (kWh_sum), or sum. The sensor id is the resolved name (bn + n).")
           .define(
+              SPARKPLUG_TOPIC_FROM,
+              Type.STRING,
+              SparkplugTopicSource.KEY,
+              new TopicSourceSetting(),
+              Importance.MEDIUM,
+              "With input.format=sparkplug-b: where each record holds its MQTT topic"
+                  + " (spBv1.0/group/type/edge[/device]). key: the record key, as Kafka Connect's"
+                  + " MQTT sources and HiveMQ's and EMQX's Kafka bridges write it. header:<name>:"
+                  + " the record's header of that name, e.g. header:mqtt_topic. A record without"
+                  + " it goes to the dead-letter topic (sparkplug-no-topic).")
+          .define(
+              SPARKPLUG_BOOLEANS,
+              Type.BOOLEAN,
+              false,
+              Importance.LOW,
+              "With input.format=sparkplug-b: Boolean metrics as readings of 1 (true) and 0"
+                  + " (false). Off: they are skipped and counted"
+                  + " (bucketer_sparkplug_metrics_skipped_total{reason=\"boolean\"}).")
+          .define(
               SCHEMA_REGISTRY_URL,
               Type.STRING,
               "",
@@ -254,7 +284,7 @@ public final class InputSettings {
               "Schema Registry REST endpoint(s) holding the readings' writer schemas. Required"
                   + " with input.format=avro, with protobuf unless input.protobuf.descriptor.file"
                   + " is set, and with json-schema when input.json.schema.validate is true; unused"
-                  + " with json and senml.")
+                  + " with json, senml and sparkplug-b.")
           .define(
               SCHEMA_REGISTRY_USER_INFO,
               Type.PASSWORD,
@@ -425,6 +455,13 @@ public final class InputSettings {
     } catch (IllegalArgumentException e) {
       throw new ConfigException(PROTOBUF_DESCRIPTOR_FILE, file, e.getMessage());
     }
+  }
+
+  /** How Sparkplug B input is read; meaningful only with input.format=sparkplug-b. */
+  public SparkplugSettings sparkplug() {
+    return new SparkplugSettings(
+        SparkplugTopicSource.parse(values.getString(SPARKPLUG_TOPIC_FROM)),
+        values.getBoolean(SPARKPLUG_BOOLEANS));
   }
 
   /** How the registry client proves who it is. */
@@ -652,6 +689,23 @@ public final class InputSettings {
     @Override
     public String toString() {
       return "unit, none, or a metric name";
+    }
+  }
+
+  /** {@code key} or {@code header:<name>}. */
+  private static final class TopicSourceSetting implements ConfigDef.Validator {
+    @Override
+    public void ensureValid(final String name, final Object value) {
+      try {
+        SparkplugTopicSource.parse(value == null ? null : value.toString());
+      } catch (IllegalArgumentException e) {
+        throw new ConfigException(name, value, e.getMessage());
+      }
+    }
+
+    @Override
+    public String toString() {
+      return "key, or header:<name>";
     }
   }
 

@@ -20,7 +20,13 @@ public enum InputFormat {
    */
   PROTOBUF("protobuf"),
   /** Confluent Schema Registry framed JSON: one UTF-8 JSON object after the 5-byte header. */
-  JSON_SCHEMA("json-schema");
+  JSON_SCHEMA("json-schema"),
+  /**
+   * Sparkplug B payloads with their MQTT topic in the key or a header. Decoding needs the state of
+   * the BIRTH messages, so the topology's own Sparkplug processors read it, not an {@link
+   * InputDecoder}.
+   */
+  SPARKPLUG_B("sparkplug-b");
 
   private final String label;
 
@@ -49,13 +55,17 @@ public enum InputFormat {
   public boolean needsRegistry(final FormatOptions options) {
     return switch (this) {
       case AVRO -> true;
-      case JSON, SENML -> false;
+      case JSON, SENML, SPARKPLUG_B -> false;
       case PROTOBUF -> options.protobufMessage().isEmpty();
       case JSON_SCHEMA -> options.validateJsonSchema();
     };
   }
 
-  /** A decoder of this format, SenML with its default options. */
+  /**
+   * A decoder of this format, SenML with its default options.
+   *
+   * @throws IllegalStateException for Sparkplug B, which no stateless decoder reads
+   */
   public InputDecoder decoder(final ReadingMapping mapping, final SchemaLookup schemas) {
     return decoder(mapping, schemas, SenmlOptions.DEFAULT);
   }
@@ -63,6 +73,8 @@ public enum InputFormat {
   /**
    * A decoder of this format; {@code schemas} is asked only for Avro, {@code mapping} only for Avro
    * and JSON, {@code senml} only for SenML.
+   *
+   * @throws IllegalStateException for Sparkplug B, which no stateless decoder reads
    */
   public InputDecoder decoder(
       final ReadingMapping mapping, final SchemaLookup schemas, final SenmlOptions senml) {
@@ -98,6 +110,9 @@ public enum InputFormat {
               options.validateJsonSchema()
                   ? Optional.of(new JsonSchemaValidator(registeredSchemas))
                   : Optional.empty());
+      case SPARKPLUG_B ->
+          throw new IllegalStateException(
+              "sparkplug-b is read by the topology's Sparkplug processors: it needs their state");
     };
   }
 }

@@ -96,7 +96,37 @@ public final class InvalidReadingException extends Exception {
      * With input.format=json-schema and input.json.schema.validate=true: the body breaks the JSON
      * schema it was registered with; the message names the first violation's path and rule.
      */
-    SCHEMA_VIOLATION("schema-violation");
+    SCHEMA_VIOLATION("schema-violation"),
+    /** Sparkplug B: the record has no topic where input.sparkplug.topic.from says it is. */
+    SPARKPLUG_NO_TOPIC("sparkplug-no-topic"),
+    /** Sparkplug B: the topic is not {@code spBv1.0/group/type/edge[/device]} (or STATE's). */
+    SPARKPLUG_BAD_TOPIC("sparkplug-bad-topic"),
+    /** Sparkplug B: the topic's message type is none of NBIRTH, NDATA, ..., STATE. */
+    SPARKPLUG_UNKNOWN_MESSAGE_TYPE("sparkplug-unknown-message-type"),
+    /**
+     * Sparkplug B: the value is not a Sparkplug B payload, or a metric has neither name nor alias.
+     */
+    SPARKPLUG_MALFORMED_PAYLOAD("sparkplug-malformed-payload"),
+    /**
+     * Sparkplug B: a BIRTH that cannot define its metrics: one without a name or a datatype, or two
+     * with one name or one alias. The node's (or device's) earlier birth is forgotten with it.
+     */
+    SPARKPLUG_BAD_BIRTH("sparkplug-bad-birth"),
+    /**
+     * Sparkplug B: a DATA metric sent by an alias that no BIRTH of its node (or device) defined:
+     * sent before its birth, or after a new NBIRTH and before its device's rebirth. Replay it after
+     * the (re)birth.
+     */
+    UNKNOWN_ALIAS("unknown-alias"),
+    /** Sparkplug B: a DATA metric sent by a name that no BIRTH defined, without a datatype. */
+    SPARKPLUG_UNKNOWN_METRIC("sparkplug-unknown-metric"),
+    /**
+     * Sparkplug B: a numeric metric's value is in a field its datatype does not use (a string for a
+     * Double), or absent without is_null.
+     */
+    SPARKPLUG_VALUE_TYPE_MISMATCH("sparkplug-value-type-mismatch"),
+    /** Sparkplug B: a DATA metric without a timestamp, in a payload without one. */
+    SPARKPLUG_NO_TIMESTAMP("sparkplug-no-timestamp");
 
     private final String label;
 

@@ -22,6 +22,9 @@ public final class BucketerMetrics {
   public static final String STATE_WIPES = "bucketer.state.wipes";
   public static final String STATE_OPERATIONS = "bucketer.state.operations";
   public static final String SENML_SKIPPED_VALUES = "bucketer.senml.skipped.values";
+  public static final String SPARKPLUG_MESSAGES = "bucketer.sparkplug.messages";
+  public static final String SPARKPLUG_SEQ_GAPS = "bucketer.sparkplug.seq.gaps";
+  public static final String SPARKPLUG_METRICS_SKIPPED = "bucketer.sparkplug.metrics.skipped";
 
   /** An operation of the window lifecycle on its task's state stores. */
   public enum StateOperation {
@@ -145,6 +148,31 @@ public final class BucketerMetrics {
    */
   public void senmlValueSkipped(final String kind) {
     counter(SENML_SKIPPED_VALUES, "kind", kind).increment();
+  }
+
+  /**
+   * A Sparkplug B message of {@code type} (NBIRTH, NDATA, NDEATH, ..., NCMD, DCMD, STATE) was read
+   * from the input, whatever became of it: deaths and host applications' messages are counted here
+   * and go no further.
+   */
+  public void sparkplugMessage(final String type) {
+    counter(SPARKPLUG_MESSAGES, "type", type).increment();
+  }
+
+  /**
+   * A Sparkplug B edge node's message did not carry the sequence number after its last one:
+   * messages were lost (or reordered) upstream. One series per edge node ({@code group/edge}).
+   */
+  public void sparkplugSeqGap(final String edgeNode) {
+    counter(SPARKPLUG_SEQ_GAPS, "edge_node", edgeNode).increment();
+  }
+
+  /**
+   * Metrics of taken Sparkplug B DATA messages that gave no reading: {@code reason} null, boolean
+   * (unless input.sparkplug.booleans) or not-numeric.
+   */
+  public void sparkplugMetricsSkipped(final String reason, final int count) {
+    counter(SPARKPLUG_METRICS_SKIPPED, "reason", reason).increment(count);
   }
 
   private Counter counter(final String name, final String tag, final String value) {

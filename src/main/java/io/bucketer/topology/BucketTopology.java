@@ -7,6 +7,7 @@ import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.RollupPlan;
 import io.bucketer.buckets.SeriesKey;
 import io.bucketer.ingest.InputDecoder;
+import io.bucketer.ingest.sparkplug.SparkplugSettings;
 import io.bucketer.metrics.BucketerMetrics;
 import io.bucketer.topics.BucketerTopics;
 import io.bucketer.topics.TypedTopic;
@@ -17,6 +18,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Supplier;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KeyValue;
@@ -50,7 +52,38 @@ public final class BucketTopology {
       BucketLayout layout,
       ReadingChecks readingChecks,
       long windowCacheBytes,
-      DuplicateTimestamps duplicateTimestamps) {
+      DuplicateTimestamps duplicateTimestamps,
+      Optional<SparkplugSettings> sparkplug) {
+
+    /** Settings of input decoded by an {@link InputDecoder}, not Sparkplug B. */
+    public Settings(
+        final String inputTopic,
+        final String bucketsTopic,
+        final String deadLetterTopic,
+        final List<Granularity> granularities,
+        final Duration grace,
+        final Duration idleTimeout,
+        final InputPartitioning partitioning,
+        final Duration latenessHorizon,
+        final BucketLayout layout,
+        final ReadingChecks readingChecks,
+        final long windowCacheBytes,
+        final DuplicateTimestamps duplicateTimestamps) {
+      this(
+          inputTopic,
+          bucketsTopic,
+          deadLetterTopic,
+          granularities,
+          grace,
+          idleTimeout,
+          partitioning,
+          latenessHorizon,
+          layout,
+          readingChecks,
+          windowCacheBytes,
+          duplicateTimestamps,
+          Optional.empty());
+    }
 
     /** Settings with the default policy for readings at a time already held, keep-last. */
     public Settings(
@@ -78,6 +111,27 @@ public final class BucketTopology {
           readingChecks,
           windowCacheBytes,
           DuplicateTimestamps.KEEP_LAST);
+    }
+
+    /**
+     * These settings for Sparkplug B input, read by the topology's Sparkplug processors rather than
+     * an {@link InputDecoder}.
+     */
+    public Settings withSparkplug(final SparkplugSettings sparkplug) {
+      return new Settings(
+          inputTopic,
+          bucketsTopic,
+          deadLetterTopic,
+          granularities,
+          grace,
+          idleTimeout,
+          partitioning,
+          latenessHorizon,
+          layout,
+          readingChecks,
+          windowCacheBytes,
+          duplicateTimestamps,
+          Optional.of(sparkplug));
     }
 
     /** What the window lifecycle needs of these settings. */
@@ -115,11 +169,14 @@ public final class BucketTopology {
         settings.partitioning() instanceof InputPartitioning.BySeries
             ? TopologyNames.BATCH
             : TopologyNames.AGGREGATE;
-    final KStream<SeriesKey, Object> decoded =
+    final KStream<byte[], byte[]> records =
         builder.stream(
-                input.name(),
-                StreamsTopics.consumed(input).withName(TopologyNames.source(input.name())))
-            .process(
+            input.name(),
+            StreamsTopics.consumed(input).withName(TopologyNames.source(input.name())));
+    final KStream<SeriesKey, Object> decoded =
+        settings.sparkplug().isPresent()
+            ? SparkplugInput.decode(builder, records, settings, deadLetters, metrics)
+            : records.process(
                 () ->
                     new ReadingDecodeProcessor(
                         decoders.get(),

@@ -113,7 +113,7 @@ final class ReadingDecodeProcessor implements Processor<byte[], byte[], SeriesKe
   }
 
   /** The record as decoders see it: headers are looked up only when a decoder asks for one. */
-  private static InputRecord inputOf(final Record<byte[], byte[]> record) {
+  static InputRecord inputOf(final Record<byte[], byte[]> record) {
     final Headers headers = record.headers();
     return new InputRecord(
         record.key(),
@@ -126,7 +126,7 @@ final class ReadingDecodeProcessor implements Processor<byte[], byte[], SeriesKe
   }
 
   /** Of a record of several readings, the message names the one that failed. */
-  private static ReadingChecks.Rejection naming(
+  static ReadingChecks.Rejection naming(
       final Reading reading, final List<Reading> readings, final ReadingChecks.Rejection failed) {
     if (readings.size() == 1) {
       return failed;

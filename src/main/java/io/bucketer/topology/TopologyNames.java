@@ -41,6 +41,27 @@ public final class TopologyNames {
   /** Runs of readings sealed off the finest windows of busy series. */
   public static final String SEALED_READINGS_STORE = "sealed-readings-store";
 
+  /**
+   * Sparkplug B input: reads each record's MQTT topic and keys it by edge node; its children take
+   * the keyed records to the repartition and the rest to the dead-letter topic.
+   */
+  public static final String SPARKPLUG_KEY_BY_EDGE_NODE = "sparkplug-key-by-edge-node";
+
+  public static final String SPARKPLUG_KEYED = "sparkplug-keyed";
+  public static final String SPARKPLUG_UNKEYED_DEAD_LETTER = "sparkplug-dead-letter-unkeyed";
+
+  /** The repartition of Sparkplug B input by edge node, so that births and data meet. */
+  public static final String SPARKPLUG_BY_EDGE_NODE = "sparkplug-by-edge-node";
+
+  /** Reads births into the birth store and DATA into readings, in the edge node's task. */
+  public static final String SPARKPLUG_DECODE = "sparkplug-decode-readings";
+
+  /**
+   * Each edge node's and device's last BIRTH: its metrics' names, aliases and datatypes, keyed
+   * {@code group/edge} and {@code group/edge/device}. Changelogged.
+   */
+  public static final String SPARKPLUG_BIRTH_STORE = "sparkplug-birth-store";
+
   private TopologyNames() {}
 
   public static String source(final String topic) {

@@ -12,6 +12,8 @@ import io.bucketer.ingest.SensorIdSource;
 import io.bucketer.ingest.senml.SenmlEncoding;
 import io.bucketer.ingest.senml.SenmlMetric;
 import io.bucketer.ingest.senml.SenmlOptions;
+import io.bucketer.ingest.sparkplug.SparkplugSettings;
+import io.bucketer.ingest.sparkplug.SparkplugTopicSource;
 import io.bucketer.windows.DuplicateTimestamps;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -62,6 +64,45 @@ class BucketerConfigTest {
     assertThatThrownBy(() -> new BucketerConfig(unknown))
         .isInstanceOf(ConfigException.class)
         .hasMessageContaining(WindowSettings.DUPLICATE_TIMESTAMPS);
+  }
+
+  @Test
+  void shouldReadSparkplugInputsTopicSourceAndBooleansAndNeedNoRegistry() {
+    final Map<String, Object> byKey = required();
+    byKey.remove("schema.registry.url");
+    byKey.put(InputSettings.FORMAT, "sparkplug-b");
+    final Map<String, Object> byHeader = new HashMap<>(byKey);
+    byHeader.put(InputSettings.SPARKPLUG_TOPIC_FROM, "header:mqtt_topic");
+    byHeader.put(InputSettings.SPARKPLUG_BOOLEANS, "true");
+
+    assertThat(new BucketerConfig(byKey).inputFormat()).isEqualTo(InputFormat.SPARKPLUG_B);
+    assertThat(new BucketerConfig(byKey).input().sparkplug())
+        .isEqualTo(new SparkplugSettings(new SparkplugTopicSource.Key(), false));
+    assertThat(new BucketerConfig(byHeader).input().sparkplug())
+        .isEqualTo(new SparkplugSettings(new SparkplugTopicSource.Header("mqtt_topic"), true));
+  }
+
+  @Test
+  void shouldRefuseATopicSourceThatIsNeitherKeyNorAHeaderAndSparkplugInputKeyedBySensor() {
+    final Map<String, Object> noHeaderName = required();
+    noHeaderName.put(InputSettings.FORMAT, "sparkplug-b");
+    noHeaderName.put(InputSettings.SPARKPLUG_TOPIC_FROM, "header:");
+    final Map<String, Object> value = new HashMap<>(noHeaderName);
+    value.put(InputSettings.SPARKPLUG_TOPIC_FROM, "value");
+    final Map<String, Object> bySensor = required();
+    bySensor.put(InputSettings.FORMAT, "sparkplug-b");
+    bySensor.put(KafkaSettings.INPUT_PARTITIONING, "by-sensor");
+
+    assertThatThrownBy(() -> new BucketerConfig(noHeaderName))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining(InputSettings.SPARKPLUG_TOPIC_FROM);
+    assertThatThrownBy(() -> new BucketerConfig(value))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining(InputSettings.SPARKPLUG_TOPIC_FROM);
+    assertThatThrownBy(() -> new BucketerConfig(bySensor))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining(KafkaSettings.INPUT_PARTITIONING)
+        .hasMessageContaining("sparkplug-b");
   }
 
   @Test

@@ -31,7 +31,16 @@ class InvalidReadingExceptionTest {
             "malformed-protobuf",
             "unknown-message-index",
             "repeated-field",
-            "schema-violation");
+            "schema-violation",
+            "sparkplug-no-topic",
+            "sparkplug-bad-topic",
+            "sparkplug-unknown-message-type",
+            "sparkplug-malformed-payload",
+            "sparkplug-bad-birth",
+            "unknown-alias",
+            "sparkplug-unknown-metric",
+            "sparkplug-value-type-mismatch",
+            "sparkplug-no-timestamp");
   }
 
   @Test

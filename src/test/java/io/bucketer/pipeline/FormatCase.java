@@ -1,5 +1,6 @@
 package io.bucketer.pipeline;
 
+import io.bucketer.avro.Reading;
 import io.bucketer.ingest.ReadingEncoder;
 import java.util.List;
 import java.util.Map;
@@ -27,6 +28,14 @@ interface FormatCase {
 
   /** The record a gateway sends for {@code message}. */
   OutgoingRecord record(GatewayMessages.Message message, Registry registry);
+
+  /**
+   * The reading as bucketer reads it from this format's record: the same by default; a Sparkplug
+   * device's sensor id is its topic's {@code group/edge/device}.
+   */
+  default Reading asRead(final Reading reading) {
+    return reading;
+  }
 
   /** Records that can never become readings, each with its dead-letter reason. */
   List<BadRecord> badRecords(Registry registry);

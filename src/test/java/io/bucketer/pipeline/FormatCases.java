@@ -6,10 +6,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.cbor.CBORFactory;
 import com.fasterxml.jackson.dataformat.cbor.CBORGenerator;
+import io.bucketer.avro.Reading;
 import io.bucketer.ingest.ConfluentWireFormat;
 import io.bucketer.ingest.InvalidReadingException.Reason;
 import io.bucketer.ingest.senml.SenmlEncoding;
 import io.bucketer.ingest.senml.SenmlPacks;
+import io.bucketer.ingest.sparkplug.SparkplugDataType;
+import io.bucketer.ingest.sparkplug.SparkplugMessages;
 import io.bucketer.pipeline.FormatCase.BadRecord;
 import io.bucketer.pipeline.FormatCase.OutgoingRecord;
 import io.bucketer.pipeline.FormatCase.Registry;
@@ -17,8 +20,10 @@ import io.bucketer.topology.ReadingChecks;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -43,7 +48,8 @@ final class FormatCases {
         new Json(),
         new JsonKeyedEveryNumber(),
         new Senml(SenmlEncoding.JSON),
-        new Senml(SenmlEncoding.CBOR));
+        new Senml(SenmlEncoding.CBOR),
+        new Sparkplug());
   }
 
   /** A gateway's own Avro schema, registry-framed. */
@@ -254,6 +260,117 @@ final class FormatCases {
     @Override
     public String toString() {
       return "senml, " + encoding.label();
+    }
+  }
+
+  /**
+   * The gateways as the devices of one Sparkplug B edge node, {@code plant/edge}, each message a
+   * DDATA of its values by alias after the node's and the devices' births. The bridge keys every
+   * record by the edge node, so that births and data keep their order on one partition, and puts
+   * the MQTT topic in a header.
+   */
+  static final class Sparkplug implements FormatCase {
+    private static final String HEADER = "mqtt_topic";
+    private static final byte[] KEY = "plant/edge".getBytes(UTF_8);
+    private static final int DEVICES = 4;
+
+    private final SparkplugMessages.EdgeNode node =
+        new SparkplugMessages.EdgeNode(
+            "plant",
+            "edge",
+            List.of(
+                new SparkplugMessages.Metric("temperature", SparkplugDataType.DOUBLE),
+                new SparkplugMessages.Metric("humidity", SparkplugDataType.FLOAT),
+                new SparkplugMessages.Metric("battery", SparkplugDataType.INT32)));
+    private final List<OutgoingRecord> births = new ArrayList<>();
+
+    Sparkplug() {
+      final long born = SAMPLE.time().minusSeconds(3600).toEpochMilli();
+      births.add(record(node.nbirth(born, 0, 0, 0)));
+      for (int device = 0; device < DEVICES; device++) {
+        births.add(record(node.dbirth(String.format("gw-%02d", device), born, 0, 0, 0)));
+      }
+    }
+
+    @Override
+    public Map<String, String> settings() {
+      return Map.of(
+          "input.format", "sparkplug-b", "input.sparkplug.topic.from", "header:" + HEADER);
+    }
+
+    @Override
+    public List<OutgoingRecord> preamble(final Registry registry) {
+      return births;
+    }
+
+    @Override
+    public OutgoingRecord record(final GatewayMessages.Message message, final Registry registry) {
+      final Map<String, Double> values = new LinkedHashMap<>();
+      values.put("temperature", message.temperature());
+      if (message.humidity() != null) {
+        values.put("humidity", (double) message.humidity());
+      }
+      if (message.battery() != null) {
+        values.put("battery", (double) message.battery());
+      }
+      return record(node.ddata(message.device(), message.time().toEpochMilli(), values));
+    }
+
+    @Override
+    public Reading asRead(final Reading reading) {
+      return new Reading(
+          "plant/edge/" + reading.getSensorId(),
+          reading.getTimestamp(),
+          reading.getValue(),
+          reading.getMetric(),
+          reading.getUtcOffsetMinutes());
+    }
+
+    @Override
+    public List<BadRecord> badRecords(final Registry registry) {
+      final String device = SAMPLE.device();
+      final long time = SAMPLE.time().toEpochMilli();
+      final byte[] data = node.ddata(device, time, Map.of("temperature", 20.0)).payload();
+      final String topic = "spBv1.0/plant/DDATA/edge/" + device;
+      return List.of(
+          new BadRecord(new OutgoingRecord(KEY, data, Map.of()), Reason.SPARKPLUG_NO_TOPIC.label()),
+          sparkplug("spBv1.0/plant/DDATA/edge", data, Reason.SPARKPLUG_BAD_TOPIC),
+          sparkplug(
+              "spBv1.0/plant/DRECORD/edge/" + device, data, Reason.SPARKPLUG_UNKNOWN_MESSAGE_TYPE),
+          sparkplug(topic, new byte[] {(byte) 0xff, 0x01}, Reason.SPARKPLUG_MALFORMED_PAYLOAD),
+          sparkplug(
+              topic,
+              SparkplugMessages.payload()
+                  .timestamp(time)
+                  .metric(m -> m.alias(999).doubleValue(20))
+                  .toByteArray(),
+              Reason.UNKNOWN_ALIAS),
+          sparkplug(
+              topic,
+              SparkplugMessages.payload()
+                  .timestamp(time)
+                  .metric(m -> m.alias(node.aliasOf(device, "temperature")).stringValue("warm"))
+                  .toByteArray(),
+              Reason.SPARKPLUG_VALUE_TYPE_MISMATCH),
+          new BadRecord(
+              record(node.ddata(device, time, Map.of("temperature", Double.NaN))),
+              ReadingChecks.INVALID_VALUE));
+    }
+
+    private static OutgoingRecord record(final SparkplugMessages.Message message) {
+      return new OutgoingRecord(
+          KEY, message.payload(), Map.of(HEADER, message.topic().getBytes(UTF_8)));
+    }
+
+    private static BadRecord sparkplug(
+        final String topic, final byte[] payload, final Reason reason) {
+      return new BadRecord(
+          new OutgoingRecord(KEY, payload, Map.of(HEADER, topic.getBytes(UTF_8))), reason.label());
+    }
+
+    @Override
+    public String toString() {
+      return "sparkplug-b";
     }
   }
 

@@ -364,7 +364,8 @@ abstract class PipelineContract {
       late.forEach(m -> second.add(format.record(m, registry)));
       everyNth(onTime, 7).forEach(m -> second.add(format.record(m, registry))); // resent late
       run.sendRecords(second.stream().map(FormatCase.OutgoingRecord::toProducerRecord).toList());
-      final List<Reading> readings = GatewayMessages.readings(messages);
+      final List<Reading> readings =
+          GatewayMessages.readings(messages).stream().map(format::asRead).toList();
       run.awaitReadingsInBuckets(readings.size(), MINUTE, HOUR);
       BucketStoreAssertions.assertStoreEqualsComputation(run.store(), readings, MINUTE, HOUR);
       // The late messages came after their hours closed: those were written again.

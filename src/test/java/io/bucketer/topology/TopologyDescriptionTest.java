@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.bucketer.avro.Reading;
 import io.bucketer.ingest.ReadingDecoder;
+import io.bucketer.ingest.sparkplug.SparkplugSettings;
+import io.bucketer.ingest.sparkplug.SparkplugTopicSource;
 import io.bucketer.metrics.BucketerMetrics;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
@@ -33,6 +35,16 @@ class TopologyDescriptionTest {
     assertDescribes(partitioned(new InputPartitioning.BySensorKey(4)), "topology-by-sensor");
   }
 
+  @Test
+  void shouldMatchTheReviewedTopologyOfSparkplugInput() throws IOException {
+    assertDescribes(sparkplug(), "topology-sparkplug");
+  }
+
+  private static BucketTopology.Settings sparkplug() {
+    return BucketTopologyTest.SETTINGS.withSparkplug(
+        new SparkplugSettings(new SparkplugTopicSource.Key(), false));
+  }
+
   /** The tests' settings with another input partitioning. */
   private static BucketTopology.Settings partitioned(final InputPartitioning partitioning) {
     final BucketTopology.Settings base = BucketTopologyTest.SETTINGS;
@@ -56,11 +68,14 @@ class TopologyDescriptionTest {
    */
   @Test
   void shouldReadOneTopicInEverySubtopologySoThatTaskIdlingNeverApplies() {
-    for (final InputPartitioning partitioning :
-        List.of(new InputPartitioning.BySeries(6), new InputPartitioning.BySensorKey(4))) {
+    for (final BucketTopology.Settings settings :
+        List.of(
+            partitioned(new InputPartitioning.BySeries(6)),
+            partitioned(new InputPartitioning.BySensorKey(4)),
+            sparkplug())) {
       final TopologyDescription description =
           BucketTopology.build(
-                  partitioned(partitioning),
+                  settings,
                   () -> new ReadingDecoder(id -> Reading.getClassSchema()),
                   new BucketerMetrics(new SimpleMeterRegistry()))
               .describe();
