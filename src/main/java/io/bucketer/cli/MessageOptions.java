@@ -26,8 +26,9 @@ final class MessageOptions {
               + " ISO-8601 times, no registry), senml or senml-cbor (a SenML pack of the record's"
               + " readings, RFC 8428, the device as base name and each metric as unit), protobuf"
               + " (registry-framed Protobuf of schemas/gateway-reading.proto) or json-schema"
-              + " (registry-framed JSON of schemas/gateway-reading.schema.json); the last two"
-              + " with --schema gateway only (default: ${DEFAULT-VALUE}).")
+              + " (registry-framed JSON of schemas/gateway-reading.schema.json), both with"
+              + " --schema gateway only, or sparkplug-b (edge nodes' births, then a DDATA per"
+              + " record, keyed by MQTT topic) (default: ${DEFAULT-VALUE}).")
   GatewayFleet.Format format;
 
   /** Refuses a shape the format cannot write, in the command line's words. */

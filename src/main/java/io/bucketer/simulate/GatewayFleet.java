@@ -48,7 +48,13 @@ public final class GatewayFleet {
      */
     PROTOBUF("protobuf"),
     /** Confluent-framed JSON of a registered JSON schema; gateway messages only. */
-    JSON_SCHEMA("json-schema");
+    JSON_SCHEMA("json-schema"),
+    /**
+     * Sparkplug B, as edge nodes publish it through an MQTT bridge: births first, then a DDATA per
+     * message, keyed by its MQTT topic ({@link SparkplugFleet}); sensor ids {@code
+     * group/edge/device}.
+     */
+    SPARKPLUG_B("sparkplug-b");
 
     private final String label;
 
@@ -79,6 +85,9 @@ public final class GatewayFleet {
   }
 
   private static final ObjectMapper JSON = new ObjectMapper();
+
+  /** Edge nodes a simulated Sparkplug fleet's devices are spread over. */
+  private static final int SPARKPLUG_EDGE_NODES = 100;
 
   private GatewayFleet() {}
 
@@ -112,6 +121,7 @@ public final class GatewayFleet {
       throw new IllegalArgumentException(format.label() + " needs a schema registry");
     }
     return switch (format) {
+      case SPARKPLUG_B -> new SparkplugFleet(SPARKPLUG_EDGE_NODES, shape == Shape.GATEWAY);
       case PROTOBUF -> GatewayMessage.protobufEncoder(registry, topic);
       case JSON_SCHEMA -> GatewayMessage.jsonSchemaEncoder(registry, topic);
       default ->
@@ -136,7 +146,7 @@ public final class GatewayFleet {
               : reading -> json(gatewayAsJson(GatewayMessage.of(reading)));
       case SENML -> reading -> SenmlPacks.pack(inRecord.apply(reading), SenmlEncoding.JSON);
       case SENML_CBOR -> reading -> SenmlPacks.pack(inRecord.apply(reading), SenmlEncoding.CBOR);
-      case PROTOBUF, JSON_SCHEMA ->
+      case PROTOBUF, JSON_SCHEMA, SPARKPLUG_B ->
           throw new IllegalStateException(format + " has an encoder of its own");
     };
   }
@@ -158,6 +168,11 @@ public final class GatewayFleet {
       case JSON -> settings.put(InputSettings.FORMAT, InputFormat.JSON.label());
       case PROTOBUF -> settings.put(InputSettings.FORMAT, InputFormat.PROTOBUF.label());
       case JSON_SCHEMA -> settings.put(InputSettings.FORMAT, InputFormat.JSON_SCHEMA.label());
+      case SPARKPLUG_B -> {
+        // Births name the metrics; the topic names the device: no field mapping.
+        settings.putAll(SparkplugFleet.inputSettings());
+        return settings;
+      }
       case SENML, SENML_CBOR -> {
         // A pack names its sensor and metrics itself: no field mapping.
         settings.put(InputSettings.FORMAT, InputFormat.SENML.label());

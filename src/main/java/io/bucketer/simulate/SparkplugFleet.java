@@ -12,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -36,15 +37,36 @@ public final class SparkplugFleet implements MessageEncoder {
           new SparkplugMessages.Metric("temperature", SparkplugDataType.DOUBLE),
           new SparkplugMessages.Metric("humidity", SparkplugDataType.DOUBLE));
 
+  /** ... and with gateway messages, the battery too: a {@link GatewayMessage}'s three values. */
+  private static final List<SparkplugMessages.Metric> GATEWAY_METRICS =
+      List.of(
+          new SparkplugMessages.Metric("temperature", SparkplugDataType.DOUBLE),
+          new SparkplugMessages.Metric("humidity", SparkplugDataType.DOUBLE),
+          new SparkplugMessages.Metric("battery", SparkplugDataType.FLOAT));
+
   private final int edgeNodes;
+  private final boolean gatewayMessages;
+  private final List<SparkplugMessages.Metric> metrics;
   private final Map<String, EdgeNode> nodes = new HashMap<>();
   private final Set<String> bornDevices = new HashSet<>();
 
+  /** Devices that send each reading in a DDATA of its own. */
   public SparkplugFleet(final int edgeNodes) {
+    this(edgeNodes, false);
+  }
+
+  /**
+   * @param gatewayMessages each reading's DDATA carries the three values of its {@link
+   *     GatewayMessage} (temperature, humidity, battery), as a gateway that reports all its metrics
+   *     at once does
+   */
+  public SparkplugFleet(final int edgeNodes, final boolean gatewayMessages) {
     if (edgeNodes < 1) {
       throw new IllegalArgumentException("at least one edge node: " + edgeNodes);
     }
     this.edgeNodes = edgeNodes;
+    this.gatewayMessages = gatewayMessages;
+    this.metrics = gatewayMessages ? GATEWAY_METRICS : METRICS;
   }
 
   /**
@@ -59,15 +81,20 @@ public final class SparkplugFleet implements MessageEncoder {
         nodes.computeIfAbsent(
             edgeNode,
             name -> {
-              final EdgeNode born = new EdgeNode(GROUP, name, METRICS);
-              messages.add(born.nbirth(time, 0, 0));
+              final EdgeNode born = new EdgeNode(GROUP, name, metrics);
+              messages.add(born.nbirth(time, new double[metrics.size()]));
               return born;
             });
     if (bornDevices.add(reading.getSensorId())) {
-      messages.add(node.dbirth(reading.getSensorId(), time, 0, 0));
+      messages.add(node.dbirth(reading.getSensorId(), time, new double[metrics.size()]));
     }
-    messages.add(
-        node.ddata(reading.getSensorId(), time, Map.of(reading.getMetric(), reading.getValue())));
+    final Map<String, Double> values = new LinkedHashMap<>();
+    if (gatewayMessages) {
+      GatewayMessage.of(reading).readings().forEach(r -> values.put(r.getMetric(), r.getValue()));
+    } else {
+      values.put(reading.getMetric(), reading.getValue());
+    }
+    messages.add(node.ddata(reading.getSensorId(), time, values));
     return messages;
   }
 
@@ -89,6 +116,13 @@ public final class SparkplugFleet implements MessageEncoder {
         InputFormat.SPARKPLUG_B.label(),
         InputSettings.SPARKPLUG_TOPIC_FROM,
         SparkplugTopicSource.KEY);
+  }
+
+  /** The readings bucketer reads back from the fleet's messages for {@code reading}. */
+  public List<Reading> readingsOf(final Reading reading) {
+    return gatewayMessages
+        ? GatewayMessage.of(reading).readings().stream().map(this::asRead).toList()
+        : List.of(asRead(reading));
   }
 
   /** The reading as bucketer reads it back from the fleet's messages. */

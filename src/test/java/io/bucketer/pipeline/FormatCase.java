@@ -2,6 +2,7 @@ package io.bucketer.pipeline;
 
 import io.bucketer.avro.Reading;
 import io.bucketer.ingest.ReadingEncoder;
+import io.bucketer.ingest.SchemaRegistryClient;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -40,8 +41,11 @@ interface FormatCase {
   /** Records that can never become readings, each with its dead-letter reason. */
   List<BadRecord> badRecords(Registry registry);
 
-  /** The registry the run's encoders register their writer schemas with. */
-  record Registry(ReadingEncoder avro) {}
+  /**
+   * The registry the run's encoders register their writer schemas with, under {@code subject} (the
+   * input topic's).
+   */
+  record Registry(ReadingEncoder avro, SchemaRegistryClient client, String subject) {}
 
   /** A record as a bridge would produce it. */
   record OutgoingRecord(byte[] key, byte[] value, Map<String, byte[]> headers) {

@@ -6,9 +6,14 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.cbor.CBORFactory;
 import com.fasterxml.jackson.dataformat.cbor.CBORGenerator;
+import com.google.protobuf.Descriptors.Descriptor;
+import com.google.protobuf.DynamicMessage;
+import com.google.protobuf.Timestamp;
 import io.bucketer.avro.Reading;
 import io.bucketer.ingest.ConfluentWireFormat;
 import io.bucketer.ingest.InvalidReadingException.Reason;
+import io.bucketer.ingest.SchemaText;
+import io.bucketer.ingest.protobuf.ProtobufEncoder;
 import io.bucketer.ingest.senml.SenmlEncoding;
 import io.bucketer.ingest.senml.SenmlPacks;
 import io.bucketer.ingest.sparkplug.SparkplugDataType;
@@ -16,6 +21,7 @@ import io.bucketer.ingest.sparkplug.SparkplugMessages;
 import io.bucketer.pipeline.FormatCase.BadRecord;
 import io.bucketer.pipeline.FormatCase.OutgoingRecord;
 import io.bucketer.pipeline.FormatCase.Registry;
+import io.bucketer.simulate.GatewayMessage;
 import io.bucketer.topology.ReadingChecks;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -49,7 +55,135 @@ final class FormatCases {
         new JsonKeyedEveryNumber(),
         new Senml(SenmlEncoding.JSON),
         new Senml(SenmlEncoding.CBOR),
+        new Protobuf(),
+        new JsonSchema(),
         new Sparkplug());
+  }
+
+  /** The gateway's .proto (schemas/gateway-reading.proto), registry-framed. */
+  static final class Protobuf implements FormatCase {
+    @Override
+    public Map<String, String> settings() {
+      return with(GatewayMessages.MAPPING, "input.format", "protobuf");
+    }
+
+    @Override
+    public OutgoingRecord record(final GatewayMessages.Message message, final Registry registry) {
+      final ProtobufEncoder encoder = encoder(registry);
+      final Descriptor type = encoder.type();
+      final DynamicMessage.Builder built =
+          DynamicMessage.newBuilder(type)
+              .setField(type.findFieldByName("deviceId"), message.device())
+              .setField(
+                  type.findFieldByName("ts"),
+                  Timestamp.newBuilder()
+                      .setSeconds(message.time().getEpochSecond())
+                      .setNanos(message.time().getNano())
+                      .build())
+              .setField(type.findFieldByName("temperature"), message.temperature());
+      if (message.humidity() != null) {
+        built.setField(type.findFieldByName("humidity"), (double) message.humidity());
+      }
+      if (message.battery() != null) {
+        built.setField(type.findFieldByName("battery"), (float) (int) message.battery());
+      }
+      return OutgoingRecord.value(encoder.encode(built.build()));
+    }
+
+    @Override
+    public List<BadRecord> badRecords(final Registry registry) {
+      final ProtobufEncoder encoder = encoder(registry);
+      final byte[] good = record(SAMPLE, registry).value();
+      final Descriptor type = encoder.type();
+      final byte[] noDevice =
+          encoder.encode(
+              DynamicMessage.newBuilder(type)
+                  .setField(type.findFieldByName("ts"), Timestamp.newBuilder().setSeconds(1))
+                  .setField(type.findFieldByName("temperature"), 20.0)
+                  .build());
+      // Message indexes [5]: a count of 1 and index 5, zigzag varints, where [0] is one 0 byte.
+      final byte[] indexFive = new byte[good.length + 1];
+      System.arraycopy(good, 0, indexFive, 0, 5);
+      indexFive[5] = 2;
+      indexFive[6] = 10;
+      System.arraycopy(good, 6, indexFive, 7, good.length - 6);
+      return List.of(
+          bad("not framed".getBytes(UTF_8), Reason.NOT_WIRE_FORMAT),
+          bad(ConfluentWireFormat.frame(987_655, new byte[] {0, 8}), Reason.UNKNOWN_SCHEMA_ID),
+          bad(Arrays.copyOf(good, good.length - 4), Reason.MALFORMED_PROTOBUF),
+          bad(indexFive, Reason.UNKNOWN_MESSAGE_INDEX),
+          bad(noDevice, Reason.MISSING_FIELD));
+    }
+
+    private final Map<Registry, ProtobufEncoder> encoders = new HashMap<>();
+
+    /** Registered once per run: the registry answers with the same id anyway. */
+    private ProtobufEncoder encoder(final Registry registry) {
+      return encoders.computeIfAbsent(
+          registry,
+          r ->
+              ProtobufEncoder.register(
+                  r.client(),
+                  r.subject(),
+                  GatewayMessage.PROTO_SCHEMA,
+                  GatewayMessage.PROTO_MESSAGE));
+    }
+
+    @Override
+    public String toString() {
+      return "protobuf";
+    }
+  }
+
+  /**
+   * The JSON messages, registry-framed under a JSON schema they follow, validated against it
+   * (input.json.schema.validate=true).
+   */
+  static final class JsonSchema implements FormatCase {
+    private static final SchemaText SCHEMA =
+        SchemaText.of(
+            SchemaText.JSON,
+            """
+            {"type": "object", "required": ["deviceId", "ts"], "properties": {
+              "deviceId": {"type": "string"}, "ts": {"type": ["string", "integer"]},
+              "temperature": {"type": "number"}, "humidity": {"type": "number"},
+              "battery": {"type": ["number", "null"]}}}""");
+
+    @Override
+    public Map<String, String> settings() {
+      final Map<String, String> settings =
+          with(GatewayMessages.MAPPING, "input.format", "json-schema");
+      settings.put("input.json.schema.validate", "true");
+      return settings;
+    }
+
+    @Override
+    public OutgoingRecord record(final GatewayMessages.Message message, final Registry registry) {
+      return OutgoingRecord.value(framed(registry, message.json()));
+    }
+
+    @Override
+    public List<BadRecord> badRecords(final Registry registry) {
+      return List.of(
+          bad(SAMPLE.json().getBytes(UTF_8), Reason.NOT_WIRE_FORMAT),
+          bad(ConfluentWireFormat.frame(987_656, "{}".getBytes(UTF_8)), Reason.UNKNOWN_SCHEMA_ID),
+          bad(framed(registry, "{\"deviceId\": "), Reason.MALFORMED_JSON),
+          bad(
+              framed(registry, "{\"deviceId\": 7, \"ts\": 1748768400000, \"temperature\": 1}"),
+              Reason.SCHEMA_VIOLATION));
+    }
+
+    private final Map<Registry, Integer> ids = new HashMap<>();
+
+    private byte[] framed(final Registry registry, final String json) {
+      final int id = ids.computeIfAbsent(registry, r -> r.client().register(r.subject(), SCHEMA));
+      return ConfluentWireFormat.frame(id, json.getBytes(UTF_8));
+    }
+
+    @Override
+    public String toString() {
+      return "json-schema, validated";
+    }
   }
 
   /** A gateway's own Avro schema, registry-framed. */

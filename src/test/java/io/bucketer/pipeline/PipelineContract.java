@@ -344,7 +344,9 @@ abstract class PipelineContract {
 
     try (InProcessRun run = new InProcessRun(endpoints(), stateDir, 2, settings);
         BucketerApp app = run.start()) {
-      final FormatCase.Registry registry = new FormatCase.Registry(run.encoder());
+      final FormatCase.Registry registry =
+          new FormatCase.Registry(
+              run.encoder(), run.registryClient(), run.config().inputTopic() + "-value");
       final List<FormatCase.BadRecord> bad = format.badRecords(registry);
       final List<FormatCase.OutgoingRecord> first = new ArrayList<>(format.preamble(registry));
       for (int i = 0; i < onTime.size(); i++) {

@@ -127,6 +127,11 @@ public final class InProcessRun implements AutoCloseable {
         new SchemaRegistryClient(endpoints.schemaRegistryUrl()), config.inputTopic());
   }
 
+  /** A client of the run's schema registry. */
+  public SchemaRegistryClient registryClient() {
+    return new SchemaRegistryClient(endpoints.schemaRegistryUrl());
+  }
+
   /**
    * Sends record values as they are (framed Avro, JSON, anything), without keys, and waits until
    * the broker acknowledged every one.
