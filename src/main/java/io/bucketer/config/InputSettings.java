@@ -110,7 +110,7 @@ public final class InputSettings {
                   + " pack (RFC 8428) per record, in JSON or CBOR (input.senml.encoding), no"
                   + " registry; each numeric value and sum is a reading, its sensor id the"
                   + " resolved name (base name + name), its metric as input.senml.metric says; the"
-                  + " input.*.field settings are not used. protobuf: Schema Registry framed"
+                  + " input.*.field and input.sensor.id.* settings are refused. protobuf: Schema Registry framed"
                   + " Protobuf (magic byte 0, schema id, message indexes, Protobuf binary) of the"
                   + " registered .proto schema and its references; or, with"
                   + " input.protobuf.descriptor.file, bare Protobuf binary without a registry."
@@ -120,7 +120,8 @@ public final class InputSettings {
                   + " MQTT bridge writes them, with the MQTT topic in the key or a header"
                   + " (input.sparkplug.*); the readings are the numeric metrics of NDATA and DDATA"
                   + " messages, named through the BIRTH messages' aliases, sensor id group/edge or"
-                  + " group/edge/device; the input.*.field settings are not used, and"
+                  + " group/edge/device; the input.*.field and input.sensor.id.* settings are"
+                  + " refused, and"
                   + " input.partitioning must be any. See 'Sparkplug B input'.")
           .define(
               SENSOR_ID_FIELD,
@@ -381,6 +382,7 @@ public final class InputSettings {
    */
   InputSettings(final AbstractConfig values) {
     this.values = values;
+    refuseTheMappingWhereUnused();
     this.readingMapping = buildReadingMapping();
     this.formatOptions = new FormatOptions(readProtobufMessage(), jsonSchemaValidate(), senml());
     if (format().needsRegistry(formatOptions) && schemaRegistryUrl().isBlank()) {
@@ -555,6 +557,37 @@ public final class InputSettings {
           VALUE_FIELDS,
           String.join(",", fields),
           e.getMessage() + " (" + METRIC_FIELD + "=" + values.getString(METRIC_FIELD) + ")");
+    }
+  }
+
+  /**
+   * SenML packs and Sparkplug B births name their sensors and metrics themselves: a field mapping
+   * set for them would be ignored without a word, and a user would believe it applied.
+   */
+  private void refuseTheMappingWhereUnused() {
+    final InputFormat format = format();
+    if (format != InputFormat.SENML && format != InputFormat.SPARKPLUG_B) {
+      return;
+    }
+    for (final String name :
+        List.of(
+            SENSOR_ID_FIELD,
+            SENSOR_ID_FROM,
+            SENSOR_ID_PREFIX,
+            TIME_FIELD,
+            METRIC_FIELD,
+            UTC_OFFSET_FIELD,
+            VALUE_FIELDS)) {
+      if (values.originals().containsKey(name)) {
+        throw new ConfigException(
+            name,
+            values.originals().get(name),
+            "unused with "
+                + FORMAT
+                + "="
+                + format.label()
+                + ", whose records name their sensors and metrics themselves: remove it");
+      }
     }
   }
 

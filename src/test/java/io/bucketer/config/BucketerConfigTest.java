@@ -331,6 +331,22 @@ class BucketerConfigTest {
   }
 
   @Test
+  void shouldRefuseAFieldMappingForFormatsThatNameTheirOwnSensorsAndMetrics() {
+    for (final String format : List.of("senml", "sparkplug-b")) {
+      for (final String mapping : List.of("input.value.fields", "input.sensor.id.from")) {
+        final Map<String, Object> settings = required();
+        settings.put("input.format", format);
+        settings.put(mapping, mapping.endsWith("from") ? "key" : "*");
+
+        assertThatThrownBy(() -> new BucketerConfig(settings))
+            .isInstanceOf(ConfigException.class)
+            .hasMessageContaining(mapping)
+            .hasMessageContaining("unused with input.format=" + format);
+      }
+    }
+  }
+
+  @Test
   void shouldRefuseAPrefixWithBySensorInputAndEveryNumericFieldWithAMetricField() {
     final Map<String, Object> prefixBySensor = required();
     prefixBySensor.put("input.sensor.id.from", "key");
