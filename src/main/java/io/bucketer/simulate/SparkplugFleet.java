@@ -23,10 +23,13 @@ import java.util.Set;
  * born (NBIRTH, then DBIRTH) before its first data, and each reading is a DDATA of its one metric,
  * sent by alias. bucketer reads the readings back as {@link #asRead}: sensor id {@code
  * group/edge/device}, no UTC offset (Sparkplug has none). As a {@link MessageEncoder} its records
- * are keyed by their MQTT topic, as Kafka Connect's MQTT sources and HiveMQ's and EMQX's bridges
- * write them ({@link #inputSettings()} reads them). Not thread safe.
+ * are keyed by edge node with their MQTT topic in a header ({@link #records}; {@link
+ * #inputSettings()} reads them). Not thread safe.
  */
 public final class SparkplugFleet implements MessageEncoder {
+
+  /** The header that holds each record's MQTT topic. */
+  public static final String TOPIC_HEADER = "mqtt_topic";
 
   /** The Sparkplug group of the fleet's edge nodes. */
   public static final String GROUP = "bucketer";
@@ -98,24 +101,33 @@ public final class SparkplugFleet implements MessageEncoder {
     return messages;
   }
 
-  /** The records of {@link #messagesOf}: each keyed by its MQTT topic, as a bridge writes it. */
+  /**
+   * The records of {@link #messagesOf}, as a bridge set up the way the README advises writes them:
+   * keyed by edge node ({@code group/edge}), so that a node's births and data share a partition and
+   * keep their order, with the MQTT topic in the {@value #TOPIC_HEADER} header. Keyed by topic, a
+   * node's DATA could overtake its BIRTH on another partition (unknown-alias).
+   */
   @Override
   public List<GatewayRecord> records(final Reading reading) {
+    final byte[] edgeNode =
+        (GROUP + "/" + edgeNodeOf(reading.getSensorId())).getBytes(StandardCharsets.UTF_8);
     return messagesOf(reading).stream()
         .map(
             message ->
                 new GatewayRecord(
-                    message.topic().getBytes(StandardCharsets.UTF_8), message.payload(), Map.of()))
+                    edgeNode,
+                    message.payload(),
+                    Map.of(TOPIC_HEADER, message.topic().getBytes(StandardCharsets.UTF_8))))
         .toList();
   }
 
-  /** The input settings that read the fleet's records: Sparkplug B, the topic in the key. */
+  /** The input settings that read the fleet's records: Sparkplug B, the topic in a header. */
   public static Map<String, String> inputSettings() {
     return Map.of(
         InputSettings.FORMAT,
         InputFormat.SPARKPLUG_B.label(),
         InputSettings.SPARKPLUG_TOPIC_FROM,
-        SparkplugTopicSource.KEY);
+        SparkplugTopicSource.HEADER_PREFIX + TOPIC_HEADER);
   }
 
   /** The readings bucketer reads back from the fleet's messages for {@code reading}. */

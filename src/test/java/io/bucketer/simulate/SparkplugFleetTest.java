@@ -76,18 +76,23 @@ class SparkplugFleetTest {
   }
 
   @Test
-  void shouldKeyEachRecordByItsTopicAndEndWithTheRecordThatCarriesTheReading() throws Exception {
+  void shouldKeyEachRecordByEdgeNodeWithItsTopicInAHeaderAndEndWithTheRecordThatCarriesIt()
+      throws Exception {
     final SparkplugFleet fleet = new SparkplugFleet(2);
     final Reading reading =
         new Reading("sensor-0001", Instant.parse("2025-06-01T10:00:00Z"), 21.5, "temperature", 60);
 
-    final List<String> keys =
-        fleet.records(reading).stream()
-            .map(record -> new String(record.key(), StandardCharsets.UTF_8))
-            .toList();
+    final List<GatewayRecord> records = fleet.records(reading);
     final String edge = fleet.asRead(reading).getSensorId().split("/")[1];
 
-    assertThat(keys)
+    assertThat(records)
+        .extracting(record -> new String(record.key(), StandardCharsets.UTF_8))
+        .containsOnly("bucketer/" + edge);
+    assertThat(records)
+        .extracting(
+            record ->
+                new String(
+                    record.headers().get(SparkplugFleet.TOPIC_HEADER), StandardCharsets.UTF_8))
         .containsExactly(
             "spBv1.0/bucketer/NBIRTH/" + edge,
             "spBv1.0/bucketer/DBIRTH/" + edge + "/sensor-0001",
@@ -98,7 +103,7 @@ class SparkplugFleetTest {
                 .input()
                 .sparkplug()
                 .topicSource())
-        .isEqualTo(new SparkplugTopicSource.Key());
+        .isEqualTo(new SparkplugTopicSource.Header(SparkplugFleet.TOPIC_HEADER));
   }
 
   private static Map<String, Object> settingsWith(final Map<String, String> input) {
