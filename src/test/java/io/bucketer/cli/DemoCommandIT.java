@@ -57,7 +57,7 @@ class DemoCommandIT {
             "json");
 
     assertThat(printed)
-        .contains("1,000 gateway records (JSON) of 3 values, 3,000 readings")
+        .contains("1,000 gateway records (json) of 3 values, 3,000 readings")
         .contains("OK: every reading is in exactly one bucket of each granularity.")
         .containsPattern("1m +[\\d,]+ +3,000 +3,000  ok")
         .containsPattern("\"metric\": \"(temperature|humidity|battery)\"")

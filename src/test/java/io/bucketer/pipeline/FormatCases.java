@@ -98,7 +98,8 @@ final class FormatCases {
       final byte[] noDevice =
           encoder.encode(
               DynamicMessage.newBuilder(type)
-                  .setField(type.findFieldByName("ts"), Timestamp.newBuilder().setSeconds(1))
+                  .setField(
+                      type.findFieldByName("ts"), Timestamp.newBuilder().setSeconds(1).build())
                   .setField(type.findFieldByName("temperature"), 20.0)
                   .build());
       // Message indexes [5]: a count of 1 and index 5, zigzag varints, where [0] is one 0 byte.
