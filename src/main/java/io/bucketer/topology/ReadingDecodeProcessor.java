@@ -163,18 +163,6 @@ final class ReadingDecodeProcessor implements Processor<byte[], byte[], SeriesKe
 
   private void reject(
       final Record<byte[], byte[]> record, final ReadingChecks.Rejection rejection) {
-    final Record<SeriesKey, Object> rejected =
-        new Record<SeriesKey, Object>(
-            null,
-            new RejectedInput(record.key(), record.value()),
-            record.timestamp(),
-            record.headers());
-    DeadLetterSource.mark(
-        rejected.headers(),
-        rejection.reason(),
-        rejection.message(),
-        context.recordMetadata().orElse(null));
-    metrics.deadLetter(rejection.reason());
-    context.forward(rejected, TopologyNames.REJECTED_INPUT);
+    RejectedInput.forward(context, record, rejection, metrics, TopologyNames.REJECTED_INPUT);
   }
 }

@@ -78,18 +78,7 @@ final class SparkplugEdgeKeyer implements Processor<byte[], byte[], String, Obje
 
   private void reject(
       final Record<byte[], byte[]> record, final ReadingChecks.Rejection rejection) {
-    final Record<String, Object> rejected =
-        new Record<String, Object>(
-            null,
-            new RejectedInput(record.key(), record.value()),
-            record.timestamp(),
-            record.headers());
-    DeadLetterSource.mark(
-        rejected.headers(),
-        rejection.reason(),
-        rejection.message(),
-        context.recordMetadata().orElse(null));
-    metrics.deadLetter(rejection.reason());
-    context.forward(rejected, TopologyNames.SPARKPLUG_UNKEYED_DEAD_LETTER);
+    RejectedInput.forward(
+        context, record, rejection, metrics, TopologyNames.SPARKPLUG_UNKEYED_DEAD_LETTER);
   }
 }
