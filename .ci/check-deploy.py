@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Offline checks of the deployment files, for tools that cannot run here (no Docker engine,
 kubectl, promtool or Grafana): every YAML and JSON file parses, the files agree with each other
-(ports, paths, names, volumes, schemes), every setting they give bucketer exists in the README's
-configuration reference, the Kubernetes pods meet the restricted Pod Security Standard, a
+(ports, paths, names, volumes, schemes), every setting they give bucketer exists in the
+configuration reference (docs/configuration.md), the Kubernetes pods meet the restricted Pod Security Standard, a
 NetworkPolicy fences them, and secrets reach them as files. `docker-compose config -q` (in
 .ci/run) checks the compose schema."""
 import glob
@@ -27,12 +27,12 @@ def load_all(path):
         return [d for d in yaml.safe_load_all(f) if d is not None]
 
 
-# Settings: the README's table, kafka.* pass-through, and http.port (the HTTP endpoint's port).
-readme = open("README.md").read()
+# Settings: the configuration reference's table, kafka.* pass-through, and http.port (the HTTP endpoint's port).
+readme = open("docs/configuration.md").read()
 settings = set(re.findall(r"^\| `([a-z0-9.]+)` \|", readme, re.M)) | {"http.port"}
-check("mongodb.uri" in settings, "README: configuration table not found")
+check("mongodb.uri" in settings, "docs/configuration.md: configuration table not found")
 check({"http.tls.cert.file", "http.auth.mode", "http.metrics.access"} <= settings,
-      "README: the HTTP security settings are not in the configuration table")
+      "docs/configuration.md: the HTTP security settings are not in the configuration table")
 # Environment variables named BUCKETER_* that are not settings (ConfigSources.NOT_SETTINGS).
 NOT_SETTINGS = {"BUCKETER_LOG_FORMAT"}
 # Settings that hold a secret: in the manifests only as a reference to a file, never a value.

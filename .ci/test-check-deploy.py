@@ -9,7 +9,7 @@ import subprocess
 import sys
 import tempfile
 
-FILES = ["README.md", "docker-compose.yml", "deploy", ".ci/check-deploy.py"]
+FILES = ["README.md", "docs", "docker-compose.yml", "deploy", ".ci/check-deploy.py"]
 STS = "deploy/kubernetes/statefulset.yaml"
 CM = "deploy/kubernetes/configmap.yaml"
 NP = "deploy/kubernetes/networkpolicy.yaml"

@@ -108,7 +108,7 @@ final class TopicSetup {
                 + changelog.partitions().size()
                 + ": with input.partitioning=by-sensor the input's partitions must not change."
                 + " Sensors now map to other partitions than their windows. Run a new deployment"
-                + " with a new application.id from one lateness horizon back (README, 'Scaling')");
+                + " with a new application.id from one lateness horizon back (docs/sizing.md)");
       }
       return new InputPartitioning.BySensorKey(partitions);
     } catch (InterruptedException e) {

@@ -17,7 +17,7 @@ final class ConfigOptions {
   @Option(
       names = {"-c", "--config"},
       paramLabel = "FILE",
-      description = "Properties file with settings (see the README's configuration reference).")
+      description = "Properties file with settings (see docs/configuration.md).")
   Path file;
 
   @Option(

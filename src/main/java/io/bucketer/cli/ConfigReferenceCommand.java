@@ -3,7 +3,9 @@ package io.bucketer.cli;
 import io.bucketer.config.ConfigReference;
 import picocli.CommandLine.Command;
 
-/** {@code bucketer config-reference}: prints the settings table that the README holds. */
+/**
+ * {@code bucketer config-reference}: prints the settings table that docs/configuration.md holds.
+ */
 @Command(
     name = "config-reference",
     mixinStandardHelpOptions = true,

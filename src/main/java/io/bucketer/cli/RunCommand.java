@@ -147,7 +147,7 @@ final class RunCommand implements Callable<Integer> {
           LOG.warn(
               "the query API answers only this host (http.auth.mode=loopback) and no"
                   + " http.auth.peer.token.file is set: with several instances on several hosts, a"
-                  + " query for a series another instance holds gets its 403 (README: Security)");
+                  + " query for a series another instance holds gets its 403 (docs/security.md)");
         }
       }
     }

@@ -4,8 +4,9 @@ import java.util.stream.Collectors;
 import org.apache.kafka.common.config.ConfigDef;
 
 /**
- * The README's configuration reference, generated from {@link BucketerConfig#DEFINITION} so the two
- * cannot drift: a test checks that the README contains exactly this table body.
+ * The configuration reference of docs/configuration.md, generated from {@link
+ * BucketerConfig#DEFINITION} so the two cannot drift: a test checks that the README contains
+ * exactly this table body.
  */
 public final class ConfigReference {
 

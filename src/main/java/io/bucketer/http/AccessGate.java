@@ -66,7 +66,7 @@ final class AccessGate {
         HttpAnswer.error(
             403,
             "this API answers only its own host until credentials are configured"
-                + " (http.auth.mode, see the README's Security section)"));
+                + " (http.auth.mode, see docs/security.md)"));
   }
 
   private Decision credentials(final Optional<String> authorization) {

@@ -26,7 +26,7 @@ import org.apache.kafka.common.resource.ResourceType;
 /**
  * Tells a refusal by the cluster's authorizer from any other failure, and says it in one line that
  * names the dependency, its address, what is missing and where the list of ACLs is: {@code kafka at
- * <bootstrap>: not authorised: READ on topic 'iot.readings' — see README 'Security'}.
+ * <bootstrap>: not authorised: READ on topic 'iot.readings' — see docs/security.md 'Kafka'}.
  *
  * <p>Retrying cannot grant an ACL, so the caller ends the processor with that line rather than
  * logging stack traces while it stays up doing nothing.
@@ -142,7 +142,7 @@ public final class NotAuthorised {
     return line(missingOnTopics(topics));
   }
 
-  /** {@code kafka at <bootstrap>: not authorised: <what> — see README 'Security'}. */
+  /** {@code kafka at <bootstrap>: not authorised: <what> — see docs/security.md 'Kafka'}. */
   public String line(final String missing) {
     return "kafka at "
         + bootstrapServers

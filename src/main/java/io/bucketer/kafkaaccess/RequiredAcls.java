@@ -27,8 +27,8 @@ import org.apache.kafka.common.resource.ResourceType;
  */
 public final class RequiredAcls {
 
-  /** The section of the README that lists them. */
-  public static final String README_SECTION = "README 'Security'";
+  /** The page and section that list them. */
+  public static final String README_SECTION = "docs/security.md 'Kafka'";
 
   /** The names the ACLs are given on. */
   public record Names(

@@ -97,7 +97,7 @@ class SecuredCheckIT {
         .contains("OK: every check passed.");
     assertThat(revoked)
         .containsPattern(
-            "✗ Kafka +ACLs +not authorised: WRITE on topic iot\\.buckets \\(see README")
+            "✗ Kafka +ACLs +not authorised: WRITE on topic iot\\.buckets \\(see docs/security.md")
         .contains("1 of ");
   }
 

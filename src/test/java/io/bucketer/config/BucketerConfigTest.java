@@ -420,14 +420,40 @@ class BucketerConfigTest {
         .allMatch(name -> name.startsWith("http.") || name.startsWith("query."));
   }
 
+  /** The README's one configuration is meant to be copied: every name in it must be a setting. */
   @Test
-  void shouldDocumentEverySettingInTheReadme() throws Exception {
+  void shouldNameOnlyKnownSettingsInTheReadmeConfiguration() throws Exception {
     final String readme = Files.readString(Path.of("README.md"));
+    final int start = readme.indexOf("```properties\n");
+    assertThat(start).as("README has a properties block").isPositive();
+    final String block = readme.substring(start, readme.indexOf("\n```", start + 1));
+    final List<String> names =
+        block
+            .lines()
+            .skip(1)
+            .filter(line -> !line.isBlank() && !line.startsWith("#"))
+            .map(line -> line.substring(0, line.indexOf('=')))
+            .toList();
+    assertThat(names).hasSizeGreaterThan(10);
+    for (final String name : names) {
+      assertThat(
+              BucketerConfig.DEFINITION.names().contains(name)
+                  || name.startsWith("kafka.")
+                      && KafkaClientNames.isKnown(name.substring("kafka.".length())))
+          .as("README's configuration names a setting bucketer knows: %s", name)
+          .isTrue();
+    }
+  }
+
+  @Test
+  void shouldDocumentEverySettingInTheConfigurationPage() throws Exception {
+    final String readme = Files.readString(Path.of("docs/configuration.md"));
     assertThat(readme)
-        .as("README's configuration reference; regenerate it with `bucketer config-reference`")
+        .as(
+            "docs/configuration.md's configuration reference; regenerate it with `bucketer config-reference`")
         .contains(ConfigReference.markdownRows());
     for (final String name : BucketerConfig.DEFINITION.names()) {
-      assertThat(readme).as("README documents %s", name).contains("`" + name + "`");
+      assertThat(readme).as("docs/configuration.md documents %s", name).contains("`" + name + "`");
     }
   }
 }

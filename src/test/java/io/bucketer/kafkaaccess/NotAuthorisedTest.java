@@ -43,7 +43,7 @@ class NotAuthorisedTest {
 
     assertThat(notAuthorised.line(refusal))
         .contains(
-            "kafka at kafka-1:9093: not authorised: WRITE on topic 'out' — see README 'Security'");
+            "kafka at kafka-1:9093: not authorised: WRITE on topic 'out' — see docs/security.md 'Kafka'");
   }
 
   @Test

@@ -18,7 +18,7 @@ class RequiredAclsTest {
   @Test
   void shouldShowInTheReadmeExactlyTheAclsItGrants() throws Exception {
     assertThat(readmeCommands())
-        .as("README's kafka-acls commands; they are RequiredAcls.kafkaAclsCommands")
+        .as("docs/security.md's kafka-acls commands; they are RequiredAcls.kafkaAclsCommands")
         .isEqualTo(RequiredAcls.kafkaAclsCommands("$ADMIN", "\"$PRINCIPAL\"", README_NAMES));
   }
 
@@ -33,11 +33,11 @@ class RequiredAclsTest {
         .satisfies(acl -> assertThat(acl.pattern().name()).isEqualTo("b-"));
   }
 
-  /** The commands of the README's block, without its first lines, which set the names. */
+  /** The commands of docs/security.md's block, without its first lines, which set the names. */
   private static String readmeCommands() throws Exception {
-    final String readme = Files.readString(Path.of("README.md"));
+    final String readme = Files.readString(Path.of("docs/security.md"));
     final int marker = readme.indexOf(MARKER);
-    assertThat(marker).as("README has the generated kafka-acls block").isPositive();
+    assertThat(marker).as("docs/security.md has the generated kafka-acls block").isPositive();
     final int start = readme.indexOf("```sh\n", marker) + "```sh\n".length();
     final int end = readme.indexOf("\n```", start);
     final List<String> lines = readme.substring(start, end).lines().toList();

@@ -164,7 +164,7 @@ class SecuredKafkaIT {
           .doesNotContain("\n")
           .startsWith("kafka at " + kafka.bootstrapServers() + ": not authorised: ")
           .contains(expectedMissing(withheld))
-          .endsWith(" — see README 'Security'");
+          .endsWith(" — see docs/security.md 'Kafka'");
     }
   }
 
@@ -223,7 +223,7 @@ class SecuredKafkaIT {
                   + kafka.bootstrapServers()
                   + ": not authorised: "
                   + expected.formatted(run.config().applicationId()))
-          .containsOnlyOnce(" — see README 'Security'")
+          .containsOnlyOnce(" — see docs/security.md 'Kafka'")
           .doesNotContain("AuthorizationException")
           .doesNotContain("\tat org.apache.kafka");
     }
