@@ -85,34 +85,6 @@ public final class BucketTopology {
           Optional.empty());
     }
 
-    /** Settings with the default policy for readings at a time already held, keep-last. */
-    public Settings(
-        final String inputTopic,
-        final String bucketsTopic,
-        final String deadLetterTopic,
-        final List<Granularity> granularities,
-        final Duration grace,
-        final Duration idleTimeout,
-        final InputPartitioning partitioning,
-        final Duration latenessHorizon,
-        final BucketLayout layout,
-        final ReadingChecks readingChecks,
-        final long windowCacheBytes) {
-      this(
-          inputTopic,
-          bucketsTopic,
-          deadLetterTopic,
-          granularities,
-          grace,
-          idleTimeout,
-          partitioning,
-          latenessHorizon,
-          layout,
-          readingChecks,
-          windowCacheBytes,
-          DuplicateTimestamps.KEEP_LAST);
-    }
-
     /**
      * These settings for Sparkplug B input, read by the topology's Sparkplug processors rather than
      * an {@link InputDecoder}.

@@ -15,6 +15,7 @@ import io.bucketer.metrics.BucketerMetrics;
 import io.bucketer.simulate.ReadingGenerator;
 import io.bucketer.testing.ExpectedBuckets;
 import io.bucketer.topics.BucketerTopics;
+import io.bucketer.windows.DuplicateTimestamps;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -133,7 +134,8 @@ class AnyGranularitiesTest {
             Duration.ofHours(24),
             BucketLayout.finestKeepsMeasurements(1000),
             BucketTopologyTest.CHECKS,
-            BucketTopologyTest.WINDOW_CACHE_BYTES);
+            BucketTopologyTest.WINDOW_CACHE_BYTES,
+            DuplicateTimestamps.KEEP_LAST);
     final Properties properties = new Properties();
     properties.put(StreamsConfig.APPLICATION_ID_CONFIG, "any-granularities");
     properties.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");

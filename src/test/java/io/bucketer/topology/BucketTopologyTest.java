@@ -18,6 +18,7 @@ import io.bucketer.testing.FramedReadings;
 import io.bucketer.testing.Meters;
 import io.bucketer.topics.BucketerTopics;
 import io.bucketer.topics.DeadLetterHeaders;
+import io.bucketer.windows.DuplicateTimestamps;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -71,7 +72,8 @@ class BucketTopologyTest {
           HORIZON,
           BucketLayout.finestKeepsMeasurements(1000),
           CHECKS,
-          WINDOW_CACHE_BYTES);
+          WINDOW_CACHE_BYTES,
+          DuplicateTimestamps.KEEP_LAST);
 
   @TempDir Path stateDir;
 

@@ -9,6 +9,7 @@ import io.bucketer.ingest.ReadingDecoder;
 import io.bucketer.metrics.BucketerMetrics;
 import io.bucketer.topics.BucketerTopics;
 import io.bucketer.topics.DeadLetterHeaders;
+import io.bucketer.windows.DuplicateTimestamps;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -45,7 +46,8 @@ class InputKeyedBySensorTest {
           BucketTopologyTest.SETTINGS.latenessHorizon(),
           BucketLayout.finestKeepsMeasurements(1000),
           BucketTopologyTest.CHECKS,
-          BucketTopologyTest.WINDOW_CACHE_BYTES);
+          BucketTopologyTest.WINDOW_CACHE_BYTES,
+          DuplicateTimestamps.KEEP_LAST);
   private static final long TEN = Instant.parse("2025-06-01T10:00:00Z").toEpochMilli();
 
   @TempDir Path stateDir;

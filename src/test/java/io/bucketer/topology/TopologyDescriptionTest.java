@@ -7,6 +7,7 @@ import io.bucketer.ingest.ReadingDecoder;
 import io.bucketer.ingest.sparkplug.SparkplugSettings;
 import io.bucketer.ingest.sparkplug.SparkplugTopicSource;
 import io.bucketer.metrics.BucketerMetrics;
+import io.bucketer.windows.DuplicateTimestamps;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.io.InputStream;
@@ -59,7 +60,8 @@ class TopologyDescriptionTest {
         base.latenessHorizon(),
         base.layout(),
         base.readingChecks(),
-        base.windowCacheBytes());
+        base.windowCacheBytes(),
+        DuplicateTimestamps.KEEP_LAST);
   }
 
   /**
