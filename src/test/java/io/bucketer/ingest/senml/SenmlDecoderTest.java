@@ -194,6 +194,40 @@ class SenmlDecoderTest {
         .isEqualTo(decode(SenmlEncoding.JSON, MULTIPLE_DATA_POINTS));
   }
 
+  /**
+   * RFC 8428 section 6 lets CBOR carry a number as a decimal fraction (tag 4, {@code [exponent,
+   * mantissa]}) when a float would not hold it exactly: 25.37 as {@code 4([-2, 2537])}, the base
+   * time as {@code 4([-1, 17486496000])}, each read as the number it stands for.
+   */
+  @Test
+  void shouldReadCborDecimalFractionsAsTheirNumbers() throws Exception {
+    final byte[] pack =
+        java.util.HexFormat.of()
+            .parseHex(
+                "81" // an array of one record
+                    + "a3" // a map of three fields
+                    + "00"
+                    + "6474656d70" // n: "temp"
+                    + "02"
+                    + "c4"
+                    + "82"
+                    + "21"
+                    + "1909e9" // v: 4([-2, 2537])
+                    + "22"
+                    + "c4"
+                    + "82"
+                    + "20"
+                    + "1b000000041246c100"); // bt: 4([-1, ...])
+
+    assertThat(decoder(SenmlEncoding.CBOR, SenmlMetric.NONE).readings(at(pack, NOW)))
+        .singleElement()
+        .satisfies(
+            reading -> {
+              assertThat(reading.getValue()).isEqualTo(25.37);
+              assertThat(reading.getTimestamp()).isEqualTo(Instant.parse("2025-05-31T00:00:00Z"));
+            });
+  }
+
   /** Section 5.1.4 is section 5.1.3's pack resolved: both give the same readings. */
   @ParameterizedTest
   @EnumSource(SenmlEncoding.class)
