@@ -2,6 +2,7 @@ package io.bucketer.check;
 
 import io.bucketer.config.BucketerConfig;
 import io.bucketer.ingest.InputFormat;
+import io.bucketer.ingest.JsonSchemaValidator;
 import io.bucketer.ingest.MappedAvroDecoder;
 import io.bucketer.ingest.RetryBudget;
 import io.bucketer.ingest.SchemaRegistryClient;
@@ -42,40 +43,31 @@ public final class DependencyChecks {
     } else if (config.inputFormat() == InputFormat.PROTOBUF
         && config.input().needsSchemaRegistry()) {
       results.add(protobufRegistry());
+    } else if (config.inputFormat() == InputFormat.JSON_SCHEMA
+        && config.input().needsSchemaRegistry()) {
+      results.add(jsonSchemaRegistry());
     }
     results.addAll(mongo());
     return new CheckReport(results);
   }
 
-  /** The input subject's latest schema, and whether the input.* mapping finds its fields. */
+  /** The input subject's latest Avro schema: whether the input.* mapping finds its fields. */
   private CheckResult registry() {
-    final String subject = config.inputTopic() + "-value";
-    final SchemaRegistryClient registry = registryClient();
-    try {
-      final Optional<RegisteredSchema> latest = registry.latestSchema(subject);
-      if (latest.isEmpty()) {
-        return CheckResult.pass(
-            "Schema Registry",
-            "input schema",
-            "no schema under " + subject + " yet: each writer schema is checked as it comes");
-      }
-      final RegisteredSchema schema = latest.get();
-      return MappedAvroDecoder.mismatch(schema.id(), schema.schema(), config.readingMapping())
-          .map(problem -> CheckResult.fail("Schema Registry", "input schema", problem))
-          .orElseGet(
-              () ->
-                  CheckResult.pass(
-                      "Schema Registry",
-                      "input schema",
-                      subject
-                          + " version "
-                          + schema.version()
-                          + " (id "
-                          + schema.id()
-                          + "): the input.* fields are in it"));
-    } catch (final Exception e) {
-      return CheckResult.fail("Schema Registry", "input schema", oneLine(e));
-    }
+    return inputSchema(
+        "the input.* fields are in it",
+        (registry, subject) -> {
+          final Optional<RegisteredSchema> latest = registry.latestSchema(subject);
+          if (latest.isEmpty()) {
+            return Optional.empty();
+          }
+          final RegisteredSchema schema = latest.get();
+          return Optional.of(
+              new LatestSchema(
+                  schema.id(),
+                  schema.version(),
+                  MappedAvroDecoder.mismatch(
+                      schema.id(), schema.schema(), config.readingMapping())));
+        });
   }
 
   /**
@@ -83,19 +75,59 @@ public final class DependencyChecks {
    * has the input.* fields.
    */
   private CheckResult protobufRegistry() {
+    return inputSchema(
+        "a message of it has the input.* fields",
+        (registry, subject) ->
+            registry
+                .latestSchemaText(subject)
+                .map(
+                    schema ->
+                        new LatestSchema(
+                            schema.id(),
+                            schema.version(),
+                            ProtobufDecoder.mismatch(
+                                schema.id(), schema.schema(), registry, config.readingMapping()))));
+  }
+
+  /**
+   * The input subject's latest JSON schema, with its references, as input.json.schema.validate will
+   * apply it: whether it compiles, and a closed schema declares the input.* fields.
+   */
+  private CheckResult jsonSchemaRegistry() {
+    return inputSchema(
+        "it compiles, and allows the input.* fields",
+        (registry, subject) -> {
+          final Optional<RegisteredText> latest = registry.latestSchemaText(subject);
+          if (latest.isEmpty()) {
+            return Optional.empty();
+          }
+          final RegisteredText schema = latest.get();
+          return Optional.of(
+              new LatestSchema(
+                  schema.id(),
+                  schema.version(),
+                  new JsonSchemaValidator(registry)
+                      .mismatch(schema.id(), config.readingMapping())));
+        });
+  }
+
+  /**
+   * One check of the input subject's latest schema, whatever its type: none yet passes (each writer
+   * schema is then checked as it comes), a mismatch fails with its reason.
+   */
+  private CheckResult inputSchema(final String fits, final LatestSchemaLookup lookup) {
     final String subject = config.inputTopic() + "-value";
-    final SchemaRegistryClient registry = registryClient();
     try {
-      final Optional<RegisteredText> latest = registry.latestSchemaText(subject);
+      final Optional<LatestSchema> latest = lookup.latest(registryClient(), subject);
       if (latest.isEmpty()) {
         return CheckResult.pass(
             "Schema Registry",
             "input schema",
             "no schema under " + subject + " yet: each schema is checked as it comes");
       }
-      final RegisteredText schema = latest.get();
-      return ProtobufDecoder.mismatch(
-              schema.id(), schema.schema(), registry, config.readingMapping())
+      final LatestSchema schema = latest.get();
+      return schema
+          .mismatch()
           .map(problem -> CheckResult.fail("Schema Registry", "input schema", problem))
           .orElseGet(
               () ->
@@ -107,10 +139,20 @@ public final class DependencyChecks {
                           + schema.version()
                           + " (id "
                           + schema.id()
-                          + "): a message of it has the input.* fields"));
+                          + "): "
+                          + fits));
     } catch (final Exception e) {
       return CheckResult.fail("Schema Registry", "input schema", oneLine(e));
     }
+  }
+
+  /** The latest schema of a subject, judged against the mapping. */
+  private record LatestSchema(int id, int version, Optional<String> mismatch) {}
+
+  /** Finds and judges the latest schema of a subject; empty when the subject has none. */
+  @FunctionalInterface
+  private interface LatestSchemaLookup {
+    Optional<LatestSchema> latest(SchemaRegistryClient registry, String subject) throws Exception;
   }
 
   private SchemaRegistryClient registryClient() {

@@ -8,10 +8,12 @@ import com.networknt.schema.Schema;
 import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.SpecificationVersion;
 import io.bucketer.ingest.InvalidReadingException.Reason;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 
@@ -71,6 +73,56 @@ public final class JsonSchemaValidator {
               + first.getMessage()
               + (violations.size() > 1 ? " (and " + (violations.size() - 1) + " more)" : ""));
     }
+  }
+
+  /**
+   * Why the records of a registered schema could not become readings, or empty: for {@code bucketer
+   * check}. The schema must compile (its {@code $ref}s registered), and a schema that closes its
+   * object ({@code additionalProperties: false}) must declare the top-level fields the mapping
+   * needs: the sensor id (when in the payload), the time, and one of the value fields. An open
+   * schema allows any field, so it cannot be said wrong.
+   *
+   * @throws InvalidReadingException {@code unknown-schema-id} when the registry has no such id
+   */
+  public Optional<String> mismatch(final int schemaId, final ReadingMapping mapping)
+      throws InvalidReadingException {
+    final Compiled compiled = compile(schemaId);
+    if (compiled.schema() == null) {
+      return Optional.of(compiled.why());
+    }
+    final JsonNode root = parse("schema id " + schemaId, registry.schemaTextById(schemaId).text());
+    if (!root.path("additionalProperties").isBoolean()
+        || root.path("additionalProperties").booleanValue()) {
+      return Optional.empty();
+    }
+    final JsonNode properties = root.path("properties");
+    final List<String> missing = new ArrayList<>();
+    if (mapping.sensorIdSource().inPayload() && !properties.has(topLevel(mapping.sensorId()))) {
+      missing.add(topLevel(mapping.sensorId()));
+    }
+    if (!properties.has(topLevel(mapping.time()))) {
+      missing.add(topLevel(mapping.time()));
+    }
+    if (!mapping.allNumericValues()
+        && mapping.values().stream().noneMatch(value -> properties.has(topLevel(value)))) {
+      missing.add(
+          "any of "
+              + String.join(
+                  ", ", mapping.values().stream().map(JsonSchemaValidator::topLevel).toList()));
+    }
+    return missing.isEmpty()
+        ? Optional.empty()
+        : Optional.of(
+            "schema id "
+                + schemaId
+                + " allows no other properties than its own, and has no "
+                + String.join(" and no ", missing)
+                + ": every record of it would be dead-lettered");
+  }
+
+  /** The property of the record's object a field path starts at. */
+  private static String topLevel(final FieldPath path) {
+    return path.segments().get(0);
   }
 
   private Schema schemaFor(final int schemaId) throws InvalidReadingException {

@@ -125,6 +125,36 @@ class JsonSchemaDecoderTest {
         .hasMessageContaining("schema id 15");
   }
 
+  /** What bucketer check says of a subject's latest JSON schema, before any record comes. */
+  @Test
+  void shouldTellCheckWhetherAJsonSchemaCanGiveReadings() throws Exception {
+    final JsonSchemaValidator validator = new JsonSchemaValidator(registry);
+    registry.byId.put(
+        16,
+        SchemaText.of(
+            SchemaText.JSON,
+            """
+            {"type": "object", "additionalProperties": false,
+             "properties": {"deviceId": {"type": "string"}, "humidity": {"type": "number"}}}"""));
+    registry.byId.put(17, SchemaText.of(SchemaText.JSON, "{\"type\": \"object\"}"));
+    registry.byId.put(13, SchemaText.of(SchemaText.JSON, "{not json"));
+
+    assertThat(validator.mismatch(SCHEMA_ID, GATEWAY)).as("declares every field").isEmpty();
+    assertThat(validator.mismatch(17, GATEWAY)).as("open: any field is allowed").isEmpty();
+    assertThat(validator.mismatch(16, GATEWAY))
+        .hasValue(
+            "schema id 16 allows no other properties than its own, and has no ts and no any of"
+                + " temperature: every record of it would be dead-lettered");
+    assertThat(validator.mismatch(13, GATEWAY))
+        .get()
+        .asString()
+        .contains("schema id 13 is not JSON");
+    assertThatThrownBy(() -> validator.mismatch(14, GATEWAY))
+        .isInstanceOfSatisfying(
+            InvalidReadingException.class,
+            e -> assertThat(e.reason()).isEqualTo(Reason.UNKNOWN_SCHEMA_ID));
+  }
+
   @Test
   void shouldNeverHoldAnUnreachableRegistryAgainstTheSchema() throws Exception {
     registry.down = true;
