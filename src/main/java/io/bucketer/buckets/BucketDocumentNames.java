@@ -16,6 +16,13 @@ public final class BucketDocumentNames {
   public static final String ID_START = "start";
   public static final String SEQ = "seq";
 
+  /**
+   * The document's format, MongoDB's schema versioning pattern: an int, {@code 2} in documents
+   * written now; documents written before it existed lack it and are version 1 (see {@code
+   * docs/upgrades.md}).
+   */
+  public static final String SCHEMA_VERSION = "schema_version";
+
   // The bucket.
   public static final String SENSOR_ID = "sensor_id";
   public static final String METRIC = "metric";

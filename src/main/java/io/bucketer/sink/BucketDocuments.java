@@ -16,6 +16,7 @@ import static io.bucketer.buckets.BucketDocumentNames.MEASUREMENTS;
 import static io.bucketer.buckets.BucketDocumentNames.METRIC;
 import static io.bucketer.buckets.BucketDocumentNames.MIN;
 import static io.bucketer.buckets.BucketDocumentNames.REVISION;
+import static io.bucketer.buckets.BucketDocumentNames.SCHEMA_VERSION;
 import static io.bucketer.buckets.BucketDocumentNames.SENSOR_ID;
 import static io.bucketer.buckets.BucketDocumentNames.SEQ;
 import static io.bucketer.buckets.BucketDocumentNames.START_DATE;
@@ -49,8 +50,19 @@ import org.bson.io.BasicOutputBuffer;
  * the bucket with a fixed field order, so writing the same bucket twice (a redelivered record)
  * leaves one identical document. The {@code _id} is the series, granularity and window start: a
  * natural key, so an upsert by {@code _id} is idempotent without a unique secondary index.
+ *
+ * <p>Every document says its format in {@code schema_version} (MongoDB's schema versioning
+ * pattern), right after the {@code _id}: {@value #SCHEMA_VERSION_WRITTEN} now. Documents written
+ * before the field existed lack it and are version 1: the same fields, but that the oldest lack the
+ * first and last values and the spread, and coarse windows held measurements rather than summaries,
+ * all of which the query side reads. A change of the document's fields raises the version, and the
+ * readers keep reading every earlier one (a golden document of each is read by {@code
+ * GoldenDocumentFormatTest}).
  */
 public final class BucketDocuments {
+
+  /** The {@code schema_version} of the documents this build writes. */
+  public static final int SCHEMA_VERSION_WRITTEN = 2;
 
   private BucketDocuments() {}
 
@@ -80,6 +92,7 @@ public final class BucketDocuments {
       writer.writeStartDocument();
       writer.writeName(ID);
       writer.pipe(new BsonDocumentReader(idOf(bucket)));
+      writer.writeInt32(SCHEMA_VERSION, SCHEMA_VERSION_WRITTEN);
       writer.writeString(SENSOR_ID, bucket.series().sensorId());
       if (bucket.series().metric() != null) {
         writer.writeString(METRIC, bucket.series().metric());

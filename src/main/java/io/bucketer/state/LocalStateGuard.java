@@ -3,8 +3,6 @@ package io.bucketer.state;
 import static java.util.concurrent.TimeUnit.SECONDS;
 
 import com.fasterxml.jackson.core.JacksonException;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import io.bucketer.state.StateOwnership.Wipe;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -54,6 +52,8 @@ import org.slf4j.LoggerFactory;
  * never trusted: that of a start that ended between a wipe and its first {@code RUNNING}, or state
  * copied in from elsewhere.
  *
+ * <p>The marker's layout carries a format version ({@link StateOwnerMarker}).
+ *
  * <p>Internal topics are recognised by name. A topic of another application whose id begins with
  * this one's and a dash ({@code bucketer-eu} beside {@code bucketer}) is recorded too; if it is
  * recreated, this state is wiped needlessly, which costs a restore and nothing else.
@@ -65,8 +65,6 @@ public final class LocalStateGuard {
 
   private static final Logger LOG = LoggerFactory.getLogger(LocalStateGuard.class);
   private static final long ADMIN_TIMEOUT_SECONDS = 30;
-  private static final ObjectMapper JSON =
-      new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
   private final Path applicationStateDir;
   private final String applicationId;
@@ -210,7 +208,7 @@ public final class LocalStateGuard {
       return Optional.empty();
     }
     try {
-      return Optional.of(JSON.readValue(markerFile().toFile(), StateOwner.class));
+      return Optional.of(StateOwnerMarker.read(Files.readAllBytes(markerFile())));
     } catch (JacksonException e) {
       LOG.warn(
           "the marker {} cannot be read; treating it as missing: {}",
@@ -238,7 +236,7 @@ public final class LocalStateGuard {
     try {
       Files.createDirectories(applicationStateDir);
       final Path temporary = applicationStateDir.resolve(MARKER_FILE + ".tmp");
-      JSON.writeValue(temporary.toFile(), owner);
+      Files.write(temporary, StateOwnerMarker.write(owner));
       Files.move(
           temporary,
           markerFile(),

@@ -1,6 +1,5 @@
 package io.bucketer.state;
 
-import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.Collections;
 import java.util.Map;
 import java.util.Objects;
@@ -14,9 +13,7 @@ import java.util.TreeMap;
  * @param clusterId the Kafka cluster id ({@code Admin.describeCluster().clusterId()})
  * @param topicIds topic name to topic id, as Kafka prints it (base64), in name order
  */
-public record StateOwner(
-    @JsonProperty("cluster_id") String clusterId,
-    @JsonProperty("topic_ids") Map<String, String> topicIds) {
+public record StateOwner(String clusterId, Map<String, String> topicIds) {
 
   public StateOwner {
     Objects.requireNonNull(clusterId, "clusterId");

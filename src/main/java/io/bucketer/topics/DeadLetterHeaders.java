@@ -8,6 +8,14 @@ import org.apache.kafka.common.header.Headers;
  * find the original: the reason (a stable, kebab-case label), a human-readable message, and the
  * topic, partition and offset the record was read from. A contract of the dead-letter topic,
  * written by the topology and the sink alike.
+ *
+ * <p>{@value #FORMAT} gives the version of this layout, {@value #FORMAT_VERSION} now: these
+ * headers, and the value of the dead letters bucketer makes itself, a reading too late for its
+ * window as JSON ({@code {"sensor_id", "metric", "timestamp", "value", "utc_offset_minutes"}});
+ * every other dead letter keeps the bytes it was read with. A header rather than a field in that
+ * JSON: a replayed reading goes back to the input topic, where a mapping of every numeric field
+ * ({@code input.value.fields=*}) would take a version number for a reading. Dead letters of builds
+ * before the header have the same layout and count as version 1.
  */
 public final class DeadLetterHeaders {
 
@@ -16,11 +24,16 @@ public final class DeadLetterHeaders {
   public static final String SOURCE_TOPIC = "bucketer.dlq.source.topic";
   public static final String SOURCE_PARTITION = "bucketer.dlq.source.partition";
   public static final String SOURCE_OFFSET = "bucketer.dlq.source.offset";
+  public static final String FORMAT = "bucketer.dlq.format";
+
+  /** The {@value #FORMAT} of the dead letters this build writes. */
+  public static final String FORMAT_VERSION = "1";
 
   private DeadLetterHeaders() {}
 
   /** The headers of a dead letter whose source is not known (a record punctuation forwarded). */
   public static void add(final Headers headers, final String reason, final String message) {
+    put(headers, FORMAT, FORMAT_VERSION);
     put(headers, REASON, reason);
     put(headers, MESSAGE, message);
   }
@@ -33,6 +46,7 @@ public final class DeadLetterHeaders {
       final String sourceTopic,
       final int sourcePartition,
       final long sourceOffset) {
+    put(headers, FORMAT, FORMAT_VERSION);
     put(headers, REASON, reason);
     put(headers, MESSAGE, message);
     addSource(headers, sourceTopic, sourcePartition, sourceOffset);

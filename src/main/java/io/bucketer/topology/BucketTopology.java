@@ -247,7 +247,7 @@ public final class BucketTopology {
         Stores.keyValueStoreBuilder(
                 Stores.persistentKeyValueStore(TopologyNames.CLOCK_STORE),
                 Serdes.Bytes(),
-                Serdes.Long())
+                new SeriesClockSerde())
             .withCachingDisabled());
     stores.forEach(builder::addStateStore);
     return stores.stream().map(StoreBuilder::name).toList();

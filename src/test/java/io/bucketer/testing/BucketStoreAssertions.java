@@ -43,6 +43,9 @@ public final class BucketStoreAssertions {
     // A window may be written as several bucket documents (seq 0, 1, ...): put them together.
     final Map<String, TreeMap<Integer, BsonDocument>> windows = new TreeMap<>();
     for (final BsonDocument document : store.all(granularity)) {
+      assertThat(document.getInt32("schema_version").getValue())
+          .as("schema_version of %s", document.get("_id"))
+          .isEqualTo(2);
       final String metric =
           document.containsKey("metric") ? document.getString("metric").getValue() : null;
       windows

@@ -104,7 +104,7 @@ public final class SeriesBuckets {
 
   /**
    * A document as versions before first and last values, the spread and summaries wrote it: the
-   * same but for those fields.
+   * same but for those fields, and without a {@code schema_version} (version 1).
    */
   public static BsonDocument asWrittenBefore(final BsonDocument document) {
     // a mutable copy: the bucket writer's documents are raw BSON
@@ -116,6 +116,7 @@ public final class SeriesBuckets {
         fields.remove(name);
       }
     }
+    old.remove("schema_version");
     old.getDocument("window").remove("first_timestamp");
     old.getDocument("window").remove("last_timestamp");
     return old;
