@@ -1,0 +1,60 @@
+package io.bucketer.query;
+
+import static io.bucketer.testing.GoldenBuckets.H0;
+import static io.bucketer.testing.GoldenBuckets.T0;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import io.bucketer.buckets.BucketStats;
+import io.bucketer.buckets.Measurement;
+import io.bucketer.testing.GoldenFiles;
+import org.bson.BsonDocument;
+import org.bson.RawBsonDocument;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The query side reads the golden documents ({@link GoldenFiles}) of every {@code schema_version}:
+ * version 2, which says so, and version 1, which has no {@code schema_version} and, from the oldest
+ * builds, no first and last values or spread.
+ */
+class StoredDocumentVersionsTest {
+
+  @Test
+  void shouldReadTheWindowAndSummariesOfASchemaVersionTwoDocument() {
+    final BsonDocument hour = new RawBsonDocument(GoldenFiles.read("bucket-document-v2-1h.bson"));
+
+    final BucketStats window = StoredStats.of(hour.getDocument("window"), H0, H0 + 3_600_000);
+    final BucketStats lastMinute =
+        StoredStats.of(hour.getArray("summaries").get(1).asDocument(), T0, T0 + 60_000);
+
+    assertThat(hour.getInt32("schema_version").getValue()).isEqualTo(2);
+    assertThat(window.count()).isEqualTo(5);
+    assertThat(window.sum()).isEqualTo(106.25);
+    assertThat(window.average()).isEqualTo(21.25);
+    assertThat(window.standardDeviation()).isCloseTo(0.7071067811865476, within(1e-15));
+    assertThat(window.first()).isEqualTo(new Measurement(T0 - 60_000, 20.0));
+    assertThat(window.last()).isEqualTo(new Measurement(T0 + 2_000, 21.75));
+    assertThat(lastMinute.count()).isEqualTo(3);
+    assertThat(lastMinute.min()).isEqualTo(21.5);
+    assertThat(lastMinute.max()).isEqualTo(22.0);
+  }
+
+  @Test
+  void shouldReadASchemaVersionOneDocumentWithWhatItLacksUnknown() {
+    final BsonDocument minute = new RawBsonDocument(GoldenFiles.read("bucket-document-v1-1m.bson"));
+
+    final BucketStats top = StoredStats.of(minute, T0, T0 + 60_000);
+    final BucketStats window = StoredStats.of(minute.getDocument("window"), T0, T0 + 60_000);
+
+    assertThat(minute.containsKey("schema_version")).isFalse();
+    assertThat(top.count()).isEqualTo(3);
+    assertThat(top.average()).isEqualTo(21.75);
+    assertThat(top.first().timestamp()).isEqualTo(T0);
+    assertThat(top.first().value()).isNaN();
+    assertThat(top.hasSpread()).isFalse();
+    assertThat(window.sum()).isEqualTo(65.25);
+    // the window's first and last times are unknown: the window's bounds stand in
+    assertThat(window.first().timestamp()).isEqualTo(T0);
+    assertThat(window.last().timestamp()).isEqualTo(T0 + 59_999);
+  }
+}

@@ -1,0 +1,297 @@
+package io.bucketer.sink;
+
+import static io.bucketer.testing.GoldenBuckets.DAY_BUCKET;
+import static io.bucketer.testing.GoldenBuckets.HOUR_BUCKET;
+import static io.bucketer.testing.GoldenBuckets.MINUTE_BUCKET;
+import static io.bucketer.testing.GoldenBuckets.MINUTE_PART_BUCKET;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.bucketer.testing.GoldenFiles;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.bson.BsonDocument;
+import org.bson.ByteBuf;
+import org.bson.RawBsonDocument;
+import org.bson.codecs.BsonDocumentCodec;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+
+/**
+ * Golden files of the bucket documents in MongoDB ({@link GoldenFiles}), as BSON: a document of
+ * each granularity and a part of a window written as two, at {@code schema_version} 2, and a
+ * document as builds before {@code schema_version} wrote it (version 1). Today's sink must write
+ * the version 2 files byte for byte (field order included: MongoDB compares sub-documents in
+ * order), and each file must hold the document written out here as extended JSON.
+ *
+ * <p>Missing golden files are written, once, by {@link #shouldWriteTheGoldenFilesThatAreMissing}
+ * with {@code -Dbucketer.golden.write=true}; the normal build writes none.
+ */
+class GoldenDocumentFormatsTest {
+
+  private static final BsonDocumentCodec CODEC = new BsonDocumentCodec();
+
+  /** A minute of measurements, UTC+1. */
+  static final String MINUTE_DOCUMENT =
+      """
+      {
+        "_id": {"sensor_id": "sensor-1", "metric": "temperature", "granularity": "1m",
+                "start": {"$date": "2023-11-14T22:14:00Z"}, "seq": 0},
+        "schema_version": 2,
+        "sensor_id": "sensor-1",
+        "metric": "temperature",
+        "granularity": "1m",
+        "start_date": {"$date": "2023-11-14T22:14:00Z"},
+        "end_date": {"$date": "2023-11-14T22:15:00Z"},
+        "seq": 0,
+        "buckets": 1,
+        "revision": 0,
+        "utc_offset_minutes": 60,
+        "count": {"$numberLong": "3"}, "sum": 65.25, "avg": 21.75, "min": 21.5, "max": 22.0,
+        "first_timestamp": {"$date": "2023-11-14T22:14:00Z"}, "first_value": 21.5,
+        "last_timestamp": {"$date": "2023-11-14T22:14:02Z"}, "last_value": 21.75,
+        "stddev": 0.2041241452319315,
+        "window": {
+          "count": {"$numberLong": "3"}, "sum": 65.25, "avg": 21.75, "min": 21.5, "max": 22.0,
+          "first_timestamp": {"$date": "2023-11-14T22:14:00Z"}, "first_value": 21.5,
+          "last_timestamp": {"$date": "2023-11-14T22:14:02Z"}, "last_value": 21.75,
+          "stddev": 0.2041241452319315
+        },
+        "measurements": [
+          {"timestamp": {"$date": "2023-11-14T22:14:00Z"}, "value": 21.5},
+          {"timestamp": {"$date": "2023-11-14T22:14:01Z"}, "value": 22.0},
+          {"timestamp": {"$date": "2023-11-14T22:14:02Z"}, "value": 21.75}
+        ]
+      }
+      """;
+
+  /** An hour of its minutes' summaries, revision 1. */
+  static final String HOUR_DOCUMENT =
+      """
+      {
+        "_id": {"sensor_id": "sensor-1", "metric": "temperature", "granularity": "1h",
+                "start": {"$date": "2023-11-14T22:00:00Z"}, "seq": 0},
+        "schema_version": 2,
+        "sensor_id": "sensor-1",
+        "metric": "temperature",
+        "granularity": "1h",
+        "start_date": {"$date": "2023-11-14T22:00:00Z"},
+        "end_date": {"$date": "2023-11-14T23:00:00Z"},
+        "seq": 0,
+        "buckets": 1,
+        "revision": 1,
+        "utc_offset_minutes": 60,
+        "count": {"$numberLong": "5"}, "sum": 106.25, "avg": 21.25, "min": 20.0, "max": 22.0,
+        "first_timestamp": {"$date": "2023-11-14T22:13:00Z"}, "first_value": 20.0,
+        "last_timestamp": {"$date": "2023-11-14T22:14:02Z"}, "last_value": 21.75,
+        "stddev": 0.7071067811865476,
+        "window": {
+          "count": {"$numberLong": "5"}, "sum": 106.25, "avg": 21.25, "min": 20.0, "max": 22.0,
+          "first_timestamp": {"$date": "2023-11-14T22:13:00Z"}, "first_value": 20.0,
+          "last_timestamp": {"$date": "2023-11-14T22:14:02Z"}, "last_value": 21.75,
+          "stddev": 0.7071067811865476
+        },
+        "summary_granularity": "1m",
+        "summaries": [
+          {
+            "start_date": {"$date": "2023-11-14T22:13:00Z"},
+            "count": {"$numberLong": "2"}, "sum": 41.0, "avg": 20.5, "min": 20.0, "max": 21.0,
+            "first_timestamp": {"$date": "2023-11-14T22:13:00Z"}, "first_value": 20.0,
+            "last_timestamp": {"$date": "2023-11-14T22:13:01Z"}, "last_value": 21.0,
+            "stddev": 0.5
+          },
+          {
+            "start_date": {"$date": "2023-11-14T22:14:00Z"},
+            "count": {"$numberLong": "3"}, "sum": 65.25, "avg": 21.75, "min": 21.5, "max": 22.0,
+            "first_timestamp": {"$date": "2023-11-14T22:14:00Z"}, "first_value": 21.5,
+            "last_timestamp": {"$date": "2023-11-14T22:14:02Z"}, "last_value": 21.75,
+            "stddev": 0.2041241452319315
+          }
+        ]
+      }
+      """;
+
+  /**
+   * A day of its hours' summaries; no metric (BSON null in the _id, absent after it), no offset.
+   */
+  static final String DAY_DOCUMENT =
+      """
+      {
+        "_id": {"sensor_id": "sensor-2", "metric": null, "granularity": "1d",
+                "start": {"$date": "2023-11-14T00:00:00Z"}, "seq": 0},
+        "schema_version": 2,
+        "sensor_id": "sensor-2",
+        "granularity": "1d",
+        "start_date": {"$date": "2023-11-14T00:00:00Z"},
+        "end_date": {"$date": "2023-11-15T00:00:00Z"},
+        "seq": 0,
+        "buckets": 1,
+        "revision": 0,
+        "count": {"$numberLong": "6"}, "sum": 125.75, "avg": 20.958333333333332, "min": 19.5,
+        "max": 22.0,
+        "first_timestamp": {"$date": "2023-11-14T21:10:00Z"}, "first_value": 19.5,
+        "last_timestamp": {"$date": "2023-11-14T22:14:02Z"}, "last_value": 21.75,
+        "stddev": 0.9176131477310516,
+        "window": {
+          "count": {"$numberLong": "6"}, "sum": 125.75, "avg": 20.958333333333332, "min": 19.5,
+          "max": 22.0,
+          "first_timestamp": {"$date": "2023-11-14T21:10:00Z"}, "first_value": 19.5,
+          "last_timestamp": {"$date": "2023-11-14T22:14:02Z"}, "last_value": 21.75,
+          "stddev": 0.9176131477310516
+        },
+        "summary_granularity": "1h",
+        "summaries": [
+          {
+            "start_date": {"$date": "2023-11-14T21:00:00Z"},
+            "count": {"$numberLong": "1"}, "sum": 19.5, "avg": 19.5, "min": 19.5, "max": 19.5,
+            "first_timestamp": {"$date": "2023-11-14T21:10:00Z"}, "first_value": 19.5,
+            "last_timestamp": {"$date": "2023-11-14T21:10:00Z"}, "last_value": 19.5,
+            "stddev": 0.0
+          },
+          {
+            "start_date": {"$date": "2023-11-14T22:00:00Z"},
+            "count": {"$numberLong": "5"}, "sum": 106.25, "avg": 21.25, "min": 20.0, "max": 22.0,
+            "first_timestamp": {"$date": "2023-11-14T22:13:00Z"}, "first_value": 20.0,
+            "last_timestamp": {"$date": "2023-11-14T22:14:02Z"}, "last_value": 21.75,
+            "stddev": 0.7071067811865476
+          }
+        ]
+      }
+      """;
+
+  /** The second of two buckets of a minute, UTC-5: its own fields, and the window's totals. */
+  static final String MINUTE_PART_DOCUMENT =
+      """
+      {
+        "_id": {"sensor_id": "sensor-3", "metric": "power", "granularity": "1m",
+                "start": {"$date": "2023-11-14T22:14:00Z"}, "seq": 1},
+        "schema_version": 2,
+        "sensor_id": "sensor-3",
+        "metric": "power",
+        "granularity": "1m",
+        "start_date": {"$date": "2023-11-14T22:14:00Z"},
+        "end_date": {"$date": "2023-11-14T22:15:00Z"},
+        "seq": 1,
+        "buckets": 2,
+        "revision": 0,
+        "utc_offset_minutes": -300,
+        "count": {"$numberLong": "2"}, "sum": 3020.5, "avg": 1510.25, "min": 1500.0,
+        "max": 1520.5,
+        "first_timestamp": {"$date": "2023-11-14T22:14:30Z"}, "first_value": 1500.0,
+        "last_timestamp": {"$date": "2023-11-14T22:14:45Z"}, "last_value": 1520.5,
+        "stddev": 10.25,
+        "window": {
+          "count": {"$numberLong": "4"}, "sum": 5990.5, "avg": 1497.625, "min": 1480.0,
+          "max": 1520.5,
+          "first_timestamp": {"$date": "2023-11-14T22:14:00Z"}, "first_value": 1490.0,
+          "last_timestamp": {"$date": "2023-11-14T22:14:45Z"}, "last_value": 1520.5,
+          "stddev": 14.980716771903806
+        },
+        "measurements": [
+          {"timestamp": {"$date": "2023-11-14T22:14:30Z"}, "value": 1500.0},
+          {"timestamp": {"$date": "2023-11-14T22:14:45Z"}, "value": 1520.5}
+        ]
+      }
+      """;
+
+  /**
+   * A minute as builds before {@code schema_version} wrote it, version 1: no version, and, from the
+   * oldest of them, no first and last values, spread, or first and last times in the window.
+   */
+  static final String MINUTE_DOCUMENT_VERSION_ONE =
+      """
+      {
+        "_id": {"sensor_id": "sensor-1", "metric": "temperature", "granularity": "1m",
+                "start": {"$date": "2023-11-14T22:14:00Z"}, "seq": 0},
+        "sensor_id": "sensor-1",
+        "metric": "temperature",
+        "granularity": "1m",
+        "start_date": {"$date": "2023-11-14T22:14:00Z"},
+        "end_date": {"$date": "2023-11-14T22:15:00Z"},
+        "seq": 0,
+        "buckets": 1,
+        "revision": 0,
+        "utc_offset_minutes": 60,
+        "count": {"$numberLong": "3"}, "sum": 65.25, "avg": 21.75, "min": 21.5, "max": 22.0,
+        "first_timestamp": {"$date": "2023-11-14T22:14:00Z"},
+        "last_timestamp": {"$date": "2023-11-14T22:14:02Z"},
+        "window": {
+          "count": {"$numberLong": "3"}, "sum": 65.25, "avg": 21.75, "min": 21.5, "max": 22.0
+        },
+        "measurements": [
+          {"timestamp": {"$date": "2023-11-14T22:14:00Z"}, "value": 21.5},
+          {"timestamp": {"$date": "2023-11-14T22:14:01Z"}, "value": 22.0},
+          {"timestamp": {"$date": "2023-11-14T22:14:02Z"}, "value": 21.75}
+        ]
+      }
+      """;
+
+  /** Today's documents: each must equal its golden file. */
+  private static Map<String, byte[]> current() {
+    final Map<String, byte[]> files = new LinkedHashMap<>();
+    files.put("bucket-document-v2-1m.bson", bytes(BucketDocuments.toDocument(MINUTE_BUCKET)));
+    files.put("bucket-document-v2-1h.bson", bytes(BucketDocuments.toDocument(HOUR_BUCKET)));
+    files.put("bucket-document-v2-1d.bson", bytes(BucketDocuments.toDocument(DAY_BUCKET)));
+    files.put(
+        "bucket-document-v2-1m-part-2-of-2.bson",
+        bytes(BucketDocuments.toDocument(MINUTE_PART_BUCKET)));
+    return files;
+  }
+
+  /** Documents no longer written, built as their builds wrote them. */
+  private static Map<String, byte[]> older() {
+    return Map.of(
+        "bucket-document-v1-1m.bson",
+        bytes(new RawBsonDocument(BsonDocument.parse(MINUTE_DOCUMENT_VERSION_ONE), CODEC)));
+  }
+
+  @Test
+  void shouldWriteExactlyTheGoldenBytesOfTheCurrentDocuments() {
+    current()
+        .forEach(
+            (name, bytes) ->
+                assertThat(bytes)
+                    .as("%s: a changed document needs a new schema_version", name)
+                    .isEqualTo(GoldenFiles.read(name)));
+  }
+
+  @Test
+  void shouldHoldTheDocumentsWrittenOutHere() {
+    assertGolden("bucket-document-v2-1m.bson", MINUTE_DOCUMENT);
+    assertGolden("bucket-document-v2-1h.bson", HOUR_DOCUMENT);
+    assertGolden("bucket-document-v2-1d.bson", DAY_DOCUMENT);
+    assertGolden("bucket-document-v2-1m-part-2-of-2.bson", MINUTE_PART_DOCUMENT);
+    assertGolden("bucket-document-v1-1m.bson", MINUTE_DOCUMENT_VERSION_ONE);
+  }
+
+  @Test
+  void shouldSayTheSchemaVersionOfEveryDocumentItWrites() {
+    for (final byte[] document : current().values()) {
+      assertThat(new RawBsonDocument(document).getInt32("schema_version").getValue())
+          .isEqualTo(BucketDocuments.SCHEMA_VERSION_WRITTEN)
+          .isEqualTo(2);
+    }
+  }
+
+  @Test
+  @EnabledIfSystemProperty(named = GoldenFiles.WRITE_PROPERTY, matches = "true")
+  void shouldWriteTheGoldenFilesThatAreMissing() {
+    GoldenFiles.writeMissing(current());
+    GoldenFiles.writeMissing(older());
+  }
+
+  /** Equal values in the same order: MongoDB compares sub-documents field by field, in order. */
+  private static void assertGolden(final String name, final String json) {
+    final RawBsonDocument golden = new RawBsonDocument(GoldenFiles.read(name));
+    final BsonDocument expected = BsonDocument.parse(json);
+
+    assertThat(golden).as(name).isEqualTo(expected);
+    assertThat(golden.toJson()).as(name).isEqualTo(expected.toJson());
+  }
+
+  private static byte[] bytes(final RawBsonDocument document) {
+    final ByteBuf buffer = document.getByteBuffer();
+    final byte[] bytes = new byte[buffer.remaining()];
+    buffer.get(bytes);
+    return bytes;
+  }
+}

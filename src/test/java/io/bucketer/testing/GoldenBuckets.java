@@ -1,0 +1,200 @@
+package io.bucketer.testing;
+
+import io.bucketer.buckets.BucketStats;
+import io.bucketer.buckets.ClosedBucket;
+import io.bucketer.buckets.Granularity;
+import io.bucketer.buckets.Measurement;
+import io.bucketer.buckets.SeriesKey;
+import io.bucketer.buckets.WindowSummary;
+import java.util.List;
+
+/**
+ * The closed buckets of the golden files ({@link GoldenFiles}): a bucket of each granularity, and a
+ * part of a window written as two buckets. Every value is written out, none computed, so that the
+ * golden tests compare decoded files with values that no encoder or merge produced. The numbers are
+ * those of real readings (means and spreads agree with them) with a few chosen to exercise a
+ * layout: a negative and an absent UTC offset, an absent metric, a revision above 0.
+ */
+public final class GoldenBuckets {
+
+  public static final Granularity MINUTE = new Granularity("1m", 60_000);
+  public static final Granularity HOUR = new Granularity("1h", 3_600_000);
+  public static final Granularity DAY = new Granularity("1d", 86_400_000);
+
+  /** 2023-11-14T22:14:00Z. */
+  public static final long T0 = 1_700_000_040_000L;
+
+  /** 2023-11-14T22:00:00Z, the hour of {@link #T0}. */
+  public static final long H0 = 1_699_999_200_000L;
+
+  /** 2023-11-14T00:00:00Z, the day of {@link #T0}. */
+  public static final long D0 = 1_699_920_000_000L;
+
+  /** Readings 21.5, 22.0 and 21.75 a second apart from T0, UTC+1. */
+  public static final BucketStats MINUTE_STATS =
+      new BucketStats(
+          3,
+          65.25,
+          21.5,
+          22.0,
+          new Measurement(T0, 21.5),
+          new Measurement(T0 + 2_000, 21.75),
+          21.5,
+          0.25,
+          0.125,
+          60);
+
+  /** The minute 1m of sensor-1's temperature at T0: measurements, UTC+1. */
+  public static final ClosedBucket MINUTE_BUCKET =
+      new ClosedBucket(
+          new SeriesKey("sensor-1", "temperature"),
+          MINUTE,
+          T0,
+          MINUTE_STATS,
+          List.of(
+              new Measurement(T0, 21.5),
+              new Measurement(T0 + 1_000, 22.0),
+              new Measurement(T0 + 2_000, 21.75)),
+          List.of(),
+          MINUTE_STATS,
+          0,
+          1,
+          0);
+
+  /** Readings 20.0 and 21.0 in the minute before T0, UTC+1. */
+  private static final BucketStats MINUTE_BEFORE_STATS =
+      new BucketStats(
+          2,
+          41.0,
+          20.0,
+          21.0,
+          new Measurement(T0 - 60_000, 20.0),
+          new Measurement(T0 - 59_000, 21.0),
+          20.0,
+          0.5,
+          0.5,
+          60);
+
+  private static final BucketStats HOUR_STATS =
+      new BucketStats(
+          5,
+          106.25,
+          20.0,
+          22.0,
+          new Measurement(T0 - 60_000, 20.0),
+          new Measurement(T0 + 2_000, 21.75),
+          20.0,
+          1.25,
+          2.5,
+          60);
+
+  /** The hour of sensor-1's temperature at H0, as summaries of its two minutes; revision 1. */
+  public static final ClosedBucket HOUR_BUCKET =
+      new ClosedBucket(
+          new SeriesKey("sensor-1", "temperature"),
+          HOUR,
+          H0,
+          HOUR_STATS,
+          List.of(),
+          List.of(
+              new WindowSummary(MINUTE, T0 - 60_000, MINUTE_BEFORE_STATS),
+              new WindowSummary(MINUTE, T0, MINUTE_STATS)),
+          HOUR_STATS,
+          0,
+          1,
+          1);
+
+  private static final BucketStats DAY_STATS =
+      new BucketStats(
+          6,
+          125.75,
+          19.5,
+          22.0,
+          new Measurement(H0 - 3_000_000, 19.5),
+          new Measurement(T0 + 2_000, 21.75),
+          19.5,
+          1.4583333333333333,
+          5.052083333333333,
+          null);
+
+  /** The day of sensor-2 (no metric, no UTC offset) at D0, as summaries of its two hours. */
+  public static final ClosedBucket DAY_BUCKET =
+      new ClosedBucket(
+          new SeriesKey("sensor-2", null),
+          DAY,
+          D0,
+          DAY_STATS,
+          List.of(),
+          List.of(
+              new WindowSummary(
+                  HOUR,
+                  H0 - 3_600_000,
+                  new BucketStats(
+                      1,
+                      19.5,
+                      19.5,
+                      19.5,
+                      new Measurement(H0 - 3_000_000, 19.5),
+                      new Measurement(H0 - 3_000_000, 19.5),
+                      19.5,
+                      0,
+                      0,
+                      null)),
+              new WindowSummary(
+                  HOUR,
+                  H0,
+                  new BucketStats(
+                      5,
+                      106.25,
+                      20.0,
+                      22.0,
+                      new Measurement(T0 - 60_000, 20.0),
+                      new Measurement(T0 + 2_000, 21.75),
+                      20.0,
+                      1.25,
+                      2.5,
+                      null))),
+          DAY_STATS,
+          0,
+          1,
+          0);
+
+  /**
+   * The second of two buckets of sensor-3's power in the minute T0 (UTC-5): its own two
+   * measurements and stats, and the whole window's four readings' totals.
+   */
+  public static final ClosedBucket MINUTE_PART_BUCKET =
+      new ClosedBucket(
+          new SeriesKey("sensor-3", "power"),
+          MINUTE,
+          T0,
+          new BucketStats(
+              2,
+              3020.5,
+              1500.0,
+              1520.5,
+              new Measurement(T0 + 30_000, 1500.0),
+              new Measurement(T0 + 45_000, 1520.5),
+              1500.0,
+              10.25,
+              210.125,
+              -300),
+          List.of(new Measurement(T0 + 30_000, 1500.0), new Measurement(T0 + 45_000, 1520.5)),
+          List.of(),
+          new BucketStats(
+              4,
+              5990.5,
+              1480.0,
+              1520.5,
+              new Measurement(T0, 1490.0),
+              new Measurement(T0 + 45_000, 1520.5),
+              1490.0,
+              7.625,
+              897.6875,
+              -300),
+          1,
+          2,
+          0);
+
+  private GoldenBuckets() {}
+}

@@ -1,0 +1,225 @@
+package io.bucketer.topics;
+
+import static io.bucketer.testing.GoldenBuckets.DAY_BUCKET;
+import static io.bucketer.testing.GoldenBuckets.HOUR_BUCKET;
+import static io.bucketer.testing.GoldenBuckets.MINUTE;
+import static io.bucketer.testing.GoldenBuckets.MINUTE_BUCKET;
+import static io.bucketer.testing.GoldenBuckets.MINUTE_PART_BUCKET;
+import static io.bucketer.testing.GoldenBuckets.T0;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.bucketer.avro.v1.ClosedBucketRecord;
+import io.bucketer.avro.v1.MeasurementRecord;
+import io.bucketer.buckets.BucketStats;
+import io.bucketer.buckets.ClosedBucket;
+import io.bucketer.buckets.Measurement;
+import io.bucketer.buckets.SeriesKey;
+import io.bucketer.testing.GoldenFiles;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import org.apache.avro.io.BinaryEncoder;
+import org.apache.avro.io.EncoderFactory;
+import org.apache.avro.specific.SpecificDatumWriter;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+
+/**
+ * Golden files of the topics bucketer writes ({@link GoldenFiles}): the buckets topic's values
+ * (format 2, a bucket of each granularity and a part of a window written as two; format 1, read
+ * only), its keys and close-time header, and the headers of the dead letters bucketer writes.
+ * Today's encoders must write the current files byte for byte, and every file must decode to the
+ * values written out in {@link io.bucketer.testing.GoldenBuckets} or here.
+ *
+ * <p>Missing golden files are written, once, by {@link #shouldWriteTheGoldenFilesThatAreMissing}
+ * with {@code -Dbucketer.golden.write=true}; the normal build writes none.
+ */
+class GoldenTopicFormatsTest {
+
+  /** Today's encodings: each must equal its golden file. */
+  private static Map<String, byte[]> current() {
+    final Map<String, byte[]> files = new LinkedHashMap<>();
+    files.put("closed-bucket-v2-1m.bin", ClosedBucketSerde.encode(MINUTE_BUCKET));
+    files.put("closed-bucket-v2-1h.bin", ClosedBucketSerde.encode(HOUR_BUCKET));
+    files.put("closed-bucket-v2-1d.bin", ClosedBucketSerde.encode(DAY_BUCKET));
+    files.put("closed-bucket-v2-1m-part-2-of-2.bin", ClosedBucketSerde.encode(MINUTE_PART_BUCKET));
+    files.put("bucket-keys.txt", utf8(String.join("\n", bucketKeys()) + "\n"));
+    files.put("closed-at-header.bin", BucketHeaders.closedAt(T0 + 2_345).value());
+    files.put("dead-letter-headers-v1.txt", utf8(headerLines(deadLetterHeaders())));
+    return files;
+  }
+
+  /** Formats no longer written, built as their builds wrote them. */
+  private static Map<String, byte[]> older() {
+    return Map.of("closed-bucket-v1-1m.bin", closedBucketFormatOne());
+  }
+
+  @Test
+  void shouldWriteExactlyTheGoldenBytesOfTheCurrentFormats() {
+    current()
+        .forEach(
+            (name, bytes) ->
+                assertThat(bytes)
+                    .as("%s: a changed format needs a new version (docs/upgrades.md)", name)
+                    .isEqualTo(GoldenFiles.read(name)));
+  }
+
+  @Test
+  void shouldReadTheGoldenClosedBucketOfEachGranularity() {
+    assertThat(ClosedBucketSerde.decode(GoldenFiles.read("closed-bucket-v2-1m.bin")))
+        .isEqualTo(MINUTE_BUCKET);
+    assertThat(ClosedBucketSerde.decode(GoldenFiles.read("closed-bucket-v2-1h.bin")))
+        .isEqualTo(HOUR_BUCKET);
+    assertThat(ClosedBucketSerde.decode(GoldenFiles.read("closed-bucket-v2-1d.bin")))
+        .isEqualTo(DAY_BUCKET);
+    assertThat(ClosedBucketSerde.decode(GoldenFiles.read("closed-bucket-v2-1m-part-2-of-2.bin")))
+        .isEqualTo(MINUTE_PART_BUCKET);
+  }
+
+  @Test
+  void shouldReadTheGoldenClosedBucketOfFormatOneWithoutTheLaterFields() {
+    final ClosedBucket decoded =
+        ClosedBucketSerde.decode(GoldenFiles.read("closed-bucket-v1-1m.bin"));
+
+    final BucketStats withoutSpread =
+        new BucketStats(
+            2,
+            3.0,
+            1.0,
+            2.0,
+            new Measurement(T0, Double.NaN),
+            new Measurement(T0 + 1, Double.NaN),
+            0,
+            1.5,
+            Double.NaN,
+            60);
+    assertThat(decoded)
+        .isEqualTo(
+            new ClosedBucket(
+                new SeriesKey("s", null),
+                MINUTE,
+                T0,
+                withoutSpread,
+                List.of(new Measurement(T0, 1.0), new Measurement(T0 + 1, 2.0)),
+                List.of(),
+                withoutSpread,
+                0,
+                1,
+                4));
+  }
+
+  @Test
+  void shouldKeepTheGoldenKeysAndHeadersOfTheBucketsTopic() {
+    assertThat(new String(GoldenFiles.read("bucket-keys.txt"), StandardCharsets.UTF_8))
+        .isEqualTo(
+            """
+            ["1m",1700000040000,"sensor-1","temperature",0]
+            ["1h",1699999200000,"sensor-1","temperature",0]
+            ["1d",1699920000000,"sensor-2",null,0]
+            ["1m",1700000040000,"sensor-3","power",1]
+            """);
+    final RecordHeaders headers = new RecordHeaders();
+    headers.add(BucketHeaders.CLOSED_AT, GoldenFiles.read("closed-at-header.bin"));
+    assertThat(BucketHeaders.closedAt(headers)).isEqualTo(OptionalLong.of(T0 + 2_345));
+  }
+
+  @Test
+  void shouldKeepTheGoldenHeadersOfADeadLetter() {
+    assertThat(new String(GoldenFiles.read("dead-letter-headers-v1.txt"), StandardCharsets.UTF_8))
+        .isEqualTo(
+            """
+            bucketer.dlq.format: 1
+            bucketer.dlq.reason: mongodb-rejected
+            bucketer.dlq.message: E11000 duplicate key
+            bucketer.dlq.source.topic: bucketer.buckets
+            bucketer.dlq.source.partition: 3
+            bucketer.dlq.source.offset: 1234
+            """);
+  }
+
+  @Test
+  @EnabledIfSystemProperty(named = GoldenFiles.WRITE_PROPERTY, matches = "true")
+  void shouldWriteTheGoldenFilesThatAreMissing() {
+    GoldenFiles.writeMissing(current());
+    GoldenFiles.writeMissing(older());
+  }
+
+  private static List<String> bucketKeys() {
+    return List.of(
+        BucketKey.of(MINUTE_BUCKET),
+        BucketKey.of(HOUR_BUCKET),
+        BucketKey.of(DAY_BUCKET),
+        BucketKey.of(MINUTE_PART_BUCKET));
+  }
+
+  private static RecordHeaders deadLetterHeaders() {
+    final RecordHeaders headers = new RecordHeaders();
+    DeadLetterHeaders.add(
+        headers, "mongodb-rejected", "E11000 duplicate key", "bucketer.buckets", 3, 1234);
+    return headers;
+  }
+
+  /** Headers as {@code name: value} lines, in order; dead-letter headers are UTF-8 text. */
+  private static String headerLines(final RecordHeaders headers) {
+    final StringBuilder lines = new StringBuilder();
+    for (final Header header : headers) {
+      lines
+          .append(header.key())
+          .append(": ")
+          .append(new String(header.value(), StandardCharsets.UTF_8))
+          .append('\n');
+    }
+    return lines.toString();
+  }
+
+  /** A minute as format 1 had it: a version byte 1 and the Avro binary of its v1 record. */
+  private static byte[] closedBucketFormatOne() {
+    final ClosedBucketRecord old =
+        ClosedBucketRecord.newBuilder()
+            .setSensorId("s")
+            .setMetric(null)
+            .setGranularity("1m")
+            .setWindowStart(T0)
+            .setWindowEnd(T0 + 60_000)
+            .setCount(2)
+            .setSum(3.0)
+            .setMin(1.0)
+            .setMax(2.0)
+            .setFirstTimestamp(T0)
+            .setLastTimestamp(T0 + 1)
+            .setUtcOffsetMinutes(60)
+            .setWindowCount(2)
+            .setWindowSum(3.0)
+            .setWindowMin(1.0)
+            .setWindowMax(2.0)
+            .setWindowFirstTimestamp(T0)
+            .setWindowLastTimestamp(T0 + 1)
+            .setSeq(0)
+            .setBuckets(1)
+            .setRevision(4)
+            .setMeasurements(
+                List.of(new MeasurementRecord(T0, 1.0), new MeasurementRecord(T0 + 1, 2.0)))
+            .build();
+    final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    out.write(1);
+    final BinaryEncoder encoder = EncoderFactory.get().directBinaryEncoder(out, null);
+    try {
+      new SpecificDatumWriter<>(ClosedBucketRecord.class).write(old, encoder);
+      encoder.flush();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return out.toByteArray();
+  }
+
+  private static byte[] utf8(final String text) {
+    return text.getBytes(StandardCharsets.UTF_8);
+  }
+}
