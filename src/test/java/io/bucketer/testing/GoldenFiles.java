@@ -26,7 +26,9 @@ import java.util.Map;
  * </pre>
  *
  * <p>It writes the files that are missing into the source tree and never touches one that exists: a
- * golden file, once committed, is never written again. The normal build does not write any.
+ * golden file, once committed, is never written again. The normal build does not write any. The
+ * readers of that same run see the test class path Maven copied before, so run the tests again
+ * without the property to check the new files.
  */
 public final class GoldenFiles {
 
