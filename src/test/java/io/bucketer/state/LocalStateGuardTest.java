@@ -78,6 +78,18 @@ class LocalStateGuardTest {
     assertThat(guard().check()).map(Wipe::cause).contains(StateOwnership.NO_MARKER);
   }
 
+  /** After a downgrade: a newer build's marker vouches for state this build may not read. */
+  @Test
+  void shouldWipeStateWhoseMarkerIsOfALaterFormat() throws Exception {
+    Files.createDirectories(stateDir.resolve(APPLICATION_ID).resolve("1_0"));
+    Files.writeString(
+        guard().markerFile(),
+        "{\"format\": 2, \"cluster_id\": \"q1Sh-9_ISia_zwGINzRvyQ\", \"topic_ids\": {}}");
+
+    assertThat(guard().readOwner()).isEmpty();
+    assertThat(guard().check()).map(Wipe::cause).contains(StateOwnership.NO_MARKER);
+  }
+
   @Test
   void shouldForgetTheOwner() throws Exception {
     Files.createDirectories(stateDir.resolve(APPLICATION_ID));
