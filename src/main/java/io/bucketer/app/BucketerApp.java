@@ -241,6 +241,9 @@ public final class BucketerApp implements AutoCloseable {
                 config.input().schemaRegistryTls())
             : null;
     final BucketerMetrics metrics = new BucketerMetrics(meters);
+    // Each restart pauses the instance for a session timeout: exported at zero, so that the first
+    // one shows as an increase.
+    metrics.countStreamThreadRestartsFromZero(SCHEMA_REGISTRY_UNAVAILABLE);
     final SenmlOptions senml =
         config.input().senml().countingSkipsWith(kind -> metrics.senmlValueSkipped(kind.tag()));
     final StreamsConfig streamsConfig = new StreamsConfig(streamsProperties(config, advertised));

@@ -10,16 +10,19 @@ import io.bucketer.http.OpsServer;
 import io.bucketer.http.SeriesApi;
 import io.bucketer.http.WebPage;
 import io.bucketer.metrics.ProcessMeters;
+import io.bucketer.metrics.ReadinessGauge;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 import org.apache.kafka.streams.state.HostInfo;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -39,6 +42,12 @@ import picocli.CommandLine.Mixin;
 final class RunCommand implements Callable<Integer> {
 
   private static final Logger LOG = LoggerFactory.getLogger(RunCommand.class);
+
+  /**
+   * How often bucketer_ready is brought up to date: well within a scrape interval, and no more than
+   * one MongoDB ping per period beside the probes' (the ping's result is cached for a second).
+   */
+  private static final Duration READINESS_GAUGE_PERIOD = Duration.ofSeconds(5);
 
   @Mixin ConfigOptions configOptions;
 
@@ -73,13 +82,17 @@ final class RunCommand implements Callable<Integer> {
     // Served while the start waits for the cluster: alive, not ready, and why.
     final ClusterWait clusterWait = new ClusterWait();
     final AtomicReference<Endpoint> seriesApi = new AtomicReference<>();
-    ops.serve(
-        meters::scrape,
-        () -> started.get() == null || started.get().isHealthy(),
+    final Supplier<Optional<String>> notReady =
         () ->
             started.get() == null
                 ? Optional.of(clusterWait.waitingReason().orElse("starting"))
-                : started.get().notReadyReason(),
+                : started.get().notReadyReason();
+    final ReadinessGauge readiness =
+        ReadinessGauge.start(meters, () -> notReady.get().isEmpty(), READINESS_GAUGE_PERIOD);
+    ops.serve(
+        meters::scrape,
+        () -> started.get() == null || started.get().isHealthy(),
+        notReady,
         Map.of(
             SeriesApi.PATH,
             call ->
@@ -97,6 +110,7 @@ final class RunCommand implements Callable<Integer> {
               new HostInfo(config.http().advertisedHost(), ops.port()),
               clusterWait);
     } catch (RuntimeException e) {
+      readiness.close();
       if (endedByItself(shutdown)) {
         ops.close();
       }
@@ -119,9 +133,11 @@ final class RunCommand implements Callable<Integer> {
     if (fatal.isDone() && endedByItself(shutdown)) {
       ops.close();
       app.close();
+      readiness.close();
       processMeters.close();
       return CommandLines.FATAL_DEPENDENCY_FAILURE;
     }
+    readiness.close();
     processMeters.close();
     return 0;
   }

@@ -102,6 +102,16 @@ public final class BucketerMetrics {
   }
 
   /**
+   * Exports the dead letters of {@code reason} at zero before the first one. Prometheus sees the
+   * first increment of a counter only if it scraped the counter before: one that appears at 1 has
+   * no earlier sample, and {@code increase()} and {@code rate()} read it as no change. For a reason
+   * whose first occurrence alone must alert (a bucket MongoDB rejected).
+   */
+  public void countDeadLettersFromZero(final String reason) {
+    counter(DEAD_LETTERS, "reason", reason);
+  }
+
+  /**
    * The topology closed a bucket document of {@code granularity} (a revision of a late-merged
    * window counts again) and forwarded it to the buckets topic. Counted when forwarded: a
    * transaction aborted afterwards counts its buckets twice.
@@ -116,6 +126,14 @@ public final class BucketerMetrics {
    */
   public void streamThreadRestarted(final String cause) {
     counter(STREAM_THREAD_RESTARTS, "cause", cause).increment();
+  }
+
+  /**
+   * Exports the restarts of {@code cause} at zero before the first one, so that the first restart
+   * shows as an increase (see {@link #countDeadLettersFromZero}).
+   */
+  public void countStreamThreadRestartsFromZero(final String cause) {
+    counter(STREAM_THREAD_RESTARTS, "cause", cause);
   }
 
   /**

@@ -42,6 +42,8 @@ final class RejectedBucketDeadLetters implements AutoCloseable {
     this.producer = producer;
     this.topic = topic;
     this.metrics = metrics;
+    // One rejected bucket is worth an alert: exported at zero, so that Prometheus sees the first.
+    metrics.countDeadLettersFromZero(REASON);
   }
 
   /** The pass-through properties plus the settings a dead letter's safety depends on. */
