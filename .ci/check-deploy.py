@@ -157,6 +157,17 @@ job = next(j for j in prometheus["scrape_configs"] if j["job_name"] == "bucketer
 check(job["metrics_path"] == "/metrics", "prometheus: metrics_path")
 targets = sorted(t for c in job["static_configs"] for t in c["targets"])
 check(targets == [f"{p}:8080" for p in processors], f"prometheus: targets {targets} != processors")
+# Alerting rules: alerts.yml is a rule file of prometheus.yml, and each rule file is in
+# deploy/prometheus and mounted beside prometheus.yml in the Prometheus container, where the
+# relative name resolves.
+rule_files = prometheus.get("rule_files") or []
+check("alerts.yml" in rule_files, "prometheus: alerts.yml is not among its rule_files")
+prometheus_volumes = [str(v) for v in services["prometheus"].get("volumes", [])]
+for rule_file in rule_files:
+    check(glob.glob(f"deploy/prometheus/{rule_file}") != [],
+          f"prometheus: rule file {rule_file} is not in deploy/prometheus")
+    check(f"./deploy/prometheus/{rule_file}:/etc/prometheus/{rule_file}:ro" in prometheus_volumes,
+          f"compose prometheus: rule file {rule_file} is not mounted beside prometheus.yml")
 for name in processors:
     effective = compose_effective[name]
     # Prometheus scrapes from its own container, without credentials.

@@ -85,6 +85,11 @@ MUTATIONS = [
      "a Secret with values in Git"),
     ("Dockerfile as root", "deploy/docker/Dockerfile", "USER 10001:10001", "USER root",
      "numeric non-root uid"),
+    ("alerts not loaded", "deploy/prometheus/prometheus.yml", "  - alerts.yml\n", "  - rules.yml\n",
+     "alerts.yml is not among its rule_files"),
+    ("alerts not mounted", COMPOSE,
+     "      - ./deploy/prometheus/alerts.yml:/etc/prometheus/alerts.yml:ro\n", "",
+     "rule file alerts.yml is not mounted"),
 ]
 
 
