@@ -6,6 +6,7 @@ import io.bucketer.kafkaaccess.KafkaFailures;
 import io.bucketer.kafkaaccess.KafkaUnusableException;
 import io.bucketer.kafkaaccess.NotAuthorised;
 import io.bucketer.kafkaaccess.NotAuthorisedException;
+import io.bucketer.topics.BucketsTopicCleanup;
 import io.bucketer.topology.InputPartitioning;
 import io.bucketer.topology.TopologyNames;
 import java.time.Duration;
@@ -19,6 +20,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.CreateTopicsOptions;
 import org.apache.kafka.clients.admin.DescribeConfigsOptions;
@@ -36,8 +38,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Creates the topics bucketer writes to and Kafka Streams does not manage: the compacted buckets
- * topic (the latest version of each bucket is all the sink needs) and the dead-letter topic. The
- * input topic belongs to the gateways and is never created here.
+ * topic (the latest version of each bucket is all the sink needs), kept as long as MongoDB keeps
+ * the buckets ({@link BucketsTopicCleanup}), and the dead-letter topic. The input topic belongs to
+ * the gateways and is never created here.
  */
 final class TopicSetup {
 
@@ -203,34 +206,49 @@ final class TopicSetup {
   }
 
   /**
-   * An existing buckets topic made by someone else may lack compaction: bucketer works, but the
-   * topic then grows with every revision and its retention deletes closed buckets that nothing can
-   * write again. Said in one line; not fatal. A principal without DESCRIBE_CONFIGS (the README's
-   * ACLs do not grant it) cannot see the policy: then nothing is said, and {@code check} says why.
+   * An existing buckets topic made by someone else, or before its retention was bounded, may lack
+   * compaction (the topic then grows with every revision and its retention deletes closed buckets
+   * that nothing can write again) or delete buckets MongoDB still keeps (then {@code bucketer
+   * resink} cannot rebuild them): said in one line with the change that fixes it; not fatal, and
+   * not changed here ({@link BucketsTopicCleanup}). A topic kept without bound is said once, at
+   * info. A principal without DESCRIBE_CONFIGS (the README's ACLs do not grant it) cannot see the
+   * configuration: then nothing is said, and {@code check} says why.
    */
-  private void warnUnlessCompacted(final Admin admin, final String topic)
-      throws InterruptedException {
+  private void checkCleanup(final Admin admin, final String topic) throws InterruptedException {
     final ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
     try {
-      final ConfigEntry policy =
+      final Config described =
           admin
               .describeConfigs(List.of(resource), new DescribeConfigsOptions().timeoutMs(timeoutMs))
               .values()
               .get(resource)
-              .get()
-              .get(TopicConfig.CLEANUP_POLICY_CONFIG);
-      if (policy != null && !policy.value().contains(TopicConfig.CLEANUP_POLICY_COMPACT)) {
-        LOG.warn(
-            "kafka at {}: wrong topic configuration: {} has cleanup.policy={}, bucketer needs"
-                + " compact (a bucket's later revision replaces the earlier; without it the topic"
-                + " grows with every revision and its retention deletes closed buckets)",
-            config.kafkaProperties().get(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG),
-            topic,
-            policy.value());
+              .get();
+      final ConfigEntry policy = described.get(TopicConfig.CLEANUP_POLICY_CONFIG);
+      if (policy == null) {
+        return;
+      }
+      final BucketsTopicCleanup.Verdict verdict =
+          config
+              .bucketsTopicCleanup()
+              .verdict(
+                  topic,
+                  policy.value(),
+                  valueOf(described.get(TopicConfig.RETENTION_MS_CONFIG)),
+                  valueOf(described.get(TopicConfig.RETENTION_BYTES_CONFIG)));
+      final Object bootstrap =
+          config.kafkaProperties().get(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG);
+      if (!verdict.acceptable()) {
+        LOG.warn("kafka at {}: {}", bootstrap, verdict.line());
+      } else if (verdict.status() == BucketsTopicCleanup.Status.UNBOUNDED) {
+        LOG.info("kafka at {}: {}", bootstrap, verdict.line());
       }
     } catch (ExecutionException e) {
       // not visible to this principal, or gone meanwhile: check tells the first
     }
+  }
+
+  private static String valueOf(final ConfigEntry entry) {
+    return entry == null ? null : entry.value();
   }
 
   /**
@@ -255,16 +273,16 @@ final class TopicSetup {
       if (!existing.contains(config.bucketsTopic())) {
         missing.add(
             new NewTopic(config.bucketsTopic(), partitions, replication)
-                .configs(
-                    Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT)));
+                .configs(config.bucketsTopicCleanup().topicConfig()));
       }
       if (!existing.contains(config.deadLetterTopic())) {
         missing.add(new NewTopic(config.deadLetterTopic(), partitions, replication));
       }
       if (!missing.isEmpty()) {
         create(admin, missing);
-      } else {
-        warnUnlessCompacted(admin, config.bucketsTopic());
+      }
+      if (existing.contains(config.bucketsTopic())) {
+        checkCleanup(admin, config.bucketsTopic());
       }
     } catch (ExecutionException e) {
       if (!(e.getCause() instanceof TopicExistsException)) {

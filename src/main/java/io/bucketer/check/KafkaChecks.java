@@ -4,6 +4,7 @@ import io.bucketer.config.BucketerConfig;
 import io.bucketer.kafkaaccess.KafkaFailures;
 import io.bucketer.kafkaaccess.NotAuthorised;
 import io.bucketer.kafkaaccess.RequiredAcls;
+import io.bucketer.topics.BucketsTopicCleanup;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -14,9 +15,11 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.Config;
+import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.DescribeClusterResult;
 import org.apache.kafka.clients.admin.DescribeConsumerGroupsOptions;
 import org.apache.kafka.clients.admin.DescribeTopicsOptions;
@@ -31,7 +34,8 @@ import org.apache.kafka.common.resource.ResourcePattern;
 /**
  * What Kafka must offer {@code run}, asked of its admin API: an answer from the cluster, the input
  * topic, and the product's own topics with the configuration they need (the buckets topic
- * compacted). A topic that does not exist yet and that {@code run} creates passes, saying so.
+ * compacted, and kept as long as MongoDB keeps the buckets: {@link BucketsTopicCleanup}). A topic
+ * that does not exist yet and that {@code run} creates passes, saying so.
  */
 final class KafkaChecks {
 
@@ -184,27 +188,32 @@ final class KafkaChecks {
     try {
       describe(admin, topic);
     } catch (final MissingTopic e) {
-      return CheckResult.pass(KAFKA, what, topic + ": missing, run creates it (CREATE on it)");
+      return CheckResult.pass(
+          KAFKA,
+          what,
+          topic
+              + ": missing, run creates it (CREATE on it)"
+              + (compacted ? " with " + creation(config.bucketsTopicCleanup()) : ""));
     } catch (final CheckFailure e) {
       return CheckResult.fail(KAFKA, what, e.getMessage());
     }
     if (!compacted) {
       return CheckResult.pass(KAFKA, what, topic + ": exists");
     }
+    final BucketsTopicCleanup cleanup = config.bucketsTopicCleanup();
     try {
       final ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
       final Config configs = get(admin.describeConfigs(List.of(resource)).values().get(resource));
-      final String policy = configs.get(TopicConfig.CLEANUP_POLICY_CONFIG).value();
-      return policy.contains(TopicConfig.CLEANUP_POLICY_COMPACT)
-          ? CheckResult.pass(KAFKA, what, topic + ": exists, compacted")
-          : CheckResult.fail(
-              KAFKA,
-              what,
-              "wrong topic configuration: "
-                  + topic
-                  + " has cleanup.policy="
-                  + policy
-                  + ", bucketer needs compact (a bucket's later revision replaces the earlier)");
+      final BucketsTopicCleanup.Verdict verdict =
+          cleanup.verdict(
+              topic,
+              valueOf(configs.get(TopicConfig.CLEANUP_POLICY_CONFIG)),
+              valueOf(configs.get(TopicConfig.RETENTION_MS_CONFIG)),
+              valueOf(configs.get(TopicConfig.RETENTION_BYTES_CONFIG)));
+      // Kept without bound is not a failure: run and resink work, the topic only grows.
+      return verdict.acceptable()
+          ? CheckResult.pass(KAFKA, what, verdict.line())
+          : CheckResult.fail(KAFKA, what, verdict.line());
     } catch (final CheckFailure e) {
       if (e.refused()) {
         // The README's ACLs do not include DESCRIBE_CONFIGS: a least-privilege principal cannot see
@@ -213,11 +222,23 @@ final class KafkaChecks {
             KAFKA,
             what,
             topic
-                + ": exists; its cleanup.policy is not visible to this principal (DESCRIBE_CONFIGS):"
-                + " it must be compact");
+                + ": exists; its configuration is not visible to this principal"
+                + " (DESCRIBE_CONFIGS): it must be "
+                + creation(cleanup));
       }
       return CheckResult.fail(KAFKA, what, e.getMessage());
     }
+  }
+
+  /** The buckets topic's configuration as run creates it, in one phrase. */
+  private static String creation(final BucketsTopicCleanup cleanup) {
+    return cleanup.topicConfig().entrySet().stream()
+        .map(entry -> entry.getKey() + "=" + entry.getValue())
+        .collect(Collectors.joining(" "));
+  }
+
+  private static String valueOf(final ConfigEntry entry) {
+    return entry == null ? "" : entry.value();
   }
 
   private TopicDescription describe(final Admin admin, final String topic) {

@@ -5,6 +5,7 @@ import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.Retention;
 import io.bucketer.ingest.InputFormat;
 import io.bucketer.ingest.ReadingMapping;
+import io.bucketer.topics.BucketsTopicCleanup;
 import io.bucketer.windows.DuplicateTimestamps;
 import java.time.Duration;
 import java.time.Instant;
@@ -231,6 +232,14 @@ public final class BucketerConfig extends AbstractConfig {
 
   public long windowCacheMaxBytes() {
     return windows.windowCacheMaxBytes();
+  }
+
+  /**
+   * How the buckets topic must be cleaned to keep every bucket MongoDB keeps: for the granularities
+   * and their retention, with the grace and the lateness horizon as a margin.
+   */
+  public BucketsTopicCleanup bucketsTopicCleanup() {
+    return BucketsTopicCleanup.of(granularities(), retention(), grace().plus(latenessHorizon()));
   }
 
   public String mongoUri() {

@@ -58,7 +58,10 @@ class CheckCommandIT {
           .createTopics(
               List.of(
                   new NewTopic("iot.readings", 3, (short) 1),
-                  new NewTopic("not.compacted", 1, (short) 1)))
+                  new NewTopic("not.compacted", 1, (short) 1),
+                  new NewTopic("short.retention", 1, (short) 1)
+                      .configs(
+                          Map.of("cleanup.policy", "compact,delete", "retention.ms", "86400000"))))
           .all()
           .get(30, TimeUnit.SECONDS);
     }
@@ -93,6 +96,7 @@ class CheckCommandIT {
     final Run missingTopic = check("input.topic=gateways.later");
     final Run notCompacted = check("buckets.topic=not.compacted");
     final Run wrongField = check("input.sensor.id.field=deviceId");
+    final Run shortRetention = check("buckets.topic=short.retention", "retention=1m=1d,1h=7d");
 
     assertThat(missingTopic.exitCode()).isEqualTo(1);
     assertThat(missingTopic.out())
@@ -101,7 +105,12 @@ class CheckCommandIT {
         .containsPattern(
             "✗ Kafka +buckets topic +wrong topic configuration: not.compacted has cleanup.policy=delete");
     assertThat(wrongField.out()).containsPattern("✗ Schema Registry +input schema +.*deviceId");
-    for (final Run run : List.of(missingTopic, notCompacted, wrongField)) {
+    assertThat(shortRetention.out())
+        .containsPattern(
+            "✗ Kafka +buckets topic +wrong topic configuration: short.retention deletes buckets"
+                + " after retention.ms=86400000 \\(1d\\), before MongoDB deletes them: set"
+                + " cleanup.policy=\\[compact,delete\\],retention.ms=698400000");
+    for (final Run run : List.of(missingTopic, notCompacted, wrongField, shortRetention)) {
       assertThat(run.exitCode()).isEqualTo(1);
       assertThat(run.out()).contains("1 of ").contains("checks failed");
     }
