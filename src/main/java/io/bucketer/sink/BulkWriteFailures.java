@@ -11,6 +11,7 @@ import io.bucketer.topics.BucketKey;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.bson.BsonDocument;
@@ -59,14 +60,37 @@ final class BulkWriteFailures {
   }
 
   /**
+   * What a bulk write of a chunk came to: the indexes of its stale writes (the store already held
+   * that revision or a newer one, so they changed nothing), and its failure, absent when it failed
+   * only on those.
+   */
+  record Outcome(BucketChunk chunk, Set<Integer> staleWrites, Optional<Failure> failure) {
+
+    /** A bulk write MongoDB acknowledged whole: every write changed its document. */
+    static Outcome acknowledged(final BucketChunk chunk) {
+      return new Outcome(chunk, Set.of(), Optional.empty());
+    }
+  }
+
+  /**
    * The failure of {@code chunk}'s bulk write with {@code error}, or empty when it failed only on
    * stale duplicates, that is when every document is now as new as the chunk's or newer.
    */
   static Mono<Failure> analyse(final BucketChunk chunk, final Throwable error) {
+    return outcome(chunk, error).flatMap(outcome -> Mono.justOrEmpty(outcome.failure()));
+  }
+
+  /** As {@link #analyse}, with the stale writes, which changed nothing, named. */
+  static Mono<Outcome> outcome(final BucketChunk chunk, final Throwable error) {
     return staleWrites(chunk, error)
-        .flatMap(
+        .map(
             stale ->
-                isOnly(error, stale) ? Mono.empty() : Mono.just(new Failure(chunk, error, stale)));
+                new Outcome(
+                    chunk,
+                    stale,
+                    isOnly(error, stale)
+                        ? Optional.empty()
+                        : Optional.of(new Failure(chunk, error, stale))));
   }
 
   /**

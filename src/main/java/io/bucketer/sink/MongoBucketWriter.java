@@ -31,7 +31,7 @@ import reactor.core.publisher.Mono;
  * that changed nothing is still a success).
  *
  * <p>Its parts: {@link BucketWriteModels}, {@link BucketChunk}, {@link BulkWriteFailures}, {@link
- * BucketIndexes}, {@link WriterClientSettings}.
+ * BucketIndexes}, {@link WriterClientSettings}, {@link WriteResult}.
  */
 public final class MongoBucketWriter implements AutoCloseable {
 
@@ -227,15 +227,18 @@ public final class MongoBucketWriter implements AutoCloseable {
    * once, as the highest revision (the last of equals): an unordered bulk gives no order between
    * two writes of one document.
    *
+   * @return which of the buckets changed nothing: MongoDB already held their revision or a newer
+   *     one, or the call held a newer revision of their document; every other one created or
+   *     replaced its document
    * @throws BucketWriteException when any document was not acknowledged within {@code timeout};
    *     some of the others may have been written, which a retry of the whole call repairs
    */
-  public void write(final List<ClosedBucket> buckets, final Duration timeout) {
+  public WriteResult write(final List<ClosedBucket> buckets, final Duration timeout) {
     ensureOpen();
     final List<BucketChunk> chunks = chunks(buckets);
-    final List<BulkWriteFailures.Failure> failures;
+    final List<BulkWriteFailures.Outcome> outcomes;
     try {
-      failures =
+      outcomes =
           Flux.fromIterable(chunks)
               .flatMap(this::send, maxWritesInFlight)
               .collectList()
@@ -246,9 +249,12 @@ public final class MongoBucketWriter implements AutoCloseable {
       throw BucketWriteException.retryable(
           explained("bucket writes not acknowledged within " + timeout, cause), cause);
     }
+    final List<BulkWriteFailures.Failure> failures =
+        outcomes.stream().flatMap(outcome -> outcome.failure().stream()).toList();
     if (!failures.isEmpty()) {
       throw BulkWriteFailures.toException(failures, chunks.size(), diagnosis);
     }
+    return WriteResult.of(buckets, outcomes);
   }
 
   @Override
@@ -257,11 +263,11 @@ public final class MongoBucketWriter implements AutoCloseable {
     closeOwned.run();
   }
 
-  private Mono<BulkWriteFailures.Failure> send(final BucketChunk chunk) {
+  private Mono<BulkWriteFailures.Outcome> send(final BucketChunk chunk) {
     // defer: an exception thrown while building the request fails this chunk, not the whole call
     return Mono.defer(() -> Mono.from(chunk.collection().bulkWrite(chunk.models(), UNORDERED)))
-        .then(Mono.<BulkWriteFailures.Failure>empty())
-        .onErrorResume(error -> BulkWriteFailures.analyse(chunk, error));
+        .thenReturn(BulkWriteFailures.Outcome.acknowledged(chunk))
+        .onErrorResume(error -> BulkWriteFailures.outcome(chunk, error));
   }
 
   // package-private: tests check de-duplication and chunking without racing writes

@@ -492,4 +492,26 @@ class MongoBucketWriterTest {
         .singleElement()
         .satisfies(document -> assertThat(document.getInt32("revision").getValue()).isEqualTo(3));
   }
+
+  @Test
+  void shouldSayWhichBucketsChangedNothing() {
+    // revision() makes buckets of sensor-r
+    final ClosedBucket base = minute("sensor-r", START);
+    final ClosedBucket first = revision(base, 1, 10.0);
+    final ClosedBucket other = minute("sensor-v", START);
+
+    assertThat(writer.write(List.of(first, other), TIMEOUT).unchanged()).isEmpty();
+
+    // The same again, an older revision, and a newer one beside an older one in one call.
+    assertThat(writer.write(List.of(first, other), TIMEOUT).unchanged())
+        .containsExactly(first, other);
+    assertThat(writer.write(List.of(revision(base, 0, 5.0)), TIMEOUT).unchanged()).hasSize(1);
+    final ClosedBucket older = revision(base, 2, 20.0);
+    final ClosedBucket newer = revision(base, 3, 30.0);
+    assertThat(writer.write(List.of(older, newer), TIMEOUT).unchanged()).containsExactly(older);
+    assertThat(documents("buckets_1m"))
+        .filteredOn(document -> document.getString("sensor_id").getValue().equals("sensor-r"))
+        .singleElement()
+        .satisfies(document -> assertThat(document.getInt32("revision").getValue()).isEqualTo(3));
+  }
 }
