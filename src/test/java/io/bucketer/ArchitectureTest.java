@@ -107,6 +107,32 @@ class ArchitectureTest {
         .check(PRODUCT);
   }
 
+  /**
+   * A resink copies the buckets the topic holds into MongoDB through the sink's writer, so that its
+   * documents and its revision guard are the sink's: it computes no bucket, and talks to MongoDB
+   * only through the sink.
+   */
+  @Test
+  void shouldResinkThroughTheSinkWithoutComputingBuckets() {
+    noClasses()
+        .that()
+        .resideInAPackage("io.bucketer.resink..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(
+            "io.bucketer.windows..",
+            "io.bucketer.topology..",
+            "io.bucketer.app..",
+            "io.bucketer.http..",
+            "io.bucketer.query..",
+            "io.bucketer.cli..",
+            "org.apache.kafka.streams..",
+            "com.mongodb..",
+            "org.bson..")
+        .because("the sink's document and write model are the only ones")
+        .check(PRODUCT);
+  }
+
   /** What bucketer-run.jar leaves out: only the tools and the command line reach for the tools. */
   @Test
   void shouldKeepTheRuntimeFreeOfTheDemoAndTheBenchmarks() {

@@ -28,6 +28,7 @@ class BucketerCliTest {
   @ValueSource(
       strings = {
         "run",
+        "resink",
         "simulate",
         "demo",
         "config-reference",
