@@ -137,6 +137,7 @@ public final class Resink {
             topic, partitions, reader.recordsToRead(), into));
     target.prepare();
     Instant lastProgress = started;
+    String lastLine = "";
     Instant lastAdvance = started;
     long position = reader.position();
     while (!reader.finished()) {
@@ -154,11 +155,15 @@ public final class Resink {
                 + ": is the cluster reachable? What was written stays; run resink again");
       }
       if (Duration.between(lastProgress, now).compareTo(progressEvery) >= 0) {
-        lines.accept(counts.progressLine(reader.recordsToRead()));
+        lastLine = counts.progressLine(reader.recordsToRead());
+        lines.accept(lastLine);
         lastProgress = now;
       }
     }
-    lines.accept(counts.progressLine(reader.recordsToRead()));
+    final String finalLine = counts.progressLine(reader.recordsToRead());
+    if (!finalLine.equals(lastLine)) {
+      lines.accept(finalLine);
+    }
     lines.accept(counts.summary(Duration.between(started, clock.instant())).stripTrailing());
     return counts;
   }
