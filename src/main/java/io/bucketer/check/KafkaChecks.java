@@ -222,7 +222,7 @@ final class KafkaChecks {
             KAFKA,
             what,
             topic
-                + ": exists; its configuration is not visible to this principal"
+                + ": exists; its cleanup.policy is not visible to this principal"
                 + " (DESCRIBE_CONFIGS): it must be "
                 + creation(cleanup));
       }

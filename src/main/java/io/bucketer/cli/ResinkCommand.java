@@ -16,6 +16,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.errors.AuthenticationException;
+import org.apache.kafka.common.errors.AuthorizationException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -49,7 +51,7 @@ final class ResinkCommand implements Callable<Integer> {
       paramLabel = "URI",
       description = {
         "The MongoDB to rebuild, instead of mongodb.uri: a new cluster, say.",
-        "A password in it shows in the process list: prefer -s mongodb.uri=${file:PATH}."
+        "A password in it shows in the process list: prefer -s mongodb.uri=${dir:DIR:FILE}."
       })
   String mongodbUri;
 
@@ -113,6 +115,10 @@ final class ResinkCommand implements Callable<Integer> {
                 out.println(line);
                 out.flush();
               });
+    } catch (AuthenticationException | AuthorizationException e) {
+      // TLS, login or an ACL: running it again will not help.
+      err.println("bucketer resink: kafka refused: " + e.getMessage());
+      return CommandLines.FATAL_DEPENDENCY_FAILURE;
     } catch (ResinkException | KafkaException e) {
       err.println("bucketer resink: " + e.getMessage());
       return 1;
