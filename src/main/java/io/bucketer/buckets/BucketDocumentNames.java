@@ -3,8 +3,8 @@ package io.bucketer.buckets;
 /**
  * The names of the bucket documents in MongoDB, their collections and their fields: the contract
  * between the sink that writes them and everyone who reads them (the query API, the demo, a user's
- * own queries). docs/bucket-document.md shows one. Plain names, so that every package
- * can use them without the MongoDB driver.
+ * own queries). docs/bucket-document.md shows one. Plain names, so that every package can use them
+ * without the MongoDB driver.
  */
 public final class BucketDocumentNames {
 
