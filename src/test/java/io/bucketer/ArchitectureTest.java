@@ -95,6 +95,33 @@ class ArchitectureTest {
         .check(PRODUCT);
   }
 
+  /**
+   * The dead-letter tools read and write topics with Kafka's plain clients and decode with the
+   * input's own decoders: no consumer group, no topology, no MongoDB, and nothing of the command
+   * line, so that another front (an HTTP endpoint, say) could use them as they are.
+   */
+  @Test
+  void shouldReadAndReplayDeadLettersWithPlainKafkaClientsAndTheInputsDecoders() {
+    noClasses()
+        .that()
+        .resideInAPackage("io.bucketer.deadletters..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(
+            "io.bucketer.app..",
+            "io.bucketer.topology..",
+            "io.bucketer.sink..",
+            "io.bucketer.query..",
+            "io.bucketer.http..",
+            "io.bucketer.cli..",
+            "org.apache.kafka.streams..",
+            "com.mongodb..",
+            "org.bson..")
+        .because(
+            "the topology and the sink write the dead letters; these tools only read them back")
+        .check(PRODUCT);
+  }
+
   @Test
   void shouldReadStoredBucketsKnowingOnlyTheDocumentsNotHowTheyAreWritten() {
     noClasses()

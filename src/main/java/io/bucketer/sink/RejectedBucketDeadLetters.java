@@ -26,7 +26,7 @@ import org.slf4j.LoggerFactory;
 final class RejectedBucketDeadLetters implements AutoCloseable {
 
   /** The dead-letter reason of a bucket whose document MongoDB rejected. */
-  static final String REASON = "mongodb-rejected";
+  static final String REASON = DeadLetterHeaders.MONGODB_REJECTED;
 
   // Logged as the sink, as before this was taken out of it: log filters keep working.
   private static final Logger LOG = LoggerFactory.getLogger(BucketSink.class);

@@ -29,6 +29,21 @@ public final class DeadLetterHeaders {
   /** The {@value #FORMAT} of the dead letters this build writes. */
   public static final String FORMAT_VERSION = "1";
 
+  /** Prefix of every dead-letter header: a replay to the input topic leaves them all behind. */
+  public static final String PREFIX = "bucketer.dlq.";
+
+  /**
+   * The reason of a reading that came after its window's lateness horizon: its value is the decoded
+   * reading as JSON and its source the repartition topic, so it is no input record.
+   */
+  public static final String TOO_LATE = "too-late";
+
+  /**
+   * The reason of a bucket whose document MongoDB rejected: its record is the buckets topic's, so
+   * it is no input record either.
+   */
+  public static final String MONGODB_REJECTED = "mongodb-rejected";
+
   private DeadLetterHeaders() {}
 
   /** The headers of a dead letter whose source is not known (a record punctuation forwarded). */

@@ -3,6 +3,7 @@ package io.bucketer.topology;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.bucketer.avro.Reading;
+import io.bucketer.topics.DeadLetterHeaders;
 import java.time.Instant;
 import org.apache.kafka.streams.processor.api.FixedKeyProcessor;
 import org.apache.kafka.streams.processor.api.FixedKeyProcessorContext;
@@ -15,7 +16,7 @@ import org.apache.kafka.streams.processor.api.FixedKeyRecord;
  */
 final class TooLateReadings implements FixedKeyProcessor<String, AggregatorOutput, byte[]> {
 
-  static final String REASON = "too-late";
+  static final String REASON = DeadLetterHeaders.TOO_LATE;
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private FixedKeyProcessorContext<String, byte[]> context;
