@@ -17,6 +17,7 @@ import picocli.CommandLine.Command;
     subcommands = {
       RunCommand.class,
       CheckCommand.class,
+      DeadLettersCommand.class,
       ResinkCommand.class,
       SimulateCommand.class,
       DemoCommand.class,

@@ -5,9 +5,10 @@ import picocli.CommandLine.Command;
 
 /**
  * Entry point of {@code bucketer-run.jar}, the artifact the runtime image carries: the processor
- * and what an operator runs beside it ({@code run}, {@code check}, {@code resink}, {@code
- * simulate}, {@code query}, {@code config-reference}), without the demo and the benchmarks, and so
- * without the embedded Kafka broker, Scala and the MongoDB stand-in that only they need.
+ * and what an operator runs beside it ({@code run}, {@code check}, {@code dead-letters}, {@code
+ * resink}, {@code simulate}, {@code query}, {@code config-reference}), without the demo and the
+ * benchmarks, and so without the embedded Kafka broker, Scala and the MongoDB stand-in that only
+ * they need.
  */
 @Command(
     name = "bucketer",
@@ -17,6 +18,7 @@ import picocli.CommandLine.Command;
     subcommands = {
       RunCommand.class,
       CheckCommand.class,
+      DeadLettersCommand.class,
       ResinkCommand.class,
       SimulateCommand.class,
       QueryCommand.class,

@@ -34,7 +34,11 @@ class BucketerCliTest {
         "config-reference",
         "query",
         "query statistics",
-        "query buckets"
+        "query buckets",
+        "dead-letters",
+        "dead-letters summary",
+        "dead-letters show",
+        "dead-letters replay"
       })
   void shouldExplainEverySubcommand(final String subcommand) {
     assertThat(execute((subcommand + " --help").split(" "))).isZero();
@@ -61,6 +65,31 @@ class BucketerCliTest {
         .contains("granularities")
         .doesNotContain("Exception")
         .doesNotContain("\tat ");
+  }
+
+  @Test
+  void shouldRefuseToReplayWhatIsNoInputRecordBeforeConnecting() {
+    final int exitCode =
+        execute(
+            "dead-letters",
+            "replay",
+            "--reason",
+            "missing-field,too-late",
+            "-s",
+            "bootstrap.servers=localhost:1");
+
+    assertThat(exitCode).isEqualTo(CommandLine.ExitCode.USAGE);
+    assertThat(err.toString())
+        .contains("--reason too-late: too-late dead letters are decoded readings")
+        .contains("neither is an input record");
+  }
+
+  @Test
+  void shouldSayHowToWriteADeadLetterRange() {
+    assertThat(execute("dead-letters", "show", "--partition", "9-3")).isEqualTo(2);
+    assertThat(err.toString()).contains("--partition").contains("not a range: 9-3");
+    assertThat(execute("dead-letters", "summary", "--offset", "x")).isEqualTo(2);
+    assertThat(err.toString()).contains("write N, N-M, N- or -M");
   }
 
   @Test

@@ -20,6 +20,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
@@ -103,6 +104,19 @@ public final class InProcessRun implements AutoCloseable {
   /** Starts the processor and waits until its streams are running or rebalancing. */
   public BucketerApp start(final MeterRegistry meters) {
     final BucketerApp app = BucketerApp.start(config, meters);
+    await().atMost(DEADLINE).until(() -> app.streamsState().isRunningOrRebalancing());
+    return app;
+  }
+
+  /**
+   * Starts the processor with the run's settings changed by {@code changes} (a fixed mapping, say):
+   * the same application id, topics, database and state directory, as an operator restarts it after
+   * changing its configuration; waits as {@link #start(MeterRegistry)} does.
+   */
+  public BucketerApp start(final Map<String, String> changes, final MeterRegistry meters) {
+    final Map<String, String> changed = new HashMap<>(settings);
+    changed.putAll(changes);
+    final BucketerApp app = BucketerApp.start(new BucketerConfig(changed), meters);
     await().atMost(DEADLINE).until(() -> app.streamsState().isRunningOrRebalancing());
     return app;
   }
