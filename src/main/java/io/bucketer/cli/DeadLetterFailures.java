@@ -1,6 +1,7 @@
 package io.bucketer.cli;
 
 import io.bucketer.config.BucketerConfig;
+import io.bucketer.deadletters.DeadLetterReader;
 import io.bucketer.deadletters.DeadLetterTopicMissingException;
 import io.bucketer.deadletters.ReplayFailedException;
 import io.bucketer.kafkaaccess.KafkaFailures;
@@ -48,7 +49,7 @@ final class DeadLetterFailures {
     final KafkaFailures failures =
         new KafkaFailures(
             config.kafkaProperties(),
-            PROBE_TIMEOUT,
+            DeadLetterReader.ANSWER_TIMEOUT,
             NotAuthorised.of(
                 config.kafkaProperties(), RequiredAcls.Names.of(config), PROBE_TIMEOUT));
     final Optional<KafkaFailures.Failure> failure = failures.classify(error);

@@ -29,18 +29,20 @@ import picocli.CommandLine.Spec;
     name = "replay",
     mixinStandardHelpOptions = true,
     description = {
-      "Sends the chosen dead letters back to input.topic, after the fix that makes them readings",
-      "(a mapping, a registered schema), each with its original key, value, timestamp and headers",
-      "and a bucketer.replay.of header naming the dead letter. Replaying again changes nothing:",
-      "the processor counts a reading it already holds (same series, time and value) once, for",
-      "lateness.horizon of its series' event time. Too-late readings and buckets MongoDB rejected",
-      "are not input records and are never sent. A replayed record that fails again comes back",
-      "once, with its new reason and bucketer.replay.of; it is sent again only with",
-      "--include-failed-replays, and the dead letter it replayed never again: nothing goes round."
+      "Sends the chosen dead letters back to input.topic, after the fix that makes them "
+          + "readings (a mapping, a registered schema), each with its original key, value, "
+          + "timestamp and headers and a bucketer.replay.of header naming the dead letter. "
+          + "Replaying again changes nothing: the processor counts a reading it already holds "
+          + "(same series, time and value) once, for lateness.horizon of its series' event time. "
+          + "Too-late readings and buckets MongoDB rejected are not input records and are never "
+          + "sent. A replayed record that fails again comes back once, with its new reason and "
+          + "bucketer.replay.of; it is sent again only with --include-failed-replays, and the "
+          + "dead letter it replayed never again: nothing goes round."
     },
     footerHeading = "%nExamples:%n",
     footer = {
-      "  bucketer dead-letters replay -c bucketer.properties --reason missing-field --dry-run",
+      "  bucketer dead-letters replay -c bucketer.properties --reason missing-field \\",
+      "      --dry-run",
       "  bucketer dead-letters replay -c bucketer.properties --reason missing-field \\",
       "      --from 2025-06-01T09:00:00Z --to 2025-06-01T12:00:00Z"
     })

@@ -32,10 +32,11 @@ import picocli.CommandLine.Spec;
     name = "show",
     mixinStandardHelpOptions = true,
     description = {
-      "Prints the chosen dead letters: where each is, its reason, message and source, its key,",
-      "headers and value decoded as far as they go (an Avro value by its writer schema, JSON as",
-      "text, else text or hex, each cut to --bytes), and what the configured input decoder makes",
-      "of it now: its readings, or why it still fails. Shows the first 20 unless --limit says."
+      "Prints the chosen dead letters: where each is, its reason, message and source, its "
+          + "key, headers and value decoded as far as they go (an Avro value by its writer "
+          + "schema, JSON as text, else text or hex, each cut to --bytes), and what the "
+          + "configured input decoder makes of it now: its readings, or why it still fails. Shows"
+          + " the first 20 unless --limit says."
     },
     footerHeading = "%nExample:%n",
     footer = {
@@ -58,7 +59,8 @@ final class DeadLettersShowCommand implements Callable<Integer> {
       paramLabel = "N",
       defaultValue = "200",
       description =
-          "Show at most N characters or bytes of each key, header and value (default: ${DEFAULT-VALUE}).")
+          "Show at most N characters or bytes of each key, header and value"
+              + " (default: ${DEFAULT-VALUE}).")
   int bytes;
 
   @Override

@@ -24,6 +24,12 @@ import org.apache.kafka.common.TopicPartition;
  */
 public final class DeadLetterReader {
 
+  /**
+   * How long the reader waits for the cluster to answer a request before it gives up: a command
+   * against an unreachable cluster ends, with a line that says so, rather than hanging.
+   */
+  public static final Duration ANSWER_TIMEOUT = Duration.ofSeconds(30);
+
   private static final Duration POLL = Duration.ofMillis(200);
 
   private final Map<String, Object> clientProperties;
@@ -134,6 +140,11 @@ public final class DeadLetterReader {
     properties.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
     properties.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
     properties.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "none");
+    // Looking must not create: a broker with auto.create.topics.enable would make a missing
+    // dead-letter topic, with its own defaults, on a mere summary.
+    properties.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false);
+    properties.putIfAbsent(
+        ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) ANSWER_TIMEOUT.toMillis());
     properties.putIfAbsent(ConsumerConfig.CLIENT_ID_CONFIG, "bucketer-dead-letters");
     return properties;
   }

@@ -97,6 +97,16 @@ class DeadLettersReplayIT {
             stateDir,
             2,
             Map.of(InputSettings.FORMAT, "json", WindowSettings.IDLE_TIMEOUT, "2s"))) {
+      // Before the processor's first start there is no dead-letter topic: said, and not created.
+      final Cli beforeStart = cli(run, "dead-letters", "summary");
+      assertThat(beforeStart.exitCode()).isEqualTo(1);
+      assertThat(beforeStart.err())
+          .isEqualTo(
+              String.format(
+                  "bucketer: dead-letter topic %s does not exist: run creates it at start"
+                      + " (is dead.letter.topic the processor's?)%n",
+                  run.config().deadLetterTopic()));
+
       final SimpleMeterRegistry wrongMeters = new SimpleMeterRegistry();
       try (BucketerApp app = run.start(wrongMeters)) {
         run.sendRecords(records);
