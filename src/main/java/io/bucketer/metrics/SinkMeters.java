@@ -2,12 +2,14 @@ package io.bucketer.metrics;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.LongStream;
 
 /**
@@ -25,6 +27,7 @@ public final class SinkMeters {
   public static final String WRITE_LATENCY = "bucketer.sink.write.latency";
   public static final String RETRIES = "bucketer.sink.retries";
   public static final String PENDING = "bucketer.sink.pending";
+  public static final String LAG = "bucketer.sink.lag";
   public static final String BATCH_SIZE = "bucketer.sink.batch.size";
   public static final String CLOSE_TO_VISIBLE = "bucketer.bucket.close.to.visible";
 
@@ -50,6 +53,7 @@ public final class SinkMeters {
   private final Counter retries;
   // The registry holds its gauges weakly: this reference keeps the value alive.
   private final AtomicInteger pending = new AtomicInteger();
+  private final AtomicLong lag = new AtomicLong();
   private final DistributionSummary batchSizes;
   private final Timer closeToVisible;
 
@@ -57,6 +61,11 @@ public final class SinkMeters {
     this.registry = registry;
     this.retries = registry.counter(RETRIES);
     registry.gauge(PENDING, pending);
+    Gauge.builder(LAG, lag, AtomicLong::get)
+        .description(
+            "closed buckets in the buckets topic this instance's sink has not read yet, over its"
+                + " partitions, as of its last poll")
+        .register(registry);
     this.batchSizes =
         DistributionSummary.builder(BATCH_SIZE)
             .description("buckets per polled batch written to MongoDB")
@@ -84,6 +93,14 @@ public final class SinkMeters {
     closedAtMillis.forEach(
         closed ->
             closeToVisible.record(Math.max(0, visibleMillis - closed), TimeUnit.MILLISECONDS));
+  }
+
+  /**
+   * The sink's partitions of the buckets topic hold {@code buckets} records past what it has read:
+   * its backlog, before any of it is pending.
+   */
+  public void lag(final long buckets) {
+    lag.set(buckets);
   }
 
   /** Nothing is pending any more: the batch was committed, or the sink stopped. */

@@ -136,6 +136,7 @@ public final class BucketSink implements Runnable, AutoCloseable {
       consumer.subscribe(List.of(buckets.name()), pause);
       while (!closing.get()) {
         final ConsumerRecords<byte[], byte[]> records = consumer.poll(config.pollTimeout());
+        meters.lag(lag());
         if (!records.isEmpty()) {
           writeThenCommit(SinkBatch.of(records, buckets));
         }
@@ -212,6 +213,18 @@ public final class BucketSink implements Runnable, AutoCloseable {
   }
 
   /** Once: the buckets polled and not committed, which the next start writes again. */
+  /**
+   * The records of its partitions the sink has not read yet, as the consumer knows them from its
+   * last fetch (no request to the broker); partitions it knows no end of yet count nothing.
+   */
+  private long lag() {
+    long lag = 0;
+    for (final TopicPartition partition : consumer.assignment()) {
+      lag += consumer.currentLag(partition).orElse(0);
+    }
+    return lag;
+  }
+
   private void reportUncommitted() {
     final SinkBatch batch = uncommitted;
     if (batch == null || !uncommittedReported.compareAndSet(false, true)) {

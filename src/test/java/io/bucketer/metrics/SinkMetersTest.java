@@ -21,6 +21,7 @@ class SinkMetersTest {
     assertThat(SinkMeters.WRITE_LATENCY).isEqualTo("bucketer.sink.write.latency");
     assertThat(SinkMeters.RETRIES).isEqualTo("bucketer.sink.retries");
     assertThat(SinkMeters.PENDING).isEqualTo("bucketer.sink.pending");
+    assertThat(SinkMeters.LAG).isEqualTo("bucketer.sink.lag");
     assertThat(SinkMeters.BATCH_SIZE).isEqualTo("bucketer.sink.batch.size");
     assertThat(SinkMeters.CLOSE_TO_VISIBLE).isEqualTo("bucketer.bucket.close.to.visible");
 
@@ -29,6 +30,7 @@ class SinkMetersTest {
         .containsExactlyInAnyOrder(
             "bucketer.sink.retries",
             "bucketer.sink.pending",
+            "bucketer.sink.lag",
             "bucketer.sink.batch.size",
             "bucketer.bucket.close.to.visible");
     assertThat(registry.get(SinkMeters.BATCH_SIZE).summary().getId().getBaseUnit())

@@ -20,6 +20,7 @@ import de.bwaldvogel.mongo.backend.memory.MemoryBackend;
 import io.bucketer.buckets.ClosedBucket;
 import io.bucketer.buckets.Retention;
 import io.bucketer.metrics.BucketerMetrics;
+import io.bucketer.metrics.SinkMeters;
 import io.bucketer.testing.CapturedLog;
 import io.bucketer.testing.Meters;
 import io.bucketer.topics.BucketKey;
@@ -221,6 +222,20 @@ class BucketSinkTest {
     assertThat(loop).isCompleted();
     assertThat(consumer.closed()).isTrue();
     assertThat(producer.closed()).isTrue();
+  }
+
+  /** Its backlog: records of its partitions past what it read, as of its last poll. */
+  @Test
+  void shouldReportTheRecordsOfItsPartitionsItHasNotReadYet() {
+    deliver(minute("sensor-1", START), minute("sensor-2", START));
+    consumer.schedulePollTask(() -> consumer.updateEndOffsets(Map.of(PARTITION, 7L)));
+    final CompletableFuture<Void> loop = CompletableFuture.runAsync(sink);
+
+    await().atMost(DEADLINE).until(() -> Long.valueOf(2).equals(committedOffset()));
+    await().atMost(DEADLINE).until(() -> meter(SinkMeters.LAG) == 5.0);
+
+    sink.close();
+    await().atMost(DEADLINE).until(loop::isDone);
   }
 
   @Test
