@@ -305,7 +305,7 @@ public final class WindowLifecycle {
         store.put(series, granularity, window.start(), closed);
         openWindowsChanged(-1);
         for (final Granularity coarser : times.rolledUpFrom(granularity)) {
-          rollUp(series, coarser, coarser.windowStart(window.start()), closed.stats());
+          rollUp(series, coarser, granularity, window.start(), closed.stats());
         }
         buckets.emit(series, granularity, window.start(), closed, emit);
         latestClose = Math.max(latestClose, times.closesAt(granularity, window.start()));
@@ -317,14 +317,45 @@ public final class WindowLifecycle {
   private void rollUp(
       final SeriesKey series,
       final Granularity coarser,
-      final long start,
-      final BucketStats finer) {
+      final Granularity finer,
+      final long finerStart,
+      final BucketStats finerStats) {
+    final long start = coarser.windowStart(finerStart);
     final WindowState before = store.get(series, coarser, start);
     if (before == null) {
       openWindowsChanged(1);
+      store.put(series, coarser, start, opened(series, finer, start, finerStart, finerStats));
+      return;
     }
-    store.put(
-        series, coarser, start, before == null ? WindowState.open(finer) : before.merge(finer));
+    store.put(series, coarser, start, before.merge(finerStats));
+  }
+
+  /**
+   * A coarser window opens with the first finer window that closes into it; in the steady state no
+   * earlier one of its span exists. After a granularity is added to a running deployment, the finer
+   * windows of its span that closed before the restart are still held (finer windows are kept for
+   * as long as a coarser one can change): they are merged in, so that the window counts every
+   * reading of its span and its summaries match its sums. Not yet one pass: the range is read once
+   * per window and series opened, empty but for that case.
+   */
+  private WindowState opened(
+      final SeriesKey series,
+      final Granularity finer,
+      final long start,
+      final long finerStart,
+      final BucketStats finerStats) {
+    WindowState opened = null;
+    if (finerStart > start) {
+      for (final WindowReader.Window earlier : store.range(series, finer, start, finerStart - 1)) {
+        if (earlier.state().closed()) {
+          opened =
+              opened == null
+                  ? WindowState.open(earlier.state().stats())
+                  : opened.merge(earlier.state().stats());
+        }
+      }
+    }
+    return opened == null ? WindowState.open(finerStats) : opened.merge(finerStats);
   }
 
   /**

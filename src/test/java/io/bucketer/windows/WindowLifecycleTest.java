@@ -99,6 +99,41 @@ class WindowLifecycleTest {
         .isCloseTo(expected.standardDeviation(), within(1e-9));
   }
 
+  /**
+   * A granularity added to a running deployment: the processor restarts on its state with hours
+   * added to minutes. The hour that spans the restart counts the minutes closed before it too, and
+   * its summaries match its sums, as if it had had hours from the start.
+   */
+  @Test
+  void shouldCountTheMinutesClosedBeforeAnHourWasAddedInTheHourThatSpansTheRestart() {
+    final WindowLifecycle.Settings minutesOnly =
+        new WindowLifecycle.Settings(
+            List.of(MINUTE),
+            SETTINGS.grace(),
+            SETTINGS.idleTimeout(),
+            SETTINGS.latenessHorizon(),
+            SETTINGS.layout());
+    lifecycle = new WindowLifecycle(minutesOnly, store, delta -> {});
+    lifecycle.restore(WALL_CLOCK);
+    long sent = 0;
+    for (long t = at(0, 0); t < at(30, 0); t += 10_000) {
+      send(t, 20.0 + t % 7);
+      sent++;
+    }
+    lifecycle = started();
+    for (long t = at(30, 0); t < at(61, 0); t += 10_000) {
+      send(t, 20.0 + t % 7);
+      sent += t < at(60, 0) ? 1 : 0;
+    }
+
+    final List<ClosedBucket> hours = emittedOf(HOUR);
+    assertThat(hours).hasSize(1);
+    assertThat(hours.get(0).window().count()).isEqualTo(sent);
+    assertThat(hours.get(0).summaries()).hasSize(60);
+    assertThat(hours.get(0).summaries().stream().mapToLong(s -> s.stats().count()).sum())
+        .isEqualTo(sent);
+  }
+
   @Test
   void shouldKeepEveryReadingInTheHourWhenTheLayoutSaysSo() {
     lifecycle =
