@@ -260,7 +260,7 @@ public final class WindowLifecycle {
       final WindowState fresh =
           keepsReadings
               ? WindowState.openWith(measurement, utcOffsetMinutes)
-              : WindowState.open(BucketStats.of(measurement, utcOffsetMinutes));
+              : freshRollup(series, granularity, start, measurement, utcOffsetMinutes);
       after = times.isClosed(granularity, start, clock) ? fresh.close() : fresh;
       if (!after.closed()) {
         openWindowsChanged(1);
@@ -277,6 +277,45 @@ public final class WindowLifecycle {
     }
     store.put(series, granularity, start, after);
     return after;
+  }
+
+  /**
+   * A rolled-up window that a reading reaches directly (its source window has closed) but that does
+   * not exist: a granularity added to a running deployment, whose span's finer windows closed
+   * before the restart. The finer window already holds the reading, so the window is made of the
+   * closed finer windows of its span, as if it had been rolled up all along.
+   */
+  private WindowState freshRollup(
+      final SeriesKey series,
+      final Granularity granularity,
+      final long start,
+      final Measurement measurement,
+      final Integer utcOffsetMinutes) {
+    final WindowState seeded =
+        times
+            .sourceOf(granularity)
+            .map(source -> closedWithin(series, source, start, granularity.windowEnd(start) - 1))
+            .orElse(null);
+    return seeded != null
+        ? seeded
+        : WindowState.open(BucketStats.of(measurement, utcOffsetMinutes));
+  }
+
+  /** The closed windows of {@code finer} starting in {@code [from, to]}, merged; null for none. */
+  private WindowState closedWithin(
+      final SeriesKey series, final Granularity finer, final long from, final long to) {
+    WindowState merged = null;
+    if (to >= from) {
+      for (final WindowReader.Window window : store.range(series, finer, from, to)) {
+        if (window.state().closed()) {
+          merged =
+              merged == null
+                  ? WindowState.open(window.state().stats())
+                  : merged.merge(window.state().stats());
+        }
+      }
+    }
+    return merged;
   }
 
   /**
@@ -332,11 +371,10 @@ public final class WindowLifecycle {
 
   /**
    * A coarser window opens with the first finer window that closes into it; in the steady state no
-   * earlier one of its span exists. After a granularity is added to a running deployment, the finer
-   * windows of its span that closed before the restart are still held (finer windows are kept for
-   * as long as a coarser one can change): they are merged in, so that the window counts every
-   * reading of its span and its summaries match its sums. Not yet one pass: the range is read once
-   * per window and series opened, empty but for that case.
+   * earlier one of its span exists, and the range read finds nothing. After a granularity is added
+   * to a running deployment, the finer windows of its span that closed before the restart are still
+   * held (finer windows are kept for as long as a coarser one can change): they are merged in, so
+   * that the window counts every reading of its span and its summaries match its sums.
    */
   private WindowState opened(
       final SeriesKey series,
@@ -344,18 +382,8 @@ public final class WindowLifecycle {
       final long start,
       final long finerStart,
       final BucketStats finerStats) {
-    WindowState opened = null;
-    if (finerStart > start) {
-      for (final WindowReader.Window earlier : store.range(series, finer, start, finerStart - 1)) {
-        if (earlier.state().closed()) {
-          opened =
-              opened == null
-                  ? WindowState.open(earlier.state().stats())
-                  : opened.merge(earlier.state().stats());
-        }
-      }
-    }
-    return opened == null ? WindowState.open(finerStats) : opened.merge(finerStats);
+    final WindowState earlier = closedWithin(series, finer, start, finerStart - 1);
+    return earlier == null ? WindowState.open(finerStats) : earlier.merge(finerStats);
   }
 
   /**

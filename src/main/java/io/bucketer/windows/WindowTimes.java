@@ -55,6 +55,11 @@ final class WindowTimes {
     return fedByReadings;
   }
 
+  /** The granularity whose closed windows {@code granularity}'s are rolled up from, if any. */
+  Optional<Granularity> sourceOf(final Granularity granularity) {
+    return sourceOf.get(granularity);
+  }
+
   /** The granularities whose windows are rolled up from the closed windows of {@code source}. */
   List<Granularity> rolledUpFrom(final Granularity source) {
     return rolledUpFrom.get(source);

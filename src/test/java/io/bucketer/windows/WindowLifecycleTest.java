@@ -134,6 +134,33 @@ class WindowLifecycleTest {
         .isEqualTo(sent);
   }
 
+  /** After hours were added: a late reading in an hour before the restart, which never opened. */
+  @Test
+  void shouldMergeALateReadingIntoAnHourThatClosedBeforeItWasAdded() {
+    final WindowLifecycle.Settings minutesOnly =
+        new WindowLifecycle.Settings(
+            List.of(MINUTE),
+            SETTINGS.grace(),
+            SETTINGS.idleTimeout(),
+            SETTINGS.latenessHorizon(),
+            SETTINGS.layout());
+    lifecycle = new WindowLifecycle(minutesOnly, store, delta -> {});
+    lifecycle.restore(WALL_CLOCK);
+    for (long t = at(0, 0); t < at(70, 0); t += 10_000) {
+      send(t, 20.0);
+    }
+    lifecycle = started();
+    send(at(70, 5), 21.0);
+    send(at(5, 5), 22.0);
+
+    final List<ClosedBucket> hours =
+        emittedOf(HOUR).stream().filter(hour -> hour.windowStart() == TEN).toList();
+    assertThat(hours).as("the hour is written, as a late reading's window is").hasSize(1);
+    assertThat(hours.get(0).window().count()).isEqualTo(361);
+    assertThat(hours.get(0).summaries().stream().mapToLong(s -> s.stats().count()).sum())
+        .isEqualTo(361);
+  }
+
   @Test
   void shouldKeepEveryReadingInTheHourWhenTheLayoutSaysSo() {
     lifecycle =
