@@ -164,6 +164,9 @@ final class HeldReadings {
       final long coarserStart = coarser.windowStart(start);
       final WindowState current = store.get(series, coarser, coarserStart);
       if (current == null) {
+        // Left to backfill (a granularity added while its span was under way): the windows above
+        // it took its finer windows directly.
+        restateCoarser(series, coarser, coarserStart, emit);
         continue;
       }
       BucketStats sums = null;
@@ -173,8 +176,8 @@ final class HeldReadings {
           sums = sums == null ? source.state().stats() : sums.merge(source.state().stats());
         }
       }
-      if (sums == null) {
-        continue;
+      if (sums == null || sums.count() != current.stats().count()) {
+        sums = fromReadings(series, coarser, granularity, coarserStart, current);
       }
       final WindowState restated = current.restated(sums);
       store.put(series, coarser, coarserStart, restated);
@@ -183,5 +186,40 @@ final class HeldReadings {
         restateCoarser(series, coarser, coarserStart, emit);
       }
     }
+  }
+
+  /**
+   * The sums of a coarser window whose source windows do not hold all its readings, from the
+   * readings: a granularity was added below it while its span was under way, and it took the finer
+   * windows before that, and those of the span left to backfill, directly. An open window holds the
+   * readings up to its first source or finest window still open; the later ones join it when those
+   * close.
+   */
+  private BucketStats fromReadings(
+      final SeriesKey series,
+      final Granularity coarser,
+      final Granularity source,
+      final long coarserStart,
+      final WindowState current) {
+    long end = coarser.windowEnd(coarserStart);
+    if (!current.closed()) {
+      end = Math.min(end, firstOpenStart(series, source, coarserStart, end));
+      end = Math.min(end, firstOpenStart(series, finest, coarserStart, end));
+    }
+    final List<Measurement> readings =
+        WindowReadings.between(store, finest, series, coarserStart, end);
+    return readings.isEmpty()
+        ? current.stats()
+        : BucketStats.ofAll(readings, current.stats().utcOffsetMinutes());
+  }
+
+  private long firstOpenStart(
+      final SeriesKey series, final Granularity granularity, final long from, final long end) {
+    for (final WindowReader.Window window : store.range(series, granularity, from, end - 1)) {
+      if (!window.state().closed()) {
+        return window.start();
+      }
+    }
+    return end;
   }
 }

@@ -193,13 +193,26 @@ public final class WindowLifecycle {
       }
     }
     List<Granularity> reclosed = List.of();
+    List<Granularity> leftToBackfill = List.of();
     for (final Granularity granularity : times.granularities()) {
-      if (!times.receivesReadingDirectly(granularity, timestamp, clock)) {
+      if (!times.receivesReadingDirectly(granularity, timestamp, clock)
+          && !times.sourceOf(granularity).filter(leftToBackfill::contains).isPresent()) {
         continue;
       }
       final long start = granularity.windowStart(timestamp);
       final WindowState before =
           granularity.equals(finest) ? finestWindow : store.get(series, granularity, start);
+      if (before == null
+          && !granularity.equals(finest)
+          && readingsHeld(series, start, granularity.windowEnd(start) - 1) > 1) {
+        // Added while its span was under way: the window is backfill's (see spanUnderWay), and
+        // the coarser windows it would have fed take the reading directly.
+        if (leftToBackfill.isEmpty()) {
+          leftToBackfill = new ArrayList<>(times.granularities().size());
+        }
+        leftToBackfill.add(granularity);
+        continue;
+      }
       final WindowState after =
           added(series, granularity, start, before, measurement, utcOffsetMinutes, clock);
       if (after.closed()) {
@@ -260,7 +273,7 @@ public final class WindowLifecycle {
       final WindowState fresh =
           keepsReadings
               ? WindowState.openWith(measurement, utcOffsetMinutes)
-              : freshRollup(series, granularity, start, measurement, utcOffsetMinutes);
+              : WindowState.open(BucketStats.of(measurement, utcOffsetMinutes));
       after = times.isClosed(granularity, start, clock) ? fresh.close() : fresh;
       if (!after.closed()) {
         openWindowsChanged(1);
@@ -280,42 +293,17 @@ public final class WindowLifecycle {
   }
 
   /**
-   * A rolled-up window that a reading reaches directly (its source window has closed) but that does
-   * not exist: a granularity added to a running deployment, whose span's finer windows closed
-   * before the restart. The finer window already holds the reading, so the window is made of the
-   * closed finer windows of its span, as if it had been rolled up all along.
+   * How many readings the finest windows of {@code series} starting in {@code [from, to]} hold.
+   * Windows of every granularity that can still change have their finest windows held.
    */
-  private WindowState freshRollup(
-      final SeriesKey series,
-      final Granularity granularity,
-      final long start,
-      final Measurement measurement,
-      final Integer utcOffsetMinutes) {
-    final WindowState seeded =
-        times
-            .sourceOf(granularity)
-            .map(source -> closedWithin(series, source, start, granularity.windowEnd(start) - 1))
-            .orElse(null);
-    return seeded != null
-        ? seeded
-        : WindowState.open(BucketStats.of(measurement, utcOffsetMinutes));
-  }
-
-  /** The closed windows of {@code finer} starting in {@code [from, to]}, merged; null for none. */
-  private WindowState closedWithin(
-      final SeriesKey series, final Granularity finer, final long from, final long to) {
-    WindowState merged = null;
+  private long readingsHeld(final SeriesKey series, final long from, final long to) {
+    long held = 0;
     if (to >= from) {
-      for (final WindowReader.Window window : store.range(series, finer, from, to)) {
-        if (window.state().closed()) {
-          merged =
-              merged == null
-                  ? WindowState.open(window.state().stats())
-                  : merged.merge(window.state().stats());
-        }
+      for (final WindowReader.Window window : store.range(series, finest, from, to)) {
+        held += window.state().stats().count();
       }
     }
-    return merged;
+    return held;
   }
 
   /**
@@ -361,29 +349,33 @@ public final class WindowLifecycle {
       final BucketStats finerStats) {
     final long start = coarser.windowStart(finerStart);
     final WindowState before = store.get(series, coarser, start);
-    if (before == null) {
-      openWindowsChanged(1);
-      store.put(series, coarser, start, opened(series, finer, start, finerStart, finerStats));
+    if (before != null) {
+      store.put(series, coarser, start, before.merge(finerStats));
       return;
     }
-    store.put(series, coarser, start, before.merge(finerStats));
+    if (spanUnderWay(series, start, finerStart)) {
+      for (final Granularity further : times.rolledUpFrom(coarser)) {
+        rollUp(series, further, finer, finerStart, finerStats);
+      }
+      return;
+    }
+    openWindowsChanged(1);
+    store.put(series, coarser, start, WindowState.open(finerStats));
   }
 
   /**
-   * A coarser window opens with the first finer window that closes into it; in the steady state no
-   * earlier one of its span exists, and the range read finds nothing. After a granularity is added
-   * to a running deployment, the finer windows of its span that closed before the restart are still
-   * held (finer windows are kept for as long as a coarser one can change): they are merged in, so
-   * that the window counts every reading of its span and its summaries match its sums.
+   * Whether a rolled-up window that does not exist started before the finer window now closing into
+   * it: its span held readings already. A coarser window opens with the first finer window that
+   * closes into it, so in the steady state none of its span's readings came before; this happens
+   * only to a granularity added to a running deployment, in the window that spans the restart. The
+   * stream does not write that window: what it holds of the span (readings may have expired, and
+   * the coarser windows above it already counted those before the restart) cannot make it whole,
+   * and a partial document would read as a whole one. {@code bucketer backfill} builds it from the
+   * finer documents instead, and the finer windows it would have held go straight on to the windows
+   * above it, so those count every reading.
    */
-  private WindowState opened(
-      final SeriesKey series,
-      final Granularity finer,
-      final long start,
-      final long finerStart,
-      final BucketStats finerStats) {
-    final WindowState earlier = closedWithin(series, finer, start, finerStart - 1);
-    return earlier == null ? WindowState.open(finerStats) : earlier.merge(finerStats);
+  private boolean spanUnderWay(final SeriesKey series, final long start, final long finerStart) {
+    return readingsHeld(series, start, finerStart - 1) > 0;
   }
 
   /**

@@ -18,8 +18,11 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /** The window lifecycle alone, over sorted maps: no Kafka, no serialisation. */
@@ -99,66 +102,111 @@ class WindowLifecycleTest {
         .isCloseTo(expected.standardDeviation(), within(1e-9));
   }
 
-  /**
-   * A granularity added to a running deployment: the processor restarts on its state with hours
-   * added to minutes. The hour that spans the restart counts the minutes closed before it too, and
-   * its summaries match its sums, as if it had had hours from the start.
-   */
-  @Test
-  void shouldCountTheMinutesClosedBeforeAnHourWasAddedInTheHourThatSpansTheRestart() {
-    final WindowLifecycle.Settings minutesOnly =
-        new WindowLifecycle.Settings(
-            List.of(MINUTE),
-            SETTINGS.grace(),
-            SETTINGS.idleTimeout(),
-            SETTINGS.latenessHorizon(),
-            SETTINGS.layout());
-    lifecycle = new WindowLifecycle(minutesOnly, store, delta -> {});
+  /** Starts the lifecycle again on the same store with {@code granularities}, as a restart does. */
+  private void restartWith(final Granularity... granularities) {
+    lifecycle =
+        new WindowLifecycle(
+            new WindowLifecycle.Settings(
+                List.of(granularities),
+                SETTINGS.grace(),
+                SETTINGS.idleTimeout(),
+                SETTINGS.latenessHorizon(),
+                SETTINGS.layout()),
+            store,
+            delta -> {});
     lifecycle.restore(WALL_CLOCK);
-    long sent = 0;
-    for (long t = at(0, 0); t < at(30, 0); t += 10_000) {
-      send(t, 20.0 + t % 7);
-      sent++;
-    }
-    lifecycle = started();
-    for (long t = at(30, 0); t < at(61, 0); t += 10_000) {
-      send(t, 20.0 + t % 7);
-      sent += t < at(60, 0) ? 1 : 0;
-    }
-
-    final List<ClosedBucket> hours = emittedOf(HOUR);
-    assertThat(hours).hasSize(1);
-    assertThat(hours.get(0).window().count()).isEqualTo(sent);
-    assertThat(hours.get(0).summaries()).hasSize(60);
-    assertThat(hours.get(0).summaries().stream().mapToLong(s -> s.stats().count()).sum())
-        .isEqualTo(sent);
   }
 
-  /** After hours were added: a late reading in an hour before the restart, which never opened. */
-  @Test
-  void shouldMergeALateReadingIntoAnHourThatClosedBeforeItWasAdded() {
-    final WindowLifecycle.Settings minutesOnly =
-        new WindowLifecycle.Settings(
-            List.of(MINUTE),
-            SETTINGS.grace(),
-            SETTINGS.idleTimeout(),
-            SETTINGS.latenessHorizon(),
-            SETTINGS.layout());
-    lifecycle = new WindowLifecycle(minutesOnly, store, delta -> {});
-    lifecycle.restore(WALL_CLOCK);
-    for (long t = at(0, 0); t < at(70, 0); t += 10_000) {
-      send(t, 20.0);
+  /** Sends a reading every ten seconds in {@code [from, to)}, valued by its time. */
+  private void sendEveryTenSeconds(final long from, final long to, final Map<Long, Double> sent) {
+    for (long t = from; t < to; t += 10_000) {
+      final double value = 20.0 + (t / 1_000) % 7;
+      send(t, value);
+      sent.put(t, value);
     }
-    lifecycle = started();
-    send(at(70, 5), 21.0);
-    send(at(5, 5), 22.0);
+  }
 
-    final List<ClosedBucket> hours =
+  private static Map<Long, Double> sentBetween(
+      final Map<Long, Double> sent, final long from, final long to) {
+    return sent.entrySet().stream()
+        .filter(reading -> reading.getKey() >= from && reading.getKey() < to)
+        .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue));
+  }
+
+  /**
+   * A granularity added to a running deployment: the processor restarts on its state with hours
+   * added to minutes. The hour that spans the restart is not written: it is left to {@code bucketer
+   * backfill}, since the stream cannot tell whether what it holds of the hour is whole. Every
+   * minute is written, and the next hour, whole.
+   */
+  @Test
+  void shouldLeaveTheHourThatSpansTheRestartToBackfillAndWriteTheNextWhole() {
+    final Map<Long, Double> sent = new TreeMap<>();
+    restartWith(MINUTE);
+    sendEveryTenSeconds(at(0, 0), at(30, 0), sent);
+    restartWith(MINUTE, HOUR);
+    sendEveryTenSeconds(at(30, 0), at(121, 0), sent);
+
+    assertThat(emittedOf(MINUTE)).hasSize(120);
+    assertThat(emittedOf(MINUTE).stream().mapToLong(minute -> minute.stats().count()).sum())
+        .isEqualTo(sentBetween(sent, at(0, 0), at(120, 0)).size());
+    final List<ClosedBucket> hours = emittedOf(HOUR);
+    assertThat(hours).extracting(ClosedBucket::windowStart).containsExactly(at(60, 0));
+    assertThat(hours.get(0).window().count()).isEqualTo(360);
+    assertThat(hours.get(0).summaries()).hasSize(60);
+  }
+
+  /** After hours were added: a late reading in an hour left to backfill changes its minute only. */
+  @Test
+  void shouldMergeALateReadingIntoItsMinuteOnlyWhenItsHourIsLeftToBackfill() {
+    restartWith(MINUTE);
+    sendEveryTenSeconds(at(0, 0), at(70, 0), new TreeMap<>());
+    restartWith(MINUTE, HOUR);
+    send(at(70, 5), 21.0);
+    emitted.clear();
+
+    assertThat(send(at(5, 5), 22.0)).isEqualTo(Outcome.LATE_MERGED);
+
+    assertThat(emitted).extracting(ClosedBucket::granularity).containsExactly(MINUTE);
+    assertThat(emitted.get(0).revision()).isEqualTo(1);
+    assertThat(emitted.get(0).stats().count()).isEqualTo(7);
+  }
+
+  /**
+   * Quarter hours added below hours while an hour is under way: the hour, which counted the minutes
+   * before the restart itself, counts the minutes of the quarters left to backfill and the quarters
+   * written after them, each once; late readings and replaced values keep it true.
+   */
+  @Test
+  void shouldCountEveryReadingOnceInTheHourWhenQuarterHoursAreAddedBelowIt() {
+    final Granularity quarter = Granularity.parse("15m");
+    final Map<Long, Double> sent = new TreeMap<>();
+    restartWith(MINUTE, HOUR);
+    sendEveryTenSeconds(at(0, 0), at(37, 0), sent);
+    restartWith(MINUTE, quarter, HOUR);
+    sendEveryTenSeconds(at(37, 0), at(50, 0), sent);
+    assertThat(send(at(40, 5), 100.0)).isEqualTo(Outcome.LATE_MERGED);
+    sent.put(at(40, 5), 100.0);
+    assertThat(send(at(40, 0), 50.0)).isEqualTo(Outcome.REPLACED); // while the hour is open
+    sent.put(at(40, 0), 50.0);
+    sendEveryTenSeconds(at(50, 0), at(121, 0), sent);
+    assertThat(send(at(50, 0), 60.0)).isEqualTo(Outcome.REPLACED); // after it closed
+    sent.put(at(50, 0), 60.0);
+
+    assertThat(emittedOf(quarter).stream().map(ClosedBucket::windowStart).distinct())
+        .containsExactly(at(45, 0), at(60, 0), at(75, 0), at(90, 0), at(105, 0));
+    final List<ClosedBucket> firstHour =
         emittedOf(HOUR).stream().filter(hour -> hour.windowStart() == TEN).toList();
-    assertThat(hours).as("the hour is written, as a late reading's window is").hasSize(1);
-    assertThat(hours.get(0).window().count()).isEqualTo(361);
-    assertThat(hours.get(0).summaries().stream().mapToLong(s -> s.stats().count()).sum())
-        .isEqualTo(361);
+    final ClosedBucket latest = firstHour.get(firstHour.size() - 1);
+    final Map<Long, Double> ofFirstHour = sentBetween(sent, at(0, 0), at(60, 0));
+    assertThat(latest.window().count()).isEqualTo(ofFirstHour.size());
+    assertThat(latest.window().sum())
+        .isCloseTo(ofFirstHour.values().stream().mapToDouble(v -> v).sum(), within(1e-9));
+    assertThat(latest.revision()).isEqualTo(1);
+    final ClosedBucket secondHour =
+        emittedOf(HOUR).stream().filter(hour -> hour.windowStart() == at(60, 0)).findFirst().get();
+    assertThat(secondHour.summaries()).hasSize(4);
+    assertThat(secondHour.window().count()).isEqualTo(360);
   }
 
   @Test
