@@ -1,5 +1,7 @@
 package io.bucketer.cli;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.bucketer.config.BucketerConfig;
 import io.bucketer.deadletters.BytesPreview;
 import io.bucketer.deadletters.DeadLetter;
@@ -17,7 +19,9 @@ import java.io.PrintWriter;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import org.apache.kafka.common.header.Header;
@@ -45,6 +49,7 @@ import picocli.CommandLine.Spec;
 final class DeadLettersShowCommand implements Callable<Integer> {
 
   private static final long DEFAULT_LIMIT = 20;
+  private static final ObjectMapper JSON = new ObjectMapper();
   // A registry that does not answer must not hold the listing for the processor's whole budget.
   private static final Duration REGISTRY_BUDGET = Duration.ofSeconds(10);
 
@@ -62,6 +67,13 @@ final class DeadLettersShowCommand implements Callable<Integer> {
           "Show at most N characters or bytes of each key, header and value"
               + " (default: ${DEFAULT-VALUE}).")
   int bytes;
+
+  @Option(
+      names = "--json",
+      description =
+          "One JSON object per record, a line each (JSON Lines), for scripts; nothing else is"
+              + " printed.")
+  boolean json;
 
   @Override
   public Integer call() {
@@ -81,9 +93,15 @@ final class DeadLettersShowCommand implements Callable<Integer> {
                   filter,
                   limit,
                   letter -> {
-                    out.print(lines(letter, decoding.view(letter)));
+                    out.print(
+                        json
+                            ? jsonLine(letter, decoding.view(letter))
+                            : lines(letter, decoding.view(letter)));
                     out.flush();
                   });
+          if (json) {
+            return 0;
+          }
           out.printf(
               "%,d records shown from %s%s%n",
               shown,
@@ -136,6 +154,53 @@ final class DeadLettersShowCommand implements Callable<Integer> {
           .append(System.lineSeparator());
     }
     return text.toString();
+  }
+
+  /**
+   * The fields of {@link #lines}, named: where the record is, its time (ISO-8601, or null), reason,
+   * message, source ({@code topic}, {@code partition}, {@code offset}), the record it replays, its
+   * key, its other headers, its value as far as it decodes and what the decoder makes of it now.
+   */
+  private String jsonLine(final DeadLetter letter, final DeadLetterDecoding.View view) {
+    final Map<String, Object> record = new LinkedHashMap<>();
+    record.put("topic", letter.topic());
+    record.put("partition", letter.partition());
+    record.put("offset", letter.offset());
+    record.put(
+        "timestamp",
+        letter.timestamp() < 0 ? null : Instant.ofEpochMilli(letter.timestamp()).toString());
+    record.put("reason", letter.reason());
+    record.put(
+        "message",
+        letter.message().map(m -> BytesPreview.text(m, 4 * bytes, m.length())).orElse(null));
+    record.put(
+        "source",
+        letter
+            .source()
+            .map(
+                source ->
+                    Map.of(
+                        "topic", source.topic(),
+                        "partition", source.partition(),
+                        "offset", source.offset()))
+            .orElse(null));
+    record.put("replay_of", letter.replayOf().orElse(null));
+    record.put("key", BytesPreview.of(letter.key(), bytes));
+    final Map<String, String> headers = new LinkedHashMap<>();
+    for (final Header header : letter.headers()) {
+      if (!header.key().startsWith(DeadLetterHeaders.PREFIX)
+          && !header.key().startsWith(ReplayHeaders.PREFIX)) {
+        headers.put(header.key(), BytesPreview.of(header.value(), bytes));
+      }
+    }
+    record.put("headers", headers);
+    record.put("value", view.content());
+    record.put("decodes_now", view.decodesNow());
+    try {
+      return JSON.writeValueAsString(record) + System.lineSeparator();
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("maps of strings and numbers are always JSON", e);
+    }
   }
 
   /** The input's decoder as run builds it, and its registry for Avro values' writer schemas. */

@@ -153,6 +153,23 @@ class DeadLettersReplayIT {
           .contains("gateway: gw-7")
           .containsPattern("decodes now +1 reading: sensor-000\\d/temperature 2025-06-01T09:")
           .contains("2 records shown");
+      final Cli showJson =
+          cli(run, "dead-letters", "show", "--reason", "missing-field", "--limit", "2", "--json");
+      assertThat(showJson.exitCode()).as(showJson.err()).isZero();
+      final List<JsonNode> shown = new ArrayList<>();
+      for (final String line : showJson.out().split("\\R")) {
+        shown.add(JSON.readTree(line));
+      }
+      assertThat(shown).hasSize(2);
+      assertThat(shown)
+          .allSatisfy(
+              letter -> {
+                assertThat(letter.get("reason").asText()).isEqualTo("missing-field");
+                assertThat(letter.get("source").get("topic").asText())
+                    .isEqualTo(run.config().inputTopic());
+                assertThat(letter.get("headers").get("gateway").asText()).isEqualTo("gw-7");
+                assertThat(letter.get("decodes_now").asText()).startsWith("1 reading: sensor-000");
+              });
 
       final SimpleMeterRegistry fixedMeters = new SimpleMeterRegistry();
       try (BucketerApp app = run.start(FIXED, fixedMeters)) {
