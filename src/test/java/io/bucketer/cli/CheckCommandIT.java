@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.bucketer.avro.Reading;
 import io.bucketer.config.MongoSettings;
 import io.bucketer.ingest.SchemaRegistryClient;
+import io.bucketer.ingest.SchemaText;
 import io.bucketer.testing.CuttableTcpProxy;
 import io.bucketer.testing.LocalInfrastructure;
 import io.bucketer.testing.TestCertificates;
@@ -59,6 +60,8 @@ class CheckCommandIT {
               List.of(
                   new NewTopic("iot.readings", 3, (short) 1),
                   new NewTopic("not.compacted", 1, (short) 1),
+                  new NewTopic("json.closed", 1, (short) 1),
+                  new NewTopic("json.without.value", 1, (short) 1),
                   new NewTopic("short.retention", 1, (short) 1)
                       .configs(
                           Map.of("cleanup.policy", "compact,delete", "retention.ms", "86400000"))))
@@ -67,6 +70,28 @@ class CheckCommandIT {
     }
     new SchemaRegistryClient(infrastructure.schemaRegistryUrl())
         .register("iot.readings-value", Reading.getClassSchema());
+    registerClosedJsonSchema("json.closed-value", "sensor_id", "timestamp", "value");
+    registerClosedJsonSchema("json.without.value-value", "sensor_id", "timestamp", "reading");
+  }
+
+  /** A JSON schema that allows {@code fields} only ({@code additionalProperties: false}). */
+  private static void registerClosedJsonSchema(final String subject, final String... fields) {
+    final StringBuilder properties = new StringBuilder();
+    for (final String field : fields) {
+      properties
+          .append(properties.isEmpty() ? "" : ", ")
+          .append('"')
+          .append(field)
+          .append("\": {}");
+    }
+    new SchemaRegistryClient(infrastructure.schemaRegistryUrl())
+        .register(
+            subject,
+            SchemaText.of(
+                SchemaText.JSON,
+                "{\"type\": \"object\", \"additionalProperties\": false, \"properties\": {"
+                    + properties
+                    + "}}"));
   }
 
   @AfterAll
@@ -202,6 +227,30 @@ class CheckCommandIT {
             .contains("1 of ");
       }
     }
+  }
+
+  /**
+   * input.format=json-schema, validating against the registered schema: the latest schema must be
+   * able to give readings.
+   */
+  @Test
+  void shouldCheckAJsonSchemaSubjectAgainstTheMapping() {
+    final Run closed =
+        check(
+            "input.format=json-schema",
+            "input.json.schema.validate=true",
+            "input.topic=json.closed");
+    final Run withoutValue =
+        check(
+            "input.format=json-schema",
+            "input.json.schema.validate=true",
+            "input.topic=json.without.value");
+
+    assertThat(closed.exitCode()).as(closed.out()).isZero();
+    assertThat(closed.out())
+        .containsPattern("✓ Schema Registry +input schema +json\\.closed-value version 1");
+    assertThat(withoutValue.exitCode()).isEqualTo(1);
+    assertThat(withoutValue.out()).containsPattern("✗ Schema Registry +input schema +.*value");
   }
 
   @Test
