@@ -8,6 +8,7 @@ import io.bucketer.avro.Reading;
 import io.bucketer.config.MongoSettings;
 import io.bucketer.ingest.SchemaRegistryClient;
 import io.bucketer.ingest.SchemaText;
+import io.bucketer.testing.CliRun;
 import io.bucketer.testing.CuttableTcpProxy;
 import io.bucketer.testing.LocalInfrastructure;
 import io.bucketer.testing.TestCertificates;
@@ -15,8 +16,6 @@ import io.bucketer.testing.TestCertificates.Authority;
 import io.bucketer.testing.TestCertificates.Issued;
 import io.bucketer.testing.TestCertificates.Purpose;
 import io.bucketer.testing.TlsTerminatingProxy;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -34,7 +33,6 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /**
  * {@code bucketer check} against a real broker, the registry stand-in and the MongoDB stand-in:
@@ -101,7 +99,7 @@ class CheckCommandIT {
 
   @Test
   void shouldPassEveryCheckOfAHealthySetup() {
-    final Run run = check();
+    final CliRun run = check();
 
     assertThat(run.exitCode()).as(run.out()).isZero();
     assertThat(run.out())
@@ -118,10 +116,10 @@ class CheckCommandIT {
 
   @Test
   void shouldSayWhatEachFaultIsInOneLine() throws Exception {
-    final Run missingTopic = check("input.topic=gateways.later");
-    final Run notCompacted = check("buckets.topic=not.compacted");
-    final Run wrongField = check("input.sensor.id.field=deviceId");
-    final Run shortRetention = check("buckets.topic=short.retention", "retention=1m=1d,1h=7d");
+    final CliRun missingTopic = check("input.topic=gateways.later");
+    final CliRun notCompacted = check("buckets.topic=not.compacted");
+    final CliRun wrongField = check("input.sensor.id.field=deviceId");
+    final CliRun shortRetention = check("buckets.topic=short.retention", "retention=1m=1d,1h=7d");
 
     assertThat(missingTopic.exitCode()).isEqualTo(1);
     assertThat(missingTopic.out())
@@ -135,7 +133,7 @@ class CheckCommandIT {
             "✗ Kafka +buckets topic +wrong topic configuration: short.retention deletes buckets"
                 + " after retention.ms=86400000 \\(1d\\), before MongoDB deletes them: set"
                 + " cleanup.policy=\\[compact,delete\\],retention.ms=698400000");
-    for (final Run run : List.of(missingTopic, notCompacted, wrongField, shortRetention)) {
+    for (final CliRun run : List.of(missingTopic, notCompacted, wrongField, shortRetention)) {
       assertThat(run.exitCode()).isEqualTo(1);
       assertThat(run.out()).contains("1 of ").contains("checks failed");
     }
@@ -144,7 +142,7 @@ class CheckCommandIT {
   @Test
   void shouldSayUnreachableDependenciesWithinTheTimeout() throws Exception {
     final Instant start = Instant.now();
-    final Run run =
+    final CliRun run =
         check(
             "bootstrap.servers=127.0.0.1:1",
             "mongodb.uri=mongodb://127.0.0.1:1/?serverSelectionTimeoutMS=2000",
@@ -167,9 +165,9 @@ class CheckCommandIT {
           "mongodb.uri=mongodb://127.0.0.1:" + proxy.port() + "/?serverSelectionTimeoutMS=2000";
       proxy.cut();
 
-      final Run down = check(throughProxy);
+      final CliRun down = check(throughProxy);
       proxy.restore();
-      final Run up = check(throughProxy);
+      final CliRun up = check(throughProxy);
 
       assertThat(down.exitCode()).as(down.out()).isEqualTo(1);
       assertThat(down.out())
@@ -203,9 +201,11 @@ class CheckCommandIT {
       final String uri =
           "mongodb.uri=mongodb://127.0.0.1:" + tls.port() + "/?serverSelectionTimeoutMS=2000";
 
-      final Run healthy = check(uri, MongoSettings.TLS_CA_FILE + "=" + rightCa, certificate, key);
-      final Run untrusted = check(uri, MongoSettings.TLS_CA_FILE + "=" + wrongCa, certificate, key);
-      final Run noCertificate = check(uri, MongoSettings.TLS_CA_FILE + "=" + rightCa);
+      final CliRun healthy =
+          check(uri, MongoSettings.TLS_CA_FILE + "=" + rightCa, certificate, key);
+      final CliRun untrusted =
+          check(uri, MongoSettings.TLS_CA_FILE + "=" + wrongCa, certificate, key);
+      final CliRun noCertificate = check(uri, MongoSettings.TLS_CA_FILE + "=" + rightCa);
 
       assertThat(healthy.exitCode()).as(healthy.out()).isZero();
       assertThat(healthy.out()).containsPattern("✓ MongoDB +connection");
@@ -220,7 +220,7 @@ class CheckCommandIT {
               server127
                   + ": certificate refused: the server demands a client certificate and refused"
                   + " to go without one (none is configured)");
-      for (final Run run : List.of(untrusted, noCertificate)) {
+      for (final CliRun run : List.of(untrusted, noCertificate)) {
         assertThat(run.exitCode()).as(run.out()).isEqualTo(1);
         assertThat(run.out())
             .containsPattern("✗ MongoDB +connection +.*" + "MongoDB 127")
@@ -235,12 +235,12 @@ class CheckCommandIT {
    */
   @Test
   void shouldCheckAJsonSchemaSubjectAgainstTheMapping() {
-    final Run closed =
+    final CliRun closed =
         check(
             "input.format=json-schema",
             "input.json.schema.validate=true",
             "input.topic=json.closed");
-    final Run withoutValue =
+    final CliRun withoutValue =
         check(
             "input.format=json-schema",
             "input.json.schema.validate=true",
@@ -255,7 +255,7 @@ class CheckCommandIT {
 
   @Test
   void shouldAnswerInJsonForScripts() throws Exception {
-    final Run run = check("--json", "input.topic=gateways.later");
+    final CliRun run = check("--json", "input.topic=gateways.later");
 
     final JsonNode body = JSON.readTree(run.out());
     assertThat(body.get("passed").asBoolean()).isFalse();
@@ -272,19 +272,17 @@ class CheckCommandIT {
 
   @Test
   void shouldRefuseInvalidSettingsBeforeAnyConnection() {
-    final Run run = check("grace=soon", "http.prot=8080");
+    final CliRun run = check("grace=soon", "http.prot=8080");
 
     assertThat(run.exitCode()).isEqualTo(2);
     assertThat(run.err()).contains("grace").contains("did you mean http.port");
     assertThat(run.out()).doesNotContain("Kafka");
   }
 
-  private record Run(int exitCode, String out, String err) {}
-
   /**
    * {@code check} with the infrastructure's endpoints, a 3 s timeout, and more settings or flags.
    */
-  private static Run check(final String... more) {
+  private static CliRun check(final String... more) {
     final List<String> args =
         new ArrayList<>(
             List.of(
@@ -305,12 +303,6 @@ class CheckCommandIT {
         args.add(setting);
       }
     }
-    final StringWriter out = new StringWriter();
-    final StringWriter err = new StringWriter();
-    final CommandLine commandLine = BucketerCli.commandLine();
-    commandLine.setOut(new PrintWriter(out, true));
-    commandLine.setErr(new PrintWriter(err, true));
-    final int exitCode = commandLine.execute(args.toArray(new String[0]));
-    return new Run(exitCode, out.toString(), err.toString());
+    return CliRun.of(args);
   }
 }

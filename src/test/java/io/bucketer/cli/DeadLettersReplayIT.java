@@ -13,14 +13,13 @@ import io.bucketer.config.WindowSettings;
 import io.bucketer.deadletters.DeadLetter;
 import io.bucketer.metrics.BucketerMetrics;
 import io.bucketer.testing.BucketStoreAssertions;
+import io.bucketer.testing.CliRun;
 import io.bucketer.testing.InProcessRun;
 import io.bucketer.testing.LocalInfrastructure;
 import io.bucketer.testing.Meters;
 import io.bucketer.topics.DeadLetterTopic;
 import io.bucketer.topics.ReplayHeaders;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -42,7 +41,6 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /**
  * {@code bucketer dead-letters} against a real broker and the MongoDB stand-in, as an operator uses
@@ -98,7 +96,7 @@ class DeadLettersReplayIT {
             2,
             Map.of(InputSettings.FORMAT, "json", WindowSettings.IDLE_TIMEOUT, "2s"))) {
       // Before the processor's first start there is no dead-letter topic: said, and not created.
-      final Cli beforeStart = cli(run, "dead-letters", "summary");
+      final CliRun beforeStart = cli(run, "dead-letters", "summary");
       assertThat(beforeStart.exitCode()).isEqualTo(1);
       assertThat(beforeStart.err())
           .isEqualTo(
@@ -124,7 +122,7 @@ class DeadLettersReplayIT {
       }
       assertThat(run.store().documents(MINUTE)).isZero();
 
-      final Cli summary = cli(run, "dead-letters", "summary", "--json");
+      final CliRun summary = cli(run, "dead-letters", "summary", "--json");
       assertThat(summary.exitCode()).as(summary.err()).isZero();
       final JsonNode counts = JSON.readTree(summary.out());
       assertThat(counts.get("records").asLong()).isEqualTo(records.size());
@@ -145,7 +143,7 @@ class DeadLettersReplayIT {
       assertThat(recordsCounted(run, "--from", Instant.now().plusSeconds(3600).toString()))
           .isZero();
 
-      final Cli show =
+      final CliRun show =
           cli(run, "dead-letters", "show", "--reason", "missing-field", "--limit", "2");
       assertThat(show.exitCode()).as(show.err()).isZero();
       assertThat(show.out())
@@ -153,7 +151,7 @@ class DeadLettersReplayIT {
           .contains("gateway: gw-7")
           .containsPattern("decodes now +1 reading: sensor-000\\d/temperature 2025-06-01T09:")
           .contains("2 records shown");
-      final Cli showJson =
+      final CliRun showJson =
           cli(run, "dead-letters", "show", "--reason", "missing-field", "--limit", "2", "--json");
       assertThat(showJson.exitCode()).as(showJson.err()).isZero();
       final List<JsonNode> shown = new ArrayList<>();
@@ -174,7 +172,7 @@ class DeadLettersReplayIT {
       final SimpleMeterRegistry fixedMeters = new SimpleMeterRegistry();
       try (BucketerApp app = run.start(FIXED, fixedMeters)) {
         final int inputRecords = inputRecords(run).size();
-        final Cli dryRun = cli(run, "dead-letters", "replay", "--dry-run");
+        final CliRun dryRun = cli(run, "dead-letters", "replay", "--dry-run");
         assertThat(dryRun.exitCode()).as(dryRun.err()).isZero();
         assertThat(dryRun.out())
             .contains(
@@ -184,7 +182,7 @@ class DeadLettersReplayIT {
                     + run.config().inputTopic());
         assertThat(inputRecords(run)).hasSize(inputRecords);
 
-        final Cli replay = cli(run, "dead-letters", "replay");
+        final CliRun replay = cli(run, "dead-letters", "replay");
         assertThat(replay.exitCode()).as(replay.err()).isZero();
         assertThat(replay.out())
             .contains(
@@ -212,7 +210,7 @@ class DeadLettersReplayIT {
 
         final List<BsonDocument> minutes = documents(run, MINUTE);
         final List<BsonDocument> hours = documents(run, HOUR);
-        final Cli again = cli(run, "dead-letters", "replay");
+        final CliRun again = cli(run, "dead-letters", "replay");
         assertThat(again.exitCode()).as(again.err()).isZero();
         assertThat(again.out())
             .contains(
@@ -286,7 +284,7 @@ class DeadLettersReplayIT {
       throws Exception {
     final List<String> args = new ArrayList<>(List.of("dead-letters", "summary", "--json"));
     args.addAll(List.of(options));
-    final Cli summary = cli(run, args.toArray(new String[0]));
+    final CliRun summary = cli(run, args.toArray(new String[0]));
     assertThat(summary.exitCode()).as(summary.err()).isZero();
     return JSON.readTree(summary.out()).get("records").asLong();
   }
@@ -338,24 +336,10 @@ class DeadLettersReplayIT {
     return record;
   }
 
-  private record Cli(int exitCode, String out, String err) {}
-
   /** A dead-letters command with the run's settings, the sensor id field fixed, as run has them. */
-  private static Cli cli(final InProcessRun run, final String... args) {
-    final List<String> line = new ArrayList<>(List.of(args));
+  private static CliRun cli(final InProcessRun run, final String... args) {
     final Map<String, String> settings = new LinkedHashMap<>(run.settings());
     settings.putAll(FIXED);
-    settings.forEach(
-        (name, value) -> {
-          line.add("-s");
-          line.add(name + "=" + value);
-        });
-    final StringWriter out = new StringWriter();
-    final StringWriter err = new StringWriter();
-    final CommandLine commandLine = BucketerCli.commandLine();
-    commandLine.setOut(new PrintWriter(out, true));
-    commandLine.setErr(new PrintWriter(err, true));
-    final int exitCode = commandLine.execute(line.toArray(new String[0]));
-    return new Cli(exitCode, out.toString(), err.toString());
+    return CliRun.withSettings(settings, args);
   }
 }

@@ -5,12 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.bucketer.config.BucketerConfig;
 import io.bucketer.kafkaaccess.RequiredAcls;
+import io.bucketer.testing.CliRun;
 import io.bucketer.testing.SecuredKafka;
 import io.bucketer.topics.DeadLetterHeaders;
 import io.bucketer.topics.DeadLetterTopic;
 import io.bucketer.topics.ReplayHeaders;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -37,7 +36,6 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /**
  * {@code bucketer dead-letters} against a SASL_SSL broker with an authorizer, with run's own
@@ -92,12 +90,12 @@ class SecuredDeadLettersIT {
 
   @Test
   void shouldSayAMissingAclInOneLineAndCountAndReplayOnceGranted() throws Exception {
-    final Cli refused = cli("summary", "--json");
+    final CliRun refused = cli("summary", "--json");
     kafka.grant(List.of(allow(DLQ, AclOperation.READ)));
-    final Cli counted = cli("summary", "--json");
-    final Cli replayRefused = cli("replay");
+    final CliRun counted = cli("summary", "--json");
+    final CliRun replayRefused = cli("replay");
     kafka.grant(List.of(allow(INPUT, AclOperation.WRITE)));
-    final Cli replayed = cli("replay");
+    final CliRun replayed = cli("replay");
 
     assertThat(refused.exitCode()).isEqualTo(CommandLines.FATAL_DEPENDENCY_FAILURE);
     assertThat(refused.err())
@@ -125,7 +123,7 @@ class SecuredDeadLettersIT {
                     .isEqualTo(DLQ + "/0/0"));
     System.out.println("DOCS>>" + refused.err() + replayRefused.err() + replayed.out());
     final String password = password();
-    for (final Cli cli : List.of(refused, counted, replayRefused, replayed)) {
+    for (final CliRun cli : List.of(refused, counted, replayRefused, replayed)) {
       assertThat(cli.out() + cli.err()).doesNotContain(password);
     }
   }
@@ -157,23 +155,9 @@ class SecuredDeadLettersIT {
     return text.getBytes(StandardCharsets.UTF_8);
   }
 
-  private record Cli(int exitCode, String out, String err) {}
-
-  private static Cli cli(final String... args) {
-    final List<String> line = new ArrayList<>(List.of("dead-letters"));
-    line.addAll(List.of(args));
-    settings()
-        .forEach(
-            (key, value) -> {
-              line.add("-s");
-              line.add(key + "=" + value);
-            });
-    final StringWriter out = new StringWriter();
-    final StringWriter err = new StringWriter();
-    final CommandLine commandLine = BucketerCli.commandLine();
-    commandLine.setOut(new PrintWriter(out, true));
-    commandLine.setErr(new PrintWriter(err, true));
-    final int exitCode = commandLine.execute(line.toArray(new String[0]));
-    return new Cli(exitCode, out.toString(), err.toString());
+  private static CliRun cli(final String... args) {
+    final List<String> command = new ArrayList<>(List.of("dead-letters"));
+    command.addAll(List.of(args));
+    return CliRun.withSettings(settings(), command.toArray(new String[0]));
   }
 }

@@ -10,15 +10,13 @@ import io.bucketer.app.BucketerApp;
 import io.bucketer.avro.Reading;
 import io.bucketer.buckets.BucketDocumentNames;
 import io.bucketer.buckets.Granularity;
-import io.bucketer.cli.BucketerCli;
 import io.bucketer.config.WindowSettings;
 import io.bucketer.query.StoredDocuments;
 import io.bucketer.simulate.ReadingGenerator;
+import io.bucketer.testing.CliRun;
 import io.bucketer.testing.GeneratedReadings;
 import io.bucketer.testing.InProcessRun;
 import io.bucketer.testing.LocalInfrastructure;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -41,7 +39,6 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 import reactor.core.publisher.Mono;
 
 /**
@@ -110,7 +107,7 @@ class ResinkIT {
       final Set<String> groupsBefore = groups();
 
       // Beside the running processor, into its own database: nothing to change.
-      final Resinked beside = resink(run);
+      final CliRun beside = resink(run);
       assertThat(beside.exitCode()).as(beside.out()).isZero();
       assertThat(beside.out()).contains("1m 0 written", "1h 0 written", "1d 0 written");
       assertThat(documents(run.config().mongoDatabase())).isEqualTo(original);
@@ -118,7 +115,7 @@ class ResinkIT {
 
       // Into an empty database: the same documents.
       final String rebuilt = run.config().mongoDatabase() + "-rebuilt";
-      final Resinked first = resink(run, "--database", rebuilt);
+      final CliRun first = resink(run, "--database", rebuilt);
       assertThat(first.exitCode()).as(first.out() + first.err()).isZero();
       assertThat(documents(rebuilt)).isEqualTo(original);
       assertThat(first.out())
@@ -127,7 +124,7 @@ class ResinkIT {
           .contains("done in");
 
       // Again: nothing changes.
-      final Resinked second = resink(run, "--database", rebuilt);
+      final CliRun second = resink(run, "--database", rebuilt);
       assertThat(second.exitCode()).isZero();
       assertThat(second.out()).contains("1m 0 written", "1h 0 written", "1d 0 written");
       assertThat(documents(rebuilt)).isEqualTo(original);
@@ -147,7 +144,7 @@ class ResinkIT {
                             Updates.set(BucketDocumentNames.SUM, new BsonDouble(-1)))))
             .block(Duration.ofSeconds(30));
       }
-      final Resinked third = resink(run, "--database", rebuilt);
+      final CliRun third = resink(run, "--database", rebuilt);
       assertThat(third.exitCode()).isZero();
       assertThat(
               documents(rebuilt).get(HOUR).stream()
@@ -163,7 +160,7 @@ class ResinkIT {
 
       // Minutes kept a day only: long expired, skipped; hours and days kept for ever.
       final String recent = run.config().mongoDatabase() + "-recent";
-      final Resinked expiring = resink(run, "--database", recent, "-s", "retention=1m=1d");
+      final CliRun expiring = resink(run, "--database", recent, "-s", "retention=1m=1d");
       assertThat(expiring.exitCode()).isZero();
       final Map<Granularity, List<String>> recentDocuments = documents(recent);
       assertThat(recentDocuments.get(MINUTE)).isEmpty();
@@ -173,7 +170,7 @@ class ResinkIT {
 
       // A dry run of the hours only: counted, nothing written.
       final String dry = run.config().mongoDatabase() + "-dry";
-      final Resinked dryRun = resink(run, "--database", dry, "--dry-run", "--granularity", "1h");
+      final CliRun dryRun = resink(run, "--database", dry, "--dry-run", "--granularity", "1h");
       assertThat(dryRun.exitCode()).isZero();
       assertThat(dryRun.out())
           .containsPattern("1h [1-9][\\d,]* to write")
@@ -183,10 +180,8 @@ class ResinkIT {
     }
   }
 
-  private record Resinked(int exitCode, String out, String err) {}
-
   /** {@code bucketer resink} with the run's settings, and {@code more} options. */
-  private static Resinked resink(final InProcessRun run, final String... more) {
+  private static CliRun resink(final InProcessRun run, final String... more) {
     final List<String> args = new ArrayList<>(List.of("resink", "--progress-every", "1s"));
     run.settings()
         .forEach(
@@ -195,13 +190,7 @@ class ResinkIT {
               args.add(key + "=" + value);
             });
     args.addAll(List.of(more));
-    final StringWriter out = new StringWriter();
-    final StringWriter err = new StringWriter();
-    final CommandLine commandLine = BucketerCli.commandLine();
-    commandLine.setOut(new PrintWriter(out, true));
-    commandLine.setErr(new PrintWriter(err, true));
-    final int exitCode = commandLine.execute(args.toArray(new String[0]));
-    return new Resinked(exitCode, out.toString(), err.toString());
+    return CliRun.of(args);
   }
 
   /** Every document of each granularity as JSON, in _id order: every field, in its order. */
