@@ -196,7 +196,7 @@ public final class WindowLifecycle {
     List<Granularity> leftToBackfill = List.of();
     for (final Granularity granularity : times.granularities()) {
       if (!times.receivesReadingDirectly(granularity, timestamp, clock)
-          && !times.sourceOf(granularity).filter(leftToBackfill::contains).isPresent()) {
+          && !sourceLeftToBackfill(granularity, leftToBackfill)) {
         continue;
       }
       final long start = granularity.windowStart(timestamp);
@@ -290,6 +290,14 @@ public final class WindowLifecycle {
     }
     store.put(series, granularity, start, after);
     return after;
+  }
+
+  /** Whether the windows {@code granularity} is rolled up from were just left to backfill. */
+  private boolean sourceLeftToBackfill(
+      final Granularity granularity, final List<Granularity> leftToBackfill) {
+    // Checked for every reading: the steady state, where none is, allocates nothing.
+    return !leftToBackfill.isEmpty()
+        && times.sourceOf(granularity).filter(leftToBackfill::contains).isPresent();
   }
 
   /**
