@@ -8,6 +8,7 @@ import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.sli
 
 import com.mongodb.ConnectionString;
 import com.mongodb.MongoCredential;
+import com.mongodb.reactivestreams.client.MongoDatabase;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
@@ -160,6 +161,42 @@ class ArchitectureTest {
         .check(PRODUCT);
   }
 
+  /**
+   * A backfill computes rolled-up windows with the stream's own merge and document cutting, reads
+   * the stored documents through the query side's reader and writes through the sink's writer: it
+   * holds no second copy of the windowing, of the document format or of the write model. It hands
+   * the writer's database handle to the reader, and uses nothing else of the driver.
+   */
+  @Test
+  void shouldBackfillWithTheStreamsMergeTheQuerysReaderAndTheSinksWriter() {
+    noClasses()
+        .that()
+        .resideInAPackage("io.bucketer.backfill..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(
+            "io.bucketer.windows..",
+            "io.bucketer.topology..",
+            "io.bucketer.topics..",
+            "io.bucketer.resink..",
+            "io.bucketer.app..",
+            "io.bucketer.http..",
+            "io.bucketer.cli..",
+            "org.apache.kafka..",
+            "org.bson..")
+        .because(
+            "the stream's buckets, the sink's documents and the query's reader are the only ones")
+        .check(PRODUCT);
+    noClasses()
+        .that()
+        .resideInAPackage("io.bucketer.backfill..")
+        .should()
+        .dependOnClassesThat(
+            resideInAPackage("com.mongodb..").and(not(equivalentTo(MongoDatabase.class))))
+        .because("it reads through query.StoredWindows and writes through sink.MongoBucketWriter")
+        .check(PRODUCT);
+  }
+
   /** What bucketer-run.jar leaves out: only the tools and the command line reach for the tools. */
   @Test
   void shouldKeepTheRuntimeFreeOfTheDemoAndTheBenchmarks() {
@@ -225,7 +262,12 @@ class ArchitectureTest {
   void shouldTalkToMongoDbOnlyWhereBucketsAreWrittenOrReadBack() {
     noClasses()
         .that()
-        .resideOutsideOfPackages("io.bucketer.sink..", "io.bucketer.query..", "io.bucketer.bench..")
+        .resideOutsideOfPackages(
+            "io.bucketer.sink..",
+            "io.bucketer.query..",
+            "io.bucketer.bench..",
+            // its own rule: shouldBackfillWithTheStreamsMergeTheQuerysReaderAndTheSinksWriter
+            "io.bucketer.backfill..")
         .should()
         .dependOnClassesThat(
             resideInAPackage("com.mongodb..")

@@ -19,6 +19,7 @@ import picocli.CommandLine.Command;
       CheckCommand.class,
       DeadLettersCommand.class,
       ResinkCommand.class,
+      BackfillCommand.class,
       SimulateCommand.class,
       DemoCommand.class,
       BenchCommand.class,

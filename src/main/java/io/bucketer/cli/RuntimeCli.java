@@ -20,6 +20,7 @@ import picocli.CommandLine.Command;
       CheckCommand.class,
       DeadLettersCommand.class,
       ResinkCommand.class,
+      BackfillCommand.class,
       SimulateCommand.class,
       QueryCommand.class,
       ConfigReferenceCommand.class,

@@ -31,6 +31,19 @@ final class StoredStats {
    * @param windowEnd stands in for a last time an older document does not hold
    */
   static BucketStats of(final BsonDocument fields, final long windowStart, final long windowEnd) {
+    return of(fields, windowStart, windowEnd, null);
+  }
+
+  /**
+   * As {@link #of(BsonDocument, long, long)}, with the UTC offset of the latest reading that
+   * carried one: a document stores it beside its own computed fields, not inside {@code window} or
+   * a summary, so the caller finds it ({@link StoredWindows}).
+   */
+  static BucketStats of(
+      final BsonDocument fields,
+      final long windowStart,
+      final long windowEnd,
+      final Integer utcOffsetMinutes) {
     final long count = fields.getNumber(COUNT).longValue();
     final double sum = fields.getNumber(SUM).doubleValue();
     final double average =
@@ -46,7 +59,7 @@ final class StoredStats {
         average,
         0,
         deviation * deviation * count,
-        null);
+        utcOffsetMinutes);
   }
 
   private static Measurement reading(

@@ -29,6 +29,7 @@ class BucketerCliTest {
       strings = {
         "run",
         "resink",
+        "backfill",
         "simulate",
         "demo",
         "config-reference",

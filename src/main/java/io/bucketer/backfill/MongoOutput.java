@@ -1,0 +1,86 @@
+package io.bucketer.backfill;
+
+import dev.failsafe.Failsafe;
+import dev.failsafe.FailsafeException;
+import dev.failsafe.RetryPolicy;
+import dev.failsafe.function.CheckedSupplier;
+import io.bucketer.buckets.ClosedBucket;
+import io.bucketer.sink.BucketWriteException;
+import io.bucketer.sink.MongoBucketWriter;
+import java.time.Duration;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * Writes a backfill's documents through the sink's own writer ({@link MongoBucketWriter}): the same
+ * documents, the same revision guard, the same indexes. What MongoDB does not acknowledge is tried
+ * again with a growing wait, as the sink and a resink do, for at most {@code giveUpAfter}. A
+ * document MongoDB rejects stops the backfill: a summary document is far below MongoDB's size limit
+ * ({@code bucket.max.bytes} cuts it), so a rejection means something an operator must look at.
+ */
+final class MongoOutput implements BucketOutput {
+
+  private static final Duration FIRST_RETRY = Duration.ofMillis(200);
+
+  private final MongoBucketWriter writer;
+  private final Duration writeTimeout;
+  private final RetryPolicy<Object> untilAcknowledged;
+
+  /**
+   * @param writer kept and closed by the caller
+   * @param retrying told each failed attempt, in one line
+   */
+  MongoOutput(
+      final MongoBucketWriter writer,
+      final Duration writeTimeout,
+      final Duration maxBackoff,
+      final Duration giveUpAfter,
+      final Consumer<String> retrying) {
+    this.writer = writer;
+    this.writeTimeout = writeTimeout;
+    this.untilAcknowledged =
+        RetryPolicy.builder()
+            .handleIf(error -> error instanceof BucketWriteException e && e.isRetryable())
+            .withBackoff(
+                FIRST_RETRY, maxBackoff.compareTo(FIRST_RETRY) > 0 ? maxBackoff : FIRST_RETRY)
+            .withMaxRetries(-1)
+            .withMaxDuration(giveUpAfter)
+            .onFailedAttempt(
+                attempt ->
+                    retrying.accept(
+                        "MongoDB did not acknowledge, retrying: "
+                            + attempt.getLastException().getMessage()))
+            .build();
+  }
+
+  @Override
+  public void prepare() {
+    retried(
+        "cannot create the bucket indexes",
+        () -> {
+          writer.ensureIndexes(writeTimeout);
+          return null;
+        });
+  }
+
+  @Override
+  public int write(final List<ClosedBucket> buckets) {
+    return retried(
+        "cannot write " + buckets.size() + " documents",
+        () -> writer.write(buckets, writeTimeout).unchanged().size());
+  }
+
+  private <T> T retried(final String doing, final CheckedSupplier<T> step) {
+    try {
+      return Failsafe.with(untilAcknowledged).get(step);
+    } catch (FailsafeException e) {
+      throw new BackfillException(doing + ": " + e.getMessage(), e);
+    } catch (BucketWriteException e) {
+      throw new BackfillException(
+          doing
+              + (e.isRetryable() ? ": MongoDB did not acknowledge for too long: " : ": ")
+              + e.getMessage(),
+          e);
+    }
+  }
+}

@@ -1,0 +1,80 @@
+package io.bucketer.backfill;
+
+import io.bucketer.buckets.BucketStats;
+import io.bucketer.buckets.ClosedBucket;
+import io.bucketer.buckets.Granularity;
+import io.bucketer.buckets.SeriesKey;
+import io.bucketer.buckets.WindowSummary;
+import io.bucketer.query.StoredWindows.StoredWindow;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The bucket documents of one rolled-up window, built from the stored windows of its source
+ * granularity, as the stream builds them: one {@link WindowSummary} per source window, in start
+ * order, cut into documents of at most {@code maxSummaries} ({@link ClosedBucket#ofSummaries}), and
+ * the whole window's stats the source windows' stats merged in start order, as the stream merges
+ * each finer window into the coarser one when it closes.
+ *
+ * <p><b>Revision: the sum of the source windows' revisions.</b> A source window's revision counts
+ * the changes it took after it closed (late readings, replaced values); the window built from them
+ * took every one of those changes too. So the sum grows whenever a source window is revised, and a
+ * backfill run again after late readings replaces exactly the windows they changed (a document is
+ * replaced only by a higher revision), and nothing else.
+ *
+ * <p>The stream's revision of the same window counts the changes that came after that window itself
+ * closed: the same sum when every change came after it closed, so a backfill over windows the
+ * stream wrote leaves them alone. It differs in two cases, both of late readings within the
+ * lateness horizon, which the default until keeps clear of (docs/recovery.md): a change that
+ * reached a closed source window while this window was still open raised the source's revision only
+ * (the sum is higher: backfill writes the window again, with the same readings); and a late reading
+ * that was the first of its source window opened it at revision 0 and raised this window's (the
+ * stream's is higher: backfill leaves it, and a backfill run again does not see that reading as a
+ * change).
+ */
+final class RolledUpWindow {
+
+  private RolledUpWindow() {}
+
+  /**
+   * The documents of the {@code target} window of {@code series} starting at {@code start}.
+   *
+   * @param sources the stored windows of the source granularity within it, in start order; at least
+   *     one
+   * @throws IllegalArgumentException when {@code sources} are out of order or outside the window
+   */
+  static List<ClosedBucket> buckets(
+      final SeriesKey series,
+      final Granularity target,
+      final Granularity source,
+      final long start,
+      final List<StoredWindow> sources,
+      final int maxSummaries) {
+    if (sources.isEmpty()) {
+      throw new IllegalArgumentException("a rolled-up window needs at least one source window");
+    }
+    final long end = target.windowEnd(start);
+    final List<WindowSummary> summaries = new ArrayList<>(sources.size());
+    BucketStats window = null;
+    int revision = 0;
+    long previous = Long.MIN_VALUE;
+    for (final StoredWindow stored : sources) {
+      if (stored.start() <= previous || stored.start() < start || stored.start() >= end) {
+        throw new IllegalArgumentException(
+            "source window at "
+                + Instant.ofEpochMilli(stored.start())
+                + " is out of order or outside the "
+                + target
+                + " window at "
+                + Instant.ofEpochMilli(start));
+      }
+      previous = stored.start();
+      summaries.add(new WindowSummary(source, stored.start(), stored.stats()));
+      window = window == null ? stored.stats() : window.merge(stored.stats());
+      revision = Math.addExact(revision, stored.revision());
+    }
+    return ClosedBucket.ofSummaries(
+        series, target, start, window, summaries, revision, maxSummaries);
+  }
+}

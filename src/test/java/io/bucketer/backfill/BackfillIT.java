@@ -1,0 +1,416 @@
+package io.bucketer.backfill;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import com.mongodb.reactivestreams.client.MongoClient;
+import com.mongodb.reactivestreams.client.MongoClients;
+import de.bwaldvogel.mongo.MongoServer;
+import de.bwaldvogel.mongo.backend.memory.MemoryBackend;
+import io.bucketer.buckets.BucketDocumentNames;
+import io.bucketer.buckets.BucketLayout;
+import io.bucketer.buckets.ClosedBucket;
+import io.bucketer.buckets.Granularity;
+import io.bucketer.buckets.Measurement;
+import io.bucketer.buckets.Retention;
+import io.bucketer.buckets.SeriesKey;
+import io.bucketer.sink.MongoBucketWriter;
+import io.bucketer.sink.MongoConnection;
+import io.bucketer.windows.InMemoryWindowStores;
+import io.bucketer.windows.WindowLifecycle;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.bson.BsonArray;
+import org.bson.BsonDateTime;
+import org.bson.BsonDocument;
+import org.bson.BsonInt32;
+import org.bson.BsonNull;
+import org.bson.BsonString;
+import org.bson.BsonValue;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import reactor.core.publisher.Flux;
+
+/**
+ * {@code bucketer backfill} against the stream's own output. The same readings go through the real
+ * window lifecycle twice: configuration A has 1m, 15m, 1h and 1d from the start, configuration B
+ * only 1m and 1h; each writes its buckets with the sink's writer into a database of its own in the
+ * MongoDB stand-in. Backfilling 15m and 1d into B must then give A's documents: the same ids, and
+ * per document the same counts, sums, extremes, first and last readings, summaries, cutting into
+ * documents and revisions, with the average and deviation equal to rounding.
+ *
+ * <p>The readings are multiples of 1/16 well below 2^40, so every sum of them is exact whatever the
+ * order of the additions: the stream adds a late reading to a coarse window's running sum, a
+ * backfill sums the finer windows' sums, and only such values make both sums equal to the bit.
+ */
+@Tag("integration")
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
+class BackfillIT {
+
+  private static final Granularity MINUTE = Granularity.parse("1m");
+  private static final Granularity QUARTER = Granularity.parse("15m");
+  private static final Granularity HOUR = Granularity.parse("1h");
+  private static final Granularity DAY = Granularity.parse("1d");
+  private static final List<Granularity> ALL = List.of(MINUTE, QUARTER, HOUR, DAY);
+  private static final String PREFIX = BucketDocumentNames.DEFAULT_COLLECTION_PREFIX;
+  private static final Duration GRACE = Duration.ofSeconds(10);
+  private static final Duration HORIZON = Duration.ofHours(36);
+
+  /**
+   * Small enough that minutes of the busy stretch, quarters and days are cut into several
+   * documents.
+   */
+  private static final BucketLayout LAYOUT = new BucketLayout(10, 8, Set.of());
+
+  private static final Instant DAY_ONE = Instant.parse("2026-03-01T00:00:00Z");
+  private static final Instant END = Instant.parse("2026-03-03T00:30:00Z");
+
+  /** When the held-back late readings are sent: day one has closed in every granularity. */
+  private static final Instant LATE_SENT_AT = Instant.parse("2026-03-02T03:00:00Z");
+
+  private static final Instant NOW = Instant.parse("2026-03-10T00:00:00Z");
+
+  private static final SeriesKey BOILER_1 = new SeriesKey("boiler-1", "temperature");
+  private static final SeriesKey BOILER_2 = new SeriesKey("boiler-2", "temperature");
+  private static final SeriesKey METER = new SeriesKey("meter-7", null);
+
+  private static MongoServer server;
+  private static MongoClient client;
+  private static String uri;
+
+  private record Sent(
+      SeriesKey series, Measurement measurement, Integer utcOffsetMinutes, boolean late) {
+
+    Sent(final SeriesKey series, final Measurement measurement, final Integer utcOffsetMinutes) {
+      this(series, measurement, utcOffsetMinutes, false);
+    }
+  }
+
+  @BeforeAll
+  static void startMongo() {
+    server = new MongoServer(new MemoryBackend());
+    final InetSocketAddress address = server.bind();
+    uri = "mongodb://" + address.getHostString() + ":" + address.getPort();
+    client = MongoClients.create(uri);
+  }
+
+  @AfterAll
+  static void stopMongo() {
+    client.close();
+    server.shutdownNow();
+  }
+
+  @Test
+  void shouldBuildTheDocumentsAStreamWithTheGranularitiesFromTheStartWrote() {
+    final List<Sent> readings = readings();
+    stream(readings, ALL, "with-all");
+    stream(readings, List.of(MINUTE, HOUR), "added-later");
+    final Map<String, BsonDocument> quartersOfA = documents("with-all", QUARTER);
+    final Map<String, BsonDocument> daysOfA = documents("with-all", DAY);
+    assertThat(quartersOfA.values())
+        .as("quarters cut into several documents")
+        .anyMatch(document -> document.getInt32("seq").getValue() > 0);
+    assertThat(daysOfA.values())
+        .as("days revised by late readings")
+        .anyMatch(document -> document.getInt32("revision").getValue() > 0);
+    assertThat(documents("added-later", QUARTER)).isEmpty();
+
+    // A dry run reads and counts, and writes nothing.
+    final List<String> dryRun = new ArrayList<>();
+    final BackfillCounts wouldWrite = backfill("added-later", true, dryRun);
+    assertThat(documents("added-later", QUARTER)).isEmpty();
+    assertThat(documents("added-later", DAY)).isEmpty();
+    assertThat(wouldWrite.of(QUARTER).written()).isEqualTo(quartersOfA.size());
+    assertThat(dryRun.get(dryRun.size() - 1)).startsWith("dry run done, nothing written,");
+
+    final List<String> lines = new ArrayList<>();
+    final BackfillCounts counts = backfill("added-later", false, lines);
+    assertThat(counts.of(QUARTER).written()).isEqualTo(quartersOfA.size());
+    assertThat(counts.of(DAY).written()).isEqualTo(daysOfA.size());
+    assertThat(counts.of(QUARTER).series()).isEqualTo(3);
+    assertThat(lines.get(lines.size() - 1))
+        .matches(
+            "done in [\\d.,]+ s: 15m [\\d,]+ documents written, 0 already stored; 1d [\\d,]+"
+                + " documents written, 0 already stored");
+
+    assertThat(lines.get(0))
+        .isEqualTo(
+            "backfill: 15m from the 1m documents, windows from 2026-03-01T00:00:00Z until"
+                + " 2026-03-08T11:45:00Z; 1d from the 1h documents, windows from"
+                + " 2026-03-01T00:00:00Z until 2026-03-08T00:00:00Z, into MongoDB database"
+                + " added-later");
+    assertThat(lines)
+        .contains(
+            String.format(
+                "1d from 1h: 3 series, 9 windows from %,d 1h windows; %,d documents written, 0"
+                    + " already stored",
+                documents("added-later", HOUR).values().stream()
+                    .filter(hour -> hour.getInt32("seq").getValue() == 0)
+                    .count(),
+                daysOfA.size()));
+    final Map<String, BsonDocument> quartersOfB = documents("added-later", QUARTER);
+    final Map<String, BsonDocument> daysOfB = documents("added-later", DAY);
+    assertEqualToRounding(quartersOfB, quartersOfA, Set.of());
+    // boiler-2's late reading was the first of its minute, quarter and hour, and reached day one
+    // when it had closed: the stream's day counts it as a revision, and no source window does.
+    final String lateOpenedDay = id(BOILER_2, DAY, DAY_ONE, 0);
+    final int parts = daysOfA.get(lateOpenedDay).getInt32("buckets").getValue();
+    final Set<String> lateOpenedDocuments = new HashSet<>();
+    for (int seq = 0; seq < parts; seq++) {
+      lateOpenedDocuments.add(id(BOILER_2, DAY, DAY_ONE, seq));
+    }
+    assertEqualToRounding(daysOfB, daysOfA, lateOpenedDocuments);
+    for (final String id : lateOpenedDocuments) {
+      assertThat(daysOfB.get(id).getInt32("revision").getValue())
+          .isLessThan(daysOfA.get(id).getInt32("revision").getValue());
+    }
+
+    // Again: nothing changes, every document already stored.
+    final BackfillCounts again = backfill("added-later", false, new ArrayList<>());
+    assertThat(again.of(QUARTER).written()).isZero();
+    assertThat(again.of(QUARTER).alreadyStored()).isEqualTo(quartersOfA.size());
+    assertThat(again.of(DAY).written()).isZero();
+    assertThat(documents("added-later", QUARTER)).isEqualTo(quartersOfB);
+    assertThat(documents("added-later", DAY)).isEqualTo(daysOfB);
+
+    // Over what the stream wrote itself: nothing changes.
+    final BackfillCounts overTheStream = backfill("with-all", false, new ArrayList<>());
+    assertThat(overTheStream.of(QUARTER).written()).isZero();
+    assertThat(overTheStream.of(DAY).written()).isZero();
+    assertThat(documents("with-all", QUARTER)).isEqualTo(quartersOfA);
+    assertThat(documents("with-all", DAY)).isEqualTo(daysOfA);
+  }
+
+  /**
+   * Three series over two days and a half hour: boiler-1 every 90 s with a busy ten minutes and a
+   * change of UTC offset, boiler-2 every 2 minutes with gaps of hours and of quarters, the meter
+   * every 150 s with no metric. Three late readings are held back and sent once day one has closed:
+   * two into minutes that hold readings, one the first of its minute, quarter and hour.
+   */
+  private static List<Sent> readings() {
+    final SplittableRandom random = new SplittableRandom(30);
+    final List<Sent> onTime = new ArrayList<>();
+    final long from = DAY_ONE.toEpochMilli();
+    final long to = END.toEpochMilli();
+    final long offsetChange = Instant.parse("2026-03-02T12:00:00Z").toEpochMilli();
+    for (long t = from + 7_000; t < to; t += 90_000) {
+      onTime.add(new Sent(BOILER_1, reading(t, 20, random), t < offsetChange ? 60 : 120));
+    }
+    final long busy = Instant.parse("2026-03-01T08:00:00Z").toEpochMilli();
+    // Even seconds, where boiler-1's own readings fall on odd ones: no two share a time.
+    for (long t = busy + 2_000; t < busy + 600_000; t += 4_000) {
+      onTime.add(new Sent(BOILER_1, reading(t, 20, random), 60));
+    }
+    for (long t = from; t < to; t += 120_000) {
+      final Instant at = Instant.ofEpochMilli(t);
+      final boolean gap =
+          in(at, "2026-03-01T05:00:00Z", "2026-03-01T09:00:00Z")
+              || in(at, "2026-03-02T13:05:00Z", "2026-03-02T13:40:00Z");
+      if (!gap) {
+        onTime.add(new Sent(BOILER_2, reading(t, 70, random), null));
+      }
+    }
+    for (long t = from; t < to; t += 150_000) {
+      onTime.add(new Sent(METER, reading(t, 1_000, random), -300));
+    }
+    onTime.sort(Comparator.comparingLong(sent -> sent.measurement().timestamp()));
+    final List<Sent> late =
+        List.of(
+            new Sent(BOILER_1, reading(at("2026-03-01T10:00:30Z"), 20, random), 60, true),
+            new Sent(BOILER_2, reading(at("2026-03-01T06:30:00Z"), 70, random), null, true),
+            new Sent(METER, reading(at("2026-03-01T23:57:40Z"), 1_000, random), -300, true));
+    final List<Sent> all = new ArrayList<>();
+    boolean lateSent = false;
+    for (final Sent sent : onTime) {
+      if (!lateSent && sent.measurement().timestamp() >= LATE_SENT_AT.toEpochMilli()) {
+        all.addAll(late);
+        lateSent = true;
+      }
+      all.add(sent);
+    }
+    return all;
+  }
+
+  /** A multiple of 1/16 around {@code level}. */
+  private static Measurement reading(
+      final long timestamp, final double level, final SplittableRandom random) {
+    return new Measurement(
+        timestamp, Math.round((level + random.nextGaussian() * level / 10) * 16) / 16.0);
+  }
+
+  private static boolean in(final Instant at, final String from, final String until) {
+    return !at.isBefore(Instant.parse(from)) && at.isBefore(Instant.parse(until));
+  }
+
+  private static long at(final String instant) {
+    return Instant.parse(instant).toEpochMilli();
+  }
+
+  /** The real window lifecycle over {@code readings}, its buckets written as the sink does. */
+  private static void stream(
+      final List<Sent> readings, final List<Granularity> granularities, final String database) {
+    final WindowLifecycle lifecycle =
+        new WindowLifecycle(
+            new WindowLifecycle.Settings(
+                granularities, GRACE, Duration.ofSeconds(30), HORIZON, LAYOUT),
+            InMemoryWindowStores.create(),
+            delta -> {});
+    final long wallClock = END.toEpochMilli();
+    lifecycle.restore(wallClock);
+    final List<ClosedBucket> emitted = new ArrayList<>();
+    for (final Sent sent : readings) {
+      final WindowLifecycle.Outcome outcome =
+          lifecycle.accept(
+              sent.series(), sent.measurement(), sent.utcOffsetMinutes(), wallClock, emitted::add);
+      assertThat(outcome)
+          .as("%s", sent)
+          .isEqualTo(
+              sent.late() ? WindowLifecycle.Outcome.LATE_MERGED : WindowLifecycle.Outcome.ON_TIME);
+    }
+    // The series then fall quiet: the wall clock closes their last windows.
+    lifecycle.closeIdleSeries(NOW.toEpochMilli(), emitted::add);
+    try (MongoBucketWriter writer =
+        new MongoBucketWriter(
+            client.getDatabase(database), PREFIX, granularities, Retention.NONE, 200, 2)) {
+      writer.ensureIndexes(Duration.ofSeconds(30));
+      for (int i = 0; i < emitted.size(); i += 500) {
+        writer.write(emitted.subList(i, Math.min(emitted.size(), i + 500)), Duration.ofSeconds(30));
+      }
+    }
+  }
+
+  private static BackfillCounts backfill(
+      final String database, final boolean dryRun, final List<String> lines) {
+    final BackfillPlan plan =
+        BackfillPlan.of(
+            new BackfillPlan.Request(
+                ALL,
+                LAYOUT,
+                Retention.NONE,
+                GRACE,
+                HORIZON,
+                List.of(DAY, QUARTER),
+                DAY_ONE,
+                Optional.empty()),
+            NOW);
+    return Backfill.run(
+        new Backfill.Settings(
+            MongoConnection.of(uri),
+            database,
+            PREFIX,
+            ALL,
+            Retention.NONE,
+            LAYOUT.maxSummariesPerBucket(),
+            50,
+            2,
+            Duration.ofSeconds(30),
+            Duration.ofSeconds(1)),
+        plan,
+        dryRun,
+        Duration.ofMinutes(1),
+        lines::add);
+  }
+
+  /** The documents of one granularity by their {@code _id}'s JSON. */
+  private static Map<String, BsonDocument> documents(
+      final String database, final Granularity granularity) {
+    final List<BsonDocument> all =
+        Flux.from(
+                client
+                    .getDatabase(database)
+                    .getCollection(
+                        BucketDocumentNames.collectionName(PREFIX, granularity), BsonDocument.class)
+                    .find())
+            .collectList()
+            .block(Duration.ofSeconds(30));
+    return all.stream()
+        .collect(
+            Collectors.toMap(
+                document -> document.getDocument("_id").toJson(),
+                document -> document,
+                (one, other) -> one,
+                TreeMap::new));
+  }
+
+  private static String id(
+      final SeriesKey series, final Granularity granularity, final Instant start, final int seq) {
+    return new BsonDocument()
+        .append("sensor_id", new BsonString(series.sensorId()))
+        .append(
+            "metric", series.metric() == null ? BsonNull.VALUE : new BsonString(series.metric()))
+        .append("granularity", new BsonString(granularity.label()))
+        .append("start", new BsonDateTime(start.toEpochMilli()))
+        .append("seq", new BsonInt32(seq))
+        .toJson();
+  }
+
+  /**
+   * Every document of {@code actual} equals {@code expected}'s of the same id, but that averages
+   * and deviations (at the top, in the window and in each summary) are equal to a relative 1e-12,
+   * and that the revisions of the documents of {@code revisedOtherwise} may differ.
+   */
+  private static void assertEqualToRounding(
+      final Map<String, BsonDocument> actual,
+      final Map<String, BsonDocument> expected,
+      final Set<String> revisedOtherwise) {
+    assertThat(actual.keySet()).isEqualTo(expected.keySet());
+    for (final String id : expected.keySet()) {
+      final Map<String, Double> roundedActual = new HashMap<>();
+      final Map<String, Double> roundedExpected = new HashMap<>();
+      final BsonDocument exactActual = exactPart(actual.get(id), "", roundedActual);
+      final BsonDocument exactExpected = exactPart(expected.get(id), "", roundedExpected);
+      if (revisedOtherwise.contains(id)) {
+        exactActual.remove("revision");
+        exactExpected.remove("revision");
+      }
+      assertThat(exactActual).as(id).isEqualTo(exactExpected);
+      assertThat(roundedActual.keySet()).as(id).isEqualTo(roundedExpected.keySet());
+      roundedExpected.forEach(
+          (path, value) ->
+              assertThat(roundedActual.get(path))
+                  .as(id + " " + path)
+                  .isCloseTo(value, within(Math.abs(value) * 1e-12)));
+    }
+  }
+
+  /** {@code document} without its avg and stddev fields, which go to {@code rounded} by path. */
+  private static BsonDocument exactPart(
+      final BsonDocument document, final String path, final Map<String, Double> rounded) {
+    final BsonDocument exact = new BsonDocument();
+    for (final Map.Entry<String, BsonValue> field : document.entrySet()) {
+      final String name = field.getKey();
+      final BsonValue value = field.getValue();
+      if (name.equals("avg") || name.equals("stddev")) {
+        rounded.put(path + name, value.asNumber().doubleValue());
+      } else if (value.isDocument() && !name.equals("_id")) {
+        exact.append(name, exactPart(value.asDocument(), path + name + ".", rounded));
+      } else if (value.isArray() && name.equals("summaries")) {
+        final BsonArray summaries = new BsonArray();
+        final List<BsonValue> values = value.asArray().getValues();
+        for (int i = 0; i < values.size(); i++) {
+          summaries.add(exactPart(values.get(i).asDocument(), path + name + i + ".", rounded));
+        }
+        exact.append(name, summaries);
+      } else {
+        exact.append(name, value);
+      }
+    }
+    return exact;
+  }
+}
