@@ -14,10 +14,13 @@ import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.Measurement;
 import io.bucketer.buckets.Retention;
 import io.bucketer.buckets.SeriesKey;
+import io.bucketer.cli.BucketerCli;
 import io.bucketer.sink.MongoBucketWriter;
 import io.bucketer.sink.MongoConnection;
 import io.bucketer.windows.InMemoryWindowStores;
 import io.bucketer.windows.WindowLifecycle;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.time.Instant;
@@ -45,6 +48,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import picocli.CommandLine;
 import reactor.core.publisher.Flux;
 
 /**
@@ -138,6 +142,40 @@ class BackfillIT {
     assertThat(documents("added-later", DAY)).isEmpty();
     assertThat(wouldWrite.of(QUARTER).written()).isEqualTo(quartersOfA.size());
     assertThat(dryRun.get(dryRun.size() - 1)).startsWith("dry run done, nothing written,");
+
+    // The command, with run's settings; the real clock's default until covers March.
+    final StringWriter out = new StringWriter();
+    final CommandLine command = BucketerCli.commandLine();
+    command.setOut(new PrintWriter(out));
+    assertThat(
+            command.execute(
+                "backfill",
+                "-s",
+                "bootstrap.servers=localhost:1",
+                "-s",
+                "schema.registry.url=http://localhost:1",
+                "-s",
+                "mongodb.uri=" + uri,
+                "-s",
+                "mongodb.database=added-later",
+                "-s",
+                "granularities=1m,15m,1h,1d",
+                "--granularity",
+                "1d,15m",
+                "--from",
+                "2026-03-01T00:00:00Z",
+                "--dry-run"))
+        .isZero();
+    assertThat(out.toString())
+        .contains(
+            // Its layout's documents hold up to 56 summaries: one document a window.
+            String.format(
+                "15m %,d documents to write",
+                quartersOfA.values().stream()
+                    .filter(quarter -> quarter.getInt32("seq").getValue() == 0)
+                    .count()),
+            "dry run done, nothing written");
+    assertThat(documents("added-later", QUARTER)).isEmpty();
 
     final List<String> lines = new ArrayList<>();
     final BackfillCounts counts = backfill("added-later", false, lines);

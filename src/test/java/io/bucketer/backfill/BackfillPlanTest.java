@@ -2,6 +2,7 @@ package io.bucketer.backfill;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 import io.bucketer.buckets.BucketLayout;
 import io.bucketer.buckets.Granularity;
@@ -54,9 +55,7 @@ class BackfillPlanTest {
 
     assertThat(plan.steps())
         .extracting(BackfillPlan.Step::target, BackfillPlan.Step::source)
-        .containsExactly(
-            org.assertj.core.groups.Tuple.tuple(QUARTER, MINUTE),
-            org.assertj.core.groups.Tuple.tuple(DAY, HOUR));
+        .containsExactly(tuple(QUARTER, MINUTE), tuple(DAY, HOUR));
   }
 
   @Test
