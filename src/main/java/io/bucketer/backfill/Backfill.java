@@ -7,6 +7,7 @@ import io.bucketer.query.StoreUnavailableException;
 import io.bucketer.query.StoredWindows;
 import io.bucketer.query.StoredWindows.StoredWindow;
 import io.bucketer.sink.MongoBucketWriter;
+import io.bucketer.sink.MongoBucketWriter.Repaired;
 import io.bucketer.sink.MongoConnection;
 import java.time.Clock;
 import java.time.Duration;
@@ -38,6 +39,7 @@ public final class Backfill {
   private final BucketOutput output;
   private final int maxSummaries;
   private final int batch;
+  private final boolean repair;
   private final BackfillCounts counts;
   private final Consumer<String> lines;
   private final Clock clock;
@@ -50,6 +52,7 @@ public final class Backfill {
       final BucketOutput output,
       final int maxSummaries,
       final int batch,
+      final boolean repair,
       final boolean dryRun,
       final Consumer<String> lines,
       final Clock clock,
@@ -58,6 +61,7 @@ public final class Backfill {
     this.output = output;
     this.maxSummaries = maxSummaries;
     this.batch = batch;
+    this.repair = repair;
     this.counts = new BackfillCounts(dryRun);
     this.lines = lines;
     this.clock = clock;
@@ -82,6 +86,19 @@ public final class Backfill {
       Duration maxBackoff) {}
 
   /**
+   * How to write.
+   *
+   * @param repair replace stored windows whose content differs, whatever their revision ({@link
+   *     io.bucketer.sink.MongoBucketWriter#repair}), rather than only lower revisions
+   * @param dryRun read and compare, write nothing
+   */
+  public record Mode(boolean repair, boolean dryRun) {
+
+    public static final Mode WRITE = new Mode(false, false);
+    public static final Mode DRY_RUN = new Mode(false, true);
+  }
+
+  /**
    * Builds the plan's windows from the documents of the database of {@code settings} and writes
    * them there (nothing in a dry run, which still reads), saying to {@code lines} what it does, its
    * progress every {@code progressEvery} and a summary at the end.
@@ -94,9 +111,10 @@ public final class Backfill {
   public static BackfillCounts run(
       final Settings settings,
       final BackfillPlan plan,
-      final boolean dryRun,
+      final Mode mode,
       final Duration progressEvery,
       final Consumer<String> lines) {
+    final boolean dryRun = mode.dryRun();
     try (MongoBucketWriter writer =
         MongoBucketWriter.connect(
             settings.mongo(),
@@ -108,10 +126,8 @@ public final class Backfill {
             settings.writesInFlight(),
             settings.writeTimeout())) {
       final BucketOutput output =
-          dryRun
-              ? BucketOutput.NOWHERE
-              : new MongoOutput(
-                  writer, settings.writeTimeout(), settings.maxBackoff(), GIVE_UP_AFTER, lines);
+          new MongoOutput(
+              writer, dryRun, settings.writeTimeout(), settings.maxBackoff(), GIVE_UP_AFTER, lines);
       return new Backfill(
               new StoredWindows(writer.database(), settings.collectionPrefix()),
               output,
@@ -119,6 +135,7 @@ public final class Backfill {
               // As many documents a write as the sink's writer sends at once: it cuts them into
               // bulk writes of sink.batch.size, sink.max.writes.in.flight of them in parallel.
               settings.batchSize() * settings.writesInFlight(),
+              mode.repair(),
               dryRun,
               lines,
               Clock.systemUTC(),
@@ -138,7 +155,7 @@ public final class Backfill {
                     String.format(
                         "%s from the %s documents, windows from %s until %s",
                         step.target(), step.source(), step.from(), step.until())));
-    lines.accept("backfill: " + steps + ", into " + into);
+    lines.accept((repair ? "backfill --repair: " : "backfill: ") + steps + ", into " + into);
     plan.notes().forEach(lines);
     output.prepare();
     lastProgress = started;
@@ -204,11 +221,17 @@ public final class Backfill {
   }
 
   private void flush(final BackfillCounts.Target target) {
-    if (!pending.isEmpty()) {
-      final int unchanged = output.write(pending);
-      target.documents(pending.size(), unchanged);
-      pending.clear();
+    if (pending.isEmpty()) {
+      return;
     }
+    if (repair) {
+      final Repaired repaired = output.repair(pending);
+      target.documents(
+          repaired.written() + repaired.unchanged(), repaired.unchanged(), repaired.staleDeleted());
+    } else {
+      target.documents(pending.size(), output.write(pending), 0);
+    }
+    pending.clear();
   }
 
   private void progress(final BackfillCounts.Target target) {

@@ -22,6 +22,7 @@ public final class BackfillCounts {
     private long windows;
     private long written;
     private long alreadyStored;
+    private long staleDeleted;
 
     Target(final Granularity target, final Granularity source) {
       this.target = target;
@@ -65,9 +66,15 @@ public final class BackfillCounts {
       windows++;
     }
 
-    void documents(final long count, final long unchanged) {
+    /** Stored documents beyond their window's new count, deleted by a repair. */
+    public long staleDeleted() {
+      return staleDeleted;
+    }
+
+    void documents(final long count, final long unchanged, final long stale) {
       written += count - unchanged;
       alreadyStored += unchanged;
+      staleDeleted += stale;
     }
   }
 
@@ -117,9 +124,15 @@ public final class BackfillCounts {
   }
 
   private String documents(final Target counts) {
+    final String stale =
+        counts.staleDeleted == 0
+            ? ""
+            : String.format(
+                ", %,d stale documents %s", counts.staleDeleted, dryRun ? "to delete" : "deleted");
     return dryRun
-        ? String.format("%,d documents to write", counts.written)
+        ? String.format("%,d documents to write%s", counts.written, stale)
         : String.format(
-            "%,d documents written, %,d already stored", counts.written, counts.alreadyStored);
+            "%,d documents written, %,d already stored%s",
+            counts.written, counts.alreadyStored, stale);
   }
 }

@@ -7,6 +7,7 @@ import dev.failsafe.function.CheckedSupplier;
 import io.bucketer.buckets.ClosedBucket;
 import io.bucketer.sink.BucketWriteException;
 import io.bucketer.sink.MongoBucketWriter;
+import io.bucketer.sink.MongoBucketWriter.Repaired;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.Consumer;
@@ -23,20 +24,24 @@ final class MongoOutput implements BucketOutput {
   private static final Duration FIRST_RETRY = Duration.ofMillis(200);
 
   private final MongoBucketWriter writer;
+  private final boolean dryRun;
   private final Duration writeTimeout;
   private final RetryPolicy<Object> untilAcknowledged;
 
   /**
    * @param writer kept and closed by the caller
+   * @param dryRun read only: nothing prepared or written, every write counted as it would be
    * @param retrying told each failed attempt, in one line
    */
   MongoOutput(
       final MongoBucketWriter writer,
+      final boolean dryRun,
       final Duration writeTimeout,
       final Duration maxBackoff,
       final Duration giveUpAfter,
       final Consumer<String> retrying) {
     this.writer = writer;
+    this.dryRun = dryRun;
     this.writeTimeout = writeTimeout;
     this.untilAcknowledged =
         RetryPolicy.builder()
@@ -55,6 +60,9 @@ final class MongoOutput implements BucketOutput {
 
   @Override
   public void prepare() {
+    if (dryRun) {
+      return;
+    }
     retried(
         "cannot create the bucket indexes",
         () -> {
@@ -65,9 +73,20 @@ final class MongoOutput implements BucketOutput {
 
   @Override
   public int write(final List<ClosedBucket> buckets) {
+    if (dryRun) {
+      // The revision guard is MongoDB's: a dry run does not ask it.
+      return 0;
+    }
     return retried(
         "cannot write " + buckets.size() + " documents",
         () -> writer.write(buckets, writeTimeout).unchanged().size());
+  }
+
+  @Override
+  public Repaired repair(final List<ClosedBucket> buckets) {
+    return retried(
+        "cannot repair " + buckets.size() + " documents",
+        () -> writer.repair(buckets, dryRun, writeTimeout));
   }
 
   private <T> T retried(final String doing, final CheckedSupplier<T> step) {

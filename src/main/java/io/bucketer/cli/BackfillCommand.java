@@ -79,6 +79,15 @@ final class BackfillCommand implements Callable<Integer> {
   boolean dryRun;
 
   @Option(
+      names = "--repair",
+      description = {
+        "Replace the stored windows of the range whose documents differ from those built,",
+        "whatever their revision (at one above it), and delete their documents beyond the new",
+        "count: for a damaged granularity, or to rebuild one over a granularity added below it."
+      })
+  boolean repair;
+
+  @Option(
       names = "--progress-every",
       defaultValue = "10s",
       paramLabel = "SPAN",
@@ -99,7 +108,7 @@ final class BackfillCommand implements Callable<Integer> {
       Backfill.run(
           settings(config),
           plan,
-          dryRun,
+          new Backfill.Mode(repair, dryRun),
           progressEvery,
           line -> {
             out.println(line);

@@ -2,6 +2,7 @@ package io.bucketer.sink;
 
 import com.mongodb.MongoCommandException;
 import com.mongodb.client.model.BulkWriteOptions;
+import com.mongodb.client.model.WriteModel;
 import com.mongodb.reactivestreams.client.MongoClient;
 import com.mongodb.reactivestreams.client.MongoClients;
 import com.mongodb.reactivestreams.client.MongoCollection;
@@ -11,6 +12,7 @@ import io.bucketer.buckets.ClosedBucket;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.Retention;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -255,6 +257,89 @@ public final class MongoBucketWriter implements AutoCloseable {
       throw BulkWriteFailures.toException(failures, chunks.size(), diagnosis);
     }
     return WriteResult.of(buckets, outcomes);
+  }
+
+  /**
+   * What one {@link #repair} did.
+   *
+   * @param written documents created or replaced (in a dry run: that would be)
+   * @param unchanged documents stored with the same content, or at a newer revision meanwhile
+   * @param staleDeleted stored documents beyond their window's new count, deleted
+   */
+  public record Repaired(long written, long unchanged, long staleDeleted) {}
+
+  /**
+   * Writes {@code buckets}, whole windows each, over whatever is stored of their windows: a window
+   * stored with other content is replaced at a revision above every stored one, and its stored
+   * documents beyond the new count are deleted; a window stored with the same content (revisions
+   * aside, averages and deviations to rounding) is left as it is; one not stored is written as
+   * {@link #write} would. For a window a running stream may still revise, a repair can refuse the
+   * stream's next revision: repair settled windows.
+   *
+   * @param dryRun read and compare only: count what would change
+   * @throws BucketWriteException as {@link #write} does; what was written stays, and a repair run
+   *     again finds it the same
+   */
+  public Repaired repair(
+      final List<ClosedBucket> buckets, final boolean dryRun, final Duration timeout) {
+    ensureOpen();
+    long written = 0;
+    long unchanged = 0;
+    long stale = 0;
+    final Map<String, List<ClosedBucket>> byGranularity = new LinkedHashMap<>();
+    for (final ClosedBucket bucket : buckets) {
+      byGranularity
+          .computeIfAbsent(bucket.granularity().label(), g -> new ArrayList<>())
+          .add(bucket);
+    }
+    for (final Map.Entry<String, List<ClosedBucket>> group : byGranularity.entrySet()) {
+      final MongoCollection<BsonDocument> collection = collectionsByLabel.get(group.getKey());
+      if (collection == null) {
+        throw BucketWriteException.rejected(
+            "no collection for granularity " + group.getKey(), null, Map.of());
+      }
+      final List<BsonDocument> stored =
+          awaited(
+              "cannot read the stored documents to repair",
+              Flux.from(collection.find(WindowRepair.storedOf(group.getValue()))).collectList(),
+              timeout);
+      final List<ClosedBucket> toWrite = new ArrayList<>();
+      final List<WriteModel<BsonDocument>> deletes = new ArrayList<>();
+      for (final WindowRepair.Window window : WindowRepair.windows(group.getValue(), stored)) {
+        if (window.unchanged()) {
+          unchanged += window.built().size();
+          continue;
+        }
+        toWrite.addAll(window.toWrite());
+        if (window.stale() > 0) {
+          stale += window.stale();
+          deletes.add(window.deleteStale());
+        }
+      }
+      if (dryRun || toWrite.isEmpty()) {
+        written += toWrite.size();
+        continue;
+      }
+      final int refused = write(toWrite, timeout).unchanged().size();
+      written += toWrite.size() - refused;
+      unchanged += refused;
+      if (!deletes.isEmpty()) {
+        awaited(
+            "cannot delete stale documents",
+            Mono.from(collection.bulkWrite(deletes, UNORDERED)),
+            timeout);
+      }
+    }
+    return new Repaired(written, unchanged, stale);
+  }
+
+  private <T> T awaited(final String what, final Mono<T> step, final Duration timeout) {
+    try {
+      return step.block(timeout);
+    } catch (RuntimeException e) {
+      final Throwable cause = unwrap(e);
+      throw BucketWriteException.retryable(explained(what, cause), cause);
+    }
   }
 
   @Override

@@ -233,6 +233,49 @@ class BackfillIT {
     assertThat(overTheStream.of(DAY).written()).isZero();
     assertThat(documents("with-all", QUARTER)).isEqualTo(quartersOfA);
     assertThat(documents("with-all", DAY)).isEqualTo(daysOfA);
+
+    // Repair B's hours, which summarise minutes, over the quarters now there: they become A's
+    // hours, at one revision above their stored one, without their documents beyond the new count.
+    final Map<String, BsonDocument> hoursOfA = documents("with-all", HOUR);
+    final Map<String, BsonDocument> hoursBefore = documents("added-later", HOUR);
+    final long stale = hoursBefore.size() - hoursOfA.size();
+    assertThat(stale).as("minute summaries cut hours into more documents").isPositive();
+    final BackfillCounts wouldRepair =
+        backfill("added-later", List.of(HOUR), new Backfill.Mode(true, true), new ArrayList<>());
+    assertThat(documents("added-later", HOUR)).isEqualTo(hoursBefore);
+    assertThat(wouldRepair.of(HOUR).written()).isEqualTo(hoursOfA.size());
+    assertThat(wouldRepair.of(HOUR).staleDeleted()).isEqualTo(stale);
+
+    final List<String> repairLines = new ArrayList<>();
+    final BackfillCounts repaired =
+        backfill("added-later", List.of(HOUR), new Backfill.Mode(true, false), repairLines);
+    final Map<String, BsonDocument> hoursOfB = documents("added-later", HOUR);
+    assertEqualToRounding(hoursOfB, hoursOfA, hoursOfA.keySet());
+    hoursOfB.forEach(
+        (id, hour) ->
+            assertThat(hour.getInt32("revision").getValue())
+                .as(id)
+                .isEqualTo(hoursBefore.get(id).getInt32("revision").getValue() + 1));
+    assertThat(repaired.of(HOUR).written()).isEqualTo(hoursOfA.size());
+    assertThat(repaired.of(HOUR).staleDeleted()).isEqualTo(stale);
+    assertThat(repairLines.get(repairLines.size() - 1))
+        .contains(
+            String.format(
+                "1h %,d documents written, 0 already stored, %,d stale documents deleted",
+                hoursOfA.size(), stale));
+
+    // Again, and over the stream's own hours: nothing changes.
+    final BackfillCounts repairedAgain =
+        backfill("added-later", List.of(HOUR), new Backfill.Mode(true, false), new ArrayList<>());
+    assertThat(repairedAgain.of(HOUR).written()).isZero();
+    assertThat(repairedAgain.of(HOUR).alreadyStored()).isEqualTo(hoursOfA.size());
+    assertThat(documents("added-later", HOUR)).isEqualTo(hoursOfB);
+    final BackfillCounts repairedStream =
+        backfill("with-all", List.of(HOUR, DAY), new Backfill.Mode(true, false), new ArrayList<>());
+    assertThat(repairedStream.of(HOUR).written()).isZero();
+    assertThat(repairedStream.of(DAY).written()).isZero();
+    assertThat(documents("with-all", HOUR)).isEqualTo(hoursOfA);
+    assertThat(documents("with-all", DAY)).isEqualTo(daysOfA);
   }
 
   /**
@@ -335,17 +378,22 @@ class BackfillIT {
 
   private static BackfillCounts backfill(
       final String database, final boolean dryRun, final List<String> lines) {
+    return backfill(
+        database,
+        List.of(DAY, QUARTER),
+        dryRun ? Backfill.Mode.DRY_RUN : Backfill.Mode.WRITE,
+        lines);
+  }
+
+  private static BackfillCounts backfill(
+      final String database,
+      final List<Granularity> targets,
+      final Backfill.Mode mode,
+      final List<String> lines) {
     final BackfillPlan plan =
         BackfillPlan.of(
             new BackfillPlan.Request(
-                ALL,
-                LAYOUT,
-                Retention.NONE,
-                GRACE,
-                HORIZON,
-                List.of(DAY, QUARTER),
-                DAY_ONE,
-                Optional.empty()),
+                ALL, LAYOUT, Retention.NONE, GRACE, HORIZON, targets, DAY_ONE, Optional.empty()),
             NOW);
     return Backfill.run(
         new Backfill.Settings(
@@ -360,7 +408,7 @@ class BackfillIT {
             Duration.ofSeconds(30),
             Duration.ofSeconds(1)),
         plan,
-        dryRun,
+        mode,
         Duration.ofMinutes(1),
         lines::add);
   }

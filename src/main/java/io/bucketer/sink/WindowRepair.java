@@ -1,0 +1,202 @@
+package io.bucketer.sink;
+
+import static io.bucketer.buckets.BucketDocumentNames.AVG;
+import static io.bucketer.buckets.BucketDocumentNames.ID;
+import static io.bucketer.buckets.BucketDocumentNames.METRIC;
+import static io.bucketer.buckets.BucketDocumentNames.REVISION;
+import static io.bucketer.buckets.BucketDocumentNames.SENSOR_ID;
+import static io.bucketer.buckets.BucketDocumentNames.SEQ;
+import static io.bucketer.buckets.BucketDocumentNames.START_DATE;
+import static io.bucketer.buckets.BucketDocumentNames.STDDEV;
+
+import com.mongodb.client.model.DeleteManyModel;
+import com.mongodb.client.model.Filters;
+import com.mongodb.client.model.WriteModel;
+import io.bucketer.buckets.ClosedBucket;
+import io.bucketer.buckets.SeriesKey;
+import java.util.ArrayList;
+import java.util.Date;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.bson.BsonArray;
+import org.bson.BsonDocument;
+import org.bson.BsonValue;
+import org.bson.conversions.Bson;
+
+/**
+ * Which windows a repair rewrites: those whose stored documents differ from the ones built, at a
+ * revision above every stored one, with the stored documents beyond the new count ({@code seq} past
+ * {@code buckets}) to delete. A window stored with the same content, revisions aside and averages
+ * and deviations to a relative 1e-12 (a backfill merges them from their stored form, the stream
+ * from an exact one), is left as it is, so a repair run twice changes nothing the second time.
+ */
+final class WindowRepair {
+
+  /** Averages and deviations that differ by less than this, relatively, are the same. */
+  static final double ROUNDING = 1e-12;
+
+  /**
+   * One window's built buckets and its stored documents.
+   *
+   * @param built the window's buckets, in {@code seq} order
+   * @param stored its documents as stored, any order; empty when none
+   */
+  record Window(List<ClosedBucket> built, List<BsonDocument> stored) {
+
+    /** The stored documents are those built, but for revisions and rounding. */
+    boolean unchanged() {
+      if (stored.size() != built.size()) {
+        return false;
+      }
+      final Map<BsonDocument, BsonDocument> byId = new LinkedHashMap<>();
+      stored.forEach(document -> byId.put(document.getDocument(ID), document));
+      for (final ClosedBucket bucket : built) {
+        final BsonDocument document = byId.get(BucketDocuments.idOf(bucket));
+        if (document == null || !same(BucketDocuments.toDocument(bucket), document, "")) {
+          return false;
+        }
+      }
+      return true;
+    }
+
+    /**
+     * The buckets to write: as built when nothing is stored (their revision is the backfill's),
+     * otherwise at one revision above the highest stored.
+     */
+    List<ClosedBucket> toWrite() {
+      if (stored.isEmpty()) {
+        return built;
+      }
+      final int revision =
+          stored.stream()
+                  .mapToInt(document -> document.getInt32(REVISION).getValue())
+                  .max()
+                  .orElse(0)
+              + 1;
+      return built.stream().map(bucket -> atRevision(bucket, revision)).toList();
+    }
+
+    /** Stored documents beyond the built count: a longer, older cutting of the window. */
+    long stale() {
+      final int count = built.size();
+      return stored.stream().filter(document -> document.getInt32(SEQ).getValue() >= count).count();
+    }
+
+    /** Deletes the stored documents beyond the built count. */
+    WriteModel<BsonDocument> deleteStale() {
+      final ClosedBucket first = built.get(0);
+      return new DeleteManyModel<>(
+          Filters.and(
+              Filters.eq(SENSOR_ID, first.series().sensorId()),
+              Filters.eq(METRIC, first.series().metric()),
+              Filters.eq(START_DATE, new Date(first.windowStart())),
+              Filters.gte(SEQ, built.size())));
+    }
+  }
+
+  private WindowRepair() {}
+
+  /**
+   * The filter that finds the stored documents of the windows of {@code buckets}, all of one
+   * granularity: per series, its range of starts, so a batch of consecutive windows is one read.
+   */
+  static Bson storedOf(final List<ClosedBucket> buckets) {
+    final Map<SeriesKey, long[]> ranges = new LinkedHashMap<>();
+    for (final ClosedBucket bucket : buckets) {
+      final long[] range =
+          ranges.computeIfAbsent(bucket.series(), s -> new long[] {Long.MAX_VALUE, Long.MIN_VALUE});
+      range[0] = Math.min(range[0], bucket.windowStart());
+      range[1] = Math.max(range[1], bucket.windowStart());
+    }
+    final List<Bson> series = new ArrayList<>();
+    ranges.forEach(
+        (key, range) ->
+            series.add(
+                Filters.and(
+                    Filters.eq(SENSOR_ID, key.sensorId()),
+                    Filters.eq(METRIC, key.metric()),
+                    Filters.gte(START_DATE, new Date(range[0])),
+                    Filters.lte(START_DATE, new Date(range[1])))));
+    return series.size() == 1 ? series.get(0) : Filters.or(series);
+  }
+
+  /** The windows of {@code buckets}, in their order, each with its stored documents. */
+  static List<Window> windows(final List<ClosedBucket> buckets, final List<BsonDocument> stored) {
+    final Map<BsonDocument, List<ClosedBucket>> built = new LinkedHashMap<>();
+    for (final ClosedBucket bucket : buckets) {
+      built.computeIfAbsent(windowKey(bucket), k -> new ArrayList<>()).add(bucket);
+    }
+    final Map<BsonDocument, List<BsonDocument>> documents = new LinkedHashMap<>();
+    for (final BsonDocument document : stored) {
+      final BsonDocument key = document.getDocument(ID).clone();
+      key.remove(SEQ);
+      documents.computeIfAbsent(key, k -> new ArrayList<>()).add(document);
+    }
+    final List<Window> windows = new ArrayList<>(built.size());
+    built.forEach(
+        (key, parts) -> windows.add(new Window(parts, documents.getOrDefault(key, List.of()))));
+    return windows;
+  }
+
+  /** The {@code _id} of a window's documents without their {@code seq}. */
+  private static BsonDocument windowKey(final ClosedBucket bucket) {
+    final BsonDocument key = BucketDocuments.idOf(bucket);
+    key.remove(SEQ);
+    return key;
+  }
+
+  private static ClosedBucket atRevision(final ClosedBucket bucket, final int revision) {
+    return new ClosedBucket(
+        bucket.series(),
+        bucket.granularity(),
+        bucket.windowStart(),
+        bucket.stats(),
+        bucket.measurements(),
+        bucket.summaries(),
+        bucket.window(),
+        bucket.seq(),
+        bucket.buckets(),
+        revision);
+  }
+
+  /** Equal but for the revision, and averages and deviations to {@link #ROUNDING}. */
+  private static boolean same(final BsonValue built, final BsonValue stored, final String name) {
+    if (name.equals(AVG) || name.equals(STDDEV)) {
+      if (!built.isNumber() || !stored.isNumber()) {
+        return false;
+      }
+      final double one = built.asNumber().doubleValue();
+      final double other = stored.asNumber().doubleValue();
+      return Math.abs(one - other) <= ROUNDING * Math.max(Math.abs(one), Math.abs(other));
+    }
+    if (built.isDocument() && stored.isDocument()) {
+      final BsonDocument one = built.asDocument();
+      final BsonDocument other = stored.asDocument();
+      if (!one.keySet().equals(other.keySet())) {
+        return false;
+      }
+      for (final String field : one.keySet()) {
+        if (!(name.isEmpty() && field.equals(REVISION))
+            && !same(one.get(field), other.get(field), field)) {
+          return false;
+        }
+      }
+      return true;
+    }
+    if (built.isArray() && stored.isArray()) {
+      final BsonArray one = built.asArray();
+      final BsonArray other = stored.asArray();
+      if (one.size() != other.size()) {
+        return false;
+      }
+      for (int i = 0; i < one.size(); i++) {
+        if (!same(one.get(i), other.get(i), "")) {
+          return false;
+        }
+      }
+      return true;
+    }
+    return built.equals(stored);
+  }
+}
