@@ -33,7 +33,7 @@ import reactor.core.publisher.Mono;
  * that changed nothing is still a success).
  *
  * <p>Its parts: {@link BucketWriteModels}, {@link BucketChunk}, {@link BulkWriteFailures}, {@link
- * BucketIndexes}, {@link WriterClientSettings}, {@link WriteResult}.
+ * BucketIndexes}, {@link WriterClientSettings}, {@link WriteResult}, {@link WindowRepair}.
  */
 public final class MongoBucketWriter implements AutoCloseable {
 
