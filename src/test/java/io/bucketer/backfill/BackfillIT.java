@@ -19,6 +19,7 @@ import io.bucketer.sink.MongoBucketWriter;
 import io.bucketer.sink.MongoConnection;
 import io.bucketer.windows.InMemoryWindowStores;
 import io.bucketer.windows.WindowLifecycle;
+import io.bucketer.windows.WindowStore;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.InetSocketAddress;
@@ -207,12 +208,7 @@ class BackfillIT {
     assertEqualToRounding(quartersOfB, quartersOfA, Set.of());
     // boiler-2's late reading was the first of its minute, quarter and hour, and reached day one
     // when it had closed: the stream's day counts it as a revision, and no source window does.
-    final String lateOpenedDay = id(BOILER_2, DAY, DAY_ONE, 0);
-    final int parts = daysOfA.get(lateOpenedDay).getInt32("buckets").getValue();
-    final Set<String> lateOpenedDocuments = new HashSet<>();
-    for (int seq = 0; seq < parts; seq++) {
-      lateOpenedDocuments.add(id(BOILER_2, DAY, DAY_ONE, seq));
-    }
+    final Set<String> lateOpenedDocuments = lateOpenedDay(daysOfA);
     assertEqualToRounding(daysOfB, daysOfA, lateOpenedDocuments);
     for (final String id : lateOpenedDocuments) {
       assertThat(daysOfB.get(id).getInt32("revision").getValue())
@@ -276,6 +272,34 @@ class BackfillIT {
     assertThat(repairedStream.of(DAY).written()).isZero();
     assertThat(documents("with-all", HOUR)).isEqualTo(hoursOfA);
     assertThat(documents("with-all", DAY)).isEqualTo(daysOfA);
+  }
+
+  /**
+   * 15m and 1d added to a stream of 1m and 1h that ran for a day and a half: the stream builds them
+   * from the restart on and leaves the windows that span it to backfill, which builds those and all
+   * before. Together they are the documents of a stream that had them from the start.
+   */
+  @Test
+  void shouldCompleteAGranularityAddedToARunningStreamAsIfItHadBeenThereFromTheStart() {
+    final List<Sent> readings = readings();
+    stream(readings, ALL, "reference");
+    stream(readings, List.of(MINUTE, HOUR), at("2026-03-02T10:07:00Z"), ALL, "restarted");
+    final Map<String, BsonDocument> quartersOfStream = documents("restarted", QUARTER);
+    assertThat(quartersOfStream)
+        .as("the stream builds quarters after the restart only")
+        .isNotEmpty()
+        .allSatisfy(
+            (id, quarter) ->
+                assertThat(quarter.getDateTime("start_date").getValue())
+                    .isGreaterThanOrEqualTo(Instant.parse("2026-03-02T10:15:00Z").toEpochMilli()));
+
+    final BackfillCounts counts = backfill("restarted", false, new ArrayList<>());
+
+    assertThat(counts.of(QUARTER).alreadyStored()).isEqualTo(quartersOfStream.size());
+    assertEqualToRounding(
+        documents("restarted", QUARTER), documents("reference", QUARTER), Set.of());
+    final Map<String, BsonDocument> days = documents("reference", DAY);
+    assertEqualToRounding(documents("restarted", DAY), days, lateOpenedDay(days));
   }
 
   /**
@@ -346,16 +370,29 @@ class BackfillIT {
   /** The real window lifecycle over {@code readings}, its buckets written as the sink does. */
   private static void stream(
       final List<Sent> readings, final List<Granularity> granularities, final String database) {
-    final WindowLifecycle lifecycle =
-        new WindowLifecycle(
-            new WindowLifecycle.Settings(
-                granularities, GRACE, Duration.ofSeconds(30), HORIZON, LAYOUT),
-            InMemoryWindowStores.create(),
-            delta -> {});
+    stream(readings, granularities, Long.MAX_VALUE, granularities, database);
+  }
+
+  /**
+   * The real window lifecycle over {@code readings}, with {@code before} until the first reading
+   * sent at or after {@code restart}, then restarted over the same store with {@code after}.
+   */
+  private static void stream(
+      final List<Sent> readings,
+      final List<Granularity> before,
+      final long restart,
+      final List<Granularity> after,
+      final String database) {
+    final WindowStore store = InMemoryWindowStores.create();
     final long wallClock = END.toEpochMilli();
-    lifecycle.restore(wallClock);
+    WindowLifecycle lifecycle = lifecycle(before, store, wallClock);
+    boolean restarted = false;
     final List<ClosedBucket> emitted = new ArrayList<>();
     for (final Sent sent : readings) {
+      if (!restarted && !sent.late() && sent.measurement().timestamp() >= restart) {
+        lifecycle = lifecycle(after, store, wallClock);
+        restarted = true;
+      }
       final WindowLifecycle.Outcome outcome =
           lifecycle.accept(
               sent.series(), sent.measurement(), sent.utcOffsetMinutes(), wallClock, emitted::add);
@@ -368,12 +405,24 @@ class BackfillIT {
     lifecycle.closeIdleSeries(NOW.toEpochMilli(), emitted::add);
     try (MongoBucketWriter writer =
         new MongoBucketWriter(
-            client.getDatabase(database), PREFIX, granularities, Retention.NONE, 200, 2)) {
+            client.getDatabase(database), PREFIX, after, Retention.NONE, 200, 2)) {
       writer.ensureIndexes(Duration.ofSeconds(30));
       for (int i = 0; i < emitted.size(); i += 500) {
         writer.write(emitted.subList(i, Math.min(emitted.size(), i + 500)), Duration.ofSeconds(30));
       }
     }
+  }
+
+  private static WindowLifecycle lifecycle(
+      final List<Granularity> granularities, final WindowStore store, final long wallClock) {
+    final WindowLifecycle lifecycle =
+        new WindowLifecycle(
+            new WindowLifecycle.Settings(
+                granularities, GRACE, Duration.ofSeconds(30), HORIZON, LAYOUT),
+            store,
+            delta -> {});
+    lifecycle.restore(wallClock);
+    return lifecycle;
   }
 
   private static BackfillCounts backfill(
@@ -432,6 +481,20 @@ class BackfillIT {
                 document -> document,
                 (one, other) -> one,
                 TreeMap::new));
+  }
+
+  /**
+   * The documents of boiler-2's day one. Its late reading was the first of its minute, quarter and
+   * hour, and reached the day when it had closed: the stream's day counts it as a revision, and no
+   * source window does.
+   */
+  private static Set<String> lateOpenedDay(final Map<String, BsonDocument> days) {
+    final int parts = days.get(id(BOILER_2, DAY, DAY_ONE, 0)).getInt32("buckets").getValue();
+    final Set<String> documents = new HashSet<>();
+    for (int seq = 0; seq < parts; seq++) {
+      documents.add(id(BOILER_2, DAY, DAY_ONE, seq));
+    }
+    return documents;
   }
 
   private static String id(
