@@ -197,6 +197,31 @@ class ArchitectureTest {
         .check(PRODUCT);
   }
 
+  /**
+   * A reprocessing moves the processor's committed offsets with Kafka's admin client: it reads no
+   * record, computes no bucket and writes no document; the processor it restarts does.
+   */
+  @Test
+  void shouldReprocessWithKafkasAdminClientAlone() {
+    noClasses()
+        .that()
+        .resideInAPackage("io.bucketer.reprocess..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(
+            "io.bucketer.windows..",
+            "io.bucketer.topology..",
+            "io.bucketer.app..",
+            "io.bucketer.sink..",
+            "io.bucketer.cli..",
+            "org.apache.kafka.streams..",
+            "org.apache.kafka.clients.producer..",
+            "com.mongodb..",
+            "org.bson..")
+        .because("the processor replaces what it wrote; this only moves where it reads from")
+        .check(PRODUCT);
+  }
+
   /** What bucketer-run.jar leaves out: only the tools and the command line reach for the tools. */
   @Test
   void shouldKeepTheRuntimeFreeOfTheDemoAndTheBenchmarks() {

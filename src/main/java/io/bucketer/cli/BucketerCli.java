@@ -20,6 +20,7 @@ import picocli.CommandLine.Command;
       DeadLettersCommand.class,
       ResinkCommand.class,
       BackfillCommand.class,
+      ReprocessCommand.class,
       SimulateCommand.class,
       DemoCommand.class,
       BenchCommand.class,

@@ -6,9 +6,9 @@ import picocli.CommandLine.Command;
 /**
  * Entry point of {@code bucketer-run.jar}, the artifact the runtime image carries: the processor
  * and what an operator runs beside it ({@code run}, {@code check}, {@code dead-letters}, {@code
- * resink}, {@code simulate}, {@code query}, {@code config-reference}), without the demo and the
- * benchmarks, and so without the embedded Kafka broker, Scala and the MongoDB stand-in that only
- * they need.
+ * resink}, {@code reprocess}, {@code simulate}, {@code query}, {@code config-reference}), without
+ * the demo and the benchmarks, and so without the embedded Kafka broker, Scala and the MongoDB
+ * stand-in that only they need.
  */
 @Command(
     name = "bucketer",
@@ -21,6 +21,7 @@ import picocli.CommandLine.Command;
       DeadLettersCommand.class,
       ResinkCommand.class,
       BackfillCommand.class,
+      ReprocessCommand.class,
       SimulateCommand.class,
       QueryCommand.class,
       ConfigReferenceCommand.class,

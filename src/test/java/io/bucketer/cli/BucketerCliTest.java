@@ -30,6 +30,7 @@ class BucketerCliTest {
         "run",
         "resink",
         "backfill",
+        "reprocess",
         "simulate",
         "demo",
         "config-reference",
