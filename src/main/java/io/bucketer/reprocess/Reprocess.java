@@ -4,7 +4,7 @@ import io.bucketer.buckets.TimeSpans;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
+import java.time.temporal.ChronoUnit;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -78,7 +78,8 @@ public final class Reprocess {
       final boolean dryRun,
       final Clock clock,
       final Consumer<String> lines) {
-    final Instant horizon = clock.instant().minus(settings.latenessHorizon());
+    final Instant horizon =
+        clock.instant().minus(settings.latenessHorizon()).truncatedTo(ChronoUnit.SECONDS);
     if (from.isBefore(horizon)) {
       throw new ReprocessRefusedException(
           String.format(
@@ -187,12 +188,12 @@ public final class Reprocess {
     } catch (GroupIdNotFoundException e) {
       return;
     }
-    final List<MemberDescription> members = new ArrayList<>(description.members());
+    final List<MemberDescription> members = List.copyOf(description.members());
     if (!members.isEmpty()) {
       throw stillRunning(
           group,
-          members.size()
-              + " members are in it ("
+          (members.size() == 1 ? "1 member is" : members.size() + " members are")
+              + " in it (from "
               + members.stream()
                   .map(MemberDescription::host)
                   .distinct()
