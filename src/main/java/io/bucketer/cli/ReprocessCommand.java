@@ -4,6 +4,7 @@ import io.bucketer.config.BucketerConfig;
 import io.bucketer.ingest.InputFormat;
 import io.bucketer.reprocess.Reprocess;
 import io.bucketer.reprocess.ReprocessRefusedException;
+import io.bucketer.windows.DuplicateTimestamps;
 import java.io.PrintWriter;
 import java.time.Clock;
 import java.time.Instant;
@@ -30,7 +31,8 @@ import picocli.CommandLine.Spec;
           + " same series and time, its windows are written again with a higher revision, and"
           + " nothing is counted twice. Takes run's settings.",
       "Refuses while the group has members, for an instant further back than lateness.horizon,"
-          + " and when the topic's retention deleted records of the range. Never moves an offset"
+          + " when the topic's retention deleted records of the range, and with"
+          + " duplicate.timestamps=keep-first. Never moves an offset"
           + " forward. See docs/reprocessing.md.",
       "Exit status: 0 done, 1 refused or Kafka failed, 2 bad options or settings, 3 Kafka"
           + " refused the credentials or an ACL."
@@ -65,6 +67,14 @@ final class ReprocessCommand implements Callable<Integer> {
     final BucketerConfig config = configOptions.load();
     final PrintWriter out = spec.commandLine().getOut();
     final PrintWriter err = spec.commandLine().getErr();
+    if (config.duplicateTimestamps() == DuplicateTimestamps.KEEP_FIRST) {
+      // Every reading read again meets the one held at its time, and keep-first keeps that one.
+      err.println(
+          "bucketer reprocess: duplicate.timestamps=keep-first: the processor would keep the"
+              + " values it holds and drop every reading read again; reprocessing needs keep-last"
+              + " — see docs/reprocessing.md");
+      return 1;
+    }
     if (config.inputFormat() == InputFormat.SPARKPLUG_B) {
       out.println(
           "sparkplug-b: data read again before its node's BIRTH is decoded with the births the"

@@ -86,6 +86,32 @@ class BucketerCliTest {
         .contains("neither is an input record");
   }
 
+  /** keep-first would keep every value the processor holds and drop each reading read again. */
+  @Test
+  void shouldRefuseToReprocessWithKeepFirstBeforeConnecting() {
+    final int exitCode =
+        execute(
+            "reprocess",
+            "--from",
+            "2026-11-26T06:00:00Z",
+            "-s",
+            "bootstrap.servers=localhost:1",
+            "-s",
+            "mongodb.uri=mongodb://localhost",
+            "-s",
+            "input.format=json",
+            "-s",
+            "duplicate.timestamps=keep-first");
+
+    assertThat(exitCode).isEqualTo(1);
+    assertThat(err.toString())
+        .startsWith("bucketer reprocess: duplicate.timestamps=keep-first:")
+        .contains("reprocessing needs keep-last")
+        .doesNotContain("localhost:1")
+        .doesNotContain("\tat ");
+    assertThat(out.toString()).isEmpty();
+  }
+
   @Test
   void shouldSayHowToWriteADeadLetterRange() {
     assertThat(execute("dead-letters", "show", "--partition", "9-3")).isEqualTo(2);

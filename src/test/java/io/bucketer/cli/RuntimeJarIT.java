@@ -75,8 +75,9 @@ class RuntimeJarIT {
                       || name.startsWith("io/bucketer/cli/Demo"))
           .forEach(tools::add);
       assertThat(jar.getEntry("io/bucketer/app/BucketerApp.class")).isNotNull();
-      // The recovery path must be in the image that runs beside the processor.
+      // The recovery and reprocessing paths must be in the image that runs beside the processor.
       assertThat(jar.getEntry("io/bucketer/resink/Resink.class")).isNotNull();
+      assertThat(jar.getEntry("io/bucketer/reprocess/Reprocess.class")).isNotNull();
     }
     assertThat(tools).isEmpty();
     assertThat(Files.size(JAR)).isLessThan(Files.size(Path.of("target", "bucketer.jar")) / 2);

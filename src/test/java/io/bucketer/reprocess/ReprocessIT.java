@@ -48,7 +48,7 @@ import picocli.CommandLine;
  * {@code value}, it replaces every document the bug wrote: the same readings in each, every sum,
  * minimum and maximum now of {@code value}, each document at a higher revision, no reading counted
  * twice and no dead letter. It refuses while the processor runs, for an instant beyond the lateness
- * horizon and once retention deleted part of the range; a dry run moves nothing.
+ * horizon, with keep-first and once retention deleted part of the range; a dry run moves nothing.
  */
 @Tag("integration")
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
@@ -118,6 +118,22 @@ class ReprocessIT {
       assertThat(tooFar.err())
           .startsWith("bucketer reprocess: --from " + beyond + " is further back than")
           .contains("lateness.horizon (1d)", "too-late", "docs/reprocessing.md");
+      assertThat(committed(run)).isEqualTo(committed);
+
+      // keep-first would keep the raw values held and drop every reading read again.
+      final Cli keepFirst =
+          cli(
+              run,
+              "reprocess",
+              "--from",
+              from.toString(),
+              "-s",
+              WindowSettings.DUPLICATE_TIMESTAMPS + "=keep-first");
+      assertThat(keepFirst.exitCode()).isEqualTo(1);
+      assertThat(keepFirst.err())
+          .startsWith("bucketer reprocess: duplicate.timestamps=keep-first:")
+          .contains("reprocessing needs keep-last", "docs/reprocessing.md");
+      assertThat(keepFirst.out()).isEmpty();
       assertThat(committed(run)).isEqualTo(committed);
 
       final Cli dryRun = cli(run, "reprocess", "--from", from.toString(), "--dry-run");
