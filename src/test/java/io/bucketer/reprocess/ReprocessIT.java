@@ -6,17 +6,15 @@ import static org.awaitility.Awaitility.await;
 import io.bucketer.app.BucketerApp;
 import io.bucketer.avro.Reading;
 import io.bucketer.buckets.Granularity;
-import io.bucketer.cli.BucketerCli;
 import io.bucketer.config.InputSettings;
 import io.bucketer.config.WindowSettings;
 import io.bucketer.metrics.BucketerMetrics;
 import io.bucketer.testing.BucketStoreAssertions;
+import io.bucketer.testing.CliRun;
 import io.bucketer.testing.InProcessRun;
 import io.bucketer.testing.LocalInfrastructure;
 import io.bucketer.testing.Meters;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -39,7 +37,6 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /**
  * {@code bucketer reprocess} as an operator uses it after a bug fix: gateways send JSON readings
@@ -101,7 +98,7 @@ class ReprocessIT {
         BucketStoreAssertions.assertStoreEqualsComputation(
             run.store(), raw(readings), MINUTE, TEN_MINUTES);
 
-        final Cli running = cli(run, "reprocess", "--from", from.toString());
+        final CliRun running = cli(run, "reprocess", "--from", from.toString());
         assertThat(running.exitCode()).as(running.out()).isEqualTo(1);
         assertThat(running.err())
             .startsWith("bucketer reprocess: group " + run.config().applicationId() + " is in use")
@@ -113,7 +110,7 @@ class ReprocessIT {
           .isEqualTo(records.size());
 
       final Instant beyond = Instant.now().minus(Duration.ofHours(25));
-      final Cli tooFar = cli(run, "reprocess", "--from", beyond.toString());
+      final CliRun tooFar = cli(run, "reprocess", "--from", beyond.toString());
       assertThat(tooFar.exitCode()).isEqualTo(1);
       assertThat(tooFar.err())
           .startsWith("bucketer reprocess: --from " + beyond + " is further back than")
@@ -121,7 +118,7 @@ class ReprocessIT {
       assertThat(committed(run)).isEqualTo(committed);
 
       // keep-first would keep the raw values held and drop every reading read again.
-      final Cli keepFirst =
+      final CliRun keepFirst =
           cli(
               run,
               "reprocess",
@@ -136,7 +133,7 @@ class ReprocessIT {
       assertThat(keepFirst.out()).isEmpty();
       assertThat(committed(run)).isEqualTo(committed);
 
-      final Cli dryRun = cli(run, "reprocess", "--from", from.toString(), "--dry-run");
+      final CliRun dryRun = cli(run, "reprocess", "--from", from.toString(), "--dry-run");
       assertThat(dryRun.exitCode()).as(dryRun.err()).isZero();
       committed.forEach(
           (partition, offset) ->
@@ -154,7 +151,7 @@ class ReprocessIT {
                   committed.size(), records.size()));
       assertThat(committed(run)).isEqualTo(committed);
 
-      final Cli reprocess = cli(run, "reprocess", "--from", from.toString());
+      final CliRun reprocess = cli(run, "reprocess", "--from", from.toString());
       assertThat(reprocess.exitCode()).as(reprocess.err()).isZero();
       assertThat(reprocess.out())
           .contains(
@@ -202,7 +199,7 @@ class ReprocessIT {
             .get(30, TimeUnit.SECONDS);
       }
       final Map<TopicPartition, Long> processed = committed(run);
-      final Cli retained = cli(run, "reprocess", "--from", from.toString());
+      final CliRun retained = cli(run, "reprocess", "--from", from.toString());
       assertThat(retained.exitCode()).isEqualTo(1);
       assertThat(retained.err())
           .startsWith(
@@ -281,24 +278,10 @@ class ReprocessIT {
     }
   }
 
-  private record Cli(int exitCode, String out, String err) {}
-
   /** A command with the run's settings, the value field fixed as the restarted processor has it. */
-  private static Cli cli(final InProcessRun run, final String... args) {
-    final List<String> line = new ArrayList<>(List.of(args));
+  private static CliRun cli(final InProcessRun run, final String... args) {
     final Map<String, String> settings = new TreeMap<>(run.settings());
     settings.putAll(FIXED);
-    settings.forEach(
-        (name, value) -> {
-          line.add("-s");
-          line.add(name + "=" + value);
-        });
-    final StringWriter out = new StringWriter();
-    final StringWriter err = new StringWriter();
-    final CommandLine commandLine = BucketerCli.commandLine();
-    commandLine.setOut(new PrintWriter(out, true));
-    commandLine.setErr(new PrintWriter(err, true));
-    final int exitCode = commandLine.execute(line.toArray(new String[0]));
-    return new Cli(exitCode, out.toString(), err.toString());
+    return CliRun.withSettings(settings, args);
   }
 }
