@@ -14,6 +14,7 @@ import io.bucketer.testing.CliRun;
 import io.bucketer.testing.InProcessRun;
 import io.bucketer.testing.LocalInfrastructure;
 import io.bucketer.testing.Meters;
+import io.bucketer.topics.DeadLetterHeaders;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -28,6 +29,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.RecordsToDelete;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.bson.BsonDocument;
@@ -44,8 +46,9 @@ import org.junit.jupiter.api.io.TempDir;
  * raw}. Stopped, moved back to the first reading with {@code reprocess --from}, and started with
  * {@code value}, it replaces every document the bug wrote: the same readings in each, every sum,
  * minimum and maximum now of {@code value}, each document at a higher revision, no reading counted
- * twice and no dead letter. It refuses while the processor runs, for an instant beyond the lateness
- * horizon, with keep-first and once retention deleted part of the range; a dry run moves nothing.
+ * twice, and a record neither version reads dead-lettered a second time. It refuses while the
+ * processor runs, for an instant beyond the lateness horizon, with keep-first and once retention
+ * deleted part of the range; a dry run moves nothing.
  */
 @Tag("integration")
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
@@ -88,7 +91,9 @@ class ReprocessIT {
     final Instant history = Instant.now().truncatedTo(ChronoUnit.HOURS).minus(Duration.ofHours(3));
     final List<Reading> readings = readings(history);
     final List<ProducerRecord<byte[], byte[]>> records =
-        readings.stream().map(ReprocessIT::gatewayRecord).toList();
+        new ArrayList<>(readings.stream().map(ReprocessIT::gatewayRecord).toList());
+    // Neither version can read it: dead-lettered once by each.
+    records.add(noSensorId(history));
     try (InProcessRun run = new InProcessRun(infrastructure.endpoints(), stateDir, 2, BUGGY)) {
       // Records take the producer's clock as their timestamps: the first one is at or after this.
       final Instant from = Instant.now().minusSeconds(1).truncatedTo(ChronoUnit.MILLIS);
@@ -97,6 +102,9 @@ class ReprocessIT {
         run.awaitReadingsInBuckets(readings.size(), MINUTE, TEN_MINUTES);
         BucketStoreAssertions.assertStoreEqualsComputation(
             run.store(), raw(readings), MINUTE, TEN_MINUTES);
+        await("the record without a sensor id dead-lettered")
+            .atMost(InProcessRun.DEADLINE)
+            .until(() -> run.deadLetters().size() == 1);
 
         final CliRun running = cli(run, "reprocess", "--from", from.toString());
         assertThat(running.exitCode()).as(running.out()).isEqualTo(1);
@@ -186,7 +194,23 @@ class ReprocessIT {
                   .as("%s written again", id)
                   .isGreaterThan(before.getInt32("revision").getValue());
             });
-        assertThat(run.deadLetters()).isEmpty();
+        // The record that fails again is dead-lettered again: a second copy of the same origin.
+        await("the record without a sensor id dead-lettered again")
+            .atMost(InProcessRun.DEADLINE)
+            .until(() -> run.deadLetters().size() == 2);
+        final List<String> letters =
+            run.deadLetters().stream()
+                .map(
+                    letter ->
+                        header(letter, DeadLetterHeaders.REASON)
+                            + " from "
+                            + header(letter, DeadLetterHeaders.SOURCE_PARTITION)
+                            + "/"
+                            + header(letter, DeadLetterHeaders.SOURCE_OFFSET))
+                .toList();
+        assertThat(letters).hasSize(2);
+        assertThat(letters.get(0)).startsWith("missing-field from ");
+        assertThat(letters.get(1)).isEqualTo(letters.get(0));
       }
 
       // Retention deletes the first record of a partition: the range is no longer whole.
@@ -251,6 +275,19 @@ class ReprocessIT {
         "",
         reading.getSensorId().getBytes(StandardCharsets.UTF_8),
         json.getBytes(StandardCharsets.UTF_8));
+  }
+
+  /** A gateway's record without a sensor id, which no mapping of the value field mends. */
+  private static ProducerRecord<byte[], byte[]> noSensorId(final Instant history) {
+    final String json =
+        String.format(
+            "{\"metric\":\"temperature\",\"timestamp\":\"%s\",\"raw\":210,\"value\":21}", history);
+    return new ProducerRecord<>(
+        "", "gateway-9".getBytes(StandardCharsets.UTF_8), json.getBytes(StandardCharsets.UTF_8));
+  }
+
+  private static String header(final ConsumerRecord<byte[], byte[]> record, final String name) {
+    return new String(record.headers().lastHeader(name).value(), StandardCharsets.UTF_8);
   }
 
   /** Every document of both granularities by granularity and _id. */
