@@ -204,7 +204,7 @@ public final class WindowLifecycle {
           granularity.equals(finest) ? finestWindow : store.get(series, granularity, start);
       if (before == null
           && !granularity.equals(finest)
-          && readingsHeld(series, start, granularity.windowEnd(start) - 1) > 1) {
+          && closedReadingsHeld(series, start, granularity.windowEnd(start) - 1) > 1) {
         // Added while its span was under way: the window is backfill's (see spanUnderWay), and
         // the coarser windows it would have fed take the reading directly.
         if (leftToBackfill.isEmpty()) {
@@ -301,14 +301,18 @@ public final class WindowLifecycle {
   }
 
   /**
-   * How many readings the finest windows of {@code series} starting in {@code [from, to]} hold.
-   * Windows of every granularity that can still change have their finest windows held.
+   * How many readings the closed finest windows of {@code series} starting in {@code [from, to]}
+   * hold: readings a coarser window of that span has counted, or would have, had it existed. Open
+   * ones have reached no coarser window yet. Windows of every granularity that can still change
+   * have their finest windows held.
    */
-  private long readingsHeld(final SeriesKey series, final long from, final long to) {
+  private long closedReadingsHeld(final SeriesKey series, final long from, final long to) {
     long held = 0;
     if (to >= from) {
       for (final WindowReader.Window window : store.range(series, finest, from, to)) {
-        held += window.state().stats().count();
+        if (window.state().closed()) {
+          held += window.state().stats().count();
+        }
       }
     }
     return held;
@@ -383,7 +387,7 @@ public final class WindowLifecycle {
    * above it, so those count every reading.
    */
   private boolean spanUnderWay(final SeriesKey series, final long start, final long finerStart) {
-    return readingsHeld(series, start, finerStart - 1) > 0;
+    return closedReadingsHeld(series, start, finerStart - 1) > 0;
   }
 
   /**

@@ -209,6 +209,61 @@ class WindowLifecycleTest {
     assertThat(secondHour.window().count()).isEqualTo(360);
   }
 
+  /**
+   * Readings in any order a repartitioned stream can give (each moved up to 200 places, every ninth
+   * held back until the windows closed on the wall clock, some resent), across three hours: the
+   * last document of every minute and every hour counts each reading once, but those held back past
+   * the lateness horizon.
+   */
+  @Test
+  void shouldCountEveryReadingOnceWhateverTheArrivalOrder() {
+    for (int seed = 0; seed < 40; seed++) {
+      final SplittableRandom random = new SplittableRandom(seed);
+      final List<long[]> arrivals = new ArrayList<>(); // {position, time}
+      final List<Long> heldBack = new ArrayList<>();
+      for (long t = TEN; t < TEN + 3 * 3_600_000L; t += 5_000 + random.nextLong(0, 20_000)) {
+        if (random.nextInt(9) == 0) {
+          heldBack.add(t);
+        } else {
+          arrivals.add(new long[] {arrivals.size() + random.nextLong(0, 200), t});
+        }
+      }
+      arrivals.sort(Comparator.comparingLong(arrival -> arrival[0]));
+      final InMemoryWindowStore fresh = new InMemoryWindowStore();
+      final List<ClosedBucket> out = new ArrayList<>();
+      final WindowLifecycle life = new WindowLifecycle(SETTINGS, fresh, delta -> {});
+      life.restore(WALL_CLOCK);
+      final List<Long> sent = new ArrayList<>();
+      for (final long[] arrival : arrivals) {
+        life.accept(SERIES, new Measurement(arrival[1], 1.0), null, WALL_CLOCK, out::add);
+        sent.add(arrival[1]);
+        if (random.nextInt(10) == 0) {
+          life.accept(SERIES, new Measurement(arrival[1], 1.0), null, WALL_CLOCK, out::add);
+        }
+      }
+      final long later = TEN + 4 * 3_600_000L;
+      life.closeIdleSeries(later, out::add);
+      for (final long t : heldBack) {
+        if (life.accept(SERIES, new Measurement(t, 1.0), null, later, out::add)
+            != Outcome.TOO_LATE) {
+          sent.add(t);
+        }
+      }
+      for (final Granularity granularity : List.of(MINUTE, HOUR)) {
+        final Map<Long, Long> expected =
+            sent.stream()
+                .collect(Collectors.groupingBy(granularity::windowStart, Collectors.counting()));
+        final Map<Long, Long> written = new TreeMap<>();
+        out.stream()
+            .filter(bucket -> bucket.granularity().equals(granularity))
+            .forEach(bucket -> written.put(bucket.windowStart(), bucket.window().count()));
+        assertThat(written)
+            .as("seed " + seed + ", " + granularity)
+            .isEqualTo(new TreeMap<>(expected));
+      }
+    }
+  }
+
   @Test
   void shouldKeepEveryReadingInTheHourWhenTheLayoutSaysSo() {
     lifecycle =
