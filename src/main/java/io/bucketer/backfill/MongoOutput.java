@@ -5,6 +5,7 @@ import dev.failsafe.FailsafeException;
 import dev.failsafe.RetryPolicy;
 import dev.failsafe.function.CheckedSupplier;
 import io.bucketer.buckets.ClosedBucket;
+import io.bucketer.sink.AcknowledgementRetries;
 import io.bucketer.sink.BucketWriteException;
 import io.bucketer.sink.MongoBucketWriter;
 import io.bucketer.sink.MongoBucketWriter.Repaired;
@@ -20,8 +21,6 @@ import java.util.function.Consumer;
  * ({@code bucket.max.bytes} cuts it), so a rejection means something an operator must look at.
  */
 final class MongoOutput implements BucketOutput {
-
-  private static final Duration FIRST_RETRY = Duration.ofMillis(200);
 
   private final MongoBucketWriter writer;
   private final boolean dryRun;
@@ -44,18 +43,7 @@ final class MongoOutput implements BucketOutput {
     this.dryRun = dryRun;
     this.writeTimeout = writeTimeout;
     this.untilAcknowledged =
-        RetryPolicy.builder()
-            .handleIf(error -> error instanceof BucketWriteException e && e.isRetryable())
-            .withBackoff(
-                FIRST_RETRY, maxBackoff.compareTo(FIRST_RETRY) > 0 ? maxBackoff : FIRST_RETRY)
-            .withMaxRetries(-1)
-            .withMaxDuration(giveUpAfter)
-            .onFailedAttempt(
-                attempt ->
-                    retrying.accept(
-                        "MongoDB did not acknowledge, retrying: "
-                            + attempt.getLastException().getMessage()))
-            .build();
+        AcknowledgementRetries.untilAcknowledged(maxBackoff, giveUpAfter, retrying);
   }
 
   @Override

@@ -5,6 +5,7 @@ import dev.failsafe.FailsafeException;
 import dev.failsafe.RetryPolicy;
 import dev.failsafe.function.CheckedSupplier;
 import io.bucketer.buckets.ClosedBucket;
+import io.bucketer.sink.AcknowledgementRetries;
 import io.bucketer.sink.BucketWriteException;
 import io.bucketer.sink.MongoBucketWriter;
 import io.bucketer.topics.BucketKey;
@@ -23,8 +24,6 @@ import java.util.function.Consumer;
  * not dead-lettered again: the running sink already did, when it met it.
  */
 final class MongoTarget implements ResinkTarget {
-
-  private static final Duration FIRST_RETRY = Duration.ofMillis(200);
 
   private final MongoBucketWriter writer;
   private final Duration writeTimeout;
@@ -46,18 +45,7 @@ final class MongoTarget implements ResinkTarget {
     this.writer = writer;
     this.writeTimeout = writeTimeout;
     this.untilAcknowledged =
-        RetryPolicy.builder()
-            .handleIf(error -> error instanceof BucketWriteException e && e.isRetryable())
-            .withBackoff(
-                FIRST_RETRY, maxBackoff.compareTo(FIRST_RETRY) > 0 ? maxBackoff : FIRST_RETRY)
-            .withMaxRetries(-1)
-            .withMaxDuration(giveUpAfter)
-            .onFailedAttempt(
-                attempt ->
-                    retrying.accept(
-                        "MongoDB did not acknowledge, retrying: "
-                            + attempt.getLastException().getMessage()))
-            .build();
+        AcknowledgementRetries.untilAcknowledged(maxBackoff, giveUpAfter, retrying);
   }
 
   /**
