@@ -73,6 +73,18 @@ public final class SeriesQueries {
   /** Windows of one granularity, and what was read to find them. */
   public record Windows(List<WindowTotals> windows, long documentsRead, long stateWindowsRead) {}
 
+  /**
+   * The points of a chart, how they were drawn, and what was read to find them.
+   *
+   * @param readFrom where the windows read are stored: a collection, or a coarser one's summaries
+   */
+  public record Points(
+      List<ChartPoint> points,
+      Resolution resolution,
+      String readFrom,
+      long documentsRead,
+      long stateWindowsRead) {}
+
   private final StoredBuckets stored;
   private final RollupPlan plan;
   private final Retention retention;
@@ -153,6 +165,35 @@ public final class SeriesQueries {
     final SeriesView view = new SeriesView(series, stored, live, plan);
     final List<WindowTotals> windows = view.windows(granularity, granularity.windowStart(from), to);
     return new Windows(windows, view.documentsRead(), view.stateWindowsRead());
+  }
+
+  /**
+   * The points of a chart of {@code series}, as {@code resolution} draws them: the windows of its
+   * granularity in its points, whole, each point the exact merge of its windows; the points without
+   * readings as {@code fill} says. Windows are read as {@link #windows} reads them (minutes from
+   * their hours' summaries, open windows from the state), and counted alike.
+   *
+   * @throws IllegalArgumentException when the granularity is not configured
+   */
+  public Points points(
+      final SeriesKey series,
+      final Resolution resolution,
+      final GapFill fill,
+      final LiveWindows live) {
+    final Granularity granularity = resolution.read();
+    if (!plan.granularities().contains(granularity)) {
+      throw new IllegalArgumentException("not a configured granularity: " + granularity);
+    }
+    checkKept(stored.documentsOf(granularity), resolution.firstStart());
+    final SeriesView view = new SeriesView(series, stored, live, plan);
+    final List<WindowTotals> windows =
+        view.windows(granularity, resolution.firstStart(), resolution.lastEnd());
+    return new Points(
+        fill.apply(PointMerge.of(windows, resolution), resolution),
+        resolution,
+        stored.readFrom(granularity),
+        view.documentsRead(),
+        view.stateWindowsRead());
   }
 
   /**

@@ -108,6 +108,16 @@ public final class StoredBuckets {
     return summarisedIn.getOrDefault(granularity, granularity);
   }
 
+  /**
+   * Where the windows of {@code granularity} are read: the summaries of a coarser collection
+   * ({@code buckets_1h summaries}), or its own collection ({@code buckets_1m}).
+   */
+  public String readFrom(final Granularity granularity) {
+    final Granularity documents = documentsOf(granularity);
+    final String collection = BucketDocumentNames.collectionName(collectionPrefix, documents);
+    return documents.equals(granularity) ? collection : collection + " summaries";
+  }
+
   /** The configured granularities, finest first. */
   public List<Granularity> granularities() {
     return granularities;

@@ -1,0 +1,61 @@
+package io.bucketer.query;
+
+import io.bucketer.buckets.BucketStats;
+import io.bucketer.buckets.Granularity;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Consecutive windows of one granularity merged into the points of a chart, {@code k} windows a
+ * point ({@link Resolution}). {@link #merged} is the one place where a point's fields are made from
+ * its windows' fields: a field added to {@link WindowTotals} is merged there, with the point's span
+ * and all its windows at hand. Merges are exact: the point's totals equal those of its readings.
+ */
+final class PointMerge {
+
+  private PointMerge() {}
+
+  /**
+   * The points of {@code windows}, in start order: one per point of {@code resolution} that has a
+   * window with readings; each window as it is when a point is one window.
+   *
+   * @param windows windows of {@code resolution.read()} in start order
+   */
+  static List<WindowTotals> of(final List<WindowTotals> windows, final Resolution resolution) {
+    if (resolution.windowsPerPoint() == 1) {
+      return windows;
+    }
+    final Granularity point = resolution.point();
+    final List<WindowTotals> points = new ArrayList<>();
+    final List<WindowTotals> inPoint = new ArrayList<>();
+    long pointStart = Long.MIN_VALUE;
+    for (final WindowTotals window : windows) {
+      final long start = resolution.pointStart(window.start());
+      if (start != pointStart && !inPoint.isEmpty()) {
+        points.add(merged(point, pointStart, inPoint));
+        inPoint.clear();
+      }
+      pointStart = start;
+      inPoint.add(window);
+    }
+    if (!inPoint.isEmpty()) {
+      points.add(merged(point, pointStart, inPoint));
+    }
+    return points;
+  }
+
+  /**
+   * One point {@code [start, start + point)} from its windows with readings, in start order: their
+   * readings' totals (each window's taken as later than the one before), open while any window is.
+   */
+  static WindowTotals merged(
+      final Granularity point, final long start, final List<WindowTotals> windows) {
+    BucketStats stats = windows.get(0).stats();
+    boolean open = windows.get(0).open();
+    for (final WindowTotals window : windows.subList(1, windows.size())) {
+      stats = stats.merge(window.stats());
+      open |= window.open();
+    }
+    return new WindowTotals(point, start, stats, open);
+  }
+}
