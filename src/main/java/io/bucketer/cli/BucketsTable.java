@@ -1,12 +1,14 @@
 package io.bucketer.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.bucketer.buckets.TimeSpans;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A buckets answer as an aligned table, one window per line in start order, the windows not closed
- * yet marked {@code open}: their figures still change.
+ * A buckets answer as an aligned table, one window (or point) per line in start order, the windows
+ * not closed yet marked {@code open}: their figures still change; points without readings marked
+ * with the rule that filled them.
  */
 final class BucketsTable {
 
@@ -32,6 +34,7 @@ final class BucketsTable {
     final List<String[]> rows = new ArrayList<>();
     rows.add(HEADERS);
     int open = 0;
+    int filled = 0;
     for (final JsonNode bucket : buckets) {
       final String[] row = new String[HEADERS.length];
       row[0] = bucket.path("start").asText();
@@ -39,8 +42,11 @@ final class BucketsTable {
         row[i + 1] = Figures.of(bucket.get(FIELDS[i]));
       }
       final boolean isOpen = bucket.path("open").asBoolean(false);
-      row[HEADERS.length - 1] = isOpen ? "open" : "";
+      final boolean isFilled = bucket.path("filled").isTextual();
+      row[HEADERS.length - 1] =
+          isOpen ? "open" : isFilled ? "filled: " + bucket.get("filled").asText() : "";
       open += isOpen ? 1 : 0;
+      filled += isFilled ? 1 : 0;
       rows.add(row);
     }
     if (buckets.isEmpty()) {
@@ -50,11 +56,24 @@ final class BucketsTable {
     }
     text.append(
         String.format(
-            "%d buckets (%d open); documents_read: %s, state_windows_read: %s%n",
+            "%d buckets (%d open%s); documents_read: %s, state_windows_read: %s%n",
             buckets.size(),
             open,
+            filled > 0 ? ", " + filled + " filled" : "",
             Figures.of(body.get("documents_read")),
             Figures.of(body.get("state_windows_read"))));
+    final JsonNode resolution = body.path("resolution");
+    if (resolution.isObject()) {
+      text.append(
+          String.format(
+              "read: %s windows from %s, %s a point%s%n",
+              resolution.path("granularity").asText(),
+              resolution.path("read_from").asText(),
+              TimeSpans.format(resolution.path("point_ms").asLong()),
+              resolution.path("widened").asBoolean(false)
+                  ? ", widened to stay within query.max.points"
+                  : ""));
+    }
     return text.toString();
   }
 

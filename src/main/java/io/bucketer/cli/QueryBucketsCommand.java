@@ -1,25 +1,36 @@
 package io.bucketer.cli;
 
+import io.bucketer.query.GapFill;
+import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
-/** {@code bucketer query buckets}: a series' windows of one granularity over a range. */
+/**
+ * {@code bucketer query buckets}: a series' windows of one granularity over a range, or points
+ * merged from them at a resolution the processor picks for a number of points or an interval.
+ */
 @Command(
     name = "buckets",
     mixinStandardHelpOptions = true,
     description = {
       "The windows of one granularity that have readings in [from, to), with their count, min,"
-          + " avg, max and sum; windows not closed yet are marked open."
+          + " avg, max and sum; windows not closed yet are marked open. Without --granularity,"
+          + " the processor picks one for --max-data-points or --interval and merges its windows"
+          + " into points that wide; --fill shows the points without readings."
     },
-    footerHeading = "%nExample:%n",
+    footerHeading = "%nExamples:%n",
     footer = {
       "  bucketer query buckets --sensor sensor-0001 --metric temperature \\",
-      "      --granularity 1m --last 15m"
+      "      --granularity 1m --last 15m",
+      "  bucketer query buckets --sensor sensor-0001 --metric temperature \\",
+      "      --max-data-points 96 --fill previous --last 1d"
     })
 final class QueryBucketsCommand implements Callable<Integer> {
 
@@ -29,13 +40,60 @@ final class QueryBucketsCommand implements Callable<Integer> {
 
   @Option(
       names = "--granularity",
-      required = true,
       paramLabel = "SIZE",
       description = "One of the processor's granularities: 1m, 1h.")
   String granularity;
 
+  @Option(
+      names = "--max-data-points",
+      paramLabel = "N",
+      description = "Without --granularity: at most about N points over the range.")
+  Integer maxDataPoints;
+
+  @Option(
+      names = "--interval",
+      paramLabel = "SPAN",
+      converter = QueryRange.SpanConverter.class,
+      description = "Without --granularity: points at least SPAN wide: 90s, 15m, 1h.")
+  Duration interval;
+
+  @Option(
+      names = "--fill",
+      paramLabel = "RULE",
+      description = {
+        "Points without readings: none (left out, the default), null, previous or linear."
+      })
+  String fill;
+
   @Override
   public Integer call() {
-    return query.ask(spec, "buckets", Map.of("granularity", granularity), BucketsTable::format);
+    if (granularity == null && maxDataPoints == null && interval == null) {
+      throw new ParameterException(
+          spec.commandLine(), "give --granularity, or --max-data-points or --interval");
+    }
+    if (maxDataPoints != null && maxDataPoints < 1) {
+      throw new ParameterException(spec.commandLine(), "--max-data-points must be at least 1");
+    }
+    if (fill != null) {
+      try {
+        GapFill.parse(fill);
+      } catch (IllegalArgumentException e) {
+        throw new ParameterException(spec.commandLine(), "--" + e.getMessage());
+      }
+    }
+    final Map<String, String> parameters = new LinkedHashMap<>();
+    if (granularity != null) {
+      parameters.put("granularity", granularity);
+    }
+    if (maxDataPoints != null) {
+      parameters.put("maxDataPoints", maxDataPoints.toString());
+    }
+    if (interval != null) {
+      parameters.put("interval_ms", Long.toString(interval.toMillis()));
+    }
+    if (fill != null) {
+      parameters.put("fill", fill);
+    }
+    return query.ask(spec, "buckets", parameters, BucketsTable::format);
   }
 }

@@ -215,6 +215,90 @@ class QueryCommandTest {
   }
 
   @Test
+  void shouldAskForPointsAtAPickedResolutionAndMarkTheFilledOnes() {
+    body =
+        """
+        {"sensor_id":"sensor 7/a","metric":"temperature","granularity":"15m",\
+        "from":"2026-11-22T14:00:00Z","to":"2026-11-22T15:00:00Z","buckets":[\
+        {"start":"2026-11-22T14:00:00Z","end":"2026-11-22T14:15:00Z",\
+        "count":900,"sum":18000.0,"avg":20.0,"min":19.1,"max":21.0,"open":false},\
+        {"start":"2026-11-22T14:15:00Z","end":"2026-11-22T14:30:00Z",\
+        "count":0,"sum":null,"avg":21.0,"min":21.0,"max":21.0,"open":false,"filled":"previous"},\
+        {"start":"2026-11-22T14:30:00Z","end":"2026-11-22T14:45:00Z",\
+        "count":450,"sum":9225.0,"avg":20.5,"min":20.4,"max":20.7,"open":true}],\
+        "resolution":{"granularity":"1m","read_from":"buckets_1h summaries",\
+        "point_ms":900000,"widened":false},"documents_read":1,"state_windows_read":1}
+        """;
+
+    final int exitCode =
+        execute(
+            "query",
+            "buckets",
+            "--sensor",
+            "sensor 7/a",
+            "--metric",
+            "temperature",
+            "--max-data-points",
+            "4",
+            "--interval",
+            "1m",
+            "--fill",
+            "previous",
+            "--from",
+            "2026-11-22T14:00:00Z",
+            "--to",
+            "2026-11-22T15:00:00Z");
+
+    assertThat(exitCode).isZero();
+    assertThat(parameters(request))
+        .containsExactly(
+            Map.entry("metric", "temperature"),
+            Map.entry("maxDataPoints", "4"),
+            Map.entry("interval_ms", "60000"),
+            Map.entry("fill", "previous"),
+            Map.entry("from", "2026-11-22T14:00:00Z"),
+            Map.entry("to", "2026-11-22T15:00:00Z"));
+    assertThat(out.toString())
+        .isEqualTo(
+            """
+            sensor 7/a temperature, 15m buckets in [2026-11-22T14:00:00Z, 2026-11-22T15:00:00Z)
+            start                 count   min   avg   max    sum
+            2026-11-22T14:00:00Z    900  19.1    20    21  18000
+            2026-11-22T14:15:00Z      0    21    21    21      -  filled: previous
+            2026-11-22T14:30:00Z    450  20.4  20.5  20.7   9225  open
+            3 buckets (1 open, 1 filled); documents_read: 1, state_windows_read: 1
+            read: 1m windows from buckets_1h summaries, 15m a point
+            """);
+  }
+
+  @Test
+  void shouldRefuseBucketsWithoutAGranularityAPointCountOrAnIntervalAndAnUnknownFill() {
+    assertThat(execute("query", "buckets", "--sensor", "s", "--last", "1h")).isEqualTo(2);
+    assertThat(err.toString()).contains("give --granularity, or --max-data-points or --interval");
+    assertThat(
+            execute("query", "buckets", "--sensor", "s", "--last", "1h", "--max-data-points", "0"))
+        .isEqualTo(2);
+    assertThat(err.toString()).contains("--max-data-points must be at least 1");
+    assertThat(
+            execute(
+                "query",
+                "buckets",
+                "--sensor",
+                "s",
+                "--last",
+                "1h",
+                "--interval",
+                "1m",
+                "--fill",
+                "zero"))
+        .isEqualTo(2);
+    assertThat(err.toString()).contains("--fill must be one of none, null, previous, linear");
+    assertThat(execute("query", "buckets", "--sensor", "s", "--last", "1h", "--interval", "15"))
+        .isEqualTo(2);
+    assertThat(request).as("nothing was asked").isNull();
+  }
+
+  @Test
   void shouldSaySoWhenNoWindowHasReadings() {
     body =
         """
