@@ -7,6 +7,7 @@ import java.time.format.DateTimeParseException;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * The query string of a request, decoded; each accessor throws {@link IllegalArgumentException}
@@ -79,6 +80,23 @@ final class QueryParameters {
     } catch (DateTimeParseException e) {
       throw new IllegalArgumentException(
           name + " is not an ISO-8601 instant such as 2026-11-22T14:00:00Z", e);
+    }
+  }
+
+  /** A whole number in {@code [min, max]}, if it is given. */
+  OptionalLong whole(final String name, final long min, final long max) {
+    final Optional<String> text = optional(name);
+    if (text.isEmpty()) {
+      return OptionalLong.empty();
+    }
+    try {
+      final long value = Long.parseLong(text.get());
+      if (value < min || value > max) {
+        throw new IllegalArgumentException(name + " must be between " + min + " and " + max);
+      }
+      return OptionalLong.of(value);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(name + " is not a whole number", e);
     }
   }
 

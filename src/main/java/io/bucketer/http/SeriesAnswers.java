@@ -1,10 +1,10 @@
 package io.bucketer.http;
 
-import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.Measurement;
 import io.bucketer.buckets.SeriesKey;
+import io.bucketer.query.ChartPoint;
+import io.bucketer.query.SeriesQueries.Points;
 import io.bucketer.query.SeriesQueries.Statistics;
-import io.bucketer.query.SeriesQueries.Windows;
 import io.bucketer.query.WindowTotals;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -36,16 +36,22 @@ final class SeriesAnswers {
     return body;
   }
 
-  /** {@code GET .../buckets}: the windows of one granularity over the range, open ones marked. */
-  static Map<String, Object> windows(
-      final SeriesKey series,
-      final Granularity granularity,
-      final Instant from,
-      final Instant to,
-      final Windows found) {
+  /**
+   * {@code GET .../buckets}: the points over the range, open ones marked, filled ones saying by
+   * which rule; {@code granularity} is the points' width, {@code resolution} what was read for
+   * them.
+   */
+  static Map<String, Object> points(
+      final SeriesKey series, final Instant from, final Instant to, final Points found) {
     final Map<String, Object> body = header(series, from, to);
-    body.put("granularity", granularity.label());
-    body.put("buckets", found.windows().stream().map(SeriesAnswers::window).toList());
+    body.put("granularity", found.resolution().point().label());
+    body.put("buckets", found.points().stream().map(SeriesAnswers::point).toList());
+    final Map<String, Object> resolution = new LinkedHashMap<>();
+    resolution.put("granularity", found.resolution().read().label());
+    resolution.put("read_from", found.readFrom());
+    resolution.put("point_ms", found.resolution().pointMillis());
+    resolution.put("widened", found.resolution().widened());
+    body.put("resolution", resolution);
     body.put("documents_read", found.documentsRead());
     body.put("state_windows_read", found.stateWindowsRead());
     return body;
@@ -59,6 +65,30 @@ final class SeriesAnswers {
     body.put("from", from.toString());
     body.put("to", to.toString());
     return body;
+  }
+
+  private static Map<String, Object> point(final ChartPoint point) {
+    return point instanceof ChartPoint.Measured measured
+        ? window(measured.totals())
+        : filled((ChartPoint.Filled) point);
+  }
+
+  /** A point without readings: its avg, min and max the value its fill rule gives, or null. */
+  private static Map<String, Object> filled(final ChartPoint.Filled point) {
+    final Map<String, Object> fields = new LinkedHashMap<>();
+    fields.put("start", Instant.ofEpochMilli(point.start()).toString());
+    fields.put("end", Instant.ofEpochMilli(point.end()).toString());
+    fields.put("count", 0);
+    fields.put("sum", null);
+    fields.put("avg", known(point.value()));
+    fields.put("min", known(point.value()));
+    fields.put("max", known(point.value()));
+    fields.put("stddev", null);
+    fields.put("first", null);
+    fields.put("last", null);
+    fields.put("open", false);
+    fields.put("filled", point.rule().label());
+    return fields;
   }
 
   private static Map<String, Object> window(final WindowTotals window) {

@@ -2,8 +2,10 @@ package io.bucketer.http;
 
 import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.SeriesKey;
+import io.bucketer.query.GapFill;
 import io.bucketer.query.LiveWindows;
 import io.bucketer.query.QueryLimits;
+import io.bucketer.query.Resolution;
 import io.bucketer.query.SeriesOwner;
 import io.bucketer.query.SeriesQueries;
 import io.bucketer.query.StoreUnavailableException;
@@ -13,6 +15,7 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.function.Function;
 import org.apache.kafka.streams.errors.InvalidStateStoreException;
 import org.slf4j.Logger;
@@ -26,7 +29,9 @@ import org.slf4j.LoggerFactory;
  *   <li>{@code GET /api/v1/series/{sensor_id}/statistics?metric=&from=&to=}: count, sum, avg, min,
  *       max over {@code [from, to)};
  *   <li>{@code GET /api/v1/series/{sensor_id}/buckets?metric=&granularity=&from=&to=}: the windows
- *       of one granularity over the range, for charts.
+ *       of one granularity over the range, for charts; or, with {@code maxDataPoints=} or {@code
+ *       interval_ms=} instead of the granularity, points merged from the windows of one picked for
+ *       them ({@link Resolution}); {@code fill=} for the points without readings.
  * </ul>
  *
  * A request is checked here (400), then answered by the instance holding the series' live state:
@@ -151,8 +156,7 @@ public final class SeriesApi implements Endpoint {
     final Instant from = parameters.instant("from");
     final Instant to = parameters.instant("to");
     checkRange(from, to);
-    final Granularity granularity =
-        operation.equals("buckets") ? chartGranularity(parameters, from, to) : null;
+    final Chart chart = operation.equals("buckets") ? chart(parameters, from, to) : null;
 
     final SeriesOwner owner = owners.apply(series);
     if (owner instanceof SeriesOwner.Remote remote && !QueryForwarder.wasForwarded(call)) {
@@ -160,10 +164,10 @@ public final class SeriesApi implements Endpoint {
     } else if (owner instanceof SeriesOwner.Local local) {
       if (!queries.exists(series, local.windows())) {
         return HttpAnswer.error(404, "no buckets for series " + series);
-      } else if (granularity == null) {
+      } else if (chart == null) {
         return HttpAnswer.json(200, statistics(series, from, to, local.windows()));
       } else {
-        return HttpAnswer.json(200, windows(series, granularity, from, to, local.windows()));
+        return HttpAnswer.json(200, points(series, chart, from, to, local.windows()));
       }
     }
     return HttpAnswer.error(
@@ -184,7 +188,39 @@ public final class SeriesApi implements Endpoint {
     }
   }
 
-  private Granularity chartGranularity(
+  /** How a chart request is drawn: its points, and what fills the points without readings. */
+  private record Chart(Resolution resolution, GapFill fill) {}
+
+  /**
+   * The granularity asked for, as it is; or, without one, the resolution picked for {@code
+   * maxDataPoints} or {@code interval_ms}, widened to stay within {@code query.max.points}.
+   */
+  private Chart chart(final QueryParameters parameters, final Instant from, final Instant to) {
+    final OptionalLong maxDataPoints = parameters.whole("maxDataPoints", 1, Integer.MAX_VALUE);
+    final OptionalLong intervalMillis =
+        parameters.whole("interval_ms", 1, limits.maxRange().toMillis());
+    final GapFill fill = GapFill.parse(parameters.optional("fill").orElse("none"));
+    if (parameters.optional("granularity").isPresent()) {
+      return new Chart(chartGranularity(parameters, from, to), fill);
+    }
+    if (maxDataPoints.isEmpty() && intervalMillis.isEmpty()) {
+      throw new IllegalArgumentException(
+          "granularity is required, one of "
+              + labels(queries.granularities())
+              + ", unless maxDataPoints or interval_ms is given to pick one");
+    }
+    final long range = Duration.between(from, to).toMillis();
+    return new Chart(
+        Resolution.pick(
+            queries.granularities(),
+            from.toEpochMilli(),
+            to.toEpochMilli(),
+            Resolution.step(range, maxDataPoints, intervalMillis),
+            limits.maxPoints()),
+        fill);
+  }
+
+  private Resolution chartGranularity(
       final QueryParameters parameters, final Instant from, final Instant to) {
     final String label =
         parameters.required("granularity", "one of " + labels(queries.granularities()));
@@ -196,20 +232,19 @@ public final class SeriesApi implements Endpoint {
                 () ->
                     new IllegalArgumentException(
                         "granularity must be one of " + labels(queries.granularities())));
-    final long first = granularity.windowStart(from.toEpochMilli());
-    final long size = granularity.sizeMillis();
-    final long points = Math.floorDiv(to.toEpochMilli() - first + size - 1, size);
-    if (points > limits.maxPoints()) {
+    final Resolution resolution =
+        Resolution.of(granularity, from.toEpochMilli(), to.toEpochMilli());
+    if (resolution.points() > limits.maxPoints()) {
       throw new IllegalArgumentException(
           "the range holds "
-              + points
+              + resolution.points()
               + " windows of "
               + label
               + ", over the limit of "
               + limits.maxPoints()
               + " (query.max.points): choose a coarser granularity or a shorter range");
     }
-    return granularity;
+    return resolution;
   }
 
   private static List<String> labels(final List<Granularity> granularities) {
@@ -222,17 +257,13 @@ public final class SeriesApi implements Endpoint {
         series, from, to, queries.statistics(series, from.toEpochMilli(), to.toEpochMilli(), live));
   }
 
-  private Map<String, Object> windows(
+  private Map<String, Object> points(
       final SeriesKey series,
-      final Granularity granularity,
+      final Chart chart,
       final Instant from,
       final Instant to,
       final LiveWindows live) {
-    return SeriesAnswers.windows(
-        series,
-        granularity,
-        from,
-        to,
-        queries.windows(series, granularity, from.toEpochMilli(), to.toEpochMilli(), live));
+    return SeriesAnswers.points(
+        series, from, to, queries.points(series, chart.resolution(), chart.fill(), live));
   }
 }

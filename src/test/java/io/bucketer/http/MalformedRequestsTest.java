@@ -76,7 +76,19 @@ class MalformedRequestsTest {
           "/api/v1/series/sensor%207%2Fa/statistics",
           "/api/v1/series/x/y/z/statistics");
   private static final List<String> PARAMETERS =
-      List.of("prefix", "limit", "metric", "from", "to", "granularity", "", "%00", "from[]");
+      List.of(
+          "prefix",
+          "limit",
+          "metric",
+          "from",
+          "to",
+          "granularity",
+          "maxDataPoints",
+          "interval_ms",
+          "fill",
+          "",
+          "%00",
+          "from[]");
   private static final List<String> NASTY =
       List.of(
           "%00",
@@ -110,6 +122,13 @@ class MalformedRequestsTest {
           "+10000-01-01T00:00:00Z",
           "1m,1h",
           "5m",
+          "none",
+          "null",
+          "previous",
+          "linear",
+          "2147483648",
+          "9223372036854775807",
+          "-9223372036854775808",
           "");
   private static final List<String> METHODS =
       List.of(
@@ -225,6 +244,58 @@ class MalformedRequestsTest {
                         .getBytes(StandardCharsets.US_ASCII))
                 .status())
         .isEqualTo(200);
+  }
+
+  /**
+   * The chart parameters ({@code maxDataPoints}, {@code interval_ms}, {@code fill}) with values
+   * that are no number, negative, zero, huge or unknown, on a request otherwise well formed: each a
+   * 400 that names nothing internal.
+   */
+  @Test
+  void shouldRefuseEveryMalformedChartParameterWith400() throws Exception {
+    final List<String> faults = new ArrayList<>();
+    final List<String> numbers =
+        List.of(
+            "0",
+            "-1",
+            "-9223372036854775808",
+            "9223372036854775807",
+            "99999999999999999999",
+            "1e3",
+            "4.5",
+            "NaN",
+            "0x10",
+            "%00",
+            "%zz",
+            "%20",
+            "a".repeat(3_000));
+    final List<String> requests = new ArrayList<>();
+    for (final String value : numbers) {
+      requests.add("maxDataPoints=" + value);
+      requests.add("interval_ms=" + value);
+      requests.add("granularity=1m&interval_ms=" + value);
+    }
+    for (final String value : List.of("zero", "NULL", "Linear", "%00", "none%00", "-1", "")) {
+      requests.add("maxDataPoints=10&fill=" + value + (value.isEmpty() ? "x" : ""));
+    }
+    requests.add("fill=null");
+    for (final String query : requests) {
+      final Answer answer =
+          send(
+              thisHostOnly,
+              ("GET /api/v1/series/sensor-8/buckets?metric=temperature"
+                      + "&from=2026-11-22T12:00:00Z&to=2026-11-22T13:00:00Z&"
+                      + query
+                      + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+                  .getBytes(StandardCharsets.UTF_8));
+      if (answer.status() != 400
+          || !answer.body().startsWith("{\"error\":")
+          || INTERNAL_NAME.matcher(answer.body()).find()) {
+        faults.add(answer.status() + " for " + query + " -> " + answer.body());
+      }
+    }
+
+    assertThat(faults).isEmpty();
   }
 
   private static boolean speaksHttp11(final byte[] request) {
