@@ -93,7 +93,8 @@ public final class HttpSettings {
               2_000,
               ConfigDef.Range.atLeast(1),
               Importance.LOW,
-              "Most windows one chart query (/buckets) may cover; more are refused with 400.")
+              "Most points one chart query (/buckets) may answer: with a granularity given, more windows are"
+                  + " refused with 400; with maxDataPoints or interval_ms, points are widened to fit.")
           .define(
               QUERY_TIMEOUT,
               Type.STRING,
