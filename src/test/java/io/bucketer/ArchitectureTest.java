@@ -3,6 +3,7 @@ package io.bucketer;
 import static com.tngtech.archunit.base.DescribedPredicate.not;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.equivalentTo;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
@@ -359,6 +360,37 @@ class ArchitectureTest {
         .dependOnClassesThat()
         .resideInAPackage("com.fasterxml.jackson.dataformat.cbor..")
         .because("the SenML decoder and encoder are the only users of CBOR")
+        .check(PRODUCT);
+  }
+
+  /**
+   * DDSketch stays behind ValueSketch: the rest of bucketer sees bucketer's own bytes, pinned by a
+   * golden file, so a library upgrade cannot change stored sketches unnoticed (docs/quantiles.md).
+   */
+  @Test
+  void shouldUseTheQuantileSketchLibraryOnlyInTheSketchPackage() {
+    noClasses()
+        .that()
+        .resideOutsideOfPackage("io.bucketer.sketch..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("com.datadoghq..")
+        .because("io.bucketer.sketch.ValueSketch is the one way to a sketch")
+        .check(PRODUCT);
+  }
+
+  /**
+   * A sketch is a plain value that buckets, windows, topics and documents will carry: it depends on
+   * none of them, so none of them meets a package cycle by holding one.
+   */
+  @Test
+  void shouldKeepTheSketchFreeOfBucketersOtherPackages() {
+    classes()
+        .that()
+        .resideInAPackage("io.bucketer.sketch..")
+        .should()
+        .onlyDependOnClassesThat()
+        .resideInAnyPackage("io.bucketer.sketch..", "java..", "com.datadoghq..")
         .check(PRODUCT);
   }
 
