@@ -35,9 +35,10 @@ import java.util.function.ToDoubleFunction;
  * so {@code merge(of(A), of(B))} is {@code of(A ∪ B)} byte for byte, in any order (ValueSketchTest
  * checks it). That is what lets an hour rolled up from its minutes equal an hour built from its
  * readings, and a replay write the same bytes. Each sign keeps at most {@value #MAX_BINS} bins: a
- * store spanning more (values over some 17 orders of magnitude at α = 1 %) folds the bins nearest
- * zero into one, which loses the guarantee for those values only, and still merges
- * deterministically. The bound also caps what decoding a malformed sketch can allocate.
+ * store spanning more (values over some 17 orders of magnitude at α = 1 %, but only a factor of 60
+ * at 0.1 %: bins narrow with α) folds the bins nearest zero into one, which loses the guarantee for
+ * those values only, and still merges deterministically. The bound also caps what decoding a
+ * malformed sketch can allocate.
  *
  * <p><b>Bytes</b> (format 1): {@code [format u8 = 1][index mapping u8: 1 = logarithmic][α × 10^6,
  * unsigned varint][DDSketch's own encoding of its zero count and stores, the mapping omitted]}. The
