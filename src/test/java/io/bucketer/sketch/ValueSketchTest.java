@@ -134,6 +134,21 @@ class ValueSketchTest {
     }
   }
 
+  /**
+   * DDSketch's own quantile takes rank q·(n − 1): for 1, 2, …, 60 and q = 0.99 the 59th value, 1.7
+   * % below the nearest-rank 60th. ValueSketch answers the nearest rank.
+   */
+  @Test
+  void shouldAnswerTheNearestRankNotTheRankBelowIt() {
+    final double[] minute = DoubleStream.iterate(1, v -> v <= 60, v -> v + 1).toArray();
+
+    final ValueSketch sketch = ValueSketch.of(minute, ALPHA);
+
+    assertThat(sketch.quantile(0.99)).hasValueCloseTo(60.0, offsetOf(60));
+    assertThat(sketch.quantile(0.5)).hasValueCloseTo(30.0, offsetOf(30));
+    assertThat(sketch.quantile(0.51)).hasValueCloseTo(31.0, offsetOf(31));
+  }
+
   @Test
   void shouldCountNegativeValuesAndZerosInTheirOwnStores() {
     final ValueSketch sketch = ValueSketch.of(new double[] {5, 0, -3, 0, -0.0, 2}, ALPHA);
