@@ -14,6 +14,9 @@ STS = "deploy/kubernetes/statefulset.yaml"
 CM = "deploy/kubernetes/configmap.yaml"
 NP = "deploy/kubernetes/networkpolicy.yaml"
 COMPOSE = "docker-compose.yml"
+SERIES_DASHBOARD = "deploy/grafana/dashboards/bucketer-series.json"
+API_DATASOURCE = "deploy/grafana/provisioning/datasources/bucketer-api.yml"
+PANEL_URL = "&interval_ms=${__interval_ms}&fill=null"
 
 INIT_CONTAINER = """      initContainers:
         - name: wait
@@ -26,7 +29,9 @@ INIT_CONTAINER = """      initContainers:
       containers:
 """
 
-# (name, file, text to replace, replacement, part of the expected message)
+ALL = "all"  # a sixth element: replace every occurrence, not the only one
+
+# (name, file, text to replace, replacement, part of the expected message[, ALL])
 MUTATIONS = [
     ("privilege escalation", STS, "allowPrivilegeEscalation: false", "allowPrivilegeEscalation: true",
      "allowPrivilegeEscalation must be false"),
@@ -90,6 +95,46 @@ MUTATIONS = [
     ("alerts not mounted", COMPOSE,
      "      - ./deploy/prometheus/alerts.yml:/etc/prometheus/alerts.yml:ro\n", "",
      "rule file alerts.yml is not mounted"),
+    ("panel on an unknown data source", SERIES_DASHBOARD,
+     'Shaded red below 0.9.",\n      "datasource": {\n'
+     '        "type": "yesoreyeram-infinity-datasource",\n        "uid": "bucketer-api"',
+     'Shaded red below 0.9.",\n      "datasource": {\n'
+     '        "type": "yesoreyeram-infinity-datasource",\n        "uid": "bucketer-apl"',
+     "panel Coverage: data source bucketer-apl is not provisioned"),
+    ("unknown /buckets parameter", SERIES_DASHBOARD, PANEL_URL, PANEL_URL + "&step=60s",
+     "unknown parameter step of /api/v1/series/{sensor_id}/buckets", ALL),
+    ("from as epoch milliseconds", SERIES_DASHBOARD, "from=${__from:date:iso}", "from=${__from}",
+     "the API takes ISO-8601 instants", ALL),
+    ("column the API does not answer", SERIES_DASHBOARD, '"selector": "count"',
+     '"selector": "readings"', "column readings is not a field of a /buckets point"),
+    ("panel URL with a host", SERIES_DASHBOARD, '"url": "/api/v1/series/${sensor',
+     '"url": "http://elsewhere:8080/api/v1/series/${sensor', "names a host", ALL),
+    ("token in the provisioning file", API_DATASOURCE,
+     "bearerToken: $__file{/etc/grafana/secrets/bucketer-token}", "bearerToken: s3cret",
+     "secureJsonData.bearerToken holds a value"),
+    ("token file not mounted", COMPOSE,
+     "      - ./deploy/grafana/demo-token:/etc/grafana/secrets/bucketer-token:ro\n", "",
+     "/etc/grafana/secrets/bucketer-token is not mounted in the grafana container"),
+    ("token sent to other hosts", API_DATASOURCE, "        - http://processor-1:8080\n",
+     "        - http://processor-1:8080\n        - http://elsewhere\n", "allowedHosts must be"),
+    ("Infinity not pinned", COMPOSE, "yesoreyeram-infinity-datasource@3.7.2",
+     "yesoreyeram-infinity-datasource", "at a pinned version"),
+    ("Prometheus dashboard without flush latency", "deploy/grafana/dashboards/bucketer.json",
+     "bucketer_sink_write_latency_seconds_bucket", "bucketer_sink_write_latency_seconds_count",
+     "no panel shows bucketer_sink_write_latency_seconds_bucket", ALL),
+]
+
+# Mutations of the secured variant (secure() below), where the processors want credentials.
+SECURED_MUTATIONS = [
+    ("data source on the API without a token", API_DATASOURCE, "      auth_method: bearerToken\n",
+     "", "calls processor-1 without a bearer token"),
+    ("token header instead of the bearer method", API_DATASOURCE,
+     "      auth_method: bearerToken\n",
+     "      httpHeaderName1: Authorization\n", "calls processor-1 without a bearer token"),
+    ("data source over HTTP to an HTTPS processor", API_DATASOURCE, "url: https://processor-1",
+     "url: http://processor-1", "http:// to processor-1, whose listener speaks https"),
+    ("processors without a tokens file", COMPOSE, "  BUCKETER_HTTP_AUTH_TOKENS_FILE:",
+     "  # BUCKETER_HTTP_AUTH_TOKENS_FILE:", "has no http.auth.tokens.file"),
 ]
 
 
@@ -113,7 +158,7 @@ def secure(root):
     for line in open(os.path.join(root, COMPOSE)).read().splitlines():
         if line in ("  BUCKETER_HTTP_AUTH_MODE: open", "  BUCKETER_HTTP_METRICS_ACCESS: open"):
             continue
-        if "http://localhost:8080/health" in line:
+        if "http://localhost:8080/health" in line or "./deploy/grafana/demo-token:" in line:
             continue
         match = re.match(r"^(\s*)# ((BUCKETER_HTTP_[A-Z_]+|test): .*|- \./secrets/.*)$", line)
         lines.append(match.group(1) + match.group(2) if match else line)
@@ -123,6 +168,11 @@ def secure(root):
     for option in ("scheme: https", "tls_config:", "  ca_file:"):
         text = text.replace("# " + option, option)
     open(prometheus, "w").write(text)
+    datasource = os.path.join(root, API_DATASOURCE)
+    text = open(datasource).read().replace("http://processor-1:8080", "https://processor-1:8080")
+    for option in ("tlsAuthWithCACert:", "serverName:", "tlsCACert:"):
+        text = text.replace("# " + option, option)
+    open(datasource, "w").write(text)
 
 
 failures = []
@@ -146,12 +196,15 @@ with tempfile.TemporaryDirectory() as secured:
                                 capture_output=True, text=True)
         if result.returncode != 0:
             failures.append(f"docker-compose refuses the secured variant: {result.stderr.strip()}")
-for name, path, old, new, expected in MUTATIONS:
+for secured, (name, path, old, new, expected, *every) in (
+        [(False, m) for m in MUTATIONS] + [(True, m) for m in SECURED_MUTATIONS]):
     with tempfile.TemporaryDirectory() as root:
         copy(root)
+        if secured:
+            secure(root)
         target = os.path.join(root, path)
         text = open(target).read()
-        if text.count(old) != 1:
+        if text.count(old) != 1 and not (every and text.count(old) > 1):
             failures.append(f"{name}: {old!r} is not once in {path}")
             continue
         open(target, "w").write(text.replace(old, new))
@@ -162,6 +215,6 @@ for name, path, old, new, expected in MUTATIONS:
 
 for failure in failures:
     print("test-check-deploy:", failure, file=sys.stderr)
-print(f"test-check-deploy: {len(MUTATIONS)} mutations: "
+print(f"test-check-deploy: {len(MUTATIONS) + len(SECURED_MUTATIONS)} mutations: "
       + ("each caught" if not failures else f"{len(failures)} problem(s)"))
 sys.exit(1 if failures else 0)
