@@ -1,0 +1,77 @@
+package io.bucketer.buckets;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The {@link TimeWeighting} of each series: one for every metric, or its own for a metric named in
+ * {@code max.gap.metrics} (a door contact may stand still for a day, a power meter not for a
+ * quarter of an hour).
+ */
+public record TimeWeightings(TimeWeighting defaults, Map<String, TimeWeighting> byMetric) {
+
+  /** {@code max.gap}'s default: a reading stands for at most five minutes. */
+  public static final Duration DEFAULT_MAX_GAP = Duration.ofMinutes(5);
+
+  /** Step, with the default max gap, for every metric. */
+  public static final TimeWeightings DEFAULT =
+      new TimeWeightings(new TimeWeighting(DEFAULT_MAX_GAP.toMillis()), Map.of());
+
+  public TimeWeightings {
+    byMetric = Map.copyOf(byMetric);
+  }
+
+  /** The weighting of {@code series}: its metric's, or the default (also for no metric). */
+  public TimeWeighting of(final SeriesKey series) {
+    final String metric = series.metric();
+    return metric == null ? defaults : byMetric.getOrDefault(metric, defaults);
+  }
+
+  /**
+   * The longest max gap of any metric: how far back a window may look for its carried-in reading.
+   */
+  public long longestMaxGapMillis() {
+    long longest = defaults.maxGapMillis();
+    for (final TimeWeighting weighting : byMetric.values()) {
+      longest = Math.max(longest, weighting.maxGapMillis());
+    }
+    return longest;
+  }
+
+  /**
+   * Parses {@code <metric>=<span>,...}, such as {@code door=1d,power=15m}; empty means none.
+   *
+   * @throws IllegalArgumentException with a message that names the part it cannot read
+   */
+  public static Map<String, Duration> parseMaxGaps(final String text) {
+    final Map<String, Duration> spans = new LinkedHashMap<>();
+    for (final String part : text.split(",")) {
+      if (part.isBlank()) {
+        continue;
+      }
+      // The last '=': a span has none, a metric name might.
+      final int equals = part.lastIndexOf('=');
+      final String metric = equals < 0 ? "" : part.substring(0, equals).trim();
+      if (metric.isEmpty()) {
+        throw new IllegalArgumentException(
+            "'" + part.trim() + "' is not <metric>=<span>, such as door=1d");
+      }
+      final Duration span = TimeSpans.parse(part.substring(equals + 1).trim());
+      if (span.toMillis() <= 0) {
+        throw new IllegalArgumentException("max gap of " + metric + " must be positive");
+      }
+      if (spans.put(metric, span) != null) {
+        throw new IllegalArgumentException(metric + " is given twice");
+      }
+    }
+    return spans;
+  }
+
+  /** Step weightings of {@code maxGap}, and of each metric's own max gap. */
+  public static TimeWeightings of(final Duration maxGap, final Map<String, Duration> byMetric) {
+    final Map<String, TimeWeighting> weightings = new LinkedHashMap<>();
+    byMetric.forEach((metric, span) -> weightings.put(metric, new TimeWeighting(span.toMillis())));
+    return new TimeWeightings(new TimeWeighting(maxGap.toMillis()), weightings);
+  }
+}
