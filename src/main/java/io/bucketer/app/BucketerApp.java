@@ -489,19 +489,20 @@ public final class BucketerApp implements AutoCloseable {
   private static BucketTopology.Settings readingTopologySettings(
       final BucketerConfig config, final InputPartitioning partitioning) {
     return new BucketTopology.Settings(
-        config.inputTopic(),
-        config.bucketsTopic(),
-        config.deadLetterTopic(),
-        config.granularities(),
-        config.grace(),
-        config.idleTimeout(),
-        partitioning,
-        config.latenessHorizon(),
-        config.bucketLayout(),
-        new ReadingChecks(
-            config.timestampFloor(), config.maxFutureSkew(), config.maxReadingBytes()),
-        config.windowCacheMaxBytes(),
-        config.duplicateTimestamps());
+            config.inputTopic(),
+            config.bucketsTopic(),
+            config.deadLetterTopic(),
+            config.granularities(),
+            config.grace(),
+            config.idleTimeout(),
+            partitioning,
+            config.latenessHorizon(),
+            config.bucketLayout(),
+            new ReadingChecks(
+                config.timestampFloor(), config.maxFutureSkew(), config.maxReadingBytes()),
+            config.windowCacheMaxBytes(),
+            config.duplicateTimestamps())
+        .withTimeWeightings(config.windows().timeWeightings());
   }
 
   /** The default backoff, within the configured total: a registry restart takes seconds. */

@@ -17,7 +17,7 @@ public final class BucketDocumentNames {
   public static final String SEQ = "seq";
 
   /**
-   * The document's format, MongoDB's schema versioning pattern: an int, {@code 2} in documents
+   * The document's format, MongoDB's schema versioning pattern: an int, {@code 3} in documents
    * written now; documents written before it existed lack it and are version 1 (see {@code
    * docs/upgrades.md}).
    */
@@ -49,7 +49,23 @@ public final class BucketDocumentNames {
   public static final String LAST_VALUE = "last_value";
   public static final String STDDEV = "stddev";
 
-  // A measurement.
+  // The time-weighted part of a window, in its window and in each summary (schema_version 3):
+  // covered time, the integral of the values over it (value·s), and the gaps.
+  public static final String COVERED_MS = "covered_ms";
+  public static final String INTEGRAL = "integral";
+  public static final String GAPS = "gaps";
+  public static final String LONGEST_GAP_MS = "longest_gap_ms";
+  public static final String GAP_AT_START_MS = "gap_at_start_ms";
+  public static final String GAP_AT_END_MS = "gap_at_end_ms";
+
+  // Only in a document's window: what follows from the part, and what it was computed with.
+  public static final String COVERAGE = "coverage";
+  public static final String TWA = "twa";
+  public static final String CARRY_IN = "carry_in";
+  public static final String MAX_GAP_MS = "max_gap_ms";
+  public static final String INTERPOLATION = "interpolation";
+
+  // A measurement (and the carried-in reading).
   public static final String TIMESTAMP = "timestamp";
   public static final String VALUE = "value";
 

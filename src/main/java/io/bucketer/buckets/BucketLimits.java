@@ -16,9 +16,10 @@ public final class BucketLimits {
 
   /**
    * Upper bound of the BSON bytes one summary of a finer window adds to a document: the array index
-   * key and an embedded document of its start and computed fields. A test checks it as above.
+   * key and an embedded document of its start, computed fields and time-weighted part (about 200
+   * bytes and 120 more). A test checks it as above.
    */
-  public static final int MAX_BSON_BYTES_PER_SUMMARY = 256;
+  public static final int MAX_BSON_BYTES_PER_SUMMARY = 384;
 
   /** Room kept for the document's other fields: ids, dates and computed fields. */
   public static final int DOCUMENT_OVERHEAD_BYTES = 2048;

@@ -20,6 +20,9 @@ import java.util.function.Function;
  * an hour at any reading rate is then one document of sixty minutes' computed fields, and each
  * reading is stored once, in its finest window.
  *
+ * <p>Its {@link WindowExtras extras}, the window's time-weighted part among them, are the whole
+ * window's, on each of its buckets; null when unknown (a bucket written before they were kept).
+ *
  * <p>Measurements are sorted by time; readings with equal times keep their arrival order. Summaries
  * are sorted by start.
  */
@@ -33,7 +36,8 @@ public record ClosedBucket(
     BucketStats window,
     int seq,
     int buckets,
-    int revision) {
+    int revision,
+    WindowExtras extras) {
 
   public ClosedBucket {
     measurements = List.copyOf(measurements);
@@ -59,6 +63,32 @@ public record ClosedBucket(
     }
   }
 
+  /** A bucket without extras: one written before they were kept. */
+  public ClosedBucket(
+      final SeriesKey series,
+      final Granularity granularity,
+      final long windowStart,
+      final BucketStats stats,
+      final List<Measurement> measurements,
+      final List<WindowSummary> summaries,
+      final BucketStats window,
+      final int seq,
+      final int buckets,
+      final int revision) {
+    this(
+        series,
+        granularity,
+        windowStart,
+        stats,
+        measurements,
+        summaries,
+        window,
+        seq,
+        buckets,
+        revision,
+        null);
+  }
+
   /** A whole window in a single bucket, first revision. */
   public ClosedBucket(
       final SeriesKey series,
@@ -81,6 +111,29 @@ public record ClosedBucket(
       final List<Measurement> sortedMeasurements,
       final int revision,
       final int maxMeasurements) {
+    return ofWindow(
+        series,
+        granularity,
+        windowStart,
+        window,
+        sortedMeasurements,
+        revision,
+        maxMeasurements,
+        null);
+  }
+
+  /**
+   * As {@link #ofWindow(SeriesKey, Granularity, long, BucketStats, List, int, int)}, with extras.
+   */
+  public static List<ClosedBucket> ofWindow(
+      final SeriesKey series,
+      final Granularity granularity,
+      final long windowStart,
+      final BucketStats window,
+      final List<Measurement> sortedMeasurements,
+      final int revision,
+      final int maxMeasurements,
+      final WindowExtras extras) {
     checkCount(window, sortedMeasurements.size(), series, granularity, windowStart);
     return split(
         sortedMeasurements,
@@ -98,7 +151,8 @@ public record ClosedBucket(
                 window,
                 seq,
                 buckets,
-                revision));
+                revision,
+                extras));
   }
 
   /**
@@ -114,6 +168,23 @@ public record ClosedBucket(
       final List<WindowSummary> summaries,
       final int revision,
       final int maxSummaries) {
+    return ofSummaries(
+        series, granularity, windowStart, window, summaries, revision, maxSummaries, null);
+  }
+
+  /**
+   * As {@link #ofSummaries(SeriesKey, Granularity, long, BucketStats, List, int, int)}, with
+   * extras.
+   */
+  public static List<ClosedBucket> ofSummaries(
+      final SeriesKey series,
+      final Granularity granularity,
+      final long windowStart,
+      final BucketStats window,
+      final List<WindowSummary> summaries,
+      final int revision,
+      final int maxSummaries,
+      final WindowExtras extras) {
     checkCount(
         window,
         summaries.stream().mapToLong(summary -> summary.stats().count()).sum(),
@@ -136,7 +207,8 @@ public record ClosedBucket(
                 window,
                 seq,
                 buckets,
-                revision));
+                revision,
+                extras));
   }
 
   private interface BucketOfPart<T> {

@@ -1,12 +1,14 @@
 package io.bucketer.config;
 
 import static io.bucketer.config.SettingValidators.span;
+import static io.bucketer.config.SettingValidators.spanOfAtLeast;
 
 import io.bucketer.buckets.BucketLayout;
 import io.bucketer.buckets.BucketLimits;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.Retention;
 import io.bucketer.buckets.TimeSpans;
+import io.bucketer.buckets.TimeWeightings;
 import io.bucketer.windows.DuplicateTimestamps;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -38,6 +40,8 @@ public final class WindowSettings {
   public static final String BUCKET_MEASUREMENTS_GRANULARITIES =
       "bucket.measurements.granularities";
   public static final String WINDOW_CACHE_MAX_BYTES = "window.cache.max.bytes";
+  public static final String MAX_GAP = "max.gap";
+  public static final String MAX_GAP_METRICS = "max.gap.metrics";
 
   static final ConfigDef DEFINITION =
       new ConfigDef()
@@ -144,7 +148,26 @@ public final class WindowSettings {
                   + " so 1.5 KiB per series with 1m and 1h windows (the default fits 170,000"
                   + " series). A cached window reaches RocksDB and the changelog once per commit,"
                   + " however many readings it took. Windows that find it spent are written and"
-                  + " read back for every reading, as without the cache. Count it in -Xmx.");
+                  + " read back for every reading, as without the cache. Count it in -Xmx.")
+          .define(
+              MAX_GAP,
+              Type.STRING,
+              TimeSpans.format(TimeWeightings.DEFAULT_MAX_GAP.toMillis()),
+              spanOfAtLeast(1),
+              Importance.MEDIUM,
+              "Longest time a reading stands for in a window's time-weighted average, integral"
+                  + " and coverage: its value holds until the next reading, or for this long at"
+                  + " most; a longer silence is a gap, uncovered time. At most lateness.horizon"
+                  + " less the finest granularity, the time the windows holding the reading before"
+                  + " a window are kept.")
+          .define(
+              MAX_GAP_METRICS,
+              Type.STRING,
+              "",
+              new MaxGapList(),
+              Importance.LOW,
+              "The max.gap of named metrics, comma-separated <metric>=<span> pairs, such as"
+                  + " door=1d,power=15m; a metric not named has max.gap. The same bound applies.");
 
   private final AbstractConfig values;
 
@@ -225,6 +248,35 @@ public final class WindowSettings {
     return values.getLong(WINDOW_CACHE_MAX_BYTES);
   }
 
+  /**
+   * Each series' max gap, step interpolation.
+   *
+   * @throws ConfigException when a max gap is longer than the lateness horizon less the finest
+   *     granularity: a window could then need a reading from a window no longer kept
+   */
+  public TimeWeightings timeWeightings() {
+    final TimeWeightings weightings =
+        TimeWeightings.of(
+            TimeSpans.parse(values.getString(MAX_GAP)),
+            TimeWeightings.parseMaxGaps(values.getString(MAX_GAP_METRICS)));
+    // Finest first: a window's carried-in reading is in a finest window, kept for the horizon.
+    final long bound = latenessHorizon().toMillis() - granularities().get(0).sizeMillis();
+    final long longest = weightings.longestMaxGapMillis();
+    if (longest > bound) {
+      final boolean byDefault = weightings.defaults().maxGapMillis() == longest;
+      throw new ConfigException(
+          (byDefault ? MAX_GAP + "=" : MAX_GAP_METRICS + ": a max gap of ")
+              + TimeSpans.format(longest)
+              + " is longer than "
+              + LATENESS_HORIZON
+              + " ("
+              + TimeSpans.format(latenessHorizon().toMillis())
+              + ") less the finest granularity: at most "
+              + TimeSpans.format(Math.max(0, bound)));
+    }
+    return weightings;
+  }
+
   private static final class GranularityList implements ConfigDef.Validator {
     @Override
     public void ensureValid(final String name, final Object value) {
@@ -238,6 +290,22 @@ public final class WindowSettings {
     @Override
     public String toString() {
       return "comma-separated spans, e.g. 1m,1h";
+    }
+  }
+
+  private static final class MaxGapList implements ConfigDef.Validator {
+    @Override
+    public void ensureValid(final String name, final Object value) {
+      try {
+        TimeWeightings.parseMaxGaps(String.valueOf(value));
+      } catch (IllegalArgumentException | ArithmeticException e) {
+        throw new ConfigException(name, value, e.getMessage());
+      }
+    }
+
+    @Override
+    public String toString() {
+      return "empty, or <metric>=<span> pairs, e.g. door=1d,power=15m";
     }
   }
 

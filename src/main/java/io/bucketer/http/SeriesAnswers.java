@@ -2,6 +2,7 @@ package io.bucketer.http;
 
 import io.bucketer.buckets.Measurement;
 import io.bucketer.buckets.SeriesKey;
+import io.bucketer.buckets.TimeWeighted;
 import io.bucketer.query.ChartPoint;
 import io.bucketer.query.SeriesQueries.Points;
 import io.bucketer.query.SeriesQueries.Statistics;
@@ -103,6 +104,11 @@ final class SeriesAnswers {
     fields.put("stddev", known(window.stats().standardDeviation()));
     fields.put("first", reading(window.stats().first()));
     fields.put("last", reading(window.stats().last()));
+    // The time-weighted average and covered fraction, from the window's stored part; null where
+    // none is stored (documents of an older version, windows read from the processor's state).
+    final TimeWeighted part = window.timeWeighted();
+    fields.put("twa", part == null || part.twa().isEmpty() ? null : part.twa().getAsDouble());
+    fields.put("coverage", part == null ? null : part.coverage(window.end() - window.start()));
     fields.put("open", window.open());
     return fields;
   }

@@ -2,6 +2,7 @@ package io.bucketer.query;
 
 import io.bucketer.buckets.BucketStats;
 import io.bucketer.buckets.Granularity;
+import io.bucketer.buckets.TimeWeighted;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -56,6 +57,25 @@ final class PointMerge {
       stats = stats.merge(window.stats());
       open |= window.open();
     }
-    return new WindowTotals(point, start, stats, open);
+    return new WindowTotals(point, start, stats, open, timeWeighted(point, start, windows));
+  }
+
+  /**
+   * The point's time-weighted part: its windows' parts added up, when they are every window of the
+   * point, each with its part. A window without readings in the point would need the bridge over
+   * it, from the readings on either side, which a point does not hold: then null, unknown.
+   */
+  private static TimeWeighted timeWeighted(
+      final Granularity point, final long start, final List<WindowTotals> windows) {
+    TimeWeighted sum = TimeWeighted.NONE;
+    long next = start;
+    for (final WindowTotals window : windows) {
+      if (window.timeWeighted() == null || window.start() != next) {
+        return null;
+      }
+      sum = sum.followedBy(window.timeWeighted());
+      next = window.end();
+    }
+    return next == point.windowEnd(start) ? sum : null;
   }
 }

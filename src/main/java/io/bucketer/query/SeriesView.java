@@ -67,8 +67,25 @@ final class SeriesView {
     final StoredBuckets.Read<List<WindowTotals>> fromMongo =
         stored.windows(series, granularity, from, to);
     documentsRead += fromMongo.documentsRead();
-    fromMongo.found().forEach(window -> byStart.putIfAbsent(window.start(), window));
+    fromMongo.found().forEach(window -> byStart.merge(window.start(), window, SeriesView::newer));
     return new ArrayList<>(byStart.values());
+  }
+
+  /**
+   * The state's window, which is newer than MongoDB's; with the stored time-weighted part when the
+   * window has closed and its document holds the same readings (the state keeps no part of its
+   * own).
+   */
+  private static WindowTotals newer(final WindowTotals live, final WindowTotals stored) {
+    final boolean sameReadings =
+        live.count() == stored.count()
+            && live.sum() == stored.sum()
+            && live.min() == stored.min()
+            && live.max() == stored.max();
+    return live.open() || live.timeWeighted() != null || !sameReadings
+        ? live
+        : new WindowTotals(
+            live.granularity(), live.start(), live.stats(), false, stored.timeWeighted());
   }
 
   /**

@@ -189,7 +189,8 @@ public final class StoredBuckets {
                   granularity,
                   start,
                   StoredStats.of(summary, start, granularity.windowEnd(start)),
-                  false));
+                  false,
+                  StoredStats.timeWeighted(summary)));
         }
       }
     }
@@ -209,12 +210,14 @@ public final class StoredBuckets {
     final List<WindowTotals> windows = new ArrayList<>();
     for (final BsonDocument bucket : documents) {
       final long start = bucket.getDateTime(START_DATE).getValue();
+      final BsonDocument window = bucket.getDocument(WINDOW);
       windows.add(
           new WindowTotals(
               granularity,
               start,
-              StoredStats.of(bucket.getDocument(WINDOW), start, granularity.windowEnd(start)),
-              false));
+              StoredStats.of(window, start, granularity.windowEnd(start)),
+              false,
+              StoredStats.timeWeighted(window)));
     }
     windows.sort(Comparator.comparingLong(WindowTotals::start));
     return new Read<>(windows, documents.size());

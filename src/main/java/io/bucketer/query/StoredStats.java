@@ -2,10 +2,16 @@ package io.bucketer.query;
 
 import static io.bucketer.buckets.BucketDocumentNames.AVG;
 import static io.bucketer.buckets.BucketDocumentNames.COUNT;
+import static io.bucketer.buckets.BucketDocumentNames.COVERED_MS;
 import static io.bucketer.buckets.BucketDocumentNames.FIRST_TIMESTAMP;
 import static io.bucketer.buckets.BucketDocumentNames.FIRST_VALUE;
+import static io.bucketer.buckets.BucketDocumentNames.GAPS;
+import static io.bucketer.buckets.BucketDocumentNames.GAP_AT_END_MS;
+import static io.bucketer.buckets.BucketDocumentNames.GAP_AT_START_MS;
+import static io.bucketer.buckets.BucketDocumentNames.INTEGRAL;
 import static io.bucketer.buckets.BucketDocumentNames.LAST_TIMESTAMP;
 import static io.bucketer.buckets.BucketDocumentNames.LAST_VALUE;
+import static io.bucketer.buckets.BucketDocumentNames.LONGEST_GAP_MS;
 import static io.bucketer.buckets.BucketDocumentNames.MAX;
 import static io.bucketer.buckets.BucketDocumentNames.MIN;
 import static io.bucketer.buckets.BucketDocumentNames.STDDEV;
@@ -13,6 +19,7 @@ import static io.bucketer.buckets.BucketDocumentNames.SUM;
 
 import io.bucketer.buckets.BucketStats;
 import io.bucketer.buckets.Measurement;
+import io.bucketer.buckets.TimeWeighted;
 import org.bson.BsonDocument;
 
 /**
@@ -60,6 +67,23 @@ final class StoredStats {
         0,
         deviation * deviation * count,
         utcOffsetMinutes);
+  }
+
+  /**
+   * The time-weighted part a document's {@code window} or a summary holds (schema_version 3); null
+   * when it has none.
+   */
+  static TimeWeighted timeWeighted(final BsonDocument fields) {
+    if (!fields.containsKey(COVERED_MS)) {
+      return null;
+    }
+    return new TimeWeighted(
+        fields.getNumber(COVERED_MS).longValue(),
+        fields.getNumber(INTEGRAL).doubleValue() * 1_000, // stored in value·s
+        fields.getNumber(GAPS).intValue(),
+        fields.getNumber(LONGEST_GAP_MS).longValue(),
+        fields.getNumber(GAP_AT_START_MS).longValue(),
+        fields.getNumber(GAP_AT_END_MS).longValue());
   }
 
   private static Measurement reading(

@@ -2,6 +2,7 @@ package io.bucketer.query;
 
 import io.bucketer.buckets.BucketStats;
 import io.bucketer.buckets.Granularity;
+import io.bucketer.buckets.TimeWeighted;
 
 /**
  * The computed fields of one window of one series, whether read from a stored bucket, from the
@@ -9,8 +10,24 @@ import io.bucketer.buckets.Granularity;
  * whole part of a range's statistics.
  *
  * @param open true while the window has not closed: more readings may still join it
+ * @param timeWeighted the window's time-weighted part as its document stores it; null when unknown
+ *     (a document written before it was kept, or a window read from the processor's state)
  */
-public record WindowTotals(Granularity granularity, long start, BucketStats stats, boolean open) {
+public record WindowTotals(
+    Granularity granularity,
+    long start,
+    BucketStats stats,
+    boolean open,
+    TimeWeighted timeWeighted) {
+
+  /** Totals without a time-weighted part. */
+  public WindowTotals(
+      final Granularity granularity,
+      final long start,
+      final BucketStats stats,
+      final boolean open) {
+    this(granularity, start, stats, open, null);
+  }
 
   public long end() {
     return granularity.windowEnd(start);
@@ -36,7 +53,10 @@ public record WindowTotals(Granularity granularity, long start, BucketStats stat
     return stats.average();
   }
 
-  /** The totals of both windows' readings, in this window: open while either part is. */
+  /**
+   * The totals of both windows' readings, in this window: open while either part is. Only open
+   * parts are added, which have no time-weighted part yet.
+   */
   WindowTotals plus(final WindowTotals other) {
     final boolean otherIsLater = other.stats.lastTimestamp() >= stats.lastTimestamp();
     return new WindowTotals(

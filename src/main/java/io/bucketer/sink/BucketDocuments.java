@@ -2,16 +2,26 @@ package io.bucketer.sink;
 
 import static io.bucketer.buckets.BucketDocumentNames.AVG;
 import static io.bucketer.buckets.BucketDocumentNames.BUCKETS;
+import static io.bucketer.buckets.BucketDocumentNames.CARRY_IN;
 import static io.bucketer.buckets.BucketDocumentNames.COUNT;
+import static io.bucketer.buckets.BucketDocumentNames.COVERAGE;
+import static io.bucketer.buckets.BucketDocumentNames.COVERED_MS;
 import static io.bucketer.buckets.BucketDocumentNames.END_DATE;
 import static io.bucketer.buckets.BucketDocumentNames.FIRST_TIMESTAMP;
 import static io.bucketer.buckets.BucketDocumentNames.FIRST_VALUE;
+import static io.bucketer.buckets.BucketDocumentNames.GAPS;
+import static io.bucketer.buckets.BucketDocumentNames.GAP_AT_END_MS;
+import static io.bucketer.buckets.BucketDocumentNames.GAP_AT_START_MS;
 import static io.bucketer.buckets.BucketDocumentNames.GRANULARITY;
 import static io.bucketer.buckets.BucketDocumentNames.ID;
 import static io.bucketer.buckets.BucketDocumentNames.ID_START;
+import static io.bucketer.buckets.BucketDocumentNames.INTEGRAL;
+import static io.bucketer.buckets.BucketDocumentNames.INTERPOLATION;
 import static io.bucketer.buckets.BucketDocumentNames.LAST_TIMESTAMP;
 import static io.bucketer.buckets.BucketDocumentNames.LAST_VALUE;
+import static io.bucketer.buckets.BucketDocumentNames.LONGEST_GAP_MS;
 import static io.bucketer.buckets.BucketDocumentNames.MAX;
+import static io.bucketer.buckets.BucketDocumentNames.MAX_GAP_MS;
 import static io.bucketer.buckets.BucketDocumentNames.MEASUREMENTS;
 import static io.bucketer.buckets.BucketDocumentNames.METRIC;
 import static io.bucketer.buckets.BucketDocumentNames.MIN;
@@ -25,6 +35,7 @@ import static io.bucketer.buckets.BucketDocumentNames.SUM;
 import static io.bucketer.buckets.BucketDocumentNames.SUMMARIES;
 import static io.bucketer.buckets.BucketDocumentNames.SUMMARY_GRANULARITY;
 import static io.bucketer.buckets.BucketDocumentNames.TIMESTAMP;
+import static io.bucketer.buckets.BucketDocumentNames.TWA;
 import static io.bucketer.buckets.BucketDocumentNames.UTC_OFFSET_MINUTES;
 import static io.bucketer.buckets.BucketDocumentNames.VALUE;
 import static io.bucketer.buckets.BucketDocumentNames.WINDOW;
@@ -32,8 +43,11 @@ import static io.bucketer.buckets.BucketDocumentNames.WINDOW;
 import io.bucketer.buckets.BucketStats;
 import io.bucketer.buckets.ClosedBucket;
 import io.bucketer.buckets.Measurement;
+import io.bucketer.buckets.TimeWeighted;
+import io.bucketer.buckets.WindowExtras;
 import io.bucketer.buckets.WindowSummary;
 import java.util.List;
+import java.util.OptionalDouble;
 import org.bson.BsonBinaryWriter;
 import org.bson.BsonDateTime;
 import org.bson.BsonDocument;
@@ -55,14 +69,16 @@ import org.bson.io.BasicOutputBuffer;
  * pattern), right after the {@code _id}: {@value #SCHEMA_VERSION_WRITTEN} now. Documents written
  * before the field existed lack it and are version 1: the same fields, but that the oldest lack the
  * first and last values and the spread, and coarse windows held measurements rather than summaries,
- * all of which the query side reads. A change of the document's fields raises the version, and the
- * readers keep reading every earlier one (a golden document of each is read by {@code
+ * all of which the query side reads. Version 3 adds the time-weighted part to {@code window} and to
+ * each summary (never at the top: a {@code seq} part of a window has none of its own); every field
+ * it adds is optional, absent when unknown. A change of the document's fields raises the version,
+ * and the readers keep reading every earlier one (a golden document of each is read by {@code
  * GoldenDocumentFormatTest}).
  */
 public final class BucketDocuments {
 
   /** The {@code schema_version} of the documents this build writes. */
-  public static final int SCHEMA_VERSION_WRITTEN = 2;
+  public static final int SCHEMA_VERSION_WRITTEN = 3;
 
   private BucketDocuments() {}
 
@@ -110,6 +126,9 @@ public final class BucketDocuments {
       writeComputedFields(writer, stats);
       writer.writeStartDocument(WINDOW);
       writeComputedFields(writer, bucket.window());
+      if (bucket.extras() != null) {
+        writeWindowTimeWeight(writer, bucket.extras(), bucket.windowEnd() - bucket.windowStart());
+      }
       writer.writeEndDocument();
       if (bucket.summaries().isEmpty()) {
         writeMeasurements(writer, bucket.measurements());
@@ -122,9 +141,9 @@ public final class BucketDocuments {
     return new RawBsonDocument(buffer.getInternalBuffer(), 0, buffer.getPosition());
   }
 
-  /** The document's size, about: a measurement takes 42 bytes, a summary about 200. */
+  /** The document's size, about: a measurement takes 42 bytes, a summary about 320. */
   private static int estimatedBytes(final ClosedBucket bucket) {
-    return 1_024 + 42 * bucket.measurements().size() + 200 * bucket.summaries().size();
+    return 1_024 + 42 * bucket.measurements().size() + 320 * bucket.summaries().size();
   }
 
   /**
@@ -145,6 +164,47 @@ public final class BucketDocuments {
     writeKnown(writer, STDDEV, stats.standardDeviation());
   }
 
+  /**
+   * The window's time-weighted part: covered time and its fraction of the window, the integral in
+   * value·s and the time-weighted average (absent when nothing is covered), the gaps, the reading
+   * carried in, and the max gap and interpolation they were computed with.
+   */
+  private static void writeWindowTimeWeight(
+      final BsonWriter writer, final WindowExtras extras, final long spanMillis) {
+    final TimeWeighted part = extras.timeWeighted();
+    writer.writeInt64(COVERED_MS, part.coveredMillis());
+    writer.writeDouble(COVERAGE, part.coverage(spanMillis));
+    writer.writeDouble(INTEGRAL, part.integralValueSeconds());
+    final OptionalDouble twa = part.twa();
+    if (twa.isPresent()) {
+      writer.writeDouble(TWA, twa.getAsDouble());
+    }
+    writeGaps(writer, part);
+    final Measurement carryIn = extras.carryIn();
+    if (carryIn != null) {
+      writer.writeStartDocument(CARRY_IN);
+      writer.writeDateTime(TIMESTAMP, carryIn.timestamp());
+      writer.writeDouble(VALUE, carryIn.value());
+      writer.writeEndDocument();
+    }
+    writer.writeInt64(MAX_GAP_MS, extras.weighting().maxGapMillis());
+    writer.writeString(INTERPOLATION, extras.weighting().interpolation().label());
+  }
+
+  /** A summary's time-weighted part: what adds up; its average and coverage follow from it. */
+  private static void writeTimeWeight(final BsonWriter writer, final TimeWeighted part) {
+    writer.writeInt64(COVERED_MS, part.coveredMillis());
+    writer.writeDouble(INTEGRAL, part.integralValueSeconds());
+    writeGaps(writer, part);
+  }
+
+  private static void writeGaps(final BsonWriter writer, final TimeWeighted part) {
+    writer.writeInt32(GAPS, part.gaps());
+    writer.writeInt64(LONGEST_GAP_MS, part.longestGapMillis());
+    writer.writeInt64(GAP_AT_START_MS, part.gapAtStartMillis());
+    writer.writeInt64(GAP_AT_END_MS, part.gapAtEndMillis());
+  }
+
   private static void writeKnown(final BsonWriter writer, final String name, final double value) {
     if (!Double.isNaN(value)) {
       writer.writeDouble(name, value);
@@ -157,6 +217,9 @@ public final class BucketDocuments {
       writer.writeStartDocument();
       writer.writeDateTime(START_DATE, summary.start());
       writeComputedFields(writer, summary.stats());
+      if (summary.timeWeighted() != null) {
+        writeTimeWeight(writer, summary.timeWeighted());
+      }
       writer.writeEndDocument();
     }
     writer.writeEndArray();

@@ -1,13 +1,24 @@
 package io.bucketer.sink;
 
 import static io.bucketer.buckets.BucketDocumentNames.AVG;
+import static io.bucketer.buckets.BucketDocumentNames.CARRY_IN;
+import static io.bucketer.buckets.BucketDocumentNames.COVERAGE;
+import static io.bucketer.buckets.BucketDocumentNames.COVERED_MS;
+import static io.bucketer.buckets.BucketDocumentNames.GAPS;
+import static io.bucketer.buckets.BucketDocumentNames.GAP_AT_END_MS;
+import static io.bucketer.buckets.BucketDocumentNames.GAP_AT_START_MS;
 import static io.bucketer.buckets.BucketDocumentNames.ID;
+import static io.bucketer.buckets.BucketDocumentNames.INTEGRAL;
+import static io.bucketer.buckets.BucketDocumentNames.INTERPOLATION;
+import static io.bucketer.buckets.BucketDocumentNames.LONGEST_GAP_MS;
+import static io.bucketer.buckets.BucketDocumentNames.MAX_GAP_MS;
 import static io.bucketer.buckets.BucketDocumentNames.METRIC;
 import static io.bucketer.buckets.BucketDocumentNames.REVISION;
 import static io.bucketer.buckets.BucketDocumentNames.SENSOR_ID;
 import static io.bucketer.buckets.BucketDocumentNames.SEQ;
 import static io.bucketer.buckets.BucketDocumentNames.START_DATE;
 import static io.bucketer.buckets.BucketDocumentNames.STDDEV;
+import static io.bucketer.buckets.BucketDocumentNames.TWA;
 
 import com.mongodb.client.model.DeleteManyModel;
 import com.mongodb.client.model.Filters;
@@ -19,6 +30,7 @@ import java.util.Date;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.bson.BsonArray;
 import org.bson.BsonDocument;
 import org.bson.BsonValue;
@@ -157,10 +169,32 @@ final class WindowRepair {
         bucket.window(),
         bucket.seq(),
         bucket.buckets(),
-        revision);
+        revision,
+        bucket.extras());
   }
 
-  /** Equal but for the revision, and averages and deviations to {@link #ROUNDING}. */
+  /**
+   * Fields of the time-weighted part, which a backfill does not build yet (it folds stored
+   * summaries): a stored window that has them, and is otherwise the same, is left as it is.
+   */
+  private static final Set<String> TIME_WEIGHTED_FIELDS =
+      Set.of(
+          COVERED_MS,
+          COVERAGE,
+          INTEGRAL,
+          TWA,
+          GAPS,
+          LONGEST_GAP_MS,
+          GAP_AT_START_MS,
+          GAP_AT_END_MS,
+          CARRY_IN,
+          MAX_GAP_MS,
+          INTERPOLATION);
+
+  /**
+   * Equal but for the revision, averages and deviations to {@link #ROUNDING}, and time-weighted
+   * fields that only the stored document has.
+   */
   private static boolean same(final BsonValue built, final BsonValue stored, final String name) {
     if (name.equals(AVG) || name.equals(STDDEV)) {
       if (!built.isNumber() || !stored.isNumber()) {
@@ -173,7 +207,12 @@ final class WindowRepair {
     if (built.isDocument() && stored.isDocument()) {
       final BsonDocument one = built.asDocument();
       final BsonDocument other = stored.asDocument();
-      if (!one.keySet().equals(other.keySet())) {
+      for (final String field : other.keySet()) {
+        if (!one.containsKey(field) && !TIME_WEIGHTED_FIELDS.contains(field)) {
+          return false;
+        }
+      }
+      if (!other.keySet().containsAll(one.keySet())) {
         return false;
       }
       for (final String field : one.keySet()) {

@@ -4,11 +4,16 @@ import io.bucketer.avro.ClosedBucketRecord;
 import io.bucketer.avro.MeasurementRecord;
 import io.bucketer.avro.StatsRecord;
 import io.bucketer.avro.SummaryRecord;
+import io.bucketer.avro.TimeWeightRecord;
 import io.bucketer.buckets.BucketStats;
 import io.bucketer.buckets.ClosedBucket;
 import io.bucketer.buckets.Granularity;
+import io.bucketer.buckets.Interpolation;
 import io.bucketer.buckets.Measurement;
 import io.bucketer.buckets.SeriesKey;
+import io.bucketer.buckets.TimeWeighted;
+import io.bucketer.buckets.TimeWeighting;
+import io.bucketer.buckets.WindowExtras;
 import io.bucketer.buckets.WindowSummary;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -30,13 +35,17 @@ import org.apache.kafka.common.serialization.Serializer;
  * Value format of the compacted buckets topic: one format-version byte ({@value #FORMAT_VERSION})
  * followed by the Avro binary encoding of {@link ClosedBucketRecord}. The version byte lets a later
  * format (or a schema-registry framing, whose magic byte is 0) be told apart from this one without
- * guessing. Format 1, which an older version may have left in the topic, is still read ({@link
- * ClosedBucketFormatV1}). A null value (a tombstone) stays null in both directions.
+ * guessing. Formats 2 (before the time-weighted parts) and 1, which an older version may have left
+ * in the topic, are still read ({@link ClosedBucketFormatV1}). A null value (a tombstone) stays
+ * null in both directions.
  */
 public final class ClosedBucketSerde implements Serde<ClosedBucket> {
 
   /** The first byte of every value written by this serde. */
-  public static final byte FORMAT_VERSION = 2;
+  public static final byte FORMAT_VERSION = 3;
+
+  /** Format 2, before the time-weighted parts: read only. */
+  static final byte FORMAT_VERSION_2 = 2;
 
   /**
    * Avro's generated encoders: each record writes its own fields in schema order, instead of the
@@ -55,6 +64,15 @@ public final class ClosedBucketSerde implements Serde<ClosedBucket> {
   private static final SpecificDatumReader<ClosedBucketRecord> READER =
       new SpecificDatumReader<>(ClosedBucketRecord.class);
 
+  /**
+   * Format 2 read into today's record by Avro's schema resolution (writer schema v2, reader schema
+   * v3): the fields added since are nullable and read as null, unknown.
+   */
+  private static final SpecificDatumReader<ClosedBucketRecord> FORMAT_2_READER =
+      new SpecificDatumReader<>(
+          io.bucketer.avro.v2.ClosedBucketRecord.getClassSchema(),
+          ClosedBucketRecord.getClassSchema());
+
   @Override
   public Serializer<ClosedBucket> serializer() {
     return (topic, bucket) -> bucket == null ? null : encode(bucket);
@@ -69,7 +87,7 @@ public final class ClosedBucketSerde implements Serde<ClosedBucket> {
   public static byte[] encode(final ClosedBucket bucket) {
     final ByteArrayOutputStream out =
         new ByteArrayOutputStream(
-            160 + 18 * bucket.measurements().size() + 90 * bucket.summaries().size());
+            220 + 18 * bucket.measurements().size() + 130 * bucket.summaries().size());
     out.write(FORMAT_VERSION);
     final BinaryEncoder encoder = EncoderFactory.get().directBinaryEncoder(out, null);
     try {
@@ -81,10 +99,13 @@ public final class ClosedBucketSerde implements Serde<ClosedBucket> {
     return out.toByteArray();
   }
 
-  /** Decodes a value written by {@link #encode}, or by format 1; rejects trailing bytes. */
+  /** Decodes a value written by {@link #encode}, or by formats 2 and 1; rejects trailing bytes. */
   public static ClosedBucket decode(final byte[] bytes) {
     if (bytes.length > 0 && bytes[0] == ClosedBucketFormatV1.FORMAT_VERSION) {
       return ClosedBucketFormatV1.decode(bytes);
+    }
+    if (bytes.length > 0 && bytes[0] == FORMAT_VERSION_2) {
+      return fromRecord(readWhole(FORMAT_2_READER, bytes));
     }
     if (bytes.length == 0 || bytes[0] != FORMAT_VERSION) {
       throw new SerializationException(
@@ -122,8 +143,12 @@ public final class ClosedBucketSerde implements Serde<ClosedBucket> {
     }
     final List<SummaryRecord> summaries = new ArrayList<>(bucket.summaries().size());
     for (final WindowSummary summary : bucket.summaries()) {
-      summaries.add(new SummaryRecord(summary.start(), toRecord(summary.stats())));
+      summaries.add(
+          new SummaryRecord(
+              summary.start(), toRecord(summary.stats()), toRecord(summary.timeWeighted())));
     }
+    final WindowExtras extras = bucket.extras();
+    final Measurement carryIn = extras == null ? null : extras.carryIn();
     return ClosedBucketRecord.newBuilder()
         .setSensorId(bucket.series().sensorId())
         .setMetric(bucket.series().metric())
@@ -139,7 +164,53 @@ public final class ClosedBucketSerde implements Serde<ClosedBucket> {
         .setMeasurements(measurements)
         .setSummaryGranularity(bucket.summaryGranularity().map(Granularity::label).orElse(null))
         .setSummaries(summaries)
+        .setWindowTimeWeight(extras == null ? null : toRecord(extras.timeWeighted()))
+        .setCarryIn(
+            carryIn == null ? null : new MeasurementRecord(carryIn.timestamp(), carryIn.value()))
+        .setMaxGapMs(extras == null ? null : extras.weighting().maxGapMillis())
+        .setInterpolation(extras == null ? null : extras.weighting().interpolation().label())
         .build();
+  }
+
+  private static TimeWeightRecord toRecord(final TimeWeighted part) {
+    return part == null
+        ? null
+        : new TimeWeightRecord(
+            part.coveredMillis(),
+            part.integral(),
+            part.gaps(),
+            part.longestGapMillis(),
+            part.gapAtStartMillis(),
+            part.gapAtEndMillis());
+  }
+
+  private static TimeWeighted fromRecord(final TimeWeightRecord part) {
+    return part == null
+        ? null
+        : new TimeWeighted(
+            part.getCoveredMs(),
+            part.getIntegral(),
+            part.getGaps(),
+            part.getLongestGapMs(),
+            part.getGapAtStartMs(),
+            part.getGapAtEndMs());
+  }
+
+  /** The window's extras; null for a record without them (format 2). */
+  private static WindowExtras extrasOf(final ClosedBucketRecord record) {
+    if (record.getWindowTimeWeight() == null) {
+      return null;
+    }
+    if (record.getMaxGapMs() == null
+        || !Interpolation.STEP.label().equals(record.getInterpolation())) {
+      throw new SerializationException(
+          "time-weighted part without its max gap, or of an unknown interpolation");
+    }
+    final MeasurementRecord carryIn = record.getCarryIn();
+    return new WindowExtras(
+        fromRecord(record.getWindowTimeWeight()),
+        carryIn == null ? null : new Measurement(carryIn.getTimestamp(), carryIn.getValue()),
+        new TimeWeighting(record.getMaxGapMs(), Interpolation.STEP));
   }
 
   private static StatsRecord toRecord(final BucketStats stats) {
@@ -174,7 +245,11 @@ public final class ClosedBucketSerde implements Serde<ClosedBucket> {
       final Granularity finer = granularity(label, Granularity.parse(label).sizeMillis());
       for (final SummaryRecord summary : record.getSummaries()) {
         summaries.add(
-            new WindowSummary(finer, summary.getStart(), fromRecord(summary.getStats(), offset)));
+            new WindowSummary(
+                finer,
+                summary.getStart(),
+                fromRecord(summary.getStats(), offset),
+                fromRecord(summary.getTimeWeight())));
       }
     }
     return new ClosedBucket(
@@ -187,7 +262,8 @@ public final class ClosedBucketSerde implements Serde<ClosedBucket> {
         fromRecord(record.getWindow(), offset),
         record.getSeq(),
         record.getBuckets(),
-        record.getRevision());
+        record.getRevision(),
+        extrasOf(record));
   }
 
   private static BucketStats fromRecord(final StatsRecord stats, final Integer utcOffsetMinutes) {

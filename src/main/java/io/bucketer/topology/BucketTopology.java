@@ -6,6 +6,7 @@ import io.bucketer.buckets.ClosedBucket;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.RollupPlan;
 import io.bucketer.buckets.SeriesKey;
+import io.bucketer.buckets.TimeWeightings;
 import io.bucketer.ingest.InputDecoder;
 import io.bucketer.ingest.sparkplug.SparkplugSettings;
 import io.bucketer.metrics.BucketerMetrics;
@@ -53,7 +54,8 @@ public final class BucketTopology {
       ReadingChecks readingChecks,
       long windowCacheBytes,
       DuplicateTimestamps duplicateTimestamps,
-      Optional<SparkplugSettings> sparkplug) {
+      Optional<SparkplugSettings> sparkplug,
+      TimeWeightings timeWeightings) {
 
     /** Settings of input decoded by an {@link InputDecoder}, not Sparkplug B. */
     public Settings(
@@ -82,7 +84,8 @@ public final class BucketTopology {
           readingChecks,
           windowCacheBytes,
           duplicateTimestamps,
-          Optional.empty());
+          Optional.empty(),
+          TimeWeightings.DEFAULT);
     }
 
     /**
@@ -103,7 +106,27 @@ public final class BucketTopology {
           readingChecks,
           windowCacheBytes,
           duplicateTimestamps,
-          Optional.of(sparkplug));
+          Optional.of(sparkplug),
+          timeWeightings);
+    }
+
+    /** These settings with each series' max gap and interpolation for its time-weighted parts. */
+    public Settings withTimeWeightings(final TimeWeightings weightings) {
+      return new Settings(
+          inputTopic,
+          bucketsTopic,
+          deadLetterTopic,
+          granularities,
+          grace,
+          idleTimeout,
+          partitioning,
+          latenessHorizon,
+          layout,
+          readingChecks,
+          windowCacheBytes,
+          duplicateTimestamps,
+          sparkplug,
+          weightings);
     }
 
     /** What the window lifecycle needs of these settings. */
@@ -114,7 +137,8 @@ public final class BucketTopology {
           idleTimeout,
           latenessHorizon,
           layout,
-          duplicateTimestamps);
+          duplicateTimestamps,
+          timeWeightings);
     }
   }
 

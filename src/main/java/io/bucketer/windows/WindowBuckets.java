@@ -3,8 +3,13 @@ package io.bucketer.windows;
 import io.bucketer.buckets.BucketLayout;
 import io.bucketer.buckets.ClosedBucket;
 import io.bucketer.buckets.Granularity;
+import io.bucketer.buckets.Measurement;
 import io.bucketer.buckets.RollupPlan;
 import io.bucketer.buckets.SeriesKey;
+import io.bucketer.buckets.TimeWeighted;
+import io.bucketer.buckets.TimeWeighting;
+import io.bucketer.buckets.TimeWeightings;
+import io.bucketer.buckets.WindowExtras;
 import io.bucketer.buckets.WindowSummary;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -18,6 +23,12 @@ import java.util.function.Consumer;
  * granularity it is rolled up from, as the {@link BucketLayout} says. The lifecycle keeps those
  * finer windows for as long as this window can change, so the summaries always match the finer
  * windows' own buckets of the same revision.
+ *
+ * <p>Each window's {@link TimeWeighted} part is computed here, at emit, from the readings of its
+ * span and the series' last reading before it ({@link #carryIn}), found in the finest windows the
+ * store keeps for the lateness horizon; nothing is added to a reading's way in. A late reading
+ * revises the time-weighted part of its own windows only: the next window's leading edge, which its
+ * hold may reach, keeps the value it was emitted with until that window is emitted again.
  */
 final class WindowBuckets {
 
@@ -25,15 +36,21 @@ final class WindowBuckets {
   private final Granularity finest;
   private final int maxMeasurements;
   private final int maxSummaries;
+  private final TimeWeightings weightings;
 
   /** For each granularity whose buckets hold summaries: the granularity they summarise. */
   private final Map<Granularity, Granularity> summarised = new HashMap<>();
 
-  WindowBuckets(final WindowReader store, final RollupPlan plan, final BucketLayout layout) {
+  WindowBuckets(
+      final WindowReader store,
+      final RollupPlan plan,
+      final BucketLayout layout,
+      final TimeWeightings weightings) {
     this.store = store;
     this.finest = plan.granularities().get(0);
     this.maxMeasurements = layout.maxMeasurementsPerBucket();
     this.maxSummaries = layout.maxSummariesPerBucket();
+    this.weightings = weightings;
     for (final Granularity granularity : plan.granularities()) {
       layout.summarised(granularity, plan).ifPresent(finer -> summarised.put(granularity, finer));
     }
@@ -60,11 +77,10 @@ final class WindowBuckets {
       return withMeasurements(series, granularity, start, state);
     }
     final long end = granularity.windowEnd(start);
-    final List<WindowSummary> summaries = new ArrayList<>();
+    final List<WindowReader.Window> finerWindows =
+        store.range(series, finer, start, finer.windowStart(end - 1));
     long summarisedReadings = 0;
-    for (final WindowReader.Window window :
-        store.range(series, finer, start, finer.windowStart(end - 1))) {
-      summaries.add(new WindowSummary(finer, window.start(), window.state().stats()));
+    for (final WindowReader.Window window : finerWindows) {
       summarisedReadings += window.state().stats().count();
     }
     if (summarisedReadings != state.stats().count()) {
@@ -72,8 +88,41 @@ final class WindowBuckets {
       // horizon: the finest windows, kept for every granularity, still hold every reading.
       return withMeasurements(series, granularity, start, state);
     }
+    // The window's part comes from the readings of its whole span, read again here at each emit:
+    // the accepted cost of this first step (one read of the hour's finest windows per hour and
+    // series), which a fold of the finer windows' stored parts will replace. One pass gives the
+    // part of every finer window, which add up to the window's own exactly.
+    final TimeWeighting weighting = weightings.of(series);
+    final Measurement carryIn = carryIn(series, start, weighting);
+    final long[] bounds = new long[(int) ((end - start) / finer.sizeMillis()) + 1];
+    for (int i = 0; i < bounds.length; i++) {
+      bounds[i] = start + i * finer.sizeMillis();
+    }
+    final List<TimeWeighted> parts =
+        TimeWeighted.ofStretches(
+            bounds, carryIn, WindowReadings.between(store, finest, series, start, end), weighting);
+    TimeWeighted whole = TimeWeighted.NONE;
+    for (final TimeWeighted part : parts) {
+      whole = whole.followedBy(part);
+    }
+    final List<WindowSummary> summaries = new ArrayList<>(finerWindows.size());
+    for (final WindowReader.Window window : finerWindows) {
+      summaries.add(
+          new WindowSummary(
+              finer,
+              window.start(),
+              window.state().stats(),
+              parts.get((int) ((window.start() - start) / finer.sizeMillis()))));
+    }
     return ClosedBucket.ofSummaries(
-        series, granularity, start, state.stats(), summaries, state.revision(), maxSummaries);
+        series,
+        granularity,
+        start,
+        state.stats(),
+        summaries,
+        state.revision(),
+        maxSummaries,
+        new WindowExtras(whole, carryIn, weighting));
   }
 
   private List<ClosedBucket> withMeasurements(
@@ -81,15 +130,69 @@ final class WindowBuckets {
       final Granularity granularity,
       final long start,
       final WindowState state) {
+    final long end = granularity.windowEnd(start);
+    final List<Measurement> readings =
+        granularity.equals(finest)
+            ? WindowReadings.of(store, series, start, state)
+            : WindowReadings.between(store, finest, series, start, end);
+    final TimeWeighting weighting = weightings.of(series);
+    final Measurement carryIn = carryIn(series, start, weighting);
     return ClosedBucket.ofWindow(
         series,
         granularity,
         start,
         state.stats(),
-        granularity.equals(finest)
-            ? WindowReadings.of(store, series, start, state)
-            : WindowReadings.between(store, finest, series, start, granularity.windowEnd(start)),
+        readings,
         state.revision(),
-        maxMeasurements);
+        maxMeasurements,
+        new WindowExtras(
+            TimeWeighted.ofReadings(start, end, carryIn, readings, weighting), carryIn, weighting));
+  }
+
+  /**
+   * The series' last reading before {@code start} whose hold reaches {@code start}, or null: the
+   * last reading before it of the finest window holding {@code start - 1}, else of the latest one
+   * before, within the max gap. The store keeps closed finest windows for the lateness horizon,
+   * which {@code max.gap} may not exceed, less a finest window; a window emitted again near the end
+   * of its horizon may find that reading's window expired, and then carries nothing in.
+   */
+  private Measurement carryIn(
+      final SeriesKey series, final long start, final TimeWeighting weighting) {
+    // The window just before is the one in the steady state: one get, no range read.
+    final long previousStart = finest.windowStart(start - 1);
+    final WindowState previous = store.get(series, finest, previousStart);
+    Measurement last = previous == null ? null : lastBefore(series, previousStart, previous, start);
+    if (last == null) {
+      final long earliest = finest.windowStart(start - weighting.maxGapMillis());
+      if (earliest < previousStart) {
+        final List<WindowReader.Window> before =
+            store.range(series, finest, earliest, previousStart - 1);
+        if (!before.isEmpty()) {
+          final WindowReader.Window latest = before.get(before.size() - 1);
+          last = lastBefore(series, latest.start(), latest.state(), start);
+        }
+      }
+    }
+    return last != null && last.timestamp() + weighting.maxGapMillis() > start ? last : null;
+  }
+
+  /**
+   * The last reading before {@code time} of a finest window: its last reading, unless the window
+   * holds {@code time} (a coarse window that the finest ones do not divide) or its sums were kept
+   * by a version before the last value was; then from its readings.
+   */
+  private Measurement lastBefore(
+      final SeriesKey series, final long windowStart, final WindowState state, final long time) {
+    final Measurement last = state.stats().last();
+    if (last.timestamp() < time && !Double.isNaN(last.value())) {
+      return last;
+    }
+    final List<Measurement> readings = WindowReadings.of(store, series, windowStart, state);
+    for (int i = readings.size() - 1; i >= 0; i--) {
+      if (readings.get(i).timestamp() < time) {
+        return readings.get(i);
+      }
+    }
+    return null;
   }
 }

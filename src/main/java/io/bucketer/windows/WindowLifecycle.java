@@ -7,6 +7,7 @@ import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.Measurement;
 import io.bucketer.buckets.RollupPlan;
 import io.bucketer.buckets.SeriesKey;
+import io.bucketer.buckets.TimeWeightings;
 import io.bucketer.windows.HeldReadings.HeldReading;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -70,7 +71,26 @@ public final class WindowLifecycle {
       Duration idleTimeout,
       Duration latenessHorizon,
       BucketLayout layout,
-      DuplicateTimestamps duplicateTimestamps) {
+      DuplicateTimestamps duplicateTimestamps,
+      TimeWeightings timeWeightings) {
+
+    /** Settings with the default time weighting: step, a max gap of five minutes. */
+    public Settings(
+        final List<Granularity> granularities,
+        final Duration grace,
+        final Duration idleTimeout,
+        final Duration latenessHorizon,
+        final BucketLayout layout,
+        final DuplicateTimestamps duplicateTimestamps) {
+      this(
+          granularities,
+          grace,
+          idleTimeout,
+          latenessHorizon,
+          layout,
+          duplicateTimestamps,
+          TimeWeightings.DEFAULT);
+    }
 
     /** Settings with the default policy for readings at a time already held, keep-last. */
     public Settings(
@@ -128,7 +148,7 @@ public final class WindowLifecycle {
     this.times = new WindowTimes(plan, settings.grace(), settings.latenessHorizon());
     this.finest = times.finest();
     this.idleTimeoutMillis = settings.idleTimeout().toMillis();
-    this.buckets = new WindowBuckets(store, plan, settings.layout());
+    this.buckets = new WindowBuckets(store, plan, settings.layout(), settings.timeWeightings());
     this.heldReadings = new HeldReadings(store, times, buckets, settings.duplicateTimestamps());
     this.expiry = new WindowExpiry(store, times);
     this.quietSeries =

@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.Retention;
+import io.bucketer.buckets.SeriesKey;
+import io.bucketer.buckets.TimeWeighting;
+import io.bucketer.buckets.TimeWeightings;
 import io.bucketer.ingest.FieldPath;
 import io.bucketer.ingest.InputFormat;
 import io.bucketer.ingest.ReadingMapping;
@@ -202,6 +205,39 @@ class BucketerConfigTest {
     assertThatThrownBy(() -> new BucketerConfig(keepUnconfigured).bucketLayout())
         .isInstanceOf(ConfigException.class)
         .hasMessageContaining("5m is not one of the granularities");
+  }
+
+  @Test
+  void shouldReadEachMetricsMaxGapAndRefuseOneTheLatenessHorizonCannotKeep() {
+    final Map<String, Object> set = required();
+    set.put("max.gap", "2m");
+    set.put("max.gap.metrics", "door=23h,power=15m");
+    final Map<String, Object> tooLong = required();
+    tooLong.put("lateness.horizon", "1h");
+    tooLong.put("max.gap.metrics", "power=1h");
+    final Map<String, Object> malformed = required();
+    malformed.put("max.gap.metrics", "door:1d");
+
+    final TimeWeightings defaults = new BucketerConfig(required()).windows().timeWeightings();
+    final TimeWeightings weightings = new BucketerConfig(set).windows().timeWeightings();
+
+    assertThat(defaults.of(new SeriesKey("s", "door"))).isEqualTo(new TimeWeighting(300_000));
+    assertThat(weightings.of(new SeriesKey("s", "door"))).isEqualTo(new TimeWeighting(82_800_000));
+    assertThat(weightings.of(new SeriesKey("s", "power"))).isEqualTo(new TimeWeighting(900_000));
+    assertThat(weightings.of(new SeriesKey("s", "flow"))).isEqualTo(new TimeWeighting(120_000));
+    assertThat(weightings.of(new SeriesKey("s", null))).isEqualTo(new TimeWeighting(120_000));
+    assertThatThrownBy(() -> new BucketerConfig(tooLong))
+        .isInstanceOf(ConfigException.class)
+        .hasMessage(
+            "max.gap.metrics: a max gap of 1h is longer than lateness.horizon (1h) less the"
+                + " finest granularity: at most 59m");
+    assertThatThrownBy(() -> new BucketerConfig(with("max.gap", "24h")))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageStartingWith("max.gap=1d is longer than lateness.horizon (1d)");
+    assertThatThrownBy(() -> new BucketerConfig(malformed))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("max.gap.metrics")
+        .hasMessageContaining("<metric>=<span>");
   }
 
   @Test

@@ -18,6 +18,7 @@ import io.bucketer.query.SeriesOwner;
 import io.bucketer.query.SeriesQueries;
 import io.bucketer.query.StoredBuckets;
 import io.bucketer.sink.MongoBucketWriter;
+import io.bucketer.testing.GoldenBuckets;
 import io.bucketer.testing.ReadingTotals;
 import io.bucketer.testing.SeriesBuckets;
 import java.net.URI;
@@ -73,6 +74,8 @@ class SeriesApiTest {
     buckets.addAll(
         SeriesBuckets.closed(
             ELSEWHERE, GRANULARITIES, SeriesBuckets.readings(ELSEWHERE, START, 7_200)));
+    // schema_version 3: time-weighted parts
+    buckets.addAll(List.of(GoldenBuckets.MINUTE_BUCKET_V3, GoldenBuckets.HOUR_BUCKET_V3));
     new MongoBucketWriter(
             client.getDatabase("iot"), "buckets_", GRANULARITIES, Retention.NONE, 500, 4)
         .write(buckets, Duration.ofSeconds(30));
@@ -175,6 +178,41 @@ class SeriesApiTest {
   }
 
   @Test
+  void shouldGiveEachWindowItsTimeWeightedAverageAndCoverageWhereItsDocumentHoldsThem()
+      throws Exception {
+    final String range = "&from=2023-11-14T22:00:00Z&to=2023-11-14T23:00:00Z";
+    final HttpResponse<String> hourResponse =
+        get(here, "/api/v1/series/sensor-1/buckets?metric=temperature&granularity=1h" + range);
+    assertThat(hourResponse.statusCode()).as(hourResponse.body()).isEqualTo(200);
+    final JsonNode hours = JSON.readTree(hourResponse.body()).get("buckets");
+    final JsonNode minutes =
+        JSON.readTree(
+                get(
+                        here,
+                        "/api/v1/series/sensor-1/buckets?metric=temperature&granularity=1m" + range)
+                    .body())
+            .get("buckets");
+    final JsonNode older =
+        JSON.readTree(
+                get(
+                        here,
+                        "/api/v1/series/sensor%207%2Fa/buckets?metric=temperature&granularity=1h"
+                            + "&from=2026-11-22T13:00:00Z&to=2026-11-22T14:00:00Z")
+                    .body())
+            .get("buckets");
+
+    assertThat(hours).hasSize(1);
+    assertThat(hours.get(0).get("twa").asDouble()).isEqualTo(7_827_500.0 / 362_000);
+    assertThat(hours.get(0).get("coverage").asDouble()).isEqualTo(362_000.0 / 3_600_000);
+    assertThat(minutes).hasSize(2);
+    assertThat(minutes.get(0).get("twa").asDouble()).isEqualTo(1_259_000.0 / 60_000);
+    assertThat(minutes.get(1).get("coverage").asDouble()).isEqualTo(1.0);
+    // documents without the parts answer null
+    assertThat(older.get(0).get("twa").isNull()).isTrue();
+    assertThat(older.get(0).get("coverage").isNull()).isTrue();
+  }
+
+  @Test
   void shouldListStoredSeriesAndGranularities() throws Exception {
     final JsonNode body = JSON.readTree(get(here, "/api/v1/series?prefix=sensor%207").body());
 
@@ -182,7 +220,8 @@ class SeriesApiTest {
     assertThat(body.get("series").get(0).get("sensor_id").asText()).isEqualTo("sensor 7/a");
     assertThat(body.get("series").get(0).get("metric").asText()).isEqualTo("temperature");
     assertThat(body.get("granularities").toString()).isEqualTo("[\"1m\",\"1h\"]");
-    assertThat(JSON.readTree(get(here, "/api/v1/series").body()).get("series")).hasSize(2);
+    // and sensor-1, of the golden hour document
+    assertThat(JSON.readTree(get(here, "/api/v1/series").body()).get("series")).hasSize(3);
   }
 
   @Test

@@ -73,8 +73,11 @@ class AlertAndDashboardMetricsIT {
                 "json",
                 WindowSettings.IDLE_TIMEOUT,
                 "2s",
-                // A reading an hour late is then too late, not merged.
+                // A reading an hour late is then too late, not merged; max.gap fits in that
+                // horizon less a minute.
                 WindowSettings.LATENESS_HORIZON,
+                "2m",
+                WindowSettings.MAX_GAP,
                 "1m"))) {
       // State left without a record of its owner: the start wipes it, and counts the wipe.
       Files.createDirectories(

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.within;
 
 import io.bucketer.buckets.BucketStats;
 import io.bucketer.buckets.Measurement;
+import io.bucketer.buckets.TimeWeighted;
 import io.bucketer.testing.GoldenFiles;
 import org.bson.BsonDocument;
 import org.bson.RawBsonDocument;
@@ -14,10 +15,38 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The query side reads the golden documents ({@link GoldenFiles}) of every {@code schema_version}:
- * version 2, which says so, and version 1, which has no {@code schema_version} and, from the oldest
- * builds, no first and last values or spread.
+ * version 3, with the time-weighted parts, version 2, which says so, and version 1, which has no
+ * {@code schema_version} and, from the oldest builds, no first and last values or spread.
  */
 class StoredDocumentVersionsTest {
+
+  @Test
+  void shouldReadTheTimeWeightedPartsOfASchemaVersionThreeDocument() {
+    final BsonDocument hour = new RawBsonDocument(GoldenFiles.read("bucket-document-v3-1h.bson"));
+
+    final TimeWeighted window = StoredStats.timeWeighted(hour.getDocument("window"));
+    final TimeWeighted lastMinute =
+        StoredStats.timeWeighted(hour.getArray("summaries").get(1).asDocument());
+
+    assertThat(hour.getInt32("schema_version").getValue()).isEqualTo(3);
+    assertThat(StoredStats.of(hour.getDocument("window"), H0, H0 + 3_600_000).count()).isEqualTo(5);
+    // the integral is stored in value·s, read back in value·ms
+    assertThat(window)
+        .isEqualTo(new TimeWeighted(362_000, 7_827_500, 2, 2_458_000, 780_000, 2_458_000));
+    assertThat(window.twa()).hasValue(21.62292817679558);
+    assertThat(lastMinute).isEqualTo(new TimeWeighted(60_000, 1_305_000, 0, 0, 0, 0));
+  }
+
+  @Test
+  void shouldReadNoTimeWeightedPartFromDocumentsOfEarlierVersions() {
+    for (final String name :
+        new String[] {"bucket-document-v2-1h.bson", "bucket-document-v1-1m.bson"}) {
+      final BsonDocument document = new RawBsonDocument(GoldenFiles.read(name));
+      assertThat(StoredStats.timeWeighted(document.getDocument("window"))).as(name).isNull();
+    }
+    final BsonDocument hour = new RawBsonDocument(GoldenFiles.read("bucket-document-v2-1h.bson"));
+    assertThat(StoredStats.timeWeighted(hour.getArray("summaries").get(0).asDocument())).isNull();
+  }
 
   @Test
   void shouldReadTheWindowAndSummariesOfASchemaVersionTwoDocument() {

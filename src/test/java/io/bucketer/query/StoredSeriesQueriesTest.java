@@ -10,10 +10,12 @@ import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.Measurement;
 import io.bucketer.buckets.Retention;
 import io.bucketer.buckets.SeriesKey;
+import io.bucketer.buckets.WindowSummary;
 import io.bucketer.embedded.EmbeddedMongoServer;
 import io.bucketer.query.SeriesQueries.Statistics;
 import io.bucketer.sink.BucketDocuments;
 import io.bucketer.sink.MongoBucketWriter;
+import io.bucketer.testing.GoldenBuckets;
 import io.bucketer.testing.ReadingTotals;
 import io.bucketer.testing.SeriesBuckets;
 import java.time.Clock;
@@ -78,6 +80,8 @@ class StoredSeriesQueriesTest {
     buckets.addAll(
         SeriesBuckets.closed(
             DAILY, GRANULARITIES, SeriesBuckets.readings(DAILY, DAY, 1_440, 60_000)));
+    // documents of schema_version 3, with time-weighted parts: the golden ones
+    buckets.addAll(List.of(GoldenBuckets.MINUTE_BUCKET_V3, GoldenBuckets.HOUR_BUCKET_V3));
     writer.write(buckets, TIMEOUT);
     for (final ClosedBucket old :
         SeriesBuckets.closedWithMeasurements(OLD, GRANULARITIES, READINGS)) {
@@ -97,6 +101,31 @@ class StoredSeriesQueriesTest {
   static void stop() {
     client.close();
     server.close();
+  }
+
+  @Test
+  void shouldReadTheTimeWeightedPartsOfWindowsAndSummariesAndNoneFromOlderDocuments() {
+    final SeriesKey golden = GoldenBuckets.MINUTE_BUCKET_V3.series();
+    final long hour = GoldenBuckets.H0;
+
+    final List<WindowTotals> hours =
+        queries.windows(golden, HOUR, hour, hour + 3_600_000, LiveWindows.NONE).windows();
+    final List<WindowTotals> minutes =
+        queries.windows(golden, MINUTE, hour, hour + 3_600_000, LiveWindows.NONE).windows();
+
+    assertThat(hours)
+        .extracting(WindowTotals::timeWeighted)
+        .containsExactly(GoldenBuckets.HOUR_BUCKET_V3.extras().timeWeighted());
+    // the minutes come from the hour's summaries
+    assertThat(minutes)
+        .extracting(WindowTotals::timeWeighted)
+        .containsExactlyElementsOf(
+            GoldenBuckets.HOUR_BUCKET_V3.summaries().stream()
+                .map(WindowSummary::timeWeighted)
+                .toList());
+    assertThat(queries.windows(SERIES, HOUR, at("13:00"), at("14:00"), LiveWindows.NONE).windows())
+        .extracting(WindowTotals::timeWeighted)
+        .containsOnlyNulls();
   }
 
   @Test

@@ -41,7 +41,7 @@ class BucketDocumentsTest {
                 "start": {"$date": "2023-11-14T22:13:00Z"},
                 "seq": 0
               },
-              "schema_version": 2,
+              "schema_version": 3,
               "sensor_id": "sensor-1",
               "metric": "temperature",
               "granularity": "1m",
@@ -91,7 +91,7 @@ class BucketDocumentsTest {
                 "start": {"$date": "2023-11-14T22:00:00Z"},
                 "seq": 0
               },
-              "schema_version": 2,
+              "schema_version": 3,
               "sensor_id": "sensor-2",
               "granularity": "1h",
               "start_date": {"$date": "2023-11-14T22:00:00Z"},

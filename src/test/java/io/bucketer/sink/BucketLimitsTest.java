@@ -8,6 +8,10 @@ import io.bucketer.buckets.ClosedBucket;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.Measurement;
 import io.bucketer.buckets.SeriesKey;
+import io.bucketer.buckets.TimeWeighted;
+import io.bucketer.buckets.TimeWeighting;
+import io.bucketer.buckets.WindowExtras;
+import io.bucketer.buckets.WindowSummary;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
@@ -47,6 +51,48 @@ class BucketLimitsTest {
     final double perMeasurement = (encodedSize(many) - encodedSize(one)) / 199_999.0;
 
     assertThat(perMeasurement).isLessThanOrEqualTo(BucketLimits.MAX_BSON_BYTES_PER_MEASUREMENT);
+  }
+
+  @Test
+  void shouldEstimateNoLessThanASummaryWithItsTimeWeightedPartReallyTakes() {
+    final double perSummary =
+        (encodedSize(summarised(100_000)) - encodedSize(summarised(1))) / 99_999.0;
+
+    assertThat(perSummary).isLessThanOrEqualTo(BucketLimits.MAX_BSON_BYTES_PER_SUMMARY);
+  }
+
+  /** A window of {@code count} minute summaries, each with its time-weighted part. */
+  private static BsonDocument summarised(final int count) {
+    final Granularity minute = Granularity.parse("1m");
+    final List<WindowSummary> summaries = new ArrayList<>();
+    BucketStats window = null;
+    for (int i = 0; i < count; i++) {
+      final long start = i * 60_000L;
+      final BucketStats stats =
+          BucketStats.ofAll(
+              List.of(new Measurement(start + 1, Math.PI * i), new Measurement(start + 59_999, -i)),
+              -300);
+      summaries.add(
+          new WindowSummary(
+              minute, start, stats, new TimeWeighted(59_999, Math.E * i * 1e6, 1, 1, 1, 0)));
+      window = window == null ? stats : window.merge(stats);
+    }
+    return BucketDocuments.toDocument(
+        new ClosedBucket(
+            new SeriesKey("s", null),
+            Granularity.ofMillis(count * 60_000L),
+            0,
+            window,
+            List.of(),
+            summaries,
+            window,
+            0,
+            1,
+            0,
+            new WindowExtras(
+                new TimeWeighted(59_999L * count, 1.5, 1, 1, 1, 0),
+                null,
+                new TimeWeighting(300_000))));
   }
 
   private static BsonDocument document(final int count) {

@@ -1,9 +1,9 @@
 package io.bucketer.sink;
 
-import static io.bucketer.testing.GoldenBuckets.DAY_BUCKET;
 import static io.bucketer.testing.GoldenBuckets.HOUR_BUCKET;
-import static io.bucketer.testing.GoldenBuckets.MINUTE_BUCKET;
-import static io.bucketer.testing.GoldenBuckets.MINUTE_PART_BUCKET;
+import static io.bucketer.testing.GoldenBuckets.HOUR_BUCKET_V3;
+import static io.bucketer.testing.GoldenBuckets.MINUTE_BUCKET_V3;
+import static io.bucketer.testing.GoldenBuckets.MINUTE_PART_BUCKET_V3;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.bucketer.testing.GoldenFiles;
@@ -18,10 +18,11 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
  * Golden files of the bucket documents in MongoDB ({@link GoldenFiles}), as BSON: a document of
- * each granularity and a part of a window written as two, at {@code schema_version} 2, and a
- * document as builds before {@code schema_version} wrote it (version 1). Today's sink must write
- * the version 2 files byte for byte (field order included: MongoDB compares sub-documents in
- * order), and each file must hold the document written out here as extended JSON.
+ * each granularity and a part of a window written as two, at {@code schema_version} 3 (with the
+ * time-weighted parts) and 2, and a document as builds before {@code schema_version} wrote it
+ * (version 1). Today's sink must write the version 3 files byte for byte (field order included:
+ * MongoDB compares sub-documents in order), and each file must hold the document written out here
+ * as extended JSON.
  *
  * <p>Missing golden files are written, once, by {@link #shouldWriteTheGoldenFilesThatAreMissing}
  * with {@code -Dbucketer.golden.write=true}; the normal build writes none.
@@ -194,6 +195,152 @@ class GoldenDocumentFormatsTest {
       """;
 
   /**
+   * {@link #MINUTE_DOCUMENT} at {@code schema_version} 3: the window's time-weighted part, the
+   * reading carried in from the minute before, and what they were computed with.
+   */
+  static final String MINUTE_DOCUMENT_V3 =
+      """
+      {
+        "_id": {"sensor_id": "sensor-1", "metric": "temperature", "granularity": "1m",
+                "start": {"$date": "2023-11-14T22:14:00Z"}, "seq": 0},
+        "schema_version": 3,
+        "sensor_id": "sensor-1",
+        "metric": "temperature",
+        "granularity": "1m",
+        "start_date": {"$date": "2023-11-14T22:14:00Z"},
+        "end_date": {"$date": "2023-11-14T22:15:00Z"},
+        "seq": 0,
+        "buckets": 1,
+        "revision": 0,
+        "utc_offset_minutes": 60,
+        "count": {"$numberLong": "3"}, "sum": 65.25, "avg": 21.75, "min": 21.5, "max": 22.0,
+        "first_timestamp": {"$date": "2023-11-14T22:14:00Z"}, "first_value": 21.5,
+        "last_timestamp": {"$date": "2023-11-14T22:14:02Z"}, "last_value": 21.75,
+        "stddev": 0.2041241452319315,
+        "window": {
+          "count": {"$numberLong": "3"}, "sum": 65.25, "avg": 21.75, "min": 21.5, "max": 22.0,
+          "first_timestamp": {"$date": "2023-11-14T22:14:00Z"}, "first_value": 21.5,
+          "last_timestamp": {"$date": "2023-11-14T22:14:02Z"}, "last_value": 21.75,
+          "stddev": 0.2041241452319315,
+          "covered_ms": {"$numberLong": "60000"}, "coverage": 1.0, "integral": 1305.0, "twa": 21.75,
+          "gaps": 0, "longest_gap_ms": {"$numberLong": "0"},
+          "gap_at_start_ms": {"$numberLong": "0"}, "gap_at_end_ms": {"$numberLong": "0"},
+          "carry_in": {"timestamp": {"$date": "2023-11-14T22:13:01Z"}, "value": 21.0},
+          "max_gap_ms": {"$numberLong": "300000"}, "interpolation": "step"
+        },
+        "measurements": [
+          {"timestamp": {"$date": "2023-11-14T22:14:00Z"}, "value": 21.5},
+          {"timestamp": {"$date": "2023-11-14T22:14:01Z"}, "value": 22.0},
+          {"timestamp": {"$date": "2023-11-14T22:14:02Z"}, "value": 21.75}
+        ]
+      }
+      """;
+
+  /**
+   * {@link #HOUR_DOCUMENT} at {@code schema_version} 3: the hour's part, with a gap at each end,
+   * and each minute's part in its summary; nothing carried in.
+   */
+  static final String HOUR_DOCUMENT_V3 =
+      """
+      {
+        "_id": {"sensor_id": "sensor-1", "metric": "temperature", "granularity": "1h",
+                "start": {"$date": "2023-11-14T22:00:00Z"}, "seq": 0},
+        "schema_version": 3,
+        "sensor_id": "sensor-1",
+        "metric": "temperature",
+        "granularity": "1h",
+        "start_date": {"$date": "2023-11-14T22:00:00Z"},
+        "end_date": {"$date": "2023-11-14T23:00:00Z"},
+        "seq": 0,
+        "buckets": 1,
+        "revision": 1,
+        "utc_offset_minutes": 60,
+        "count": {"$numberLong": "5"}, "sum": 106.25, "avg": 21.25, "min": 20.0, "max": 22.0,
+        "first_timestamp": {"$date": "2023-11-14T22:13:00Z"}, "first_value": 20.0,
+        "last_timestamp": {"$date": "2023-11-14T22:14:02Z"}, "last_value": 21.75,
+        "stddev": 0.7071067811865476,
+        "window": {
+          "count": {"$numberLong": "5"}, "sum": 106.25, "avg": 21.25, "min": 20.0, "max": 22.0,
+          "first_timestamp": {"$date": "2023-11-14T22:13:00Z"}, "first_value": 20.0,
+          "last_timestamp": {"$date": "2023-11-14T22:14:02Z"}, "last_value": 21.75,
+          "stddev": 0.7071067811865476,
+          "covered_ms": {"$numberLong": "362000"}, "coverage": 0.10055555555555555,
+          "integral": 7827.5, "twa": 21.62292817679558,
+          "gaps": 2, "longest_gap_ms": {"$numberLong": "2458000"},
+          "gap_at_start_ms": {"$numberLong": "780000"},
+          "gap_at_end_ms": {"$numberLong": "2458000"},
+          "max_gap_ms": {"$numberLong": "300000"}, "interpolation": "step"
+        },
+        "summary_granularity": "1m",
+        "summaries": [
+          {
+            "start_date": {"$date": "2023-11-14T22:13:00Z"},
+            "count": {"$numberLong": "2"}, "sum": 41.0, "avg": 20.5, "min": 20.0, "max": 21.0,
+            "first_timestamp": {"$date": "2023-11-14T22:13:00Z"}, "first_value": 20.0,
+            "last_timestamp": {"$date": "2023-11-14T22:13:01Z"}, "last_value": 21.0,
+            "stddev": 0.5,
+            "covered_ms": {"$numberLong": "60000"}, "integral": 1259.0,
+            "gaps": 0, "longest_gap_ms": {"$numberLong": "0"},
+            "gap_at_start_ms": {"$numberLong": "0"}, "gap_at_end_ms": {"$numberLong": "0"}
+          },
+          {
+            "start_date": {"$date": "2023-11-14T22:14:00Z"},
+            "count": {"$numberLong": "3"}, "sum": 65.25, "avg": 21.75, "min": 21.5, "max": 22.0,
+            "first_timestamp": {"$date": "2023-11-14T22:14:00Z"}, "first_value": 21.5,
+            "last_timestamp": {"$date": "2023-11-14T22:14:02Z"}, "last_value": 21.75,
+            "stddev": 0.2041241452319315,
+            "covered_ms": {"$numberLong": "60000"}, "integral": 1305.0,
+            "gaps": 0, "longest_gap_ms": {"$numberLong": "0"},
+            "gap_at_start_ms": {"$numberLong": "0"}, "gap_at_end_ms": {"$numberLong": "0"}
+          }
+        ]
+      }
+      """;
+
+  /**
+   * {@link #MINUTE_PART_DOCUMENT} at {@code schema_version} 3: the whole window's part in the
+   * second bucket's window, with the power's own max gap; none at the top.
+   */
+  static final String MINUTE_PART_DOCUMENT_V3 =
+      """
+      {
+        "_id": {"sensor_id": "sensor-3", "metric": "power", "granularity": "1m",
+                "start": {"$date": "2023-11-14T22:14:00Z"}, "seq": 1},
+        "schema_version": 3,
+        "sensor_id": "sensor-3",
+        "metric": "power",
+        "granularity": "1m",
+        "start_date": {"$date": "2023-11-14T22:14:00Z"},
+        "end_date": {"$date": "2023-11-14T22:15:00Z"},
+        "seq": 1,
+        "buckets": 2,
+        "revision": 0,
+        "utc_offset_minutes": -300,
+        "count": {"$numberLong": "2"}, "sum": 3020.5, "avg": 1510.25, "min": 1500.0,
+        "max": 1520.5,
+        "first_timestamp": {"$date": "2023-11-14T22:14:30Z"}, "first_value": 1500.0,
+        "last_timestamp": {"$date": "2023-11-14T22:14:45Z"}, "last_value": 1520.5,
+        "stddev": 10.25,
+        "window": {
+          "count": {"$numberLong": "4"}, "sum": 5990.5, "avg": 1497.625, "min": 1480.0,
+          "max": 1520.5,
+          "first_timestamp": {"$date": "2023-11-14T22:14:00Z"}, "first_value": 1490.0,
+          "last_timestamp": {"$date": "2023-11-14T22:14:45Z"}, "last_value": 1520.5,
+          "stddev": 14.980716771903806,
+          "covered_ms": {"$numberLong": "60000"}, "coverage": 1.0, "integral": 89857.5,
+          "twa": 1497.625,
+          "gaps": 0, "longest_gap_ms": {"$numberLong": "0"},
+          "gap_at_start_ms": {"$numberLong": "0"}, "gap_at_end_ms": {"$numberLong": "0"},
+          "max_gap_ms": {"$numberLong": "900000"}, "interpolation": "step"
+        },
+        "measurements": [
+          {"timestamp": {"$date": "2023-11-14T22:14:30Z"}, "value": 1500.0},
+          {"timestamp": {"$date": "2023-11-14T22:14:45Z"}, "value": 1520.5}
+        ]
+      }
+      """;
+
+  /**
    * A minute as builds before {@code schema_version} wrote it, version 1: no version, and, from the
    * oldest of them, no first and last values, spread, or first and last times in the window.
    */
@@ -228,20 +375,36 @@ class GoldenDocumentFormatsTest {
   /** Today's documents: each must equal its golden file. */
   private static Map<String, byte[]> current() {
     final Map<String, byte[]> files = new LinkedHashMap<>();
-    files.put("bucket-document-v2-1m.bson", bytes(BucketDocuments.toDocument(MINUTE_BUCKET)));
-    files.put("bucket-document-v2-1h.bson", bytes(BucketDocuments.toDocument(HOUR_BUCKET)));
-    files.put("bucket-document-v2-1d.bson", bytes(BucketDocuments.toDocument(DAY_BUCKET)));
+    files.put("bucket-document-v3-1m.bson", bytes(BucketDocuments.toDocument(MINUTE_BUCKET_V3)));
+    files.put("bucket-document-v3-1h.bson", bytes(BucketDocuments.toDocument(HOUR_BUCKET_V3)));
     files.put(
-        "bucket-document-v2-1m-part-2-of-2.bson",
-        bytes(BucketDocuments.toDocument(MINUTE_PART_BUCKET)));
+        "bucket-document-v3-1m-part-2-of-2.bson",
+        bytes(BucketDocuments.toDocument(MINUTE_PART_BUCKET_V3)));
     return files;
   }
 
   /** Documents no longer written, built as their builds wrote them. */
   private static Map<String, byte[]> older() {
     return Map.of(
-        "bucket-document-v1-1m.bson",
-        bytes(new RawBsonDocument(BsonDocument.parse(MINUTE_DOCUMENT_VERSION_ONE), CODEC)));
+        "bucket-document-v1-1m.bson", parsed(MINUTE_DOCUMENT_VERSION_ONE),
+        "bucket-document-v2-1m.bson", parsed(MINUTE_DOCUMENT),
+        "bucket-document-v2-1h.bson", parsed(HOUR_DOCUMENT),
+        "bucket-document-v2-1d.bson", parsed(DAY_DOCUMENT),
+        "bucket-document-v2-1m-part-2-of-2.bson", parsed(MINUTE_PART_DOCUMENT));
+  }
+
+  private static byte[] parsed(final String json) {
+    return bytes(new RawBsonDocument(BsonDocument.parse(json), CODEC));
+  }
+
+  /** A document without time-weighted parts is written as version 2 wrote it, but its version. */
+  @Test
+  void shouldWriteTheFieldsOfVersionTwoWhenNoTimeWeightedPartIsKnown() {
+    final BsonDocument written = BucketDocuments.toDocument(HOUR_BUCKET).decode(CODEC);
+    final BsonDocument versionTwo = BsonDocument.parse(HOUR_DOCUMENT);
+    written.remove("schema_version");
+    versionTwo.remove("schema_version");
+    assertThat(written.toJson()).isEqualTo(versionTwo.toJson());
   }
 
   @Test
@@ -256,6 +419,9 @@ class GoldenDocumentFormatsTest {
 
   @Test
   void shouldHoldTheDocumentsWrittenOutHere() {
+    assertGolden("bucket-document-v3-1m.bson", MINUTE_DOCUMENT_V3);
+    assertGolden("bucket-document-v3-1h.bson", HOUR_DOCUMENT_V3);
+    assertGolden("bucket-document-v3-1m-part-2-of-2.bson", MINUTE_PART_DOCUMENT_V3);
     assertGolden("bucket-document-v2-1m.bson", MINUTE_DOCUMENT);
     assertGolden("bucket-document-v2-1h.bson", HOUR_DOCUMENT);
     assertGolden("bucket-document-v2-1d.bson", DAY_DOCUMENT);
@@ -268,7 +434,7 @@ class GoldenDocumentFormatsTest {
     for (final byte[] document : current().values()) {
       assertThat(new RawBsonDocument(document).getInt32("schema_version").getValue())
           .isEqualTo(BucketDocuments.SCHEMA_VERSION_WRITTEN)
-          .isEqualTo(2);
+          .isEqualTo(3);
     }
   }
 

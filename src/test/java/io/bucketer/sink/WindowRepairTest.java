@@ -60,6 +60,19 @@ class WindowRepairTest {
   }
 
   @Test
+  void shouldLeaveAWindowWhoseStoredDocumentsHaveTimeWeightedFieldsABackfillDoesNotBuild() {
+    final List<BsonDocument> stored = stored(hour(6, 4, 5));
+    stored.get(0).getDocument("window").put("covered_ms", new BsonInt64(60_000));
+    stored.get(0).getArray("summaries").get(0).asDocument().put("integral", new BsonDouble(1.5));
+    final List<BsonDocument> otherwiseChanged = stored(hour(6, 4, 5));
+    otherwiseChanged.get(0).getDocument("window").put("covered_ms", new BsonInt64(60_000));
+    otherwiseChanged.get(0).getDocument("window").put("extra", new BsonInt64(1));
+
+    assertThat(WindowRepair.windows(hour(6, 4, 0), stored).get(0).unchanged()).isTrue();
+    assertThat(WindowRepair.windows(hour(6, 4, 0), otherwiseChanged).get(0).unchanged()).isFalse();
+  }
+
+  @Test
   void shouldRewriteAWindowWhoseContentDiffersAboveItsHighestStoredRevision() {
     final List<BsonDocument> stored = stored(hour(6, 4, 5));
     stored.get(1).put("revision", new BsonInt32(7));

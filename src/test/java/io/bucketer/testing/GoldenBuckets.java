@@ -5,6 +5,9 @@ import io.bucketer.buckets.ClosedBucket;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.Measurement;
 import io.bucketer.buckets.SeriesKey;
+import io.bucketer.buckets.TimeWeighted;
+import io.bucketer.buckets.TimeWeighting;
+import io.bucketer.buckets.WindowExtras;
 import io.bucketer.buckets.WindowSummary;
 import java.util.List;
 
@@ -196,5 +199,73 @@ public final class GoldenBuckets {
           2,
           0);
 
+  /** The max gap of the format 3 buckets but the power's: the default, five minutes. */
+  public static final TimeWeighting FIVE_MINUTES = new TimeWeighting(300_000);
+
+  /**
+   * {@link #MINUTE_BUCKET} as format 3 writes it: the minute's readings held to its end, the last
+   * reading of the minute before carried in (its hold ends at T0, where the next reading is).
+   */
+  public static final ClosedBucket MINUTE_BUCKET_V3 =
+      withExtras(
+          MINUTE_BUCKET,
+          new WindowExtras(
+              new TimeWeighted(60_000, 21.5 * 1_000 + 22.0 * 1_000 + 21.75 * 58_000, 0, 0, 0, 0),
+              new Measurement(T0 - 59_000, 21.0),
+              FIVE_MINUTES));
+
+  /**
+   * {@link #HOUR_BUCKET} as format 3 writes it: 13 minutes of gap, the two minutes, the last
+   * reading held five minutes into the quiet rest of the hour.
+   */
+  public static final ClosedBucket HOUR_BUCKET_V3 =
+      new ClosedBucket(
+          HOUR_BUCKET.series(),
+          HOUR,
+          H0,
+          HOUR_BUCKET.stats(),
+          List.of(),
+          List.of(
+              new WindowSummary(
+                  MINUTE,
+                  T0 - 60_000,
+                  MINUTE_BEFORE_STATS,
+                  new TimeWeighted(60_000, 1_259_000, 0, 0, 0, 0)),
+              new WindowSummary(
+                  MINUTE, T0, MINUTE_STATS, new TimeWeighted(60_000, 1_305_000, 0, 0, 0, 0))),
+          HOUR_BUCKET.window(),
+          0,
+          1,
+          1,
+          new WindowExtras(
+              new TimeWeighted(362_000, 7_827_500, 2, 2_458_000, 780_000, 2_458_000),
+              null,
+              FIVE_MINUTES));
+
+  /**
+   * {@link #MINUTE_PART_BUCKET} as format 3 writes it: readings at 0, 15, 30 and 45 s, the power's
+   * own max gap of 15 minutes, nothing carried in; the whole window's part on this second bucket.
+   */
+  public static final ClosedBucket MINUTE_PART_BUCKET_V3 =
+      withExtras(
+          MINUTE_PART_BUCKET,
+          new WindowExtras(
+              new TimeWeighted(60_000, 89_857_500, 0, 0, 0, 0), null, new TimeWeighting(900_000)));
+
   private GoldenBuckets() {}
+
+  private static ClosedBucket withExtras(final ClosedBucket bucket, final WindowExtras extras) {
+    return new ClosedBucket(
+        bucket.series(),
+        bucket.granularity(),
+        bucket.windowStart(),
+        bucket.stats(),
+        bucket.measurements(),
+        bucket.summaries(),
+        bucket.window(),
+        bucket.seq(),
+        bucket.buckets(),
+        bucket.revision(),
+        extras);
+  }
 }

@@ -13,8 +13,12 @@ import io.bucketer.buckets.ClosedBucket;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.Measurement;
 import io.bucketer.buckets.SeriesKey;
+import io.bucketer.buckets.TimeWeighted;
+import io.bucketer.buckets.TimeWeighting;
+import io.bucketer.buckets.WindowExtras;
 import io.bucketer.buckets.WindowSummary;
 import java.io.ByteArrayOutputStream;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.apache.avro.io.BinaryEncoder;
@@ -72,10 +76,67 @@ class ClosedBucketSerdeTest {
   }
 
   @Test
-  void shouldStartTheValueWithFormatVersionTwo() {
+  void shouldStartTheValueWithFormatVersionThree() {
     final byte[] bytes = serde.serializer().serialize("buckets", SAMPLE);
 
-    assertThat(bytes[0]).isEqualTo((byte) 2);
+    assertThat(bytes[0]).isEqualTo((byte) 3);
+  }
+
+  /** An hour whose window and minutes carry their time-weighted parts, a reading carried in. */
+  private static ClosedBucket hourWithTimeWeightedParts() {
+    final ClosedBucket hour = hourOfTwoMinutes();
+    final List<WindowSummary> summaries = new ArrayList<>();
+    for (final WindowSummary summary : hour.summaries()) {
+      summaries.add(
+          new WindowSummary(
+              MINUTE,
+              summary.start(),
+              summary.stats(),
+              new TimeWeighted(59_000, 59_000 * 1.5 + summaries.size(), 1, 1_000, 1_000, 0)));
+    }
+    return new ClosedBucket(
+        hour.series(),
+        HOUR,
+        hour.windowStart(),
+        hour.stats(),
+        List.of(),
+        summaries,
+        hour.window(),
+        0,
+        1,
+        3,
+        new WindowExtras(
+            new TimeWeighted(420_000, 420_000 * 0.7, 3, 3_000_000, 1_000, 3_000_000),
+            new Measurement(HOUR.windowStart(START) - 12_345, -0.25),
+            new TimeWeighting(300_000)));
+  }
+
+  @Test
+  void shouldKeepTheTimeWeightedPartsAndTheReadingCarriedInThroughARoundTrip() {
+    final ClosedBucket hour = hourWithTimeWeightedParts();
+
+    final ClosedBucket decoded = roundTrip(hour);
+
+    assertThat(decoded).isEqualTo(hour);
+    assertThat(decoded.extras().carryIn()).isNotNull();
+    assertThat(decoded.summaries().get(1).timeWeighted().integral()).isEqualTo(59_000 * 1.5 + 1);
+  }
+
+  @Test
+  void shouldReadFormatTwoWithTheTimeWeightedPartsUnknown() throws Exception {
+    final ClosedBucket hour = hourWithTimeWeightedParts();
+    final ByteArrayOutputStream formatTwo = new ByteArrayOutputStream();
+    formatTwo.write(2);
+    final BinaryEncoder encoder = EncoderFactory.get().directBinaryEncoder(formatTwo, null);
+    new SpecificDatumWriter<Object>(io.bucketer.avro.v2.ClosedBucketRecord.getClassSchema())
+        .write(ClosedBucketSerde.toRecord(hour), encoder);
+    encoder.flush();
+
+    final ClosedBucket decoded = ClosedBucketSerde.decode(formatTwo.toByteArray());
+
+    assertThat(decoded).isEqualTo(hourOfTwoMinutes());
+    assertThat(decoded.extras()).isNull();
+    assertThat(decoded.summaries()).extracting(WindowSummary::timeWeighted).containsOnlyNulls();
   }
 
   private static ClosedBucket hourOfTwoMinutes() {
@@ -115,7 +176,8 @@ class ClosedBucketSerdeTest {
     final ClosedBucket withoutMetricOrOffset =
         bucket("sensor-1", null, HOUR, HOUR.windowStart(START), null, 3.0);
 
-    for (final ClosedBucket bucket : List.of(minute, withoutMetricOrOffset, hourOfTwoMinutes())) {
+    for (final ClosedBucket bucket :
+        List.of(minute, withoutMetricOrOffset, hourOfTwoMinutes(), hourWithTimeWeightedParts())) {
       final ByteArrayOutputStream expected = new ByteArrayOutputStream();
       expected.write(ClosedBucketSerde.FORMAT_VERSION);
       final BinaryEncoder encoder = EncoderFactory.get().directBinaryEncoder(expected, null);

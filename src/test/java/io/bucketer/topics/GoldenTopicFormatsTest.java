@@ -2,9 +2,12 @@ package io.bucketer.topics;
 
 import static io.bucketer.testing.GoldenBuckets.DAY_BUCKET;
 import static io.bucketer.testing.GoldenBuckets.HOUR_BUCKET;
+import static io.bucketer.testing.GoldenBuckets.HOUR_BUCKET_V3;
 import static io.bucketer.testing.GoldenBuckets.MINUTE;
 import static io.bucketer.testing.GoldenBuckets.MINUTE_BUCKET;
+import static io.bucketer.testing.GoldenBuckets.MINUTE_BUCKET_V3;
 import static io.bucketer.testing.GoldenBuckets.MINUTE_PART_BUCKET;
+import static io.bucketer.testing.GoldenBuckets.MINUTE_PART_BUCKET_V3;
 import static io.bucketer.testing.GoldenBuckets.T0;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -33,10 +36,11 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
  * Golden files of the topics bucketer writes ({@link GoldenFiles}): the buckets topic's values
- * (format 2, a bucket of each granularity and a part of a window written as two; format 1, read
- * only), its keys and close-time header, and the headers of the dead letters bucketer writes.
- * Today's encoders must write the current files byte for byte, and every file must decode to the
- * values written out in {@link io.bucketer.testing.GoldenBuckets} or here.
+ * (format 3, a minute, an hour and a part of a window written as two, with their time-weighted
+ * parts; formats 2, a bucket of each granularity, and 1, read only), its keys and close-time
+ * header, and the headers of the dead letters bucketer writes. Today's encoders must write the
+ * current files byte for byte, and every file must decode to the values written out in {@link
+ * io.bucketer.testing.GoldenBuckets} or here.
  *
  * <p>Missing golden files are written, once, by {@link #shouldWriteTheGoldenFilesThatAreMissing}
  * with {@code -Dbucketer.golden.write=true}; the normal build writes none.
@@ -46,10 +50,10 @@ class GoldenTopicFormatsTest {
   /** Today's encodings: each must equal its golden file. */
   private static Map<String, byte[]> current() {
     final Map<String, byte[]> files = new LinkedHashMap<>();
-    files.put("closed-bucket-v2-1m.bin", ClosedBucketSerde.encode(MINUTE_BUCKET));
-    files.put("closed-bucket-v2-1h.bin", ClosedBucketSerde.encode(HOUR_BUCKET));
-    files.put("closed-bucket-v2-1d.bin", ClosedBucketSerde.encode(DAY_BUCKET));
-    files.put("closed-bucket-v2-1m-part-2-of-2.bin", ClosedBucketSerde.encode(MINUTE_PART_BUCKET));
+    files.put("closed-bucket-v3-1m.bin", ClosedBucketSerde.encode(MINUTE_BUCKET_V3));
+    files.put("closed-bucket-v3-1h.bin", ClosedBucketSerde.encode(HOUR_BUCKET_V3));
+    files.put(
+        "closed-bucket-v3-1m-part-2-of-2.bin", ClosedBucketSerde.encode(MINUTE_PART_BUCKET_V3));
     files.put("bucket-keys.txt", utf8(String.join("\n", bucketKeys()) + "\n"));
     files.put("closed-at-header.bin", BucketHeaders.closedAt(T0 + 2_345).value());
     files.put("dead-letter-headers-v1.txt", utf8(headerLines(deadLetterHeaders())));
@@ -58,7 +62,25 @@ class GoldenTopicFormatsTest {
 
   /** Formats no longer written, built as their builds wrote them. */
   private static Map<String, byte[]> older() {
-    return Map.of("closed-bucket-v1-1m.bin", closedBucketFormatOne());
+    return Map.of(
+        "closed-bucket-v1-1m.bin", closedBucketFormatOne(),
+        "closed-bucket-v2-1m.bin", formatTwo(MINUTE_BUCKET),
+        "closed-bucket-v2-1h.bin", formatTwo(HOUR_BUCKET),
+        "closed-bucket-v2-1d.bin", formatTwo(DAY_BUCKET),
+        "closed-bucket-v2-1m-part-2-of-2.bin", formatTwo(MINUTE_PART_BUCKET));
+  }
+
+  @Test
+  void shouldStillWriteFormatTwoAsItsBuildDid() {
+    // The format 2 files were written by that build; writing them again as older() does shows the
+    // fields format 3 added come after format 2's in every record.
+    older().entrySet().stream()
+        .filter(file -> file.getKey().startsWith("closed-bucket-v2-"))
+        .forEach(
+            file ->
+                assertThat(file.getValue())
+                    .as(file.getKey())
+                    .isEqualTo(GoldenFiles.read(file.getKey())));
   }
 
   @Test
@@ -71,6 +93,17 @@ class GoldenTopicFormatsTest {
                     .isEqualTo(GoldenFiles.read(name)));
   }
 
+  @Test
+  void shouldReadTheGoldenClosedBucketsOfFormatThreeWithTheirTimeWeightedParts() {
+    assertThat(ClosedBucketSerde.decode(GoldenFiles.read("closed-bucket-v3-1m.bin")))
+        .isEqualTo(MINUTE_BUCKET_V3);
+    assertThat(ClosedBucketSerde.decode(GoldenFiles.read("closed-bucket-v3-1h.bin")))
+        .isEqualTo(HOUR_BUCKET_V3);
+    assertThat(ClosedBucketSerde.decode(GoldenFiles.read("closed-bucket-v3-1m-part-2-of-2.bin")))
+        .isEqualTo(MINUTE_PART_BUCKET_V3);
+  }
+
+  /** Format 2 buckets read as buckets whose time-weighted parts are unknown. */
   @Test
   void shouldReadTheGoldenClosedBucketOfEachGranularity() {
     assertThat(ClosedBucketSerde.decode(GoldenFiles.read("closed-bucket-v2-1m.bin")))
@@ -177,6 +210,22 @@ class GoldenTopicFormatsTest {
           .append('\n');
     }
     return lines.toString();
+  }
+
+  /** A bucket as format 2 wrote it: a version byte 2 and the Avro binary of its v2 record. */
+  private static byte[] formatTwo(final ClosedBucket bucket) {
+    final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    out.write(2);
+    final BinaryEncoder encoder = EncoderFactory.get().directBinaryEncoder(out, null);
+    try {
+      // Today's record written by the v2 schema: its fields are the first of each record.
+      new SpecificDatumWriter<Object>(io.bucketer.avro.v2.ClosedBucketRecord.getClassSchema())
+          .write(ClosedBucketSerde.toRecord(bucket), encoder);
+      encoder.flush();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return out.toByteArray();
   }
 
   /** A minute as format 1 had it: a version byte 1 and the Avro binary of its v1 record. */

@@ -10,6 +10,9 @@ import io.bucketer.buckets.ClosedBucket;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.Measurement;
 import io.bucketer.buckets.SeriesKey;
+import io.bucketer.buckets.TimeWeighted;
+import io.bucketer.buckets.TimeWeighting;
+import io.bucketer.buckets.WindowExtras;
 import io.bucketer.buckets.WindowSummary;
 import io.bucketer.windows.WindowLifecycle.Outcome;
 import java.time.Duration;
@@ -100,6 +103,46 @@ class WindowLifecycleTest {
     assertThat(hour.stats().last()).isEqualTo(expected.last());
     assertThat(hour.stats().standardDeviation())
         .isCloseTo(expected.standardDeviation(), within(1e-9));
+  }
+
+  @Test
+  void shouldCarryTheLastReadingIntoTheNextMinuteWithReadingsAcrossAnEmptyOne() {
+    send(at(0, 50), 2.0);
+    send(at(2, 30), 4.0); // nothing in 10:01; its hold crosses it
+    send(at(3, 10), 5.0); // closes 10:02
+
+    final List<ClosedBucket> minutes = emittedOf(MINUTE);
+    assertThat(minutes).extracting(ClosedBucket::windowStart).containsExactly(TEN, at(2, 0));
+    final WindowExtras first = minutes.get(0).extras();
+    final WindowExtras third = minutes.get(1).extras();
+    assertThat(first.carryIn()).isNull();
+    assertThat(first.timeWeighted())
+        .isEqualTo(new TimeWeighted(10_000, 20_000, 1, 50_000, 50_000, 0));
+    // the default max gap of 5 minutes: 10:00:50 holds until 10:02:30
+    assertThat(third.carryIn()).isEqualTo(new Measurement(at(0, 50), 2.0));
+    assertThat(third.timeWeighted())
+        .isEqualTo(new TimeWeighted(60_000, 2.0 * 30_000 + 4.0 * 30_000, 0, 0, 0, 0));
+    assertThat(third.weighting()).isEqualTo(new TimeWeighting(300_000));
+
+    lifecycle.closeIdleSeries(WALL_CLOCK + Duration.ofHours(3).toMillis(), emitted::add);
+
+    final ClosedBucket hour = emittedOf(HOUR).get(0);
+    // 10:00:50 to 10:03:10 held by the first two, then 10:03:10 for 5 minutes, to 10:08:10
+    assertThat(hour.extras().timeWeighted())
+        .isEqualTo(
+            new TimeWeighted(
+                100_000 + 40_000 + 300_000,
+                2.0 * 100_000 + 4.0 * 40_000 + 5.0 * 300_000,
+                2,
+                3_600_000 - 490_000,
+                50_000,
+                3_600_000 - 490_000));
+    assertThat(hour.summaries())
+        .extracting(WindowSummary::timeWeighted)
+        .containsExactly(
+            first.timeWeighted(),
+            third.timeWeighted(),
+            new TimeWeighted(60_000, 5.0 * 50_000 + 4.0 * 10_000, 0, 0, 0, 0));
   }
 
   /** Starts the lifecycle again on the same store with {@code granularities}, as a restart does. */
@@ -541,24 +584,29 @@ class WindowLifecycleTest {
 
   /**
    * Closing a minute that sealed no runs emits its readings from the state the close just wrote:
-   * one range read finds the window, and nothing else is read back.
+   * one range read finds the window, one get the reading it carries in, and nothing else is read
+   * back.
    */
   @Test
   void shouldCloseAQuietMinuteWithOneRangeReadAndNoSealedRunRead() {
+    send(TEN - 30_000, -1.0); // the steady state: the series sent in the minute before
     for (int second = 0; second < 60; second++) {
       send(TEN + second * 1_000L, second);
     }
+    emitted.clear();
     final int getsBefore = store.gets;
     final int rangesBefore = store.ranges;
+    final int sealedRunReadsBefore = store.sealedRunReads;
 
     send(at(1, 10), 0.0);
 
     assertThat(emitted).hasSize(1);
     assertThat(emitted.get(0).measurements()).hasSize(60);
     assertThat(store.ranges - rangesBefore).isEqualTo(1);
-    assertThat(store.sealedRunReads).isZero();
-    // the new minute's window, and the hour the closed minute rolls up into
-    assertThat(store.gets - getsBefore).isEqualTo(2);
+    assertThat(store.sealedRunReads - sealedRunReadsBefore).isZero();
+    // the new minute's window, the hour the closed minute rolls up into, and the minute before
+    // it, whose last reading it carries in
+    assertThat(store.gets - getsBefore).isEqualTo(3);
   }
 
   @Test
