@@ -538,13 +538,38 @@ class BackfillIT {
     }
   }
 
-  /** {@code document} without its avg and stddev fields, which go to {@code rounded} by path. */
+  /**
+   * The fields of a window's time-weighted part, which the stream writes and backfill does not
+   * build yet (it would fold the stored parts with the bridges between them): left out of the
+   * comparison. docs/bucket-document.md says backfilled documents lack them.
+   */
+  private static final Set<String> TIME_WEIGHTED_FIELDS =
+      Set.of(
+          "covered_ms",
+          "coverage",
+          "integral",
+          "twa",
+          "gaps",
+          "longest_gap_ms",
+          "gap_at_start_ms",
+          "gap_at_end_ms",
+          "carry_in",
+          "max_gap_ms",
+          "interpolation");
+
+  /**
+   * {@code document} without its avg and stddev fields, which go to {@code rounded} by path, and
+   * without the time-weighted fields.
+   */
   private static BsonDocument exactPart(
       final BsonDocument document, final String path, final Map<String, Double> rounded) {
     final BsonDocument exact = new BsonDocument();
     for (final Map.Entry<String, BsonValue> field : document.entrySet()) {
       final String name = field.getKey();
       final BsonValue value = field.getValue();
+      if (TIME_WEIGHTED_FIELDS.contains(name)) {
+        continue;
+      }
       if (name.equals("avg") || name.equals("stddev")) {
         rounded.put(path + name, value.asNumber().doubleValue());
       } else if (value.isDocument() && !name.equals("_id")) {
