@@ -272,13 +272,6 @@ check("buckets" in answer, "docs/querying.md: no example answer of /buckets (```
 point_fields = {key for point in answer.get("buckets", []) for key in point}
 point_fields |= (set(re.findall(r"`([a-z_]+)`", endpoint_rows.get(BUCKETS, "")))
                  - endpoints.get(BUCKETS, set()) - set(answer))  # the row names these too
-# /buckets points gain these in issue 31 (the time-weighted slice) before the docs name them;
-# once docs/operations.md's /buckets row or the example names them, drop them here.
-POINT_FIELDS_BEING_ADDED = {"twa", "coverage"}
-check(not POINT_FIELDS_BEING_ADDED & point_fields,
-      f"check-deploy: the docs name {POINT_FIELDS_BEING_ADDED & point_fields} now: remove them"
-      " from POINT_FIELDS_BEING_ADDED")
-point_fields |= POINT_FIELDS_BEING_ADDED
 
 
 def endpoint_of(path):
