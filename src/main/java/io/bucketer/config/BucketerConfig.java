@@ -63,7 +63,6 @@ public final class BucketerConfig extends AbstractConfig {
     this.windows = new WindowSettings(this);
     this.mongo = new MongoSettings(this);
     this.http = new HttpSettings(this);
-    windows.timeWeightings(); // checks max.gap against the lateness horizon
     if (input.format() == InputFormat.SPARKPLUG_B && kafka.inputKeyedBySensor()) {
       throw new ConfigException(
           KafkaSettings.INPUT_PARTITIONING,

@@ -157,9 +157,9 @@ public final class WindowSettings {
               Importance.MEDIUM,
               "Longest time a reading stands for in a window's time-weighted average, integral"
                   + " and coverage: its value holds until the next reading, or for this long at"
-                  + " most; a longer silence is a gap, uncovered time. At most lateness.horizon"
-                  + " less the finest granularity, the time the windows holding the reading before"
-                  + " a window are kept.")
+                  + " most; a longer silence is a gap, uncovered time. The finest windows of a"
+                  + " series are kept this long past lateness.horizon, for the reading a window"
+                  + " starts from.")
           .define(
               MAX_GAP_METRICS,
               Type.STRING,
@@ -167,7 +167,7 @@ public final class WindowSettings {
               new MaxGapList(),
               Importance.LOW,
               "The max.gap of named metrics, comma-separated <metric>=<span> pairs, such as"
-                  + " door=1d,power=15m; a metric not named has max.gap. The same bound applies.");
+                  + " door=1d,power=15m; a metric not named has max.gap.");
 
   private final AbstractConfig values;
 
@@ -249,32 +249,13 @@ public final class WindowSettings {
   }
 
   /**
-   * Each series' max gap, step interpolation.
-   *
-   * @throws ConfigException when a max gap is longer than the lateness horizon less the finest
-   *     granularity: a window could then need a reading from a window no longer kept
+   * Each series' max gap, step interpolation. Any max gap can be kept: the finest windows holding
+   * the reading a window carries in are kept that long past the horizon ({@code WindowExpiry}).
    */
   public TimeWeightings timeWeightings() {
-    final TimeWeightings weightings =
-        TimeWeightings.of(
-            TimeSpans.parse(values.getString(MAX_GAP)),
-            TimeWeightings.parseMaxGaps(values.getString(MAX_GAP_METRICS)));
-    // Finest first: a window's carried-in reading is in a finest window, kept for the horizon.
-    final long bound = latenessHorizon().toMillis() - granularities().get(0).sizeMillis();
-    final long longest = weightings.longestMaxGapMillis();
-    if (longest > bound) {
-      final boolean byDefault = weightings.defaults().maxGapMillis() == longest;
-      throw new ConfigException(
-          (byDefault ? MAX_GAP + "=" : MAX_GAP_METRICS + ": a max gap of ")
-              + TimeSpans.format(longest)
-              + " is longer than "
-              + LATENESS_HORIZON
-              + " ("
-              + TimeSpans.format(latenessHorizon().toMillis())
-              + ") less the finest granularity: at most "
-              + TimeSpans.format(Math.max(0, bound)));
-    }
-    return weightings;
+    return TimeWeightings.of(
+        TimeSpans.parse(values.getString(MAX_GAP)),
+        TimeWeightings.parseMaxGaps(values.getString(MAX_GAP_METRICS)));
   }
 
   private static final class GranularityList implements ConfigDef.Validator {

@@ -150,7 +150,7 @@ public final class WindowLifecycle {
     this.idleTimeoutMillis = settings.idleTimeout().toMillis();
     this.buckets = new WindowBuckets(store, plan, settings.layout(), settings.timeWeightings());
     this.heldReadings = new HeldReadings(store, times, buckets, settings.duplicateTimestamps());
-    this.expiry = new WindowExpiry(store, times);
+    this.expiry = new WindowExpiry(store, times, settings.timeWeightings());
     this.quietSeries =
         new QuietSeries(store, times, expiry, settings.idleTimeout(), settings.latenessHorizon());
     this.store = store;

@@ -208,13 +208,13 @@ class BucketerConfigTest {
   }
 
   @Test
-  void shouldReadEachMetricsMaxGapAndRefuseOneTheLatenessHorizonCannotKeep() {
+  void shouldReadEachMetricsMaxGapWhateverTheLatenessHorizon() {
     final Map<String, Object> set = required();
     set.put("max.gap", "2m");
     set.put("max.gap.metrics", "door=23h,power=15m");
-    final Map<String, Object> tooLong = required();
-    tooLong.put("lateness.horizon", "1h");
-    tooLong.put("max.gap.metrics", "power=1h");
+    final Map<String, Object> noMerging = required();
+    noMerging.put("lateness.horizon", "0s");
+    noMerging.put("max.gap.metrics", "power=1h");
     final Map<String, Object> malformed = required();
     malformed.put("max.gap.metrics", "door:1d");
 
@@ -226,14 +226,13 @@ class BucketerConfigTest {
     assertThat(weightings.of(new SeriesKey("s", "power"))).isEqualTo(new TimeWeighting(900_000));
     assertThat(weightings.of(new SeriesKey("s", "flow"))).isEqualTo(new TimeWeighting(120_000));
     assertThat(weightings.of(new SeriesKey("s", null))).isEqualTo(new TimeWeighting(120_000));
-    assertThatThrownBy(() -> new BucketerConfig(tooLong))
-        .isInstanceOf(ConfigException.class)
-        .hasMessage(
-            "max.gap.metrics: a max gap of 1h is longer than lateness.horizon (1h) less the"
-                + " finest granularity: at most 59m");
-    assertThatThrownBy(() -> new BucketerConfig(with("max.gap", "24h")))
-        .isInstanceOf(ConfigException.class)
-        .hasMessageStartingWith("max.gap=1d is longer than lateness.horizon (1d)");
+    // late merging off: the finest windows are kept for the max gap alone
+    assertThat(
+            new BucketerConfig(noMerging)
+                .windows()
+                .timeWeightings()
+                .of(new SeriesKey("s", "power")))
+        .isEqualTo(new TimeWeighting(3_600_000));
     assertThatThrownBy(() -> new BucketerConfig(malformed))
         .isInstanceOf(ConfigException.class)
         .hasMessageContaining("max.gap.metrics")

@@ -73,11 +73,8 @@ class AlertAndDashboardMetricsIT {
                 "json",
                 WindowSettings.IDLE_TIMEOUT,
                 "2s",
-                // A reading an hour late is then too late, not merged; max.gap fits in that
-                // horizon less a minute.
+                // A reading an hour late is then too late, not merged.
                 WindowSettings.LATENESS_HORIZON,
-                "2m",
-                WindowSettings.MAX_GAP,
                 "1m"))) {
       // State left without a record of its owner: the start wipes it, and counts the wipe.
       Files.createDirectories(

@@ -7,6 +7,7 @@ import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.Measurement;
 import io.bucketer.buckets.RollupPlan;
 import io.bucketer.buckets.SeriesKey;
+import io.bucketer.buckets.TimeWeightings;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -37,7 +38,7 @@ class QuietSeriesTest {
         new QuietSeries(
             store,
             times,
-            new WindowExpiry(store, times),
+            new WindowExpiry(store, times, TimeWeightings.DEFAULT),
             Duration.ofMillis(IDLE_TIMEOUT),
             Duration.ofMillis(HORIZON));
   }

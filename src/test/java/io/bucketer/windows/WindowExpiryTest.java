@@ -7,9 +7,11 @@ import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.Measurement;
 import io.bucketer.buckets.RollupPlan;
 import io.bucketer.buckets.SeriesKey;
+import io.bucketer.buckets.TimeWeightings;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** What an expiry forgets, over sorted maps. */
@@ -25,13 +27,22 @@ class WindowExpiryTest {
 
   private final InMemoryWindowStore store = new InMemoryWindowStore();
 
+  /**
+   * The expiry of {@code granularities} for a max gap of one millisecond: a reading at the last
+   * instant of a minute may be carried into the next, so that minute is kept with it.
+   */
   private WindowExpiry expiryOf(final Granularity... granularities) {
+    return expiryOf(Duration.ofMillis(1), granularities);
+  }
+
+  private WindowExpiry expiryOf(final Duration maxGap, final Granularity... granularities) {
     return new WindowExpiry(
         store,
         new WindowTimes(
             new RollupPlan(List.of(granularities)),
             Duration.ofMillis(GRACE),
-            Duration.ofMillis(HORIZON)));
+            Duration.ofMillis(HORIZON)),
+        TimeWeightings.of(maxGap, Map.of()));
   }
 
   /** The clock at which no reading can change a window ending at {@code changeable} any more. */
@@ -41,9 +52,14 @@ class WindowExpiryTest {
 
   /** A closed window of {@code granularity} at every start in {@code [from, to)}. */
   private void windows(final Granularity granularity, final long from, final long to) {
+    windows(SERIES, granularity, from, to);
+  }
+
+  private void windows(
+      final SeriesKey series, final Granularity granularity, final long from, final long to) {
     for (long start = from; start < to; start += granularity.sizeMillis()) {
       store.put(
-          SERIES,
+          series,
           granularity,
           start,
           WindowState.open(BucketStats.of(new Measurement(start, 1.0), null)).close());
@@ -66,8 +82,8 @@ class WindowExpiryTest {
 
     assertThat(startsOf(HOUR)).containsExactly(TEN + 3_600_000);
     // the minutes of eleven up to 11:30 are settled too, but the hour of eleven is emitted from
-    // them
-    assertThat(startsOf(MINUTE)).hasSize(60).first().isEqualTo(TEN + 3_600_000);
+    // them, and from the reading 10:59 may carry in
+    assertThat(startsOf(MINUTE)).hasSize(61).first().isEqualTo(TEN + 59 * 60_000);
   }
 
   @Test
@@ -91,10 +107,11 @@ class WindowExpiryTest {
 
     expiryOf(MINUTE).expire(SERIES, Long.MIN_VALUE, clockSettling(TEN + 120_000));
 
-    assertThat(startsOf(MINUTE)).containsExactly(TEN + 120_000);
+    // 10:01 stays with the 10:02 it may carry a reading into
+    assertThat(startsOf(MINUTE)).containsExactly(TEN + 60_000, TEN + 120_000);
     assertThat(store.sealedRuns(SERIES, Long.MIN_VALUE, Long.MAX_VALUE))
         .extracting(WindowReader.SealedRun::windowStart)
-        .containsExactly(TEN + 120_000);
+        .containsExactly(TEN + 60_000, TEN + 120_000);
   }
 
   @Test
@@ -110,9 +127,43 @@ class WindowExpiryTest {
     assertThat(second).isEqualTo(TEN + 150 * 60_000);
     // only the first deleted from the series' first key: one range per granularity
     assertThat(store.deletionsFromTheStart).isEqualTo(2);
-    assertThat(startsOf(MINUTE)).isEmpty();
+    // 11:59 may carry a reading into 12:00, which can still change
+    assertThat(startsOf(MINUTE)).containsExactly(TEN + 119 * 60_000);
     assertThat(startsOf(HOUR)).isEmpty();
     // a clock behind the last expiry forgets nothing more, and keeps where that one stopped
     assertThat(expiry.expire(SERIES, second, clockSettling(TEN))).isEqualTo(second);
+  }
+
+  @Test
+  void shouldKeepTheMinutesWhoseReadingsAWindowThatCanChangeMayCarryIn() {
+    windows(MINUTE, TEN, TEN + 40 * 60_000);
+
+    // 10:30 can still change; a reading after 10:25:00 holds into it under a 5 minute max gap
+    expiryOf(Duration.ofMinutes(5), MINUTE)
+        .expire(SERIES, Long.MIN_VALUE, clockSettling(TEN + 30 * 60_000));
+
+    assertThat(startsOf(MINUTE)).hasSize(15).first().isEqualTo(TEN + 25 * 60_000);
+  }
+
+  @Test
+  void shouldKeepEachSeriesMinutesForItsOwnMaxGap() {
+    final SeriesKey door = new SeriesKey("s1", "door");
+    windows(door, MINUTE, TEN, TEN + 40 * 60_000);
+    final WindowExpiry expiry =
+        new WindowExpiry(
+            store,
+            new WindowTimes(
+                new RollupPlan(List.of(MINUTE)),
+                Duration.ofMillis(GRACE),
+                Duration.ofMillis(HORIZON)),
+            TimeWeightings.of(Duration.ofMinutes(1), Map.of("door", Duration.ofMinutes(20))));
+
+    expiry.expire(door, Long.MIN_VALUE, clockSettling(TEN + 30 * 60_000));
+
+    // 10:30 can change, and a door reading after 10:10:00 holds into it for 20 minutes
+    assertThat(store.range(door, MINUTE, Long.MIN_VALUE, Long.MAX_VALUE))
+        .extracting(WindowReader.Window::start)
+        .first()
+        .isEqualTo(TEN + 10 * 60_000);
   }
 }
