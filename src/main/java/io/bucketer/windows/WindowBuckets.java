@@ -152,9 +152,9 @@ final class WindowBuckets {
   /**
    * The series' last reading before {@code start} whose hold reaches {@code start}, or null: the
    * last reading before it of the finest window holding {@code start - 1}, else of the latest one
-   * before, within the max gap. The store keeps closed finest windows for the lateness horizon
-   * and the series' max gap beyond it ({@link WindowExpiry}), so a window that can still be
-   * emitted finds that reading.
+   * before, within the max gap. The store keeps closed finest windows for the lateness horizon and
+   * the series' max gap beyond it ({@link WindowExpiry}), so a window that can still be emitted
+   * finds that reading.
    */
   private Measurement carryIn(
       final SeriesKey series, final long start, final TimeWeighting weighting) {
