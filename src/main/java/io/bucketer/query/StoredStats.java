@@ -71,11 +71,20 @@ final class StoredStats {
 
   /**
    * The time-weighted part a document's {@code window} or a summary holds (schema_version 3); null
-   * when it has none.
+   * when it has none. Its gap fields are written only when it has gaps.
    */
   static TimeWeighted timeWeighted(final BsonDocument fields) {
     if (!fields.containsKey(COVERED_MS)) {
       return null;
+    }
+    if (!fields.containsKey(GAPS)) {
+      return new TimeWeighted(
+          fields.getNumber(COVERED_MS).longValue(),
+          fields.getNumber(INTEGRAL).doubleValue() * 1_000,
+          0,
+          0,
+          0,
+          0);
     }
     return new TimeWeighted(
         fields.getNumber(COVERED_MS).longValue(),

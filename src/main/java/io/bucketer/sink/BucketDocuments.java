@@ -198,7 +198,15 @@ public final class BucketDocuments {
     writeGaps(writer, part);
   }
 
+  /**
+   * The gaps, only when there are some: a part with {@code covered_ms} and no {@code gaps} has none
+   * (and its longest and edge gaps are 0). A sensor that reports on time has none in nearly every
+   * window, and these four fields would be a fifth of an hour document's bytes.
+   */
   private static void writeGaps(final BsonWriter writer, final TimeWeighted part) {
+    if (part.gaps() == 0) {
+      return;
+    }
     writer.writeInt32(GAPS, part.gaps());
     writer.writeInt64(LONGEST_GAP_MS, part.longestGapMillis());
     writer.writeInt64(GAP_AT_START_MS, part.gapAtStartMillis());

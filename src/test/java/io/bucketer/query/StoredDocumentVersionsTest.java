@@ -34,6 +34,8 @@ class StoredDocumentVersionsTest {
     assertThat(window)
         .isEqualTo(new TimeWeighted(362_000, 7_827_500, 2, 2_458_000, 780_000, 2_458_000));
     assertThat(window.twa()).hasValue(21.62292817679558);
+    // a part without gaps is written without its gap fields, and read with none
+    assertThat(hour.getArray("summaries").get(1).asDocument().containsKey("gaps")).isFalse();
     assertThat(lastMinute).isEqualTo(new TimeWeighted(60_000, 1_305_000, 0, 0, 0, 0));
   }
 

@@ -223,8 +223,6 @@ class GoldenDocumentFormatsTest {
           "last_timestamp": {"$date": "2023-11-14T22:14:02Z"}, "last_value": 21.75,
           "stddev": 0.2041241452319315,
           "covered_ms": {"$numberLong": "60000"}, "coverage": 1.0, "integral": 1305.0, "twa": 21.75,
-          "gaps": 0, "longest_gap_ms": {"$numberLong": "0"},
-          "gap_at_start_ms": {"$numberLong": "0"}, "gap_at_end_ms": {"$numberLong": "0"},
           "carry_in": {"timestamp": {"$date": "2023-11-14T22:13:01Z"}, "value": 21.0},
           "max_gap_ms": {"$numberLong": "300000"}, "interpolation": "step"
         },
@@ -279,9 +277,7 @@ class GoldenDocumentFormatsTest {
             "first_timestamp": {"$date": "2023-11-14T22:13:00Z"}, "first_value": 20.0,
             "last_timestamp": {"$date": "2023-11-14T22:13:01Z"}, "last_value": 21.0,
             "stddev": 0.5,
-            "covered_ms": {"$numberLong": "60000"}, "integral": 1259.0,
-            "gaps": 0, "longest_gap_ms": {"$numberLong": "0"},
-            "gap_at_start_ms": {"$numberLong": "0"}, "gap_at_end_ms": {"$numberLong": "0"}
+            "covered_ms": {"$numberLong": "60000"}, "integral": 1259.0
           },
           {
             "start_date": {"$date": "2023-11-14T22:14:00Z"},
@@ -289,9 +285,7 @@ class GoldenDocumentFormatsTest {
             "first_timestamp": {"$date": "2023-11-14T22:14:00Z"}, "first_value": 21.5,
             "last_timestamp": {"$date": "2023-11-14T22:14:02Z"}, "last_value": 21.75,
             "stddev": 0.2041241452319315,
-            "covered_ms": {"$numberLong": "60000"}, "integral": 1305.0,
-            "gaps": 0, "longest_gap_ms": {"$numberLong": "0"},
-            "gap_at_start_ms": {"$numberLong": "0"}, "gap_at_end_ms": {"$numberLong": "0"}
+            "covered_ms": {"$numberLong": "60000"}, "integral": 1305.0
           }
         ]
       }
@@ -329,8 +323,6 @@ class GoldenDocumentFormatsTest {
           "stddev": 14.980716771903806,
           "covered_ms": {"$numberLong": "60000"}, "coverage": 1.0, "integral": 89857.5,
           "twa": 1497.625,
-          "gaps": 0, "longest_gap_ms": {"$numberLong": "0"},
-          "gap_at_start_ms": {"$numberLong": "0"}, "gap_at_end_ms": {"$numberLong": "0"},
           "max_gap_ms": {"$numberLong": "900000"}, "interpolation": "step"
         },
         "measurements": [

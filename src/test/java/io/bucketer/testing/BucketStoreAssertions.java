@@ -122,6 +122,11 @@ public final class BucketStoreAssertions {
     assertThat(part.getDouble("coverage").getValue())
         .as("%s coverage", key)
         .isEqualTo((double) covered / (end - start));
+    // the gap fields are written only for a window with gaps, which is one not wholly covered
+    assertThat(part.containsKey("gaps")).as("%s gaps", key).isEqualTo(covered < end - start);
+    if (covered < end - start) {
+      assertThat(part.getInt32("gaps").getValue()).as("%s gaps", key).isPositive();
+    }
     assertThat(part.getString("interpolation").getValue()).isEqualTo("step");
     assertThat(part.containsKey("twa")).as("%s twa", key).isEqualTo(covered > 0);
     if (covered > 0) {
