@@ -2,18 +2,24 @@ package io.bucketer.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.bucketer.buckets.TimeSpans;
+import java.math.RoundingMode;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * A buckets answer as an aligned table, one window (or point) per line in start order, the windows
  * not closed yet marked {@code open}: their figures still change; points without readings marked
- * with the rule that filled them.
+ * with the rule that filled them. The time-weighted average and the coverage (as a percentage) are
+ * blank where the answer has none: windows written before they were kept, and open ones.
  */
 final class BucketsTable {
 
-  private static final String[] HEADERS = {"start", "count", "min", "avg", "max", "sum", ""};
+  private static final String[] HEADERS = {
+    "start", "count", "min", "avg", "max", "sum", "twa", "coverage", ""
+  };
   private static final String[] FIELDS = {"count", "min", "avg", "max", "sum"};
+  private static final int TWA = FIELDS.length + 1;
+  private static final int COVERAGE = TWA + 1;
 
   private BucketsTable() {}
 
@@ -41,6 +47,8 @@ final class BucketsTable {
       for (int i = 0; i < FIELDS.length; i++) {
         row[i + 1] = Figures.of(bucket.get(FIELDS[i]));
       }
+      row[TWA] = known(bucket.get("twa")) ? Figures.of(bucket.get("twa")) : "";
+      row[COVERAGE] = known(bucket.get("coverage")) ? percent(bucket.get("coverage")) : "";
       final boolean isOpen = bucket.path("open").asBoolean(false);
       final boolean isFilled = bucket.path("filled").isTextual();
       row[HEADERS.length - 1] =
@@ -75,6 +83,21 @@ final class BucketsTable {
                   : ""));
     }
     return text.toString();
+  }
+
+  private static boolean known(final JsonNode value) {
+    return value != null && value.isNumber();
+  }
+
+  /** A fraction from 0 to 1 as a percentage to one decimal: 0.98333 as 98.3%, 1 as 100%. */
+  private static String percent(final JsonNode fraction) {
+    return fraction
+            .decimalValue()
+            .movePointRight(2)
+            .setScale(1, RoundingMode.HALF_EVEN)
+            .stripTrailingZeros()
+            .toPlainString()
+        + "%";
   }
 
   /** The start left-aligned, the figures right-aligned, two spaces between columns. */

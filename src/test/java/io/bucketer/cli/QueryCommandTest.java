@@ -42,9 +42,11 @@ class QueryCommandTest {
       {"sensor_id":"sensor 7/a","metric":"temperature","granularity":"1m",\
       "from":"2026-11-22T14:00:00Z","to":"2026-11-22T14:05:00Z","buckets":[\
       {"start":"2026-11-22T14:00:00Z","end":"2026-11-22T14:01:00Z",\
-      "count":60,"sum":1200.0,"avg":20.0,"min":19.1,"max":21.0,"open":false},\
+      "count":60,"sum":1200.0,"avg":20.0,"min":19.1,"max":21.0,"twa":20.0125,\
+      "coverage":0.98333,"open":false},\
       {"start":"2026-11-22T14:02:00Z","end":"2026-11-22T14:03:00Z",\
-      "count":12,"sum":246.6,"avg":20.55,"min":20.4,"max":20.7,"open":true}],\
+      "count":12,"sum":246.6,"avg":20.55,"min":20.4,"max":20.7,"twa":null,"coverage":null,\
+      "open":true}],\
       "documents_read":1,"state_windows_read":1}
       """;
 
@@ -177,7 +179,7 @@ class QueryCommandTest {
   }
 
   @Test
-  void shouldPrintBucketsAsATableWithOpenOnesMarked() {
+  void shouldPrintBucketsAsATableWithOpenOnesMarkedAndTheTimeWeightedFieldsBlankWhereUnknown() {
     body = BUCKETS;
 
     final int exitCode =
@@ -207,9 +209,9 @@ class QueryCommandTest {
         .isEqualTo(
             """
             sensor 7/a temperature, 1m buckets in [2026-11-22T14:00:00Z, 2026-11-22T14:05:00Z)
-            start                 count   min    avg   max    sum
-            2026-11-22T14:00:00Z     60  19.1     20    21   1200
-            2026-11-22T14:02:00Z     12  20.4  20.55  20.7  246.6  open
+            start                 count   min    avg   max    sum      twa  coverage
+            2026-11-22T14:00:00Z     60  19.1     20    21   1200  20.0125     98.3%
+            2026-11-22T14:02:00Z     12  20.4  20.55  20.7  246.6                     open
             2 buckets (1 open); documents_read: 1, state_windows_read: 1
             """);
   }
@@ -221,7 +223,8 @@ class QueryCommandTest {
         {"sensor_id":"sensor 7/a","metric":"temperature","granularity":"15m",\
         "from":"2026-11-22T14:00:00Z","to":"2026-11-22T15:00:00Z","buckets":[\
         {"start":"2026-11-22T14:00:00Z","end":"2026-11-22T14:15:00Z",\
-        "count":900,"sum":18000.0,"avg":20.0,"min":19.1,"max":21.0,"open":false},\
+        "count":900,"sum":18000.0,"avg":20.0,"min":19.1,"max":21.0,"twa":19.8,\
+        "coverage":1.0,"open":false},\
         {"start":"2026-11-22T14:15:00Z","end":"2026-11-22T14:30:00Z",\
         "count":0,"sum":null,"avg":21.0,"min":21.0,"max":21.0,"open":false,"filled":"previous"},\
         {"start":"2026-11-22T14:30:00Z","end":"2026-11-22T14:45:00Z",\
@@ -262,10 +265,10 @@ class QueryCommandTest {
         .isEqualTo(
             """
             sensor 7/a temperature, 15m buckets in [2026-11-22T14:00:00Z, 2026-11-22T15:00:00Z)
-            start                 count   min   avg   max    sum
-            2026-11-22T14:00:00Z    900  19.1    20    21  18000
-            2026-11-22T14:15:00Z      0    21    21    21      -  filled: previous
-            2026-11-22T14:30:00Z    450  20.4  20.5  20.7   9225  open
+            start                 count   min   avg   max    sum   twa  coverage
+            2026-11-22T14:00:00Z    900  19.1    20    21  18000  19.8      100%
+            2026-11-22T14:15:00Z      0    21    21    21      -                  filled: previous
+            2026-11-22T14:30:00Z    450  20.4  20.5  20.7   9225                  open
             3 buckets (1 open, 1 filled); documents_read: 1, state_windows_read: 1
             read: 1m windows from buckets_1h summaries, 15m a point
             """);
