@@ -16,11 +16,15 @@ export function series(prefix, limit) {
   return getJson('series', { limit, prefix: prefix || undefined });
 }
 
-/** GET /api/v1/series/{sensor_id}/buckets over [from, to). */
+/**
+ * GET /api/v1/series/{sensor_id}/buckets over [from, to): at {@code granularity}, or at the
+ * resolution the API picks for at most {@code maxDataPoints} points.
+ */
 export function buckets(query) {
   return getJson(`series/${encodeURIComponent(query.sensor)}/buckets`, {
     metric: query.metric ?? undefined,
     granularity: query.granularity,
+    maxDataPoints: query.maxDataPoints,
     from: query.from,
     to: query.to,
   });

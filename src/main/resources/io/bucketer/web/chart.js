@@ -2,6 +2,11 @@
 // the answer are in start order and only windows with readings are listed, so a gap between two
 // buckets is a time without readings: the band and the line break there rather than bridge it.
 //
+// Beside the avg (the mean of the readings), a second line through twa, the time-weighted
+// average: each value weighted by how long it held. It breaks where a bucket has none (documents
+// written before it was kept, open windows), so an older series draws as before. A bucket whose
+// readings cover less than 90 % of its time is shaded: its figures stand for part of it only.
+//
 // Each bucket is also an invisible column (rect.bucket) carrying its figures in data-* attributes:
 // its tooltip on hover, and what a test reads back from the page to check what was drawn.
 
@@ -11,6 +16,8 @@ const HEIGHT = 420;
 const PLOT = { left: 70, right: WIDTH - 24, top: 40, bottom: HEIGHT - 50 };
 // Dots on the avg line while buckets are this wide (pixels); narrower, they blur into the line.
 const MIN_WIDTH_FOR_DOTS = 8;
+// Below this covered fraction a bucket is shaded (the legend says "coverage < 90 %").
+const LOW_COVERAGE = 0.9;
 const TIME_STEPS = [
   1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 43200, 86400,
   172800, 604800, 2592000,
@@ -36,12 +43,16 @@ export function drawChart(svg, answer, range) {
   valueAxis(root, yTicks, y);
   timeAxis(root, range, x);
   const data = element('g', { 'clip-path': 'url(#plot-area)' }, root);
+  lowCoverage(data, buckets, x);
   const columns = element('g', { class: 'buckets' }, data);
   for (const bucket of buckets) {
     column(columns, bucket, x);
   }
   for (const segment of segments(buckets)) {
     band(data, segment, x, y);
+  }
+  for (const run of twaRuns(buckets)) {
+    twaLine(data, run, x, y);
   }
   if (buckets.length > 0 && x(buckets[0].endMillis) - x(buckets[0].startMillis) >= MIN_WIDTH_FOR_DOTS) {
     for (const bucket of buckets) {
@@ -120,9 +131,69 @@ function column(parent, bucket, x) {
     'data-max': bucket.max,
     'data-open': bucket.open === true,
   }, parent);
+  // Only known figures become attributes: an older document's null twa is no attribute at all.
+  if (known(bucket.twa)) {
+    rect.setAttribute('data-twa', String(bucket.twa));
+  }
+  if (known(bucket.coverage)) {
+    rect.setAttribute('data-coverage', String(bucket.coverage));
+  }
+  const timeWeighted = [
+    known(bucket.twa) ? `twa ${figure(bucket.twa)} (time-weighted avg)` : null,
+    known(bucket.coverage) ? `coverage ${percent(bucket.coverage)}` : null,
+  ].filter((text) => text !== null);
   element('title', {}, rect).textContent =
     `${bucket.start.replace('T', ' ').replace('Z', ' UTC')}${bucket.open ? ' (open)' : ''}\n` +
-    `count ${bucket.count}   min ${figure(bucket.min)}   avg ${figure(bucket.avg)}   max ${figure(bucket.max)}`;
+    `count ${bucket.count}   min ${figure(bucket.min)}   avg ${figure(bucket.avg)}   max ${figure(bucket.max)}` +
+    (timeWeighted.length > 0 ? `\n${timeWeighted.join('   ')}` : '');
+}
+
+/** A light band behind each bucket whose readings cover less than LOW_COVERAGE of its time. */
+function lowCoverage(parent, buckets, x) {
+  const shades = element('g', { class: 'coverage' }, parent);
+  for (const bucket of buckets) {
+    if (known(bucket.coverage) && bucket.coverage < LOW_COVERAGE) {
+      const left = x(bucket.startMillis);
+      element('rect', {
+        class: 'low-coverage',
+        x: round(left),
+        y: PLOT.top,
+        width: round(Math.max(1, x(bucket.endMillis) - left)),
+        height: PLOT.bottom - PLOT.top,
+        'data-start': bucket.start,
+        'data-coverage': bucket.coverage,
+      }, shades);
+    }
+  }
+}
+
+/** Runs of adjacent buckets that all have a twa: one line each, broken where one has none. */
+function twaRuns(buckets) {
+  const runs = [];
+  let run = null;
+  let previous = null;
+  for (const bucket of buckets) {
+    if (!known(bucket.twa)) {
+      run = null;
+    } else {
+      if (run === null || bucket.startMillis > previous.endMillis) {
+        run = [];
+        runs.push(run);
+      }
+      run.push(bucket);
+    }
+    previous = bucket;
+  }
+  return runs;
+}
+
+function twaLine(parent, run, x, y) {
+  // A lone bucket's twa spans its window, as a lone bucket's band does.
+  const points =
+    run.length === 1
+      ? [[x(run[0].startMillis), y(run[0].twa)], [x(run[0].endMillis), y(run[0].twa)]]
+      : run.map((bucket) => [x(middle(bucket)), y(bucket.twa)]);
+  element('path', { class: 'twa', d: path(points), 'data-points': run.length }, parent);
 }
 
 /**
@@ -230,8 +301,10 @@ function valueTicks(buckets) {
   if (buckets.length === 0) {
     return [0, 0.5, 1];
   }
-  let low = Math.min(...buckets.map((bucket) => bucket.min));
-  let high = Math.max(...buckets.map((bucket) => bucket.max));
+  // twa too: a value carried in from before a window weighs in its twa, not in its min or max.
+  const twas = buckets.map((bucket) => bucket.twa).filter(known);
+  let low = Math.min(...buckets.map((bucket) => bucket.min), ...twas);
+  let high = Math.max(...buckets.map((bucket) => bucket.max), ...twas);
   const pad = high > low ? (high - low) * 0.05 : Math.max(Math.abs(high) * 0.05, 1);
   low -= pad;
   high += pad;
@@ -272,6 +345,14 @@ function round(value) {
 
 function figure(value) {
   return typeof value === 'number' ? String(Number(value.toFixed(4))) : String(value);
+}
+
+function known(value) {
+  return typeof value === 'number' && Number.isFinite(value);
+}
+
+function percent(fraction) {
+  return `${Number((fraction * 100).toFixed(1))} %`;
 }
 
 function element(name, attributes, parent) {

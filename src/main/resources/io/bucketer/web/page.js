@@ -1,10 +1,18 @@
 // The page: its state (sensor, metric, granularity, from, to) lives in its URL, so that a link,
 // a bookmark or a test opens straight onto a chart; every change is written back to the URL.
+// granularity=auto asks the API to pick the resolution for AUTO_POINTS points.
 
 import * as api from './api.js';
 import { drawChart, drawMessage } from './chart.js';
 import { showStatistics, showStatisticsError } from './summary.js';
-import { fromInputValue, isoInstant, parseInstant, parseSpan, toInputValue } from './time.js';
+import {
+  formatSpan,
+  fromInputValue,
+  isoInstant,
+  parseInstant,
+  parseSpan,
+  toInputValue,
+} from './time.js';
 
 const SERIES_LIMIT = 200;
 // The most windows a range gets at the granularity picked for it (a day of minutes): finer would
@@ -12,12 +20,18 @@ const SERIES_LIMIT = 200;
 const MAX_WINDOWS = 1440;
 const MIN_WINDOWS = 10;
 const FILTER_DELAY_MILLIS = 250;
+const AUTO = 'auto';
+// The points asked for at an automatic resolution: a fixed count rather than the window's pixel
+// width, so that a link draws the same points on every screen; about 4 px a point across the
+// chart, wide enough for the band and the lines to read.
+const AUTO_POINTS = 300;
 
 const page = {
   filter: document.getElementById('sensor-filter'),
   sensor: document.getElementById('sensor'),
   metric: document.getElementById('metric'),
   granularity: document.getElementById('granularity'),
+  resolution: document.getElementById('resolution'),
   from: document.getElementById('from'),
   to: document.getElementById('to'),
   seriesMessage: document.getElementById('series-message'),
@@ -94,10 +108,12 @@ async function draw() {
     return;
   }
   setStatus('loading', 'loading …');
+  const auto = state.granularity === AUTO;
   const query = {
     sensor: state.sensor,
     metric: state.metric,
-    granularity: state.granularity,
+    granularity: auto ? undefined : state.granularity,
+    maxDataPoints: auto ? AUTO_POINTS : undefined,
     from: isoInstant(state.from),
     to: isoInstant(state.to),
   };
@@ -112,8 +128,10 @@ async function draw() {
   const errors = new Set();
   if (buckets.status === 'fulfilled') {
     drawChart(page.plot, buckets.value, range);
+    page.resolution.textContent = resolutionOf(buckets.value);
   } else {
     drawMessage(page.plot, buckets.reason.message, true);
+    page.resolution.textContent = '';
     errors.add(buckets.reason.message);
   }
   if (statistics.status === 'fulfilled') {
@@ -133,6 +151,19 @@ async function draw() {
         `${buckets.value.documents_read} documents read`,
     );
   }
+}
+
+/** What an answer at a picked resolution says it read; nothing for one at a given granularity. */
+function resolutionOf(answer) {
+  const resolution = answer.resolution;
+  if (!resolution || typeof resolution !== 'object') {
+    return '';
+  }
+  return (
+    `read ${resolution.granularity} windows from ${resolution.read_from}, ` +
+    `${formatSpan(resolution.point_ms)} a point` +
+    (resolution.widened ? ', widened to stay within query.max.points' : '')
+  );
 }
 
 async function loadSeries(prefix) {
@@ -182,6 +213,9 @@ function fittingGranularity() {
  * windows to draw, or into too few to show a shape (one 1h window for the last hour).
  */
 function fitGranularity() {
+  if (state.granularity === AUTO) {
+    return; // the API fits an automatic resolution to any range
+  }
   const windows = (state.to - state.from) / parseSpan(state.granularity);
   if (!(windows <= MAX_WINDOWS && windows >= MIN_WINDOWS)) {
     state.granularity = fittingGranularity() ?? state.granularity;
@@ -197,7 +231,12 @@ function showControls() {
   fill(page.sensor, withCurrent(sensors, state.sensor), state.sensor, (id) => id);
   const metrics = withCurrent(metricsOf(state.sensor), state.metric);
   fill(page.metric, metrics.length ? metrics : [null], state.metric, (m) => m ?? '(none)');
-  fill(page.granularity, withCurrent(granularities, state.granularity), state.granularity, (g) => g);
+  fill(
+    page.granularity,
+    withCurrent([AUTO, ...granularities], state.granularity),
+    state.granularity,
+    (g) => (g === AUTO ? `auto (up to ${AUTO_POINTS} points)` : g),
+  );
   page.from.value = toInputValue(state.from);
   page.to.value = toInputValue(state.to);
 }

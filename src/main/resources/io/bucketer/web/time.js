@@ -9,6 +9,16 @@ export function parseSpan(text) {
   return match ? Number(match[1]) * UNIT_MILLIS[match[2]] : NaN;
 }
 
+/** A span in the largest unit that divides it: 900000 as 15m, 90000 as 90s. */
+export function formatSpan(millis) {
+  for (const unit of ['d', 'h', 'm', 's']) {
+    if (millis >= UNIT_MILLIS[unit] && millis % UNIT_MILLIS[unit] === 0) {
+      return `${millis / UNIT_MILLIS[unit]}${unit}`;
+    }
+  }
+  return `${millis}ms`;
+}
+
 /** An ISO-8601 instant, without milliseconds when there are none: 2026-11-22T14:00:00Z. */
 export function isoInstant(millis) {
   return new Date(millis).toISOString().replace('.000Z', 'Z');

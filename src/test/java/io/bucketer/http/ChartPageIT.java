@@ -35,7 +35,9 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * The chart page in a real browser (headless Chromium) against a stub of the query API: what it
- * draws is exactly what the API answered, open buckets included, and an error answer is shown.
+ * draws is exactly what the API answered, open buckets included, and an error answer is shown; the
+ * time-weighted average is a line of its own and buckets of low coverage are shaded, while an
+ * answer from documents without those fields draws neither and still draws.
  */
 // A hung run fails here, after five minutes, instead of holding CI until its limit.
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
@@ -43,6 +45,9 @@ class ChartPageIT {
 
   private static final String SENSOR = "sensor 7/a";
   private static final String UNKNOWN_SENSOR = "sensor-9";
+  // The stub answers this metric as from documents written before schema_version 3: twa and
+  // coverage null in every bucket.
+  private static final String OLD_METRIC = "humidity";
   private static final Path SCREENSHOTS = Path.of("target", "chart-page");
   private static final Instant FROM = Instant.parse("2026-11-22T14:00:00Z");
   private static final Instant TO = Instant.parse("2026-11-22T14:15:00Z");
@@ -62,6 +67,23 @@ class ChartPageIT {
           bucket("14:10", 61, 18.5, 19.6, 20.7, false),
           bucket("14:11", 60, 19.0, 20.15, 21.3, false),
           bucket("14:12", 23, 19.7, 20.45, 21.05, true));
+
+  // twa and coverage of the closed buckets, by start: 14:05 and 14:07, on either side of the gap,
+  // are covered less than 90 %; 14:03's twa lies above its max (a high value carried in from
+  // 14:02), so the value axis must make room for it. The open 14:12 has neither.
+  private static final Map<Instant, double[]> TIME_WEIGHTED =
+      Map.ofEntries(
+          timeWeighted("14:00", 20.1, 1.0),
+          timeWeighted("14:01", 20.4, 1.0),
+          timeWeighted("14:02", 21.0, 0.99),
+          timeWeighted("14:03", 23.4, 1.0),
+          timeWeighted("14:04", 21.3, 0.95),
+          timeWeighted("14:05", 20.9, 0.55),
+          timeWeighted("14:07", 19.0, 0.7),
+          timeWeighted("14:08", 18.6, 0.9),
+          timeWeighted("14:09", 19.1, 1.0),
+          timeWeighted("14:10", 19.5, 1.0),
+          timeWeighted("14:11", 20.3, 1.0));
 
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final List<String> REQUESTS = new CopyOnWriteArrayList<>();
@@ -104,6 +126,19 @@ class ChartPageIT {
     assertThat(drawn.statistics())
         .containsEntry("count", String.valueOf(readings()))
         .containsEntry("state_windows_read", "1");
+    assertThat(drawn.twa()).hasSize(TIME_WEIGHTED.size());
+    assertThat(drawn.coverage()).hasSize(TIME_WEIGHTED.size());
+    TIME_WEIGHTED.forEach(
+        (start, figures) -> {
+          assertThat(drawn.twa()).containsEntry(start, figures[0]);
+          assertThat(drawn.coverage()).containsEntry(start, figures[1]);
+        });
+    // One piece from 14:00 to 14:05, one from 14:07 to 14:11: broken at the gap, and the open
+    // 14:12 has no twa.
+    assertThat(drawn.twaLines()).containsExactly(6, 5);
+    // Below 0.9 only: 14:08's 0.9 is not shaded.
+    assertThat(drawn.lowCoverage()).containsExactly(minute("14:05"), minute("14:07"));
+    assertThat(drawn.resolution()).as("at a given granularity nothing was picked").isEmpty();
     assertThat(REQUESTS)
         .contains(
             "/api/v1/series/sensor%207%2Fa/buckets?metric=temperature&granularity=1m"
@@ -115,6 +150,48 @@ class ChartPageIT {
     // The avg line (#1f4e79) and, in the chart above the legend, the open bucket's orange.
     assertThat(pixels(image, 545, near(0x1f4e79))).as("avg line pixels").isGreaterThan(300);
     assertThat(pixels(image, 545, near(0xe07b1a))).as("open bucket pixels").isGreaterThan(50);
+    // The twa line (#2e8540) and the shading of the two buckets of low coverage (#f8e0dd).
+    assertThat(pixels(image, 545, near(0x2e8540))).as("twa line pixels").isGreaterThan(300);
+    assertThat(pixels(image, 545, near(0xf8e0dd, 8)))
+        .as("low coverage pixels")
+        .isGreaterThan(2_000);
+  }
+
+  @Test
+  void shouldDrawNoTwaLineAndNoShadingFromDocumentsWithoutThem() throws IOException {
+    final URI page = page(SENSOR, OLD_METRIC, "1m");
+
+    final Path png = chromium.screenshot(page, SCREENSHOTS.resolve("chart-without-twa.png"));
+    final ChartPage drawn = reader.read(page);
+
+    assertThat(drawn.state()).as(drawn.message()).isEqualTo("ready");
+    assertThat(drawn.buckets()).containsExactlyElementsOf(BUCKETS);
+    assertThat(drawn.twa()).isEmpty();
+    assertThat(drawn.coverage()).isEmpty();
+    assertThat(drawn.twaLines()).isEmpty();
+    assertThat(drawn.lowCoverage()).isEmpty();
+    final BufferedImage image = readPng(png);
+    assertThat(pixels(image, 545, near(0x1f4e79))).as("avg line pixels").isGreaterThan(300);
+    assertThat(pixels(image, 545, near(0x2e8540))).as("twa line pixels").isZero();
+    // A stray pixel or two where the open bucket's hatching blends into white comes near the
+    // shading's tint; the two shaded buckets would give thousands.
+    assertThat(pixels(image, 545, near(0xf8e0dd, 8))).as("low coverage pixels").isLessThan(20);
+  }
+
+  @Test
+  void shouldAskForPointsAtAnAutomaticResolutionAndSayWhatWasRead() {
+    final ChartPage drawn = reader.read(page(SENSOR, "auto"));
+
+    assertThat(drawn.state()).as(drawn.message()).isEqualTo("ready");
+    assertThat(drawn.buckets()).containsExactlyElementsOf(BUCKETS);
+    assertThat(drawn.twaLines()).containsExactly(6, 5);
+    assertThat(REQUESTS)
+        .contains(
+            "/api/v1/series/sensor%207%2Fa/buckets?metric=temperature&maxDataPoints=300"
+                + "&from=2026-11-22T14%3A00%3A00Z&to=2026-11-22T14%3A15%3A00Z");
+    assertThat(drawn.resolution()).isEqualTo("read 1m windows from buckets_1m, 1m a point");
+    assertThat(query(URI.create(drawn.permalink()).getRawQuery()))
+        .containsEntry("granularity", "auto");
   }
 
   @Test
@@ -151,10 +228,15 @@ class ChartPageIT {
   }
 
   private static URI page(final String sensor, final String granularity) {
+    return page(sensor, "temperature", granularity);
+  }
+
+  private static URI page(final String sensor, final String metric, final String granularity) {
     final String query =
         "sensor="
             + encode(sensor)
-            + "&metric=temperature"
+            + "&metric="
+            + encode(metric)
             + (granularity == null ? "" : "&granularity=" + granularity)
             + "&from="
             + encode(FROM.toString())
@@ -193,9 +275,11 @@ class ChartPageIT {
     final Map<String, Object> answer = new LinkedHashMap<>();
     answer.put("sensor_id", SENSOR);
     answer.put("metric", query.get("metric"));
-    answer.put("granularity", query.get("granularity"));
+    // At a picked resolution the stub's points are the minutes, as a real API picks for 15 minutes.
+    answer.put("granularity", query.getOrDefault("granularity", "1m"));
     answer.put("from", query.get("from"));
     answer.put("to", query.get("to"));
+    final boolean timeWeighted = !OLD_METRIC.equals(query.get("metric"));
     answer.put(
         "buckets",
         BUCKETS.stream()
@@ -209,10 +293,26 @@ class ChartPageIT {
                   bucket.put("avg", b.avg());
                   bucket.put("min", b.min());
                   bucket.put("max", b.max());
+                  final double[] figures = timeWeighted ? TIME_WEIGHTED.get(b.start()) : null;
+                  bucket.put("twa", figures == null ? null : figures[0]);
+                  bucket.put("coverage", figures == null ? null : figures[1]);
                   bucket.put("open", b.open());
                   return bucket;
                 })
             .toList());
+    if (query.containsKey("maxDataPoints")) {
+      answer.put(
+          "resolution",
+          Map.of(
+              "granularity",
+              "1m",
+              "read_from",
+              "buckets_1m",
+              "point_ms",
+              60_000,
+              "widened",
+              false));
+    }
     answer.put("documents_read", BUCKETS.size() - 1);
     answer.put("state_windows_read", 1);
     return answer;
@@ -244,6 +344,15 @@ class ChartPageIT {
     series.put("sensor_id", sensor);
     series.put("metric", metric);
     return series;
+  }
+
+  private static Map.Entry<Instant, double[]> timeWeighted(
+      final String minute, final double twa, final double coverage) {
+    return Map.entry(minute(minute), new double[] {twa, coverage});
+  }
+
+  private static Instant minute(final String minute) {
+    return Instant.parse("2026-11-22T" + minute + ":00Z");
   }
 
   private static DrawnBucket bucket(
@@ -295,11 +404,15 @@ class ChartPageIT {
 
   /** Within a small distance of {@code rgb}: anti-aliasing blends the edges. */
   private static IntPredicate near(final int rgb) {
+    return near(rgb, 30);
+  }
+
+  private static IntPredicate near(final int rgb, final int distance) {
     return pixel -> {
       final int red = ((pixel >> 16) & 0xff) - ((rgb >> 16) & 0xff);
       final int green = ((pixel >> 8) & 0xff) - ((rgb >> 8) & 0xff);
       final int blue = (pixel & 0xff) - (rgb & 0xff);
-      return red * red + green * green + blue * blue <= 30 * 30;
+      return red * red + green * green + blue * blue <= distance * distance;
     };
   }
 

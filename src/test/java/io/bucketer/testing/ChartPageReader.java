@@ -15,8 +15,11 @@ import java.util.regex.Pattern;
  * What the chart page ({@code /ui/}) drew, read back from its DOM in headless Chromium: each
  * bucket's figures (the page's {@code rect.bucket} elements and their data-* attributes), the
  * status ({@code #status}: ready, or error with the message), the statistics shown under the chart
- * and the page's own link to itself. For tests against a stub of the API or a real processor:
- * {@code new ChartPageReader(new HeadlessChromium()).read(URI.create("http://host:8080/ui/?..."))}.
+ * and the page's own link to itself; and what it drew from the time-weighted fields: each bucket's
+ * twa and coverage where it had them, the twa line's pieces ({@code path.twa}), the buckets shaded
+ * for low coverage ({@code rect.low-coverage}) and the resolution it says it got ({@code
+ * #resolution}). For tests against a stub of the API or a real processor: {@code new
+ * ChartPageReader(new HeadlessChromium()).read(URI.create("http://host:8080/ui/?..."))}.
  *
  * <p>Regular expressions over Chromium's serialization suffice: it quotes every attribute value
  * with double quotes and escapes {@code & " < >} inside them, so no {@code >} ends a tag early.
@@ -29,6 +32,11 @@ public final class ChartPageReader {
   private static final Pattern PERMALINK = Pattern.compile("<a\\b[^>]*\\bid=\"permalink\"[^>]*>");
   private static final Pattern STATISTIC =
       Pattern.compile("<dd\\b[^>]*\\bdata-field=\"([^\"]*)\"[^>]*>([^<]*)</dd>");
+  private static final Pattern TWA_LINE = Pattern.compile("<path\\b[^>]*\\bclass=\"twa\"[^>]*>");
+  private static final Pattern LOW_COVERAGE =
+      Pattern.compile("<rect\\b[^>]*\\bclass=\"low-coverage\"[^>]*>");
+  private static final Pattern RESOLUTION =
+      Pattern.compile("<span\\b[^>]*\\bid=\"resolution\"[^>]*>([^<]*)</span>");
   private static final Pattern ATTRIBUTE =
       Pattern.compile("([A-Za-z_:][-A-Za-z0-9_:.]*)=\"([^\"]*)\"");
 
@@ -49,13 +57,23 @@ public final class ChartPageReader {
    * @param message what the status line says: the error's message when {@code error}
    * @param statistics the figures under the chart by API field name, as shown ({@code 3,600})
    * @param permalink the page's link to itself, its state in the query
+   * @param twa each bucket's time-weighted average by its start, for the buckets that had one
+   * @param coverage each bucket's covered fraction by its start, for the buckets that had one
+   * @param twaLines the twa line's pieces in order, each as the number of buckets it passes
+   * @param lowCoverage the starts of the buckets shaded for a coverage below 90 %, in order
+   * @param resolution what the page says it read at a picked resolution; empty at a given one
    */
   public record ChartPage(
       String state,
       String message,
       List<DrawnBucket> buckets,
       Map<String, String> statistics,
-      String permalink) {
+      String permalink,
+      Map<Instant, Double> twa,
+      Map<Instant, Double> coverage,
+      List<Integer> twaLines,
+      List<Instant> lowCoverage,
+      String resolution) {
 
     public boolean ready() {
       return "ready".equals(state);
@@ -73,10 +91,31 @@ public final class ChartPageReader {
         first(STATUS, dom)
             .orElseThrow(() -> new IllegalArgumentException("no #status in the page: " + dom));
     final List<DrawnBucket> buckets = new ArrayList<>();
+    final Map<Instant, Double> twa = new LinkedHashMap<>();
+    final Map<Instant, Double> coverage = new LinkedHashMap<>();
     final Matcher bucket = BUCKET.matcher(dom);
     while (bucket.find()) {
-      buckets.add(drawnBucket(attributes(bucket.group())));
+      final Map<String, String> attributes = attributes(bucket.group());
+      final DrawnBucket drawn = drawnBucket(attributes);
+      buckets.add(drawn);
+      if (attributes.containsKey("data-twa")) {
+        twa.put(drawn.start(), Double.parseDouble(attributes.get("data-twa")));
+      }
+      if (attributes.containsKey("data-coverage")) {
+        coverage.put(drawn.start(), Double.parseDouble(attributes.get("data-coverage")));
+      }
     }
+    final List<Integer> twaLines = new ArrayList<>();
+    final Matcher line = TWA_LINE.matcher(dom);
+    while (line.find()) {
+      twaLines.add(Integer.parseInt(required(attributes(line.group()), "data-points")));
+    }
+    final List<Instant> lowCoverage = new ArrayList<>();
+    final Matcher shade = LOW_COVERAGE.matcher(dom);
+    while (shade.find()) {
+      lowCoverage.add(Instant.parse(required(attributes(shade.group()), "data-start")));
+    }
+    final Matcher resolution = RESOLUTION.matcher(dom);
     final Map<String, String> statistics = new LinkedHashMap<>();
     final Matcher statistic = STATISTIC.matcher(dom);
     while (statistic.find()) {
@@ -87,7 +126,12 @@ public final class ChartPageReader {
         status.getOrDefault("data-message", ""),
         buckets,
         statistics,
-        first(PERMALINK, dom).map(link -> link.getOrDefault("href", "")).orElse(""));
+        first(PERMALINK, dom).map(link -> link.getOrDefault("href", "")).orElse(""),
+        twa,
+        coverage,
+        twaLines,
+        lowCoverage,
+        resolution.find() ? unescape(resolution.group(1)) : "");
   }
 
   private static DrawnBucket drawnBucket(final Map<String, String> attributes) {
@@ -104,7 +148,7 @@ public final class ChartPageReader {
   private static String required(final Map<String, String> attributes, final String name) {
     final String value = attributes.get(name);
     if (value == null) {
-      throw new IllegalArgumentException("a drawn bucket without " + name + ": " + attributes);
+      throw new IllegalArgumentException("a drawn element without " + name + ": " + attributes);
     }
     return value;
   }

@@ -19,13 +19,20 @@ class ChartPageReaderTest {
         <p id="status" data-state="ready" data-message="2 buckets drawn, 1 open &amp; &quot;fine&quot;" \
         role="status">2 buckets drawn</p><a id="permalink" \
         href="http://127.0.0.1:1/ui/?sensor=sensor+7%2Fa&amp;granularity=1m">link</a></div>
-        <svg id="plot"><g class="buckets">\
+        <span id="resolution" class="hint">read 1m windows from buckets_1m &amp; state, 1m a point\
+        </span>
+        <svg id="plot"><g class="coverage"><rect class="low-coverage" x="70" y="40" width="17.8" \
+        height="330" data-start="2026-11-22T14:00:00Z" data-coverage="0.85"></rect></g>\
+        <g class="buckets">\
         <rect class="bucket" x="70" y="40" width="17.8" height="330" \
         data-start="2026-11-22T14:00:00Z" data-end="2026-11-22T14:01:00Z" data-count="60" \
-        data-min="19.1" data-avg="20" data-max="21" data-open="false"><title>x</title></rect>\
+        data-min="19.1" data-avg="20" data-max="21" data-open="false" data-twa="20.0125" \
+        data-coverage="0.85"><title>x</title></rect>\
         <rect class="bucket open" x="88" y="40" width="17.8" height="330" \
         data-start="2026-11-22T14:01:00Z" data-end="2026-11-22T14:02:00Z" data-count="7" \
-        data-min="-0.5" data-avg="1e-7" data-max="22.25" data-open="true"></rect></g></svg>
+        data-min="-0.5" data-avg="1e-7" data-max="22.25" data-open="true"></rect></g>\
+        <path class="band closed" d="M70,1L88,2Z"></path><path class="twa" d="M70,1L88,1" \
+        data-points="1"></path></svg>
         <dl id="statistics"><div><dt>count</dt><dd data-field="count">3,400</dd></div>\
         <div><dt>avg</dt><dd data-field="avg">20.0001</dd></div></dl></body></html>
         """;
@@ -56,6 +63,13 @@ class ChartPageReaderTest {
                 1e-7,
                 22.25,
                 true));
+    assertThat(page.twa())
+        .containsExactly(Map.entry(Instant.parse("2026-11-22T14:00:00Z"), 20.0125));
+    assertThat(page.coverage())
+        .containsExactly(Map.entry(Instant.parse("2026-11-22T14:00:00Z"), 0.85));
+    assertThat(page.twaLines()).containsExactly(1);
+    assertThat(page.lowCoverage()).containsExactly(Instant.parse("2026-11-22T14:00:00Z"));
+    assertThat(page.resolution()).isEqualTo("read 1m windows from buckets_1m & state, 1m a point");
   }
 
   @Test
