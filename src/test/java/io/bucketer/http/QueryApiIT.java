@@ -251,7 +251,21 @@ class QueryApiIT {
       assertThat(bucket.avg()).isCloseTo(expected.get("avg").asDouble(), within(1e-9));
       assertThat(bucket.max()).isEqualTo(expected.get("max").asDouble());
       assertThat(bucket.open()).isEqualTo(expected.get("open").asBoolean());
+      // The time-weighted fields where the API gives them, no figure where it gives null.
+      if (expected.path("twa").isNumber()) {
+        assertThat(drawn.twa().get(bucket.start()))
+            .isCloseTo(expected.get("twa").asDouble(), within(1e-9));
+      } else {
+        assertThat(drawn.twa()).doesNotContainKey(bucket.start());
+      }
+      if (expected.path("coverage").isNumber()) {
+        assertThat(drawn.coverage().get(bucket.start()))
+            .isCloseTo(expected.get("coverage").asDouble(), within(1e-9));
+      } else {
+        assertThat(drawn.coverage()).doesNotContainKey(bucket.start());
+      }
     }
+    assertThat(drawn.twa()).as("closed windows have a twa").isNotEmpty();
     assertThat(drawn.buckets().get(29).open()).isTrue();
     assertThat(drawn.statistics().get("count").replace(",", ""))
         .isEqualTo(String.valueOf(sent(series, from, to).size()));
