@@ -1,8 +1,10 @@
 package io.bucketer.app;
 
 import io.bucketer.buckets.Granularity;
+import io.bucketer.buckets.IntegralUnits;
 import io.bucketer.buckets.Retention;
 import io.bucketer.buckets.TimeSpans;
+import io.bucketer.buckets.TimeWeightings;
 import io.bucketer.config.BucketerConfig;
 import io.bucketer.http.CachedCheck;
 import io.bucketer.http.PeerAccess;
@@ -110,6 +112,8 @@ public final class BucketerApp implements AutoCloseable {
   private final List<Granularity> granularities;
   private final Set<Granularity> keepMeasurements;
   private final Retention retention;
+  private final TimeWeightings timeWeightings;
+  private final IntegralUnits integralUnits;
   private final HostInfo advertised;
   private final InputPartitioning partitioning;
   private final CloseOptions.GroupMembershipOperation onClose;
@@ -150,6 +154,8 @@ public final class BucketerApp implements AutoCloseable {
     this.granularities = config.granularities();
     this.keepMeasurements = config.bucketLayout().keepMeasurements();
     this.retention = config.retention();
+    this.timeWeightings = config.windows().timeWeightings();
+    this.integralUnits = config.windows().integralUnits();
     this.onClose = groupMembershipOnClose(config);
     this.streams = streams;
     this.streamsMetrics = streamsMetrics;
@@ -458,7 +464,9 @@ public final class BucketerApp implements AutoCloseable {
                 keepMeasurements,
                 limits.timeout()),
             retention,
-            Clock.systemUTC());
+            Clock.systemUTC(),
+            timeWeightings,
+            integralUnits);
     final SeriesOwnerLookup owners =
         new SeriesOwnerLookup(
             streams,

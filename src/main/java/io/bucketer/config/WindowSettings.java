@@ -6,6 +6,7 @@ import static io.bucketer.config.SettingValidators.spanOfAtLeast;
 import io.bucketer.buckets.BucketLayout;
 import io.bucketer.buckets.BucketLimits;
 import io.bucketer.buckets.Granularity;
+import io.bucketer.buckets.IntegralUnits;
 import io.bucketer.buckets.Retention;
 import io.bucketer.buckets.TimeSpans;
 import io.bucketer.buckets.TimeWeightings;
@@ -42,6 +43,7 @@ public final class WindowSettings {
   public static final String WINDOW_CACHE_MAX_BYTES = "window.cache.max.bytes";
   public static final String MAX_GAP = "max.gap";
   public static final String MAX_GAP_METRICS = "max.gap.metrics";
+  public static final String INTEGRAL_UNIT_METRICS = "integral.unit.metrics";
 
   static final ConfigDef DEFINITION =
       new ConfigDef()
@@ -167,7 +169,16 @@ public final class WindowSettings {
               new MaxGapList(),
               Importance.LOW,
               "The max.gap of named metrics, comma-separated <metric>=<span> pairs, such as"
-                  + " door=1d,power=15m; a metric not named has max.gap.");
+                  + " door=1d,power=15m; a metric not named has max.gap.")
+          .define(
+              INTEGRAL_UNIT_METRICS,
+              Type.STRING,
+              "",
+              new IntegralUnitList(),
+              Importance.LOW,
+              "Metrics whose integral the query API gives in value·hours, comma-separated"
+                  + " <metric>=hours pairs, such as power=hours (kW integrate to kWh); a metric"
+                  + " not named has value·seconds, the unit documents always store.");
 
   private final AbstractConfig values;
 
@@ -256,6 +267,27 @@ public final class WindowSettings {
     return TimeWeightings.of(
         TimeSpans.parse(values.getString(MAX_GAP)),
         TimeWeightings.parseMaxGaps(values.getString(MAX_GAP_METRICS)));
+  }
+
+  /** The unit of each metric's integral in the query API. */
+  public IntegralUnits integralUnits() {
+    return IntegralUnits.parse(values.getString(INTEGRAL_UNIT_METRICS));
+  }
+
+  private static final class IntegralUnitList implements ConfigDef.Validator {
+    @Override
+    public void ensureValid(final String name, final Object value) {
+      try {
+        IntegralUnits.parse(String.valueOf(value));
+      } catch (IllegalArgumentException e) {
+        throw new ConfigException(name, value, e.getMessage());
+      }
+    }
+
+    @Override
+    public String toString() {
+      return "empty, or <metric>=hours pairs, e.g. power=hours";
+    }
   }
 
   private static final class GranularityList implements ConfigDef.Validator {

@@ -6,6 +6,7 @@ import io.bucketer.buckets.TimeWeighted;
 import io.bucketer.query.ChartPoint;
 import io.bucketer.query.SeriesQueries.Points;
 import io.bucketer.query.SeriesQueries.Statistics;
+import io.bucketer.query.SeriesQueries.TimeWeight;
 import io.bucketer.query.WindowTotals;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -32,9 +33,35 @@ final class SeriesAnswers {
     body.put("stddev", known(found.standardDeviation()));
     body.put("first", found.first().map(SeriesAnswers::reading).orElse(null));
     body.put("last", found.last().map(SeriesAnswers::reading).orElse(null));
+    timeWeight(body, found.timeWeight());
     body.put("documents_read", found.documentsRead());
     body.put("state_windows_read", found.stateWindowsRead());
     return body;
+  }
+
+  /**
+   * The range's time-weighted fields, exact; all null, and {@code time_weighted_complete} false
+   * with the reason in {@code time_weighted_missing}, when a window read lacks its part.
+   */
+  private static void timeWeight(final Map<String, Object> body, final TimeWeight found) {
+    final TimeWeighted part = found.part();
+    body.put("twa", part == null ? null : known(found.twa()));
+    if (part == null) {
+      body.put("integral", null);
+    } else {
+      final Map<String, Object> integral = new LinkedHashMap<>();
+      integral.put("value", found.integral());
+      integral.put("unit", found.integralUnit().label());
+      body.put("integral", integral);
+    }
+    body.put("covered_ms", part == null ? null : part.coveredMillis());
+    body.put("coverage", part == null ? null : found.coverage());
+    body.put("gaps", part == null ? null : part.gaps());
+    body.put("longest_gap_ms", part == null ? null : part.longestGapMillis());
+    body.put("max_gap_ms", found.weighting().maxGapMillis());
+    body.put("interpolation", found.weighting().interpolation().label());
+    body.put("time_weighted_complete", part != null);
+    body.put("time_weighted_missing", found.missing());
   }
 
   /**

@@ -2,11 +2,15 @@ package io.bucketer.query;
 
 import io.bucketer.buckets.BucketStats;
 import io.bucketer.buckets.Granularity;
+import io.bucketer.buckets.IntegralUnits;
 import io.bucketer.buckets.Measurement;
 import io.bucketer.buckets.Retention;
 import io.bucketer.buckets.RollupPlan;
 import io.bucketer.buckets.SeriesKey;
 import io.bucketer.buckets.TimeSpans;
+import io.bucketer.buckets.TimeWeighted;
+import io.bucketer.buckets.TimeWeighting;
+import io.bucketer.buckets.TimeWeightings;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
@@ -25,7 +29,8 @@ public final class SeriesQueries {
    *
    * @param stats the computed fields of the range's readings; null when it has none
    */
-  public record Statistics(BucketStats stats, long documentsRead, long stateWindowsRead) {
+  public record Statistics(
+      BucketStats stats, TimeWeight timeWeight, long documentsRead, long stateWindowsRead) {
 
     public long count() {
       return stats == null ? 0 : stats.count();
@@ -70,6 +75,42 @@ public final class SeriesQueries {
     }
   }
 
+  /**
+   * The time-weighted part of a range, exact: covered time, integral and gaps of the series' step
+   * function over {@code [from, to)}.
+   *
+   * @param part the range's part; null when unknown, {@code missing} says why
+   * @param weighting the series' max gap and interpolation, which every part read was computed with
+   * @param spanMillis {@code to - from}
+   * @param integralUnit the unit the API gives the integral in ({@code integral.unit.metrics})
+   * @param missing null when the part is known; else {@code window_without_time_weight} (a window
+   *     read has none: a document written before schema_version 3, or a closed window the state
+   *     holds and has not stored yet), {@code open_window}, or {@code max_gap_changed} (a document
+   *     computed with another max gap than the series' metric has now)
+   */
+  public record TimeWeight(
+      TimeWeighted part,
+      TimeWeighting weighting,
+      long spanMillis,
+      IntegralUnits.Unit integralUnit,
+      String missing) {
+
+    /** The integral in {@link #integralUnit}; NaN when unknown. */
+    public double integral() {
+      return part == null ? Double.NaN : integralUnit.of(part.integral());
+    }
+
+    /** The time-weighted average; NaN when unknown or nothing is covered. */
+    public double twa() {
+      return part == null ? Double.NaN : part.twa().orElse(Double.NaN);
+    }
+
+    /** The covered fraction of the range; NaN when unknown. */
+    public double coverage() {
+      return part == null ? Double.NaN : part.coverage(spanMillis);
+    }
+  }
+
   /** Windows of one granularity, and what was read to find them. */
   public record Windows(List<WindowTotals> windows, long documentsRead, long stateWindowsRead) {}
 
@@ -89,18 +130,35 @@ public final class SeriesQueries {
   private final RollupPlan plan;
   private final Retention retention;
   private final Clock clock;
+  private final TimeWeightings weightings;
+  private final IntegralUnits integralUnits;
 
-  /** Queries of documents kept for ever. */
+  /** Queries of documents kept for ever, of series weighted by the default max gap. */
   public SeriesQueries(final StoredBuckets stored) {
     this(stored, Retention.NONE, Clock.systemUTC());
+  }
+
+  /** Queries of series weighted by the default max gap. */
+  public SeriesQueries(final StoredBuckets stored, final Retention retention, final Clock clock) {
+    this(stored, retention, clock, TimeWeightings.DEFAULT, IntegralUnits.SECONDS);
   }
 
   /**
    * @param retention how long MongoDB keeps each granularity's documents: a query that would need
    *     documents already expired is refused rather than answered from what is left
+   * @param weightings each metric's max gap, as the processor computes documents with it: the
+   *     time-weighted part of a range is folded with it, and only from documents computed with it
+   * @param integralUnits the unit of each metric's integral in answers
    */
-  public SeriesQueries(final StoredBuckets stored, final Retention retention, final Clock clock) {
+  public SeriesQueries(
+      final StoredBuckets stored,
+      final Retention retention,
+      final Clock clock,
+      final TimeWeightings weightings,
+      final IntegralUnits integralUnits) {
     this.stored = stored;
+    this.weightings = weightings;
+    this.integralUnits = integralUnits;
     this.plan = new RollupPlan(stored.granularities());
     this.retention = retention;
     this.clock = clock;
@@ -112,7 +170,10 @@ public final class SeriesQueries {
 
   /**
    * count, sum, avg, min, max, standard deviation, and first and last reading of {@code series}
-   * over {@code [from, to)}.
+   * over {@code [from, to)}, and its exact time-weighted part ({@link RangeTimeWeight}): the stored
+   * parts of the whole windows read, the raw readings' at the edges, bridges between them, and a
+   * leading stretch held by the series' last reading before {@code from} (one more document read
+   * when the range does not start with a stored window).
    *
    * @throws IllegalArgumentException when {@code from >= to}
    */
@@ -127,6 +188,9 @@ public final class SeriesQueries {
           part.from());
     }
     final SeriesView view = new SeriesView(series, stored, live, plan);
+    final TimeWeighting how = weightings.of(series);
+    final RangeTimeWeight timeWeight =
+        new RangeTimeWeight(from, to, how, () -> view.readingBefore(from, how.maxGapMillis()));
     // The parts come in time order, so each merges in as the later one.
     BucketStats stats = null;
     for (final RangePlan.Part part : parts) {
@@ -134,16 +198,28 @@ public final class SeriesQueries {
         for (final WindowTotals window :
             view.windows(whole.granularity(), whole.from(), whole.to())) {
           stats = stats == null ? window.stats() : stats.merge(window.stats());
+          timeWeight.window(window);
         }
       } else {
         final List<Measurement> readings = view.measurements(part.from(), part.to());
+        timeWeight.readings(part.from(), part.to(), readings);
         if (!readings.isEmpty()) {
           final BucketStats ofReadings = BucketStats.ofAll(readings, null);
           stats = stats == null ? ofReadings : stats.merge(ofReadings);
         }
       }
     }
-    return new Statistics(stats, view.documentsRead(), view.stateWindowsRead());
+    final RangeTimeWeight.Result folded = timeWeight.finish();
+    return new Statistics(
+        stats,
+        new TimeWeight(
+            folded.part(),
+            folded.weighting(),
+            folded.spanMillis(),
+            integralUnits.of(series),
+            folded.missing()),
+        view.documentsRead(),
+        view.stateWindowsRead());
   }
 
   /**

@@ -85,7 +85,12 @@ final class SeriesView {
     return live.open() || live.timeWeighted() != null || !sameReadings
         ? live
         : new WindowTotals(
-            live.granularity(), live.start(), live.stats(), false, stored.timeWeighted());
+            live.granularity(),
+            live.start(),
+            live.stats(),
+            false,
+            stored.timeWeighted(),
+            stored.weighting());
   }
 
   /**
@@ -109,6 +114,23 @@ final class SeriesView {
       }
     }
     return found;
+  }
+
+  /**
+   * The series' last reading before {@code time} that may still hold there (at most {@code
+   * lookBackMillis} earlier): from the state's reading log when it holds one, else as the stored
+   * documents know it.
+   */
+  StoredBuckets.ReadingBefore readingBefore(final long time, final long lookBackMillis) {
+    final List<Measurement> held = live.measurements(series, time - lookBackMillis, time);
+    if (!held.isEmpty()) {
+      stateWindowsRead++;
+      return new StoredBuckets.ReadingBefore(true, held.get(held.size() - 1));
+    }
+    final StoredBuckets.Read<StoredBuckets.ReadingBefore> fromMongo =
+        stored.readingBefore(series, time, lookBackMillis);
+    documentsRead += fromMongo.documentsRead();
+    return fromMongo.found();
   }
 
   long documentsRead() {

@@ -1,6 +1,11 @@
 package io.bucketer.query;
 
+import static io.bucketer.buckets.BucketDocumentNames.CARRY_IN;
+import static io.bucketer.buckets.BucketDocumentNames.FIRST_TIMESTAMP;
 import static io.bucketer.buckets.BucketDocumentNames.ID;
+import static io.bucketer.buckets.BucketDocumentNames.LAST_TIMESTAMP;
+import static io.bucketer.buckets.BucketDocumentNames.LAST_VALUE;
+import static io.bucketer.buckets.BucketDocumentNames.MAX_GAP_MS;
 import static io.bucketer.buckets.BucketDocumentNames.MEASUREMENTS;
 import static io.bucketer.buckets.BucketDocumentNames.METRIC;
 import static io.bucketer.buckets.BucketDocumentNames.SENSOR_ID;
@@ -25,6 +30,7 @@ import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.Measurement;
 import io.bucketer.buckets.RollupPlan;
 import io.bucketer.buckets.SeriesKey;
+import io.bucketer.buckets.TimeWeighting;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -56,6 +62,14 @@ public final class StoredBuckets {
 
   /** What a read found, and the documents it took. */
   public record Read<T>(T found, long documentsRead) {}
+
+  /**
+   * The series' last reading before some time, as far as the documents know it.
+   *
+   * @param known false when a document that would tell lacks what it takes
+   * @param reading the reading; null when none is known or none holds at that time
+   */
+  public record ReadingBefore(boolean known, Measurement reading) {}
 
   private final MongoDatabase database;
   private final String collectionPrefix;
@@ -175,11 +189,13 @@ public final class StoredBuckets {
             Filters.lt(START_DATE, new Date(to)),
             Filters.eq(SUMMARY_GRANULARITY, granularity.label()));
     final List<BsonDocument> documents =
-        find(coarser, query, Projections.include(START_DATE, SUMMARIES));
+        find(coarser, query, Projections.include(START_DATE, SUMMARIES, WINDOW + "." + MAX_GAP_MS));
     final List<WindowTotals> windows = new ArrayList<>();
     final Set<Long> covered = new HashSet<>();
     for (final BsonDocument document : documents) {
       covered.add(document.getDateTime(START_DATE).getValue());
+      final TimeWeighting weighting =
+          StoredStats.weighting(document.getDocument(WINDOW, new BsonDocument()));
       for (final BsonValue value : document.getArray(SUMMARIES)) {
         final BsonDocument summary = value.asDocument();
         final long start = summary.getDateTime(START_DATE).getValue();
@@ -190,7 +206,8 @@ public final class StoredBuckets {
                   start,
                   StoredStats.of(summary, start, granularity.windowEnd(start)),
                   false,
-                  StoredStats.timeWeighted(summary)));
+                  StoredStats.timeWeighted(summary),
+                  weighting));
         }
       }
     }
@@ -217,7 +234,8 @@ public final class StoredBuckets {
               start,
               StoredStats.of(window, start, granularity.windowEnd(start)),
               false,
-              StoredStats.timeWeighted(window)));
+              StoredStats.timeWeighted(window),
+              StoredStats.weighting(window)));
     }
     windows.sort(Comparator.comparingLong(WindowTotals::start));
     return new Read<>(windows, documents.size());
@@ -246,6 +264,72 @@ public final class StoredBuckets {
     }
     measurements.sort(Comparator.comparingLong(Measurement::timestamp));
     return new Read<>(measurements, documents.size());
+  }
+
+  /**
+   * What the stored documents know of the series' last reading before {@code time}, looking back
+   * {@code lookBackMillis} (a reading older than that holds nothing at {@code time}): the latest
+   * finest window starting before {@code time} tells, by its last reading, by its readings before
+   * {@code time}, or, when all of its readings are later, by the reading it carries in.
+   *
+   * @return the reading, null when none holds at {@code time}; unknown when the document that would
+   *     tell was written before readings were carried in (schema_version 3)
+   */
+  public Read<ReadingBefore> readingBefore(
+      final SeriesKey series, final long time, final long lookBackMillis) {
+    final Granularity finest = granularities.get(0);
+    final Bson query =
+        Filters.and(
+            seriesFilter(series),
+            Filters.gte(START_DATE, new Date(finest.windowStart(time - lookBackMillis))),
+            Filters.lt(START_DATE, new Date(time)),
+            Filters.eq(SEQ, 0));
+    final List<BsonDocument> latest =
+        awaitRead(
+            Flux.from(
+                    collection(finest)
+                        .find(query)
+                        .projection(Projections.include(START_DATE, WINDOW))
+                        .sort(Sorts.descending(START_DATE))
+                        .limit(1))
+                .collectList());
+    if (latest.isEmpty()) {
+      return new Read<>(new ReadingBefore(true, null), 0);
+    }
+    final long start = latest.get(0).getDateTime(START_DATE).getValue();
+    final BsonDocument window = latest.get(0).getDocument(WINDOW);
+    if (!window.containsKey(MAX_GAP_MS)
+        || !window.containsKey(FIRST_TIMESTAMP)
+        || !window.containsKey(LAST_TIMESTAMP)) {
+      return new Read<>(new ReadingBefore(false, null), 1);
+    }
+    if (window.getDateTime(LAST_TIMESTAMP).getValue() < time) {
+      return new Read<>(
+          new ReadingBefore(
+              true,
+              new Measurement(
+                  window.getDateTime(LAST_TIMESTAMP).getValue(),
+                  window.getNumber(LAST_VALUE).doubleValue())),
+          1);
+    }
+    if (window.getDateTime(FIRST_TIMESTAMP).getValue() >= time) {
+      if (!window.containsKey(CARRY_IN)) {
+        return new Read<>(new ReadingBefore(true, null), 1);
+      }
+      final BsonDocument carryIn = window.getDocument(CARRY_IN);
+      return new Read<>(
+          new ReadingBefore(
+              true,
+              new Measurement(
+                  carryIn.getDateTime(TIMESTAMP).getValue(),
+                  carryIn.getNumber(VALUE).doubleValue())),
+          1);
+    }
+    // The window holds readings on both sides of `time`: the last one before it, from its parts.
+    final Read<List<Measurement>> before = measurements(series, start, time);
+    final List<Measurement> found = before.found();
+    return new Read<>(
+        new ReadingBefore(true, found.get(found.size() - 1)), 1 + before.documentsRead());
   }
 
   /** True when any bucket of {@code series} is stored, in the finest granularity's collection. */

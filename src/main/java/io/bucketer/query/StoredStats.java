@@ -13,6 +13,7 @@ import static io.bucketer.buckets.BucketDocumentNames.LAST_TIMESTAMP;
 import static io.bucketer.buckets.BucketDocumentNames.LAST_VALUE;
 import static io.bucketer.buckets.BucketDocumentNames.LONGEST_GAP_MS;
 import static io.bucketer.buckets.BucketDocumentNames.MAX;
+import static io.bucketer.buckets.BucketDocumentNames.MAX_GAP_MS;
 import static io.bucketer.buckets.BucketDocumentNames.MIN;
 import static io.bucketer.buckets.BucketDocumentNames.STDDEV;
 import static io.bucketer.buckets.BucketDocumentNames.SUM;
@@ -20,6 +21,7 @@ import static io.bucketer.buckets.BucketDocumentNames.SUM;
 import io.bucketer.buckets.BucketStats;
 import io.bucketer.buckets.Measurement;
 import io.bucketer.buckets.TimeWeighted;
+import io.bucketer.buckets.TimeWeighting;
 import org.bson.BsonDocument;
 
 /**
@@ -93,6 +95,17 @@ final class StoredStats {
         fields.getNumber(LONGEST_GAP_MS).longValue(),
         fields.getNumber(GAP_AT_START_MS).longValue(),
         fields.getNumber(GAP_AT_END_MS).longValue());
+  }
+
+  /**
+   * What a document's {@code window} says its time-weighted parts were computed with
+   * (schema_version 3); null when it does not say. Step is the only interpolation documents are
+   * written with yet.
+   */
+  static TimeWeighting weighting(final BsonDocument window) {
+    return window != null && window.containsKey(MAX_GAP_MS)
+        ? new TimeWeighting(window.getNumber(MAX_GAP_MS).longValue())
+        : null;
   }
 
   private static Measurement reading(

@@ -3,6 +3,7 @@ package io.bucketer.query;
 import io.bucketer.buckets.BucketStats;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.TimeWeighted;
+import io.bucketer.buckets.TimeWeighting;
 
 /**
  * The computed fields of one window of one series, whether read from a stored bucket, from the
@@ -12,13 +13,25 @@ import io.bucketer.buckets.TimeWeighted;
  * @param open true while the window has not closed: more readings may still join it
  * @param timeWeighted the window's time-weighted part as its document stores it; null when unknown
  *     (a document written before it was kept, or a window read from the processor's state)
+ * @param weighting what the time-weighted part was computed with; null when there is none
  */
 public record WindowTotals(
     Granularity granularity,
     long start,
     BucketStats stats,
     boolean open,
-    TimeWeighted timeWeighted) {
+    TimeWeighted timeWeighted,
+    TimeWeighting weighting) {
+
+  /** Totals with a time-weighted part whose weighting is not known. */
+  public WindowTotals(
+      final Granularity granularity,
+      final long start,
+      final BucketStats stats,
+      final boolean open,
+      final TimeWeighted timeWeighted) {
+    this(granularity, start, stats, open, timeWeighted, null);
+  }
 
   /** Totals without a time-weighted part. */
   public WindowTotals(
@@ -26,7 +39,7 @@ public record WindowTotals(
       final long start,
       final BucketStats stats,
       final boolean open) {
-    this(granularity, start, stats, open, null);
+    this(granularity, start, stats, open, null, null);
   }
 
   public long end() {

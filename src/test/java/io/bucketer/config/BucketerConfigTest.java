@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.bucketer.buckets.Granularity;
+import io.bucketer.buckets.IntegralUnits;
 import io.bucketer.buckets.Retention;
 import io.bucketer.buckets.SeriesKey;
 import io.bucketer.buckets.TimeWeighting;
@@ -237,6 +238,36 @@ class BucketerConfigTest {
         .isInstanceOf(ConfigException.class)
         .hasMessageContaining("max.gap.metrics")
         .hasMessageContaining("<metric>=<span>");
+  }
+
+  @Test
+  void shouldReadWhichMetricsIntegrateToHours() {
+    final Map<String, Object> set = required();
+    set.put("integral.unit.metrics", "power=hours, energy=hours");
+    final Map<String, Object> seconds = required();
+    seconds.put("integral.unit.metrics", "power=seconds");
+    final Map<String, Object> twice = required();
+    twice.put("integral.unit.metrics", "power=hours,power=hours");
+
+    final IntegralUnits units = new BucketerConfig(set).windows().integralUnits();
+
+    assertThat(
+            new BucketerConfig(required())
+                .windows()
+                .integralUnits()
+                .of(new SeriesKey("s", "power")))
+        .isEqualTo(IntegralUnits.Unit.SECONDS);
+    assertThat(units.of(new SeriesKey("s", "power"))).isEqualTo(IntegralUnits.Unit.HOURS);
+    assertThat(units.of(new SeriesKey("s", "energy"))).isEqualTo(IntegralUnits.Unit.HOURS);
+    assertThat(units.of(new SeriesKey("s", "flow"))).isEqualTo(IntegralUnits.Unit.SECONDS);
+    assertThat(units.of(new SeriesKey("s", null))).isEqualTo(IntegralUnits.Unit.SECONDS);
+    assertThatThrownBy(() -> new BucketerConfig(seconds))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("integral.unit.metrics")
+        .hasMessageContaining("<metric>=hours");
+    assertThatThrownBy(() -> new BucketerConfig(twice))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("power is given twice");
   }
 
   @Test

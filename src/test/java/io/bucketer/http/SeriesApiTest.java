@@ -8,9 +8,11 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.mongodb.reactivestreams.client.MongoClient;
 import com.mongodb.reactivestreams.client.MongoClients;
 import io.bucketer.buckets.Granularity;
+import io.bucketer.buckets.IntegralUnits;
 import io.bucketer.buckets.Measurement;
 import io.bucketer.buckets.Retention;
 import io.bucketer.buckets.SeriesKey;
+import io.bucketer.buckets.TimeWeightings;
 import io.bucketer.embedded.EmbeddedMongoServer;
 import io.bucketer.query.LiveWindows;
 import io.bucketer.query.QueryLimits;
@@ -25,6 +27,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -111,7 +114,11 @@ class SeriesApiTest {
     return new SeriesApi(
         new SeriesQueries(
             new StoredBuckets(
-                client.getDatabase("iot"), "buckets_", GRANULARITIES, Duration.ofSeconds(30))),
+                client.getDatabase("iot"), "buckets_", GRANULARITIES, Duration.ofSeconds(30)),
+            Retention.NONE,
+            Clock.systemUTC(),
+            TimeWeightings.DEFAULT,
+            IntegralUnits.parse("temperature=hours")),
         owners,
         LIMITS,
         self);
@@ -210,6 +217,37 @@ class SeriesApiTest {
     // documents without the parts answer null
     assertThat(older.get(0).get("twa").isNull()).isTrue();
     assertThat(older.get(0).get("coverage").isNull()).isTrue();
+  }
+
+  @Test
+  void shouldGiveARangesTimeWeightedFieldsWithTheIntegralInItsMetricsUnit() throws Exception {
+    final HttpResponse<String> response =
+        get(
+            here,
+            "/api/v1/series/sensor-1/statistics?metric=temperature"
+                + "&from=2023-11-14T22:00:00Z&to=2023-11-14T23:00:00Z");
+    final JsonNode older = JSON.readTree(get(here, SERIES_STATISTICS + ONE_HOUR).body());
+
+    assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+    final JsonNode body = JSON.readTree(response.body());
+    // the stored hour's part: 7,827.5 value·s over 362 s covered, in value·h for temperature
+    assertThat(body.get("twa").asDouble()).isEqualTo(7_827_500.0 / 362_000);
+    assertThat(body.get("integral").get("value").asDouble()).isEqualTo(7_827.5 / 3_600);
+    assertThat(body.get("integral").get("unit").asText()).isEqualTo("value·h");
+    assertThat(body.get("covered_ms").asLong()).isEqualTo(362_000);
+    assertThat(body.get("coverage").asDouble()).isEqualTo(362_000.0 / 3_600_000);
+    assertThat(body.get("gaps").asInt()).isEqualTo(2);
+    assertThat(body.get("longest_gap_ms").asLong()).isEqualTo(2_458_000);
+    assertThat(body.get("max_gap_ms").asLong()).isEqualTo(300_000);
+    assertThat(body.get("interpolation").asText()).isEqualTo("step");
+    assertThat(body.get("time_weighted_complete").asBoolean()).isTrue();
+    assertThat(body.get("time_weighted_missing").isNull()).isTrue();
+    // documents written before schema_version 3: none, and why
+    for (final String field : List.of("twa", "integral", "covered_ms", "coverage", "gaps")) {
+      assertThat(older.get(field).isNull()).as(field).isTrue();
+    }
+    assertThat(older.get("time_weighted_complete").asBoolean()).isFalse();
+    assertThat(older.get("time_weighted_missing").asText()).isEqualTo("window_without_time_weight");
   }
 
   @Test

@@ -1,0 +1,399 @@
+package io.bucketer.query;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.mongodb.reactivestreams.client.MongoClient;
+import com.mongodb.reactivestreams.client.MongoClients;
+import io.bucketer.buckets.BucketLayout;
+import io.bucketer.buckets.ClosedBucket;
+import io.bucketer.buckets.Granularity;
+import io.bucketer.buckets.IntegralUnits;
+import io.bucketer.buckets.Measurement;
+import io.bucketer.buckets.Retention;
+import io.bucketer.buckets.SeriesKey;
+import io.bucketer.buckets.TimeWeighted;
+import io.bucketer.buckets.TimeWeighting;
+import io.bucketer.buckets.TimeWeightings;
+import io.bucketer.embedded.EmbeddedMongoServer;
+import io.bucketer.query.SeriesQueries.TimeWeight;
+import io.bucketer.sink.BucketDocuments;
+import io.bucketer.sink.MongoBucketWriter;
+import io.bucketer.windows.LifecycleRuns;
+import java.math.BigDecimal;
+import java.math.MathContext;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.SplittableRandom;
+import org.bson.BsonDocument;
+import org.bson.BsonDocumentReader;
+import org.bson.BsonInt32;
+import org.bson.BsonValue;
+import org.bson.codecs.BsonDocumentCodec;
+import org.bson.codecs.DecoderContext;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Mono;
+
+/**
+ * The time-weighted fields of a range's statistics, read from the documents the real emit path
+ * writes for generated irregular streams, equal an independent computation over the raw readings
+ * (BigDecimal sums, this class's own, not {@link TimeWeighted}'s): covered time and gaps exactly,
+ * the integral and average to a relative 1e-9, for ranges that cut minutes and hours, start or end
+ * inside uncovered stretches, and lie wholly inside the hold of one reading. A range over documents
+ * written before schema_version 3, or computed with another max gap, answers none, saying why.
+ */
+class StoredRangeTimeWeightTest {
+
+  private static final Granularity MINUTE = Granularity.parse("1m");
+  private static final Granularity HOUR = Granularity.parse("1h");
+  private static final List<Granularity> GRANULARITIES = List.of(MINUTE, HOUR);
+  private static final long TEN = Instant.parse("2025-06-01T10:00:00Z").toEpochMilli();
+  private static final long ELEVEN = TEN + 3_600_000;
+  private static final SeriesKey TEMPERATURE = new SeriesKey("s1", "temperature");
+  private static final SeriesKey POWER = new SeriesKey("s1", "power");
+
+  /** Its documents of the hour from 11:00 are stored as schema_version 2 wrote them. */
+  private static final SeriesKey OLDER = new SeriesKey("s2", "temperature");
+
+  private static final TimeWeightings WEIGHTINGS =
+      new TimeWeightings(new TimeWeighting(45_000), Map.of("power", new TimeWeighting(180_000)));
+  private static final Duration TIMEOUT = Duration.ofSeconds(30);
+
+  private static final Map<SeriesKey, List<Measurement>> SENT = new LinkedHashMap<>();
+  private static EmbeddedMongoServer server;
+  private static MongoClient client;
+  private static StoredBuckets stored;
+  private static SeriesQueries queries;
+
+  @BeforeAll
+  static void storeEmittedBuckets() {
+    final SplittableRandom random = new SplittableRandom(31);
+    for (final SeriesKey series : List.of(TEMPERATURE, POWER, OLDER)) {
+      SENT.put(series, irregularStream(random));
+    }
+    // Twenty measurements and twenty-five summaries per document: busy minutes and hours in parts.
+    final List<ClosedBucket> emitted =
+        LifecycleRuns.emitted(
+            GRANULARITIES, new BucketLayout(20, 25, Set.of()), WEIGHTINGS, SENT, TEN);
+    server = EmbeddedMongoServer.start();
+    client = MongoClients.create(server.connectionString());
+    final MongoBucketWriter writer =
+        new MongoBucketWriter(
+            client.getDatabase("iot"), "buckets_", GRANULARITIES, Retention.NONE, 500, 4);
+    final List<ClosedBucket> current = new ArrayList<>();
+    for (final ClosedBucket bucket : emitted) {
+      if (bucket.series().equals(OLDER) && HOUR.windowStart(bucket.windowStart()) == ELEVEN) {
+        Mono.from(
+                client
+                    .getDatabase("iot")
+                    .getCollection("buckets_" + bucket.granularity().label(), BsonDocument.class)
+                    .insertOne(asVersion2(BucketDocuments.toDocument(bucket))))
+            .block(TIMEOUT);
+      } else {
+        current.add(bucket);
+      }
+    }
+    writer.write(current, TIMEOUT);
+    stored = new StoredBuckets(client.getDatabase("iot"), "buckets_", GRANULARITIES, TIMEOUT);
+    queries =
+        new SeriesQueries(
+            stored,
+            Retention.NONE,
+            Clock.systemUTC(),
+            WEIGHTINGS,
+            IntegralUnits.parse("power=hours"));
+  }
+
+  @AfterAll
+  static void stop() {
+    client.close();
+    server.close();
+  }
+
+  @Test
+  void shouldAnswerEveryKindOfRangeAsTheReadingsDefineIt() {
+    final SplittableRandom random = new SplittableRandom(7);
+    final Map<String, Integer> kinds = new LinkedHashMap<>();
+    for (final SeriesKey series : List.of(TEMPERATURE, POWER)) {
+      final List<Measurement> all = sorted(SENT.get(series));
+      final long maxGap = WEIGHTINGS.of(series).maxGapMillis();
+      final List<long[]> ranges = new ArrayList<>();
+      ranges.add(new long[] {TEN, TEN + 3 * 3_600_000}); // whole hours
+      ranges.add(new long[] {TEN + 30_500, TEN + 305_250}); // cuts two minutes
+      ranges.add(new long[] {TEN + 1_800_000, TEN + 3 * 3_600_000 + 1_800_000}); // cuts hours
+      ranges.add(new long[] {TEN - 3_600_000, TEN + 5 * 3_600_000}); // beyond the readings
+      for (int i = 0; i + 1 < all.size(); i++) {
+        final long t = all.get(i).timestamp();
+        final long next = all.get(i + 1).timestamp();
+        if (next - t > maxGap + 20_000) {
+          // wholly inside one reading's hold; and starting, ending inside the uncovered rest
+          ranges.add(new long[] {t + 1, t + maxGap - 1});
+          ranges.add(new long[] {t + maxGap + 10_000, next + 90_000});
+          ranges.add(new long[] {t - 61_000, t + maxGap + 10_000});
+        }
+      }
+      for (int i = 0; i < 150; i++) {
+        final long from = TEN - 600_000 + random.nextLong(4 * 3_600_000);
+        ranges.add(new long[] {from, from + 1 + random.nextLong(2 * 3_600_000)});
+      }
+      for (final long[] range : ranges) {
+        final String what = series + " [" + range[0] + ", " + range[1] + ")";
+        final SeriesQueries.Statistics answer =
+            queries.statistics(series, range[0], range[1], LiveWindows.NONE);
+        assertThat(answer.timeWeight().missing()).as(what).isNull();
+        final Expected expected = Expected.of(all, range[0], range[1], maxGap);
+        assertMatches(answer.timeWeight(), expected, what);
+        tally(kinds, all, range, maxGap, answer, expected);
+      }
+    }
+    assertThat(kinds)
+        .as("kinds of ranges checked")
+        .containsKeys(
+            "cuts minutes",
+            "cuts hours",
+            "starts uncovered",
+            "ends uncovered",
+            "inside one hold",
+            "partly covered");
+  }
+
+  @Test
+  void shouldReadTheDocumentBeforeARangeInsideOneReadingsHold() {
+    final List<Measurement> all = sorted(SENT.get(POWER));
+    for (int i = 0; i + 1 < all.size(); i++) {
+      final long t = all.get(i).timestamp();
+      if (all.get(i + 1).timestamp() - t > 190_000) {
+        final SeriesQueries.Statistics answer =
+            queries.statistics(POWER, t + 1_000, t + 171_000, LiveWindows.NONE);
+        assertThat(answer.count()).isZero();
+        assertThat(answer.timeWeight().part().coveredMillis()).isEqualTo(170_000);
+        assertThat(answer.timeWeight().twa()).isEqualTo(all.get(i).value());
+        assertThat(answer.timeWeight().coverage()).isEqualTo(1.0);
+        assertThat(answer.documentsRead()).as("the document before the range").isPositive();
+        return;
+      }
+    }
+    throw new AssertionError("the stream has no silence of the power's max gap");
+  }
+
+  @Test
+  void shouldGiveTheIntegralInTheConfiguredUnit() {
+    final TimeWeight power =
+        queries.statistics(POWER, TEN, TEN + 7_200_000, LiveWindows.NONE).timeWeight();
+    final TimeWeight temperature =
+        queries.statistics(TEMPERATURE, TEN, TEN + 7_200_000, LiveWindows.NONE).timeWeight();
+    assertThat(power.integralUnit()).isEqualTo(IntegralUnits.Unit.HOURS);
+    assertThat(power.integral()).isEqualTo(power.part().integral() / 3_600_000);
+    assertThat(temperature.integralUnit()).isEqualTo(IntegralUnits.Unit.SECONDS);
+    assertThat(temperature.integral()).isEqualTo(temperature.part().integral() / 1_000);
+  }
+
+  @Test
+  void shouldAnswerNoneOverDocumentsWithoutTimeWeightedParts() {
+    final List<Measurement> all = sorted(SENT.get(OLDER));
+    final List<long[]> ranges = new ArrayList<>();
+    ranges.add(new long[] {ELEVEN, ELEVEN + 3_600_000});
+    ranges.add(new long[] {TEN + 1_800_000, ELEVEN + 1_800_000});
+    // a range of raw readings alone, whose reading before is in a version 2 minute
+    for (int i = 0; i + 1 < all.size() && ranges.size() < 3; i++) {
+      final long t = all.get(i).timestamp();
+      if (t > ELEVEN
+          && all.get(i + 1).timestamp() > t + 2
+          && MINUTE.windowStart(t) == MINUTE.windowStart(t + 2)) {
+        ranges.add(new long[] {t + 1, t + 2});
+      }
+    }
+    assertThat(ranges).hasSize(3);
+    for (final long[] range : ranges) {
+      final TimeWeight answer =
+          queries.statistics(OLDER, range[0], range[1], LiveWindows.NONE).timeWeight();
+      assertThat(answer.part()).as("%s", range[0]).isNull();
+      assertThat(answer.missing()).isEqualTo(RangeTimeWeight.WITHOUT_PART);
+      assertThat(answer.twa()).isNaN();
+    }
+    // the hour before, of schema_version 3, is answered
+    final TimeWeight before =
+        queries.statistics(OLDER, TEN, ELEVEN - 30_000, LiveWindows.NONE).timeWeight();
+    assertMatches(before, Expected.of(all, TEN, ELEVEN - 30_000, 45_000), "hour before");
+  }
+
+  @Test
+  void shouldAnswerNoneFromDocumentsOfAnotherMaxGap() {
+    final SeriesQueries otherGap =
+        new SeriesQueries(
+            stored,
+            Retention.NONE,
+            Clock.systemUTC(),
+            TimeWeightings.DEFAULT,
+            IntegralUnits.SECONDS);
+    final TimeWeight answer =
+        otherGap.statistics(TEMPERATURE, TEN, ELEVEN, LiveWindows.NONE).timeWeight();
+    assertThat(answer.part()).isNull();
+    assertThat(answer.missing()).isEqualTo(RangeTimeWeight.MAX_GAP_CHANGED);
+  }
+
+  private static void tally(
+      final Map<String, Integer> kinds,
+      final List<Measurement> all,
+      final long[] range,
+      final long maxGap,
+      final SeriesQueries.Statistics answer,
+      final Expected expected) {
+    if (range[0] % 60_000 != 0 || range[1] % 60_000 != 0) {
+      kinds.merge("cuts minutes", 1, Integer::sum);
+    }
+    if (range[0] % 3_600_000 != 0 && range[1] % 3_600_000 != 0 && range[1] - range[0] > 3_600_000) {
+      kinds.merge("cuts hours", 1, Integer::sum);
+    }
+    if (expected.gapAtStart > 0) {
+      kinds.merge("starts uncovered", 1, Integer::sum);
+    }
+    if (expected.gapAtEnd > 0) {
+      kinds.merge("ends uncovered", 1, Integer::sum);
+    }
+    if (answer.count() == 0 && expected.covered == range[1] - range[0]) {
+      kinds.merge("inside one hold", 1, Integer::sum);
+    }
+    if (expected.covered > 0 && expected.covered < range[1] - range[0]) {
+      kinds.merge("partly covered", 1, Integer::sum);
+    }
+  }
+
+  private static void assertMatches(
+      final TimeWeight answer, final Expected expected, final String what) {
+    final TimeWeighted part = answer.part();
+    assertThat(part).as(what).isNotNull();
+    assertThat(part.coveredMillis()).as(what + " covered").isEqualTo(expected.covered);
+    assertThat(part.gaps()).as(what + " gaps").isEqualTo(expected.gaps);
+    assertThat(part.longestGapMillis()).as(what + " longest").isEqualTo(expected.longest);
+    assertThat(part.gapAtStartMillis()).as(what + " gap at start").isEqualTo(expected.gapAtStart);
+    assertThat(part.gapAtEndMillis()).as(what + " gap at end").isEqualTo(expected.gapAtEnd);
+    assertRelative(part.integral(), expected.integral, what + " integral");
+    if (expected.covered == 0) {
+      assertThat(answer.twa()).as(what).isNaN();
+    } else {
+      assertRelative(
+          answer.twa(),
+          expected.integral.divide(BigDecimal.valueOf(expected.covered), MathContext.DECIMAL128),
+          what + " twa");
+    }
+    assertThat(answer.coverage())
+        .as(what)
+        .isEqualTo((double) expected.covered / answer.spanMillis());
+  }
+
+  /** A range's part from the definition, over all the readings, in exact sums. */
+  private record Expected(
+      long covered, BigDecimal integral, int gaps, long longest, long gapAtStart, long gapAtEnd) {
+
+    static Expected of(final List<Measurement> all, final long from, final long to, final long g) {
+      final List<long[]> covered = new ArrayList<>();
+      BigDecimal integral = BigDecimal.ZERO;
+      for (int i = 0; i < all.size(); i++) {
+        final long t = all.get(i).timestamp();
+        final long holdEnd =
+            i + 1 < all.size() ? Math.min(all.get(i + 1).timestamp(), t + g) : t + g;
+        final long a = Math.max(t, from);
+        final long b = Math.min(holdEnd, to);
+        if (b > a) {
+          covered.add(new long[] {a, b});
+          integral =
+              integral.add(new BigDecimal(all.get(i).value()).multiply(BigDecimal.valueOf(b - a)));
+        }
+      }
+      final List<long[]> gaps = new ArrayList<>();
+      long cursor = from;
+      for (final long[] interval : covered) {
+        if (interval[0] > cursor) {
+          gaps.add(new long[] {cursor, interval[0]});
+        }
+        cursor = Math.max(cursor, interval[1]);
+      }
+      if (cursor < to) {
+        gaps.add(new long[] {cursor, to});
+      }
+      return new Expected(
+          covered.stream().mapToLong(c -> c[1] - c[0]).sum(),
+          integral,
+          gaps.size(),
+          gaps.stream().mapToLong(c -> c[1] - c[0]).max().orElse(0),
+          !gaps.isEmpty() && gaps.get(0)[0] == from ? gaps.get(0)[1] - from : 0,
+          !gaps.isEmpty() && gaps.get(gaps.size() - 1)[1] == to
+              ? to - gaps.get(gaps.size() - 1)[0]
+              : 0);
+    }
+  }
+
+  private static void assertRelative(
+      final double actual, final BigDecimal expected, final String what) {
+    final double error = Math.abs(actual - expected.doubleValue());
+    assertThat(error)
+        .as("%s: %s against %s", what, actual, expected)
+        .isLessThanOrEqualTo(1e-9 * Math.abs(expected.doubleValue()) + 1e-12);
+  }
+
+  /**
+   * Three hours of readings in time order: steady spells every few seconds, bursts, and silences
+   * longer than either max gap.
+   */
+  private static List<Measurement> irregularStream(final SplittableRandom random) {
+    final List<Measurement> readings = new ArrayList<>();
+    long time = TEN + random.nextInt(0, 90_000);
+    final long end = TEN + Duration.ofHours(3).toMillis();
+    while (time < end) {
+      readings.add(new Measurement(time, Math.round(random.nextDouble(-50, 150) * 100) / 100.0));
+      final int kind = random.nextInt(100);
+      time +=
+          kind < 5
+              ? random.nextInt(200_000, 900_000) // a silence
+              : kind < 30 ? random.nextInt(1, 800) : random.nextInt(1_000, 40_000);
+    }
+    return readings;
+  }
+
+  private static List<Measurement> sorted(final List<Measurement> readings) {
+    final List<Measurement> sorted = new ArrayList<>(readings);
+    sorted.sort(Comparator.comparingLong(Measurement::timestamp));
+    return sorted;
+  }
+
+  /** The document as schema_version 2 wrote it: no time-weighted fields anywhere. */
+  private static BsonDocument asVersion2(final BsonDocument document) {
+    final BsonDocument old =
+        new BsonDocumentCodec()
+            .decode(new BsonDocumentReader(document), DecoderContext.builder().build());
+    final List<BsonDocument> parts = new ArrayList<>(List.of(old.getDocument("window")));
+    if (old.containsKey("summaries")) {
+      for (final BsonValue summary : old.getArray("summaries")) {
+        parts.add(summary.asDocument());
+      }
+    }
+    for (final BsonDocument fields : parts) {
+      for (final String name :
+          List.of(
+              "covered_ms",
+              "coverage",
+              "integral",
+              "twa",
+              "gaps",
+              "longest_gap_ms",
+              "gap_at_start_ms",
+              "gap_at_end_ms",
+              "carry_in",
+              "max_gap_ms",
+              "interpolation")) {
+        fields.remove(name);
+      }
+    }
+    old.put("schema_version", new BsonInt32(2));
+    return old;
+  }
+}
