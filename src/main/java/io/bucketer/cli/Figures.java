@@ -12,7 +12,8 @@ final class Figures {
 
   /**
    * Integers as they are, other numbers to 4 decimals without trailing zeros, a reading ({@code
-   * {timestamp, value}}) as "value at timestamp", null as "-".
+   * {timestamp, value}}) as "value at timestamp", a quantity ({@code {value, unit}}) as "value
+   * unit", null as "-".
    */
   static String of(final JsonNode value) {
     if (value == null || value.isNull() || value.isMissingNode()) {
@@ -20,6 +21,9 @@ final class Figures {
     }
     if (value.isObject() && value.has("timestamp") && value.has("value")) {
       return of(value.get("value")) + " at " + value.get("timestamp").asText();
+    }
+    if (value.isObject() && value.has("value") && value.has("unit")) {
+      return of(value.get("value")) + " " + value.get("unit").asText();
     }
     if (value.isIntegralNumber()) {
       return value.asText();

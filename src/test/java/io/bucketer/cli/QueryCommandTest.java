@@ -35,6 +35,9 @@ class QueryCommandTest {
       "min":12.1,"max":28.3,"stddev":3.25,\
       "first":{"timestamp":"2026-11-22T13:00:00.250Z","value":19.5},\
       "last":{"timestamp":"2026-11-22T13:59:59.750Z","value":21.25},\
+      "twa":20.01234567,"integral":{"value":20.0034,"unit":"value·h"},"covered_ms":3598000,\
+      "coverage":0.9994444,"gaps":1,"longest_gap_ms":2000,"max_gap_ms":300000,\
+      "interpolation":"step","time_weighted_complete":true,"time_weighted_missing":null,\
       "documents_read":1,"state_windows_read":0}
       """;
   private static final String BUCKETS =
@@ -140,20 +143,30 @@ class QueryCommandTest {
     assertThat(out.toString())
         .isEqualTo(
             """
-            sensor_id:          sensor 7/a
-            metric:             temperature
-            from:               2026-11-22T13:00:00Z
-            to:                 2026-11-22T14:00:00Z
-            count:              3600
-            sum:                72000.5
-            avg:                20.0001
-            min:                12.1
-            max:                28.3
-            stddev:             3.25
-            first:              19.5 at 2026-11-22T13:00:00.250Z
-            last:               21.25 at 2026-11-22T13:59:59.750Z
-            documents_read:     1
-            state_windows_read: 0
+            sensor_id:              sensor 7/a
+            metric:                 temperature
+            from:                   2026-11-22T13:00:00Z
+            to:                     2026-11-22T14:00:00Z
+            count:                  3600
+            sum:                    72000.5
+            avg:                    20.0001
+            min:                    12.1
+            max:                    28.3
+            stddev:                 3.25
+            first:                  19.5 at 2026-11-22T13:00:00.250Z
+            last:                   21.25 at 2026-11-22T13:59:59.750Z
+            twa:                    20.0123
+            integral:               20.0034 value·h
+            covered_ms:             3598000
+            coverage:               0.9994
+            gaps:                   1
+            longest_gap_ms:         2000
+            max_gap_ms:             300000
+            interpolation:          step
+            time_weighted_complete: true
+            time_weighted_missing:  -
+            documents_read:         1
+            state_windows_read:     0
             """);
   }
 
