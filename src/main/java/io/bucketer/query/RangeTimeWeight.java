@@ -4,6 +4,8 @@ import io.bucketer.buckets.Measurement;
 import io.bucketer.buckets.TimeWeighted;
 import io.bucketer.buckets.TimeWeighting;
 import java.util.List;
+import java.util.function.BiFunction;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
@@ -13,9 +15,14 @@ import java.util.function.Supplier;
  * it). The sum is the range's part exactly ({@link TimeWeighted#followedBy} adds adjacent parts),
  * not an average of averages.
  *
- * <p>It is unknown, with the reason why, when a window read has no part (a document written before
- * schema_version 3, or an open window read from the processor's state) or one computed with another
- * max gap than the series' own: a sum of such parts would be a wrong number, not a rough one.
+ * <p>A window read from the processor's state has no part of its own: an open one has none until it
+ * closes, a closed one not before its document is stored. Its part is computed from its readings,
+ * the state's: for an open window as if it closed now (its last reading holds for the max gap, to
+ * the window's end at most), which its stored part will equal if no reading joins it.
+ *
+ * <p>It is unknown, with the reason why, when a stored window read has no part (a document written
+ * before schema_version 3) or one computed with another max gap than the series' own: a sum of such
+ * parts would be a wrong number, not a rough one.
  */
 final class RangeTimeWeight {
 
@@ -25,7 +32,6 @@ final class RangeTimeWeight {
    */
   static final String WITHOUT_PART = "window_without_time_weight";
 
-  static final String OPEN_WINDOW = "open_window";
   static final String MAX_GAP_CHANGED = "max_gap_changed";
 
   /**
@@ -42,6 +48,8 @@ final class RangeTimeWeight {
   private final long to;
   private final TimeWeighting how;
   private final Supplier<StoredBuckets.ReadingBefore> readingBeforeFrom;
+  private final BiFunction<Long, Long, List<Measurement>> readingsBetween;
+  private final Predicate<WindowTotals> fromState;
 
   /** Up to where the range has been folded. */
   private long at;
@@ -56,16 +64,22 @@ final class RangeTimeWeight {
   /**
    * @param readingBeforeFrom looks up the series' last reading before {@code from}, called only
    *     when the range does not start with a stored window (whose part holds that reading's hold)
+   * @param readingsBetween the series' readings in {@code [from, to)}, for windows of the state
+   * @param fromState tells a window read from the processor's state
    */
   RangeTimeWeight(
       final long from,
       final long to,
       final TimeWeighting how,
-      final Supplier<StoredBuckets.ReadingBefore> readingBeforeFrom) {
+      final Supplier<StoredBuckets.ReadingBefore> readingBeforeFrom,
+      final BiFunction<Long, Long, List<Measurement>> readingsBetween,
+      final Predicate<WindowTotals> fromState) {
     this.from = from;
     this.to = to;
     this.how = how;
     this.readingBeforeFrom = readingBeforeFrom;
+    this.readingsBetween = readingsBetween;
+    this.fromState = fromState;
     this.at = from;
   }
 
@@ -74,8 +88,16 @@ final class RangeTimeWeight {
     if (missing != null) {
       return;
     }
+    if (window.timeWeighted() == null && fromState.test(window)) {
+      // Its readings end with its last one: no finer window after it is read for nothing.
+      readings(
+          window.start(),
+          window.end(),
+          readingsBetween.apply(window.start(), window.stats().lastTimestamp() + 1));
+      return;
+    }
     if (window.timeWeighted() == null) {
-      missing = window.open() ? OPEN_WINDOW : WITHOUT_PART;
+      missing = WITHOUT_PART;
       return;
     }
     if (window.weighting() != null && !window.weighting().equals(how)) {

@@ -84,9 +84,9 @@ public final class SeriesQueries {
    * @param spanMillis {@code to - from}
    * @param integralUnit the unit the API gives the integral in ({@code integral.unit.metrics})
    * @param missing null when the part is known; else {@code window_without_time_weight} (a window
-   *     read has none: a document written before schema_version 3, or a closed window the state
-   *     holds and has not stored yet), {@code open_window}, or {@code max_gap_changed} (a document
-   *     computed with another max gap than the series' metric has now)
+   *     read has none: a document written before schema_version 3), or {@code max_gap_changed} (a
+   *     document computed with another max gap than the series' metric has now); the part of a
+   *     window read from the state is computed from its readings, an open one's as if it closed now
    */
   public record TimeWeight(
       TimeWeighted part,
@@ -190,7 +190,13 @@ public final class SeriesQueries {
     final SeriesView view = new SeriesView(series, stored, live, plan);
     final TimeWeighting how = weightings.of(series);
     final RangeTimeWeight timeWeight =
-        new RangeTimeWeight(from, to, how, () -> view.readingBefore(from, how.maxGapMillis()));
+        new RangeTimeWeight(
+            from,
+            to,
+            how,
+            () -> view.readingBefore(from, how.maxGapMillis()),
+            view::measurements,
+            view::fromState);
     // The parts come in time order, so each merges in as the later one.
     BucketStats stats = null;
     for (final RangePlan.Part part : parts) {

@@ -5,8 +5,10 @@ import io.bucketer.buckets.Measurement;
 import io.bucketer.buckets.RollupPlan;
 import io.bucketer.buckets.SeriesKey;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -27,6 +29,9 @@ final class SeriesView {
   private final RollupPlan plan;
   private long documentsRead;
   private long stateWindowsRead;
+
+  /** The windows answered from the state, by granularity and start. */
+  private final Set<String> fromState = new HashSet<>();
 
   SeriesView(
       final SeriesKey series,
@@ -64,11 +69,21 @@ final class SeriesView {
         }
       }
     }
+    byStart.keySet().forEach(start -> fromState.add(key(granularity, start)));
     final StoredBuckets.Read<List<WindowTotals>> fromMongo =
         stored.windows(series, granularity, from, to);
     documentsRead += fromMongo.documentsRead();
     fromMongo.found().forEach(window -> byStart.merge(window.start(), window, SeriesView::newer));
     return new ArrayList<>(byStart.values());
+  }
+
+  /** True when {@code window}, found by {@link #windows}, came from the processor's state. */
+  boolean fromState(final WindowTotals window) {
+    return fromState.contains(key(window.granularity(), window.start()));
+  }
+
+  private static String key(final Granularity granularity, final long start) {
+    return granularity.label() + "@" + start;
   }
 
   /**

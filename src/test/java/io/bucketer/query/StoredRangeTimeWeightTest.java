@@ -18,6 +18,7 @@ import io.bucketer.embedded.EmbeddedMongoServer;
 import io.bucketer.query.SeriesQueries.TimeWeight;
 import io.bucketer.sink.BucketDocuments;
 import io.bucketer.sink.MongoBucketWriter;
+import io.bucketer.testing.StepOracle;
 import io.bucketer.windows.LifecycleRuns;
 import java.math.BigDecimal;
 import java.math.MathContext;
@@ -149,7 +150,7 @@ class StoredRangeTimeWeightTest {
         final SeriesQueries.Statistics answer =
             queries.statistics(series, range[0], range[1], LiveWindows.NONE);
         assertThat(answer.timeWeight().missing()).as(what).isNull();
-        final Expected expected = Expected.of(all, range[0], range[1], maxGap);
+        final StepOracle expected = StepOracle.of(all, range[0], range[1], maxGap);
         assertMatches(answer.timeWeight(), expected, what);
         tally(kinds, all, range, maxGap, answer, expected);
       }
@@ -222,7 +223,7 @@ class StoredRangeTimeWeightTest {
     // the hour before, of schema_version 3, is answered
     final TimeWeight before =
         queries.statistics(OLDER, TEN, ELEVEN - 30_000, LiveWindows.NONE).timeWeight();
-    assertMatches(before, Expected.of(all, TEN, ELEVEN - 30_000, 45_000), "hour before");
+    assertMatches(before, StepOracle.of(all, TEN, ELEVEN - 30_000, 45_000), "hour before");
   }
 
   @Test
@@ -246,90 +247,50 @@ class StoredRangeTimeWeightTest {
       final long[] range,
       final long maxGap,
       final SeriesQueries.Statistics answer,
-      final Expected expected) {
+      final StepOracle expected) {
     if (range[0] % 60_000 != 0 || range[1] % 60_000 != 0) {
       kinds.merge("cuts minutes", 1, Integer::sum);
     }
     if (range[0] % 3_600_000 != 0 && range[1] % 3_600_000 != 0 && range[1] - range[0] > 3_600_000) {
       kinds.merge("cuts hours", 1, Integer::sum);
     }
-    if (expected.gapAtStart > 0) {
+    if (expected.gapAtStart() > 0) {
       kinds.merge("starts uncovered", 1, Integer::sum);
     }
-    if (expected.gapAtEnd > 0) {
+    if (expected.gapAtEnd() > 0) {
       kinds.merge("ends uncovered", 1, Integer::sum);
     }
-    if (answer.count() == 0 && expected.covered == range[1] - range[0]) {
+    if (answer.count() == 0 && expected.covered() == range[1] - range[0]) {
       kinds.merge("inside one hold", 1, Integer::sum);
     }
-    if (expected.covered > 0 && expected.covered < range[1] - range[0]) {
+    if (expected.covered() > 0 && expected.covered() < range[1] - range[0]) {
       kinds.merge("partly covered", 1, Integer::sum);
     }
   }
 
   private static void assertMatches(
-      final TimeWeight answer, final Expected expected, final String what) {
+      final TimeWeight answer, final StepOracle expected, final String what) {
     final TimeWeighted part = answer.part();
     assertThat(part).as(what).isNotNull();
-    assertThat(part.coveredMillis()).as(what + " covered").isEqualTo(expected.covered);
-    assertThat(part.gaps()).as(what + " gaps").isEqualTo(expected.gaps);
-    assertThat(part.longestGapMillis()).as(what + " longest").isEqualTo(expected.longest);
-    assertThat(part.gapAtStartMillis()).as(what + " gap at start").isEqualTo(expected.gapAtStart);
-    assertThat(part.gapAtEndMillis()).as(what + " gap at end").isEqualTo(expected.gapAtEnd);
-    assertRelative(part.integral(), expected.integral, what + " integral");
-    if (expected.covered == 0) {
+    assertThat(part.coveredMillis()).as(what + " covered").isEqualTo(expected.covered());
+    assertThat(part.gaps()).as(what + " gaps").isEqualTo(expected.gaps());
+    assertThat(part.longestGapMillis()).as(what + " longest").isEqualTo(expected.longest());
+    assertThat(part.gapAtStartMillis()).as(what + " gap at start").isEqualTo(expected.gapAtStart());
+    assertThat(part.gapAtEndMillis()).as(what + " gap at end").isEqualTo(expected.gapAtEnd());
+    assertRelative(part.integral(), expected.integral(), what + " integral");
+    if (expected.covered() == 0) {
       assertThat(answer.twa()).as(what).isNaN();
     } else {
       assertRelative(
           answer.twa(),
-          expected.integral.divide(BigDecimal.valueOf(expected.covered), MathContext.DECIMAL128),
+          expected
+              .integral()
+              .divide(BigDecimal.valueOf(expected.covered()), MathContext.DECIMAL128),
           what + " twa");
     }
     assertThat(answer.coverage())
         .as(what)
-        .isEqualTo((double) expected.covered / answer.spanMillis());
-  }
-
-  /** A range's part from the definition, over all the readings, in exact sums. */
-  private record Expected(
-      long covered, BigDecimal integral, int gaps, long longest, long gapAtStart, long gapAtEnd) {
-
-    static Expected of(final List<Measurement> all, final long from, final long to, final long g) {
-      final List<long[]> covered = new ArrayList<>();
-      BigDecimal integral = BigDecimal.ZERO;
-      for (int i = 0; i < all.size(); i++) {
-        final long t = all.get(i).timestamp();
-        final long holdEnd =
-            i + 1 < all.size() ? Math.min(all.get(i + 1).timestamp(), t + g) : t + g;
-        final long a = Math.max(t, from);
-        final long b = Math.min(holdEnd, to);
-        if (b > a) {
-          covered.add(new long[] {a, b});
-          integral =
-              integral.add(new BigDecimal(all.get(i).value()).multiply(BigDecimal.valueOf(b - a)));
-        }
-      }
-      final List<long[]> gaps = new ArrayList<>();
-      long cursor = from;
-      for (final long[] interval : covered) {
-        if (interval[0] > cursor) {
-          gaps.add(new long[] {cursor, interval[0]});
-        }
-        cursor = Math.max(cursor, interval[1]);
-      }
-      if (cursor < to) {
-        gaps.add(new long[] {cursor, to});
-      }
-      return new Expected(
-          covered.stream().mapToLong(c -> c[1] - c[0]).sum(),
-          integral,
-          gaps.size(),
-          gaps.stream().mapToLong(c -> c[1] - c[0]).max().orElse(0),
-          !gaps.isEmpty() && gaps.get(0)[0] == from ? gaps.get(0)[1] - from : 0,
-          !gaps.isEmpty() && gaps.get(gaps.size() - 1)[1] == to
-              ? to - gaps.get(gaps.size() - 1)[0]
-              : 0);
-    }
+        .isEqualTo((double) expected.covered() / answer.spanMillis());
   }
 
   private static void assertRelative(

@@ -20,11 +20,13 @@ import io.bucketer.query.WindowTotals;
 import io.bucketer.sink.MongoBucketWriter;
 import io.bucketer.testing.ReadingTotals;
 import io.bucketer.testing.SeriesBuckets;
+import io.bucketer.testing.StepOracle;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.apache.kafka.common.utils.Bytes;
@@ -144,6 +146,35 @@ class LiveSeriesQueriesTest {
     // the state forgot the hour but for 10:55 - 10:59, kept for the default 5 minute max gap: the
     // readings a window of 11:00 may carry in
     assertThat(closedHour.stateWindowsRead()).isEqualTo(5);
+  }
+
+  @Test
+  void shouldAnswerTheTimeWeightedPartOfRangesIntoTheStatesWindowsFromTheirReadings() {
+    final List<Measurement> all = new ArrayList<>(SENT);
+    all.sort(Comparator.comparingLong(Measurement::timestamp));
+    final List<long[]> ranges = new ArrayList<>();
+    ranges.add(new long[] {at(12, 0), at(13, 0)}); // the open hour and its open minute
+    ranges.add(new long[] {at(11, 30) + 500, at(12, 58)});
+    // the late minute's newer revision, and the minutes the sink has not written yet
+    ranges.add(new long[] {at(12, 39) + 10, at(12, 57) + 30_000});
+    final SplittableRandom random = new SplittableRandom(31);
+    for (int i = 0; i < 30; i++) {
+      final long from = TEN + random.nextLong(0, 3 * 3_600_000L);
+      ranges.add(new long[] {from, from + 1 + random.nextLong(0, 2 * 3_600_000L)});
+    }
+    for (final long[] range : ranges) {
+      final SeriesQueries.TimeWeight answer =
+          queries.statistics(SERIES, range[0], range[1], live).timeWeight();
+      final StepOracle expected = StepOracle.of(all, range[0], range[1], 300_000);
+      final String what = "[" + range[0] + ", " + range[1] + ")";
+      assertThat(answer.missing()).as(what).isNull();
+      assertThat(answer.part().coveredMillis()).as(what).isEqualTo(expected.covered());
+      assertThat(answer.part().gaps()).as(what).isEqualTo(expected.gaps());
+      assertThat(answer.part().longestGapMillis()).as(what).isEqualTo(expected.longest());
+      assertThat(Math.abs(answer.part().integral() - expected.integral().doubleValue()))
+          .as(what)
+          .isLessThanOrEqualTo(1e-9 * Math.abs(expected.integral().doubleValue()));
+    }
   }
 
   @Test
