@@ -45,8 +45,8 @@ final class DemoReadBack {
     printHourDocument(store, granularities, series, firstHour);
     out.printf("%nReading it back: %s, as the query API reads it%n", series);
     out.printf(
-        "  %-26s %9s %9s %9s %9s %9s  %s%n",
-        "UTC range", "readings", "avg", "stddev", "min", "max", "read");
+        "  %-26s %9s %9s %9s %9s %9s %9s %9s  %s%n",
+        "UTC range", "readings", "avg", "twa", "stddev", "min", "max", "coverage", "read");
     line(queries, series, firstHour, firstHour.plus(Duration.ofHours(1)));
     line(
         queries,
@@ -60,14 +60,18 @@ final class DemoReadBack {
     final SeriesQueries.Statistics statistics =
         queries.statistics(series, from.toEpochMilli(), to.toEpochMilli(), LiveWindows.NONE);
     final boolean empty = statistics.count() == 0;
+    final double twa = statistics.timeWeight().twa();
+    final double coverage = statistics.timeWeight().coverage();
     out.printf(
-        "  %-26s %,9d %9s %9s %9s %9s  %,d document%s instead of %,d readings%n",
+        "  %-26s %,9d %9s %9s %9s %9s %9s %9s  %,d document%s instead of %,d readings%n",
         CLOCK.format(from) + " to " + CLOCK.format(to),
         statistics.count(),
         empty ? "-" : String.format("%.2f", statistics.average()),
+        Double.isNaN(twa) ? "-" : String.format("%.2f", twa),
         empty ? "-" : String.format("%.2f", statistics.standardDeviation()),
         empty ? "-" : String.format("%.2f", statistics.min()),
         empty ? "-" : String.format("%.2f", statistics.max()),
+        Double.isNaN(coverage) ? "-" : String.format("%.1f%%", 100 * coverage),
         statistics.documentsRead(),
         statistics.documentsRead() == 1 ? "" : "s",
         statistics.count());

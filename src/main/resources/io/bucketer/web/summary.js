@@ -6,6 +6,10 @@ const FIELDS = [
   ['min', 'min'],
   ['max', 'max'],
   ['sum', 'sum'],
+  ['twa', 'time-weighted avg'],
+  ['coverage', 'coverage'],
+  ['gaps', 'gaps'],
+  ['longest_gap_ms', 'longest gap, ms'],
   ['documents_read', 'documents read'],
   ['state_windows_read', 'state windows read'],
 ];

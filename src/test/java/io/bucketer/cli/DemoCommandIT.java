@@ -36,7 +36,8 @@ class DemoCommandIT {
         .containsPattern("1h +[\\d,]+ +3,000 +3,000  ok")
         // the replay's first hour holds all of a sensor's 300 readings: one hour document
         .containsPattern(
-            "300 +[\\d.]+ +[\\d.]+ +[\\d.-]+ +[\\d.]+  1 document instead of 300 readings")
+            "300 +[\\d.]+ +[\\d.]+ +[\\d.]+ +[\\d.-]+ +[\\d.]+ +[\\d.]+%  1 document instead of"
+                + " 300 readings")
         .doesNotContain("WARN")
         .doesNotContain("INFO");
   }

@@ -125,6 +125,9 @@ class ChartPageIT {
     assertThat(drawn.buckets()).containsExactlyElementsOf(BUCKETS);
     assertThat(drawn.statistics())
         .containsEntry("count", String.valueOf(readings()))
+        .containsEntry("twa", "20.5")
+        .containsEntry("coverage", "0.875")
+        .containsEntry("gaps", "2")
         .containsEntry("state_windows_read", "1");
     assertThat(drawn.twa()).hasSize(TIME_WEIGHTED.size());
     assertThat(drawn.coverage()).hasSize(TIME_WEIGHTED.size());
@@ -329,6 +332,9 @@ class ChartPageIT {
     answer.put("avg", 20.267101449275362);
     answer.put("min", 17.6);
     answer.put("max", 22.9);
+    answer.put("twa", 20.5);
+    answer.put("coverage", 0.875);
+    answer.put("gaps", 2);
     answer.put("documents_read", 3);
     answer.put("state_windows_read", 1);
     return answer;
