@@ -1,6 +1,5 @@
 package io.bucketer.buckets;
 
-import java.util.LinkedHashSet;
 import java.util.Set;
 
 /**
@@ -55,21 +54,17 @@ public record IntegralUnits(Set<String> hoursMetrics) {
    * @throws IllegalArgumentException with a message that names the part it cannot read
    */
   public static IntegralUnits parse(final String text) {
-    final Set<String> hours = new LinkedHashSet<>();
-    for (final String part : text.split(",")) {
-      if (part.isBlank()) {
-        continue;
-      }
-      final int equals = part.lastIndexOf('=');
-      final String metric = equals < 0 ? "" : part.substring(0, equals).trim();
-      if (metric.isEmpty() || !"hours".equals(part.substring(equals + 1).trim())) {
-        throw new IllegalArgumentException(
-            "'" + part.trim() + "' is not <metric>=hours, such as power=hours");
-      }
-      if (!hours.add(metric)) {
-        throw new IllegalArgumentException(metric + " is given twice");
-      }
-    }
-    return new IntegralUnits(hours);
+    return new IntegralUnits(
+        PerMetric.parse(
+                text,
+                "<metric>=hours, such as power=hours",
+                unit -> {
+                  if (!"hours".equals(unit)) {
+                    throw new IllegalArgumentException(
+                        "'" + unit + "' is not <metric>=hours, such as power=hours");
+                  }
+                  return unit;
+                })
+            .keySet());
   }
 }

@@ -45,27 +45,16 @@ public record TimeWeightings(TimeWeighting defaults, Map<String, TimeWeighting> 
    * @throws IllegalArgumentException with a message that names the part it cannot read
    */
   public static Map<String, Duration> parseMaxGaps(final String text) {
-    final Map<String, Duration> spans = new LinkedHashMap<>();
-    for (final String part : text.split(",")) {
-      if (part.isBlank()) {
-        continue;
-      }
-      // The last '=': a span has none, a metric name might.
-      final int equals = part.lastIndexOf('=');
-      final String metric = equals < 0 ? "" : part.substring(0, equals).trim();
-      if (metric.isEmpty()) {
-        throw new IllegalArgumentException(
-            "'" + part.trim() + "' is not <metric>=<span>, such as door=1d");
-      }
-      final Duration span = TimeSpans.parse(part.substring(equals + 1).trim());
-      if (span.toMillis() <= 0) {
-        throw new IllegalArgumentException("max gap of " + metric + " must be positive");
-      }
-      if (spans.put(metric, span) != null) {
-        throw new IllegalArgumentException(metric + " is given twice");
-      }
-    }
-    return spans;
+    return PerMetric.parse(
+        text,
+        "<metric>=<span>, such as door=1d",
+        value -> {
+          final Duration span = TimeSpans.parse(value);
+          if (span.toMillis() <= 0) {
+            throw new IllegalArgumentException("a max gap must be positive, not " + value);
+          }
+          return span;
+        });
   }
 
   /** Step weightings of {@code maxGap}, and of each metric's own max gap. */

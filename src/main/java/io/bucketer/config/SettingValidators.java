@@ -1,6 +1,7 @@
 package io.bucketer.config;
 
 import io.bucketer.buckets.TimeSpans;
+import java.util.function.Consumer;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigException;
 
@@ -24,6 +25,32 @@ final class SettingValidators {
 
   static ConfigDef.Validator nonBlank() {
     return new NonBlank();
+  }
+
+  /**
+   * A value that {@code parse} reads, by throwing {@link IllegalArgumentException} (or {@link
+   * ArithmeticException}, for a span too long) with a message that names what it cannot read.
+   *
+   * @param form what the value looks like, for the configuration reference
+   */
+  static ConfigDef.Validator parsedBy(final Consumer<String> parse, final String form) {
+    return new ParsedBy(parse, form);
+  }
+
+  private record ParsedBy(Consumer<String> parse, String form) implements ConfigDef.Validator {
+    @Override
+    public void ensureValid(final String name, final Object value) {
+      try {
+        parse.accept(String.valueOf(value));
+      } catch (IllegalArgumentException | ArithmeticException e) {
+        throw new ConfigException(name, value, e.getMessage());
+      }
+    }
+
+    @Override
+    public String toString() {
+      return form;
+    }
   }
 
   private static final class NonBlank implements ConfigDef.Validator {

@@ -1,5 +1,6 @@
 package io.bucketer.config;
 
+import static io.bucketer.config.SettingValidators.parsedBy;
 import static io.bucketer.config.SettingValidators.span;
 import static io.bucketer.config.SettingValidators.spanOfAtLeast;
 
@@ -51,7 +52,7 @@ public final class WindowSettings {
               GRANULARITIES,
               Type.STRING,
               "1m,1h",
-              new GranularityList(),
+              parsedBy(Granularity::parseList, "comma-separated spans, e.g. 1m,1h"),
               Importance.HIGH,
               "Window sizes, comma-separated (units ms, s, m, h, d). Each size gets a"
                   + " collection; a coarser size is rolled up from a finer one that divides it.")
@@ -131,7 +132,13 @@ public final class WindowSettings {
               BUCKET_MEASUREMENTS_GRANULARITIES,
               Type.STRING,
               "",
-              new OptionalGranularityList(),
+              parsedBy(
+                  text -> {
+                    if (!text.isBlank()) {
+                      Granularity.parseList(text);
+                    }
+                  },
+                  "empty, or comma-separated spans, e.g. 1m,1h"),
               Importance.MEDIUM,
               "Granularities whose documents keep every raw measurement, comma-separated; empty"
                   + " (the default) means the finest only. The documents of the others hold a"
@@ -166,7 +173,9 @@ public final class WindowSettings {
               MAX_GAP_METRICS,
               Type.STRING,
               "",
-              new MaxGapList(),
+              parsedBy(
+                  TimeWeightings::parseMaxGaps,
+                  "empty, or <metric>=<span> pairs, e.g. door=1d,power=15m"),
               Importance.LOW,
               "The max.gap of named metrics, comma-separated <metric>=<span> pairs, such as"
                   + " door=1d,power=15m; a metric not named has max.gap.")
@@ -174,7 +183,7 @@ public final class WindowSettings {
               INTEGRAL_UNIT_METRICS,
               Type.STRING,
               "",
-              new IntegralUnitList(),
+              parsedBy(IntegralUnits::parse, "empty, or <metric>=hours pairs, e.g. power=hours"),
               Importance.LOW,
               "Metrics whose integral the query API gives in value·hours, comma-separated"
                   + " <metric>=hours pairs, such as power=hours (kW integrate to kWh); a metric"
@@ -272,68 +281,6 @@ public final class WindowSettings {
   /** The unit of each metric's integral in the query API. */
   public IntegralUnits integralUnits() {
     return IntegralUnits.parse(values.getString(INTEGRAL_UNIT_METRICS));
-  }
-
-  private static final class IntegralUnitList implements ConfigDef.Validator {
-    @Override
-    public void ensureValid(final String name, final Object value) {
-      try {
-        IntegralUnits.parse(String.valueOf(value));
-      } catch (IllegalArgumentException e) {
-        throw new ConfigException(name, value, e.getMessage());
-      }
-    }
-
-    @Override
-    public String toString() {
-      return "empty, or <metric>=hours pairs, e.g. power=hours";
-    }
-  }
-
-  private static final class GranularityList implements ConfigDef.Validator {
-    @Override
-    public void ensureValid(final String name, final Object value) {
-      try {
-        Granularity.parseList(String.valueOf(value));
-      } catch (IllegalArgumentException | ArithmeticException e) {
-        throw new ConfigException(name, value, e.getMessage());
-      }
-    }
-
-    @Override
-    public String toString() {
-      return "comma-separated spans, e.g. 1m,1h";
-    }
-  }
-
-  private static final class MaxGapList implements ConfigDef.Validator {
-    @Override
-    public void ensureValid(final String name, final Object value) {
-      try {
-        TimeWeightings.parseMaxGaps(String.valueOf(value));
-      } catch (IllegalArgumentException | ArithmeticException e) {
-        throw new ConfigException(name, value, e.getMessage());
-      }
-    }
-
-    @Override
-    public String toString() {
-      return "empty, or <metric>=<span> pairs, e.g. door=1d,power=15m";
-    }
-  }
-
-  private static final class OptionalGranularityList implements ConfigDef.Validator {
-    @Override
-    public void ensureValid(final String name, final Object value) {
-      if (!String.valueOf(value).isBlank()) {
-        new GranularityList().ensureValid(name, value);
-      }
-    }
-
-    @Override
-    public String toString() {
-      return "empty, or comma-separated spans, e.g. 1m,1h";
-    }
   }
 
   private static final class RetentionList implements ConfigDef.Validator {
