@@ -18,6 +18,7 @@ import io.bucketer.embedded.EmbeddedMongoServer;
 import io.bucketer.query.SeriesQueries.TimeWeight;
 import io.bucketer.sink.BucketDocuments;
 import io.bucketer.sink.MongoBucketWriter;
+import io.bucketer.testing.IrregularReadings;
 import io.bucketer.testing.StepOracle;
 import io.bucketer.windows.LifecycleRuns;
 import java.math.BigDecimal;
@@ -306,17 +307,8 @@ class StoredRangeTimeWeightTest {
    * longer than either max gap.
    */
   private static List<Measurement> irregularStream(final SplittableRandom random) {
-    final List<Measurement> readings = new ArrayList<>();
-    long time = TEN + random.nextInt(0, 90_000);
-    final long end = TEN + Duration.ofHours(3).toMillis();
-    while (time < end) {
-      readings.add(new Measurement(time, Math.round(random.nextDouble(-50, 150) * 100) / 100.0));
-      final int kind = random.nextInt(100);
-      time +=
-          kind < 5
-              ? random.nextInt(200_000, 900_000) // a silence
-              : kind < 30 ? random.nextInt(1, 800) : random.nextInt(1_000, 40_000);
-    }
+    final List<Measurement> readings =
+        new ArrayList<>(IrregularReadings.of(random, TEN, Duration.ofHours(3).toMillis()));
     return readings;
   }
 

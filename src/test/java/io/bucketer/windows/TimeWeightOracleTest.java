@@ -12,6 +12,7 @@ import io.bucketer.buckets.TimeWeighting;
 import io.bucketer.buckets.TimeWeightings;
 import io.bucketer.buckets.WindowExtras;
 import io.bucketer.buckets.WindowSummary;
+import io.bucketer.testing.IrregularReadings;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.time.Duration;
@@ -131,17 +132,8 @@ class TimeWeightOracleTest {
    * every few seconds, bursts, and silences longer than either max gap.
    */
   private static List<Measurement> irregularStream(final SplittableRandom random) {
-    final List<Measurement> readings = new ArrayList<>();
-    long time = TEN + random.nextInt(0, 90_000);
-    final long end = TEN + Duration.ofHours(3).toMillis();
-    while (time < end) {
-      readings.add(new Measurement(time, Math.round(random.nextDouble(-50, 150) * 100) / 100.0));
-      final int kind = random.nextInt(100);
-      time +=
-          kind < 5
-              ? random.nextInt(200_000, 900_000) // a silence
-              : kind < 30 ? random.nextInt(1, 800) : random.nextInt(1_000, 40_000);
-    }
+    final List<Measurement> readings =
+        new ArrayList<>(IrregularReadings.of(random, TEN, Duration.ofHours(3).toMillis()));
     for (int i = 1; i < readings.size(); i++) {
       final Measurement a = readings.get(i - 1);
       final Measurement b = readings.get(i);
