@@ -259,6 +259,38 @@ public record ClosedBucket(
     return summaries.isEmpty() ? Optional.empty() : Optional.of(summaries.get(0).granularity());
   }
 
+  /** This bucket as a later close of its window with the same readings writes it. */
+  public ClosedBucket atRevision(final int newRevision) {
+    return new ClosedBucket(
+        series,
+        granularity,
+        windowStart,
+        stats,
+        measurements,
+        summaries,
+        window,
+        seq,
+        buckets,
+        newRevision,
+        extras);
+  }
+
+  /** This bucket with what its documents say of its window beyond the computed fields. */
+  public ClosedBucket withExtras(final WindowExtras newExtras) {
+    return new ClosedBucket(
+        series,
+        granularity,
+        windowStart,
+        stats,
+        measurements,
+        summaries,
+        window,
+        seq,
+        buckets,
+        revision,
+        newExtras);
+  }
+
   public long windowEnd() {
     return granularity.windowEnd(windowStart);
   }

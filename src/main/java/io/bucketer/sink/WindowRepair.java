@@ -86,7 +86,7 @@ final class WindowRepair {
                   .max()
                   .orElse(0)
               + 1;
-      return built.stream().map(bucket -> atRevision(bucket, revision)).toList();
+      return built.stream().map(bucket -> bucket.atRevision(revision)).toList();
     }
 
     /** Stored documents beyond the built count: a longer, older cutting of the window. */
@@ -156,21 +156,6 @@ final class WindowRepair {
     final BsonDocument key = BucketDocuments.idOf(bucket);
     key.remove(SEQ);
     return key;
-  }
-
-  private static ClosedBucket atRevision(final ClosedBucket bucket, final int revision) {
-    return new ClosedBucket(
-        bucket.series(),
-        bucket.granularity(),
-        bucket.windowStart(),
-        bucket.stats(),
-        bucket.measurements(),
-        bucket.summaries(),
-        bucket.window(),
-        bucket.seq(),
-        bucket.buckets(),
-        revision,
-        bucket.extras());
   }
 
   /**

@@ -207,8 +207,7 @@ public final class GoldenBuckets {
    * reading of the minute before carried in (its hold ends at T0, where the next reading is).
    */
   public static final ClosedBucket MINUTE_BUCKET_V3 =
-      withExtras(
-          MINUTE_BUCKET,
+      MINUTE_BUCKET.withExtras(
           new WindowExtras(
               new TimeWeighted(60_000, 21.5 * 1_000 + 22.0 * 1_000 + 21.75 * 58_000, 0, 0, 0, 0),
               new Measurement(T0 - 59_000, 21.0),
@@ -247,25 +246,9 @@ public final class GoldenBuckets {
    * own max gap of 15 minutes, nothing carried in; the whole window's part on this second bucket.
    */
   public static final ClosedBucket MINUTE_PART_BUCKET_V3 =
-      withExtras(
-          MINUTE_PART_BUCKET,
+      MINUTE_PART_BUCKET.withExtras(
           new WindowExtras(
               new TimeWeighted(60_000, 89_857_500, 0, 0, 0, 0), null, new TimeWeighting(900_000)));
 
   private GoldenBuckets() {}
-
-  private static ClosedBucket withExtras(final ClosedBucket bucket, final WindowExtras extras) {
-    return new ClosedBucket(
-        bucket.series(),
-        bucket.granularity(),
-        bucket.windowStart(),
-        bucket.stats(),
-        bucket.measurements(),
-        bucket.summaries(),
-        bucket.window(),
-        bucket.seq(),
-        bucket.buckets(),
-        bucket.revision(),
-        extras);
-  }
 }
