@@ -35,21 +35,6 @@ public final class TestBuckets {
         new SeriesKey(sensorId, metric), granularity, windowStart, stats, measurements);
   }
 
-  /** {@code bucket} as a later close of its window would emit it: the same, at {@code revision}. */
-  public static ClosedBucket atRevision(final ClosedBucket bucket, final int revision) {
-    return new ClosedBucket(
-        bucket.series(),
-        bucket.granularity(),
-        bucket.windowStart(),
-        bucket.stats(),
-        bucket.measurements(),
-        bucket.summaries(),
-        bucket.window(),
-        bucket.seq(),
-        bucket.buckets(),
-        revision);
-  }
-
   /** A one-minute temperature bucket with two readings. */
   public static ClosedBucket minute(final String sensorId, final long windowStart) {
     return bucket(sensorId, "temperature", MINUTE, windowStart, null, 20.5, 21.5);

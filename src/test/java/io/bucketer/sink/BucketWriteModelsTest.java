@@ -2,7 +2,6 @@ package io.bucketer.sink;
 
 import static io.bucketer.buckets.TestBuckets.MINUTE;
 import static io.bucketer.buckets.TestBuckets.START;
-import static io.bucketer.buckets.TestBuckets.atRevision;
 import static io.bucketer.buckets.TestBuckets.bucket;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -21,7 +20,7 @@ class BucketWriteModelsTest {
 
   @Test
   void shouldInsertTheFirstRevisionSoThatAStoredOneCollidesOnItsId() {
-    final ClosedBucket first = atRevision(FIRST_CLOSE, 0);
+    final ClosedBucket first = FIRST_CLOSE.atRevision(0);
 
     final WriteModel<BsonDocument> model = BucketWriteModels.of(first);
 
@@ -32,7 +31,7 @@ class BucketWriteModelsTest {
 
   @Test
   void shouldUpsertALaterRevisionReplacingOnlyAnOlderOne() {
-    final ClosedBucket later = atRevision(FIRST_CLOSE, 3);
+    final ClosedBucket later = FIRST_CLOSE.atRevision(3);
 
     final WriteModel<BsonDocument> model = BucketWriteModels.of(later);
 

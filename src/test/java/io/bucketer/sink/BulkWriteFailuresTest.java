@@ -1,7 +1,6 @@
 package io.bucketer.sink;
 
 import static io.bucketer.buckets.TestBuckets.START;
-import static io.bucketer.buckets.TestBuckets.atRevision;
 import static io.bucketer.buckets.TestBuckets.minute;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -138,12 +137,12 @@ class BulkWriteFailuresTest {
       Mono.from(
               collection.insertMany(
                   List.of(
-                      BucketDocuments.toDocument(atRevision(FIRST, 2)),
+                      BucketDocuments.toDocument(FIRST.atRevision(2)),
                       BucketDocuments.toDocument(SECOND))))
           .block(TIMEOUT);
       // Written: FIRST at revision 1 (stale), SECOND at revision 1 (newer: a real collision).
       final BucketChunk chunk =
-          BucketChunk.of(collection, List.of(atRevision(FIRST, 1), atRevision(SECOND, 1)));
+          BucketChunk.of(collection, List.of(FIRST.atRevision(1), SECOND.atRevision(1)));
 
       final MongoBulkWriteException bothCollide = bulk(null, error(11000, 0), error(11000, 1));
       assertThat(BulkWriteFailures.staleWrites(chunk, bothCollide).block(TIMEOUT))

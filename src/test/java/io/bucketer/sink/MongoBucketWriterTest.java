@@ -3,7 +3,6 @@ package io.bucketer.sink;
 import static io.bucketer.buckets.TestBuckets.HOUR;
 import static io.bucketer.buckets.TestBuckets.MINUTE;
 import static io.bucketer.buckets.TestBuckets.START;
-import static io.bucketer.buckets.TestBuckets.atRevision;
 import static io.bucketer.buckets.TestBuckets.bucket;
 import static io.bucketer.buckets.TestBuckets.minute;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -444,7 +443,7 @@ class MongoBucketWriterTest {
 
   private static ClosedBucket revision(
       final ClosedBucket bucket, final int revision, final double value) {
-    return atRevision(bucket("sensor-r", null, MINUTE, START, null, value), revision);
+    return bucket("sensor-r", null, MINUTE, START, null, value).atRevision(revision);
   }
 
   @Test

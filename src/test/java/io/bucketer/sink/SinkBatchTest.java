@@ -2,7 +2,6 @@ package io.bucketer.sink;
 
 import static io.bucketer.buckets.TestBuckets.MINUTE;
 import static io.bucketer.buckets.TestBuckets.START;
-import static io.bucketer.buckets.TestBuckets.atRevision;
 import static io.bucketer.buckets.TestBuckets.minute;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -45,12 +44,7 @@ class SinkBatchTest {
     final ClosedBucket base = minute("sensor-1", START);
     final ClosedBucket other = minute("sensor-2", START);
     final SinkBatch batch =
-        poll(
-            atRevision(base, 1),
-            other,
-            atRevision(base, 2),
-            atRevision(base, 0),
-            atRevision(base, 2));
+        poll(base.atRevision(1), other, base.atRevision(2), base.atRevision(0), base.atRevision(2));
 
     final List<SinkBatch.Polled> rejected = batch.reject(List.of(BucketKey.of(base)));
 
