@@ -510,7 +510,8 @@ public final class BucketerApp implements AutoCloseable {
                 config.timestampFloor(), config.maxFutureSkew(), config.maxReadingBytes()),
             config.windowCacheMaxBytes(),
             config.duplicateTimestamps())
-        .withTimeWeightings(config.windows().timeWeightings());
+        .withTimeWeightings(config.windows().timeWeightings())
+        .withSketchAccuracies(config.windows().sketchAccuracies());
   }
 
   /** The default backoff, within the configured total: a registry restart takes seconds. */

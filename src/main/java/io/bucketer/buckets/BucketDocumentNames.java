@@ -65,6 +65,10 @@ public final class BucketDocumentNames {
   public static final String MAX_GAP_MS = "max_gap_ms";
   public static final String INTERPOLATION = "interpolation";
 
+  // The quantile sketch of a window's values, in its window and in each summary: BSON binary,
+  // subtype 0, the bytes of io.bucketer.sketch.ValueSketch (docs/quantiles.md).
+  public static final String QUANTILE_SKETCH = "quantile_sketch";
+
   // A measurement (and the carried-in reading).
   public static final String TIMESTAMP = "timestamp";
   public static final String VALUE = "value";

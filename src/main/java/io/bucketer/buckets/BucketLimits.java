@@ -21,8 +21,24 @@ public final class BucketLimits {
    */
   public static final int MAX_BSON_BYTES_PER_SUMMARY = 384;
 
-  /** Room kept for the document's other fields: ids, dates and computed fields. */
+  /**
+   * Room kept for the document's other fields: ids, dates, computed fields, the window's
+   * time-weighted part and up to {@link #SKETCH_BYTES_IN_OVERHEAD} bytes of its quantile sketch.
+   */
   public static final int DOCUMENT_OVERHEAD_BYTES = 2048;
+
+  /**
+   * The bytes of a window's quantile sketch the document overhead has room for (a minute of a few
+   * hundred readings takes tens of bytes); a larger sketch takes room from the measurements or
+   * summaries.
+   */
+  public static final int SKETCH_BYTES_IN_OVERHEAD = 1024;
+
+  /**
+   * BSON bytes of a sketch field beyond the sketch's own: type, the name {@code quantile_sketch}
+   * and its terminator, the binary's length and subtype.
+   */
+  public static final int SKETCH_FIELD_BYTES = 1 + 16 + 4 + 1;
 
   /** {@code bucket.max.bytes} when it is not set: MongoDB's own buckets stop near 125 KiB. */
   public static final int DEFAULT_MAX_BYTES = 128_000;

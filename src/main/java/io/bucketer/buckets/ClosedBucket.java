@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
+import java.util.function.ToIntFunction;
 
 /**
  * One bucket document of a closed window: a window of one series at one granularity whose end plus
@@ -135,9 +136,15 @@ public record ClosedBucket(
       final int maxMeasurements,
       final WindowExtras extras) {
     checkCount(window, sortedMeasurements.size(), series, granularity, windowStart);
+    // Each measurement weighs its byte bound, so that a window's sketch too large for the document
+    // overhead leaves fewer measurements per document, and no more documents than the count cap
+    // needs otherwise.
+    final int perMeasurement = BucketLimits.MAX_BSON_BYTES_PER_MEASUREMENT;
     return split(
         sortedMeasurements,
-        maxMeasurements,
+        measurement -> perMeasurement,
+        Math.max(
+            perMeasurement, (long) maxMeasurements * perMeasurement - sketchOverflowBytes(extras)),
         part -> BucketStats.ofAll(part, window.utcOffsetMinutes()),
         window,
         (part, stats, seq, buckets) ->
@@ -157,8 +164,9 @@ public record ClosedBucket(
 
   /**
    * The buckets of a whole window that holds the summaries of its finer windows, in start order:
-   * runs of at most {@code maxSummaries}, each with the computed fields of its part and the
-   * window's totals.
+   * runs of at most {@code maxSummaries}, fewer when the summaries carry sketches (each weighs its
+   * byte bound and its sketch's bytes against {@code maxSummaries} bounds), each with the computed
+   * fields of its part and the window's totals.
    */
   public static List<ClosedBucket> ofSummaries(
       final SeriesKey series,
@@ -191,9 +199,17 @@ public record ClosedBucket(
         series,
         granularity,
         windowStart);
+    // Summaries are packed by their byte bounds, a summary's sketch included: the sketches of a
+    // wide-ranging signal's minutes can each be kilobytes, where a summary without one is not.
+    final int perSummary = BucketLimits.MAX_BSON_BYTES_PER_SUMMARY;
     return split(
         summaries,
-        maxSummaries,
+        summary ->
+            perSummary
+                + (summary.sketch() == null
+                    ? 0
+                    : BucketLimits.SKETCH_FIELD_BYTES + summary.sketchBytes()),
+        Math.max(perSummary, (long) maxSummaries * perSummary - sketchOverflowBytes(extras)),
         part -> part.stream().map(WindowSummary::stats).reduce(BucketStats::merge).orElseThrow(),
         window,
         (part, stats, seq, buckets) ->
@@ -215,22 +231,47 @@ public record ClosedBucket(
     ClosedBucket of(List<T> part, BucketStats stats, int seq, int buckets);
   }
 
+  /**
+   * Splits {@code entries} into runs whose weights add up to at most {@code budget}, each run
+   * holding at least one entry.
+   */
   private static <T> List<ClosedBucket> split(
       final List<T> entries,
-      final int maxPerBucket,
+      final ToIntFunction<T> weight,
+      final long budget,
       final Function<List<T>, BucketStats> statsOfPart,
       final BucketStats window,
       final BucketOfPart<T> bucketOfPart) {
-    final int total = entries.size();
-    final int buckets = Math.max(1, (total + maxPerBucket - 1) / maxPerBucket);
+    final List<Integer> cuts = new ArrayList<>();
+    cuts.add(0);
+    long used = 0;
+    for (int i = 0; i < entries.size(); i++) {
+      final int entryWeight = weight.applyAsInt(entries.get(i));
+      if (i > cuts.get(cuts.size() - 1) && used + entryWeight > budget) {
+        cuts.add(i);
+        used = 0;
+      }
+      used += entryWeight;
+    }
+    cuts.add(entries.size());
+    final int buckets = Math.max(1, cuts.size() - 1);
     final List<ClosedBucket> result = new ArrayList<>(buckets);
     for (int seq = 0; seq < buckets; seq++) {
-      final List<T> part =
-          entries.subList(seq * maxPerBucket, Math.min(total, (seq + 1) * maxPerBucket));
+      final List<T> part = entries.subList(cuts.get(seq), cuts.get(seq + 1));
       result.add(
           bucketOfPart.of(part, buckets == 1 ? window : statsOfPart.apply(part), seq, buckets));
     }
     return result;
+  }
+
+  /**
+   * What a window's own sketch, repeated on each of its documents, takes from the room of its
+   * measurements or summaries: the bytes beyond the share of the document overhead kept for it.
+   */
+  private static long sketchOverflowBytes(final WindowExtras extras) {
+    return extras == null
+        ? 0
+        : Math.max(0, extras.sketchBytes() - BucketLimits.SKETCH_BYTES_IN_OVERHEAD);
   }
 
   private static void checkCount(

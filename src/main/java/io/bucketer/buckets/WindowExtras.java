@@ -1,15 +1,31 @@
 package io.bucketer.buckets;
 
+import io.bucketer.sketch.ValueSketch;
+
 /**
  * What a window's documents say of it beyond the computed fields of its readings: the part of the
  * series' time-weighted function that falls in the window ({@link TimeWeighted}), the reading
- * before the window that it carries in, and what they were computed with. The same on every {@code
- * seq} part of a window: a part of a window's readings has no time-weighted average of its own.
+ * before the window that it carries in, what they were computed with, and the quantile sketch of
+ * the window's values. The same on every {@code seq} part of a window: a part of a window's
+ * readings has no time-weighted average or quantiles of its own.
  *
  * @param timeWeighted the window's part
  * @param carryIn the series' last reading before the window, when its hold reaches into the window;
  *     else null
  * @param weighting the max gap and interpolation it was computed with
+ * @param sketch the quantile sketch of all the window's values; null when quantiles are off
  */
 public record WindowExtras(
-    TimeWeighted timeWeighted, Measurement carryIn, TimeWeighting weighting) {}
+    TimeWeighted timeWeighted, Measurement carryIn, TimeWeighting weighting, ValueSketch sketch) {
+
+  /** Extras without a quantile sketch: quantiles off, or a bucket written before they were kept. */
+  public WindowExtras(
+      final TimeWeighted timeWeighted, final Measurement carryIn, final TimeWeighting weighting) {
+    this(timeWeighted, carryIn, weighting, null);
+  }
+
+  /** The encoded bytes of the sketch, 0 when there is none: what it adds to each document. */
+  public int sketchBytes() {
+    return sketch == null ? 0 : sketch.encodedLength();
+  }
+}

@@ -9,6 +9,7 @@ import io.bucketer.buckets.BucketLimits;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.IntegralUnits;
 import io.bucketer.buckets.Retention;
+import io.bucketer.buckets.SketchAccuracies;
 import io.bucketer.buckets.TimeSpans;
 import io.bucketer.buckets.TimeWeightings;
 import io.bucketer.windows.DuplicateTimestamps;
@@ -44,6 +45,10 @@ public final class WindowSettings {
   public static final String WINDOW_CACHE_MAX_BYTES = "window.cache.max.bytes";
   public static final String MAX_GAP = "max.gap";
   public static final String MAX_GAP_METRICS = "max.gap.metrics";
+  public static final String QUANTILES_ENABLED = "quantiles.enabled";
+  public static final String QUANTILES_RELATIVE_ACCURACY = "quantiles.relative.accuracy";
+  public static final String QUANTILES_RELATIVE_ACCURACY_METRICS =
+      "quantiles.relative.accuracy.metrics";
   public static final String INTEGRAL_UNIT_METRICS = "integral.unit.metrics";
 
   static final ConfigDef DEFINITION =
@@ -187,7 +192,39 @@ public final class WindowSettings {
               Importance.LOW,
               "Metrics whose integral the query API gives in value·hours, comma-separated"
                   + " <metric>=hours pairs, such as power=hours (kW integrate to kWh); a metric"
-                  + " not named has value·seconds, the unit documents always store.");
+                  + " not named has value·seconds, the unit documents always store.")
+          .define(
+              QUANTILES_ENABLED,
+              Type.BOOLEAN,
+              true,
+              Importance.MEDIUM,
+              "Whether each window and summary keeps a quantile sketch of its values (DDSketch),"
+                  + " from which the query API answers p50, p95 or any quantile of any range."
+                  + " It adds tens to hundreds of bytes to a document, more for a signal spread"
+                  + " over orders of magnitude (docs/quantiles.md).")
+          .define(
+              QUANTILES_RELATIVE_ACCURACY,
+              Type.DOUBLE,
+              SketchAccuracies.DEFAULT_RELATIVE_ACCURACY,
+              parsedBy(
+                  text -> SketchAccuracies.checkAccuracy(Double.parseDouble(text)),
+                  "a number in (0, 0.5] in whole millionths, e.g. 0.01"),
+              Importance.LOW,
+              "How close a quantile is to the exact one: within this fraction of its value."
+                  + " Finer costs bins: about ln(max/min)/(2·accuracy) for values of one sign."
+                  + " Sketches of different accuracies do not merge: a range across a change"
+                  + " answers no quantiles.")
+          .define(
+              QUANTILES_RELATIVE_ACCURACY_METRICS,
+              Type.STRING,
+              "",
+              parsedBy(
+                  SketchAccuracies::parseAccuracies,
+                  "empty, or <metric>=<accuracy> pairs, e.g. pressure=0.0001"),
+              Importance.LOW,
+              "The quantiles.relative.accuracy of named metrics, comma-separated"
+                  + " <metric>=<accuracy> pairs, such as pressure=0.0001 (a signal on a large"
+                  + " offset); a metric not named has quantiles.relative.accuracy.");
 
   private final AbstractConfig values;
 
@@ -276,6 +313,14 @@ public final class WindowSettings {
     return TimeWeightings.of(
         TimeSpans.parse(values.getString(MAX_GAP)),
         TimeWeightings.parseMaxGaps(values.getString(MAX_GAP_METRICS)));
+  }
+
+  /** Each series' quantile sketch accuracy, or none when quantiles are off. */
+  public SketchAccuracies sketchAccuracies() {
+    return new SketchAccuracies(
+        values.getBoolean(QUANTILES_ENABLED),
+        values.getDouble(QUANTILES_RELATIVE_ACCURACY),
+        SketchAccuracies.parseAccuracies(values.getString(QUANTILES_RELATIVE_ACCURACY_METRICS)));
   }
 
   /** The unit of each metric's integral in the query API. */

@@ -25,6 +25,7 @@ import static io.bucketer.buckets.BucketDocumentNames.MAX_GAP_MS;
 import static io.bucketer.buckets.BucketDocumentNames.MEASUREMENTS;
 import static io.bucketer.buckets.BucketDocumentNames.METRIC;
 import static io.bucketer.buckets.BucketDocumentNames.MIN;
+import static io.bucketer.buckets.BucketDocumentNames.QUANTILE_SKETCH;
 import static io.bucketer.buckets.BucketDocumentNames.REVISION;
 import static io.bucketer.buckets.BucketDocumentNames.SCHEMA_VERSION;
 import static io.bucketer.buckets.BucketDocumentNames.SENSOR_ID;
@@ -46,8 +47,10 @@ import io.bucketer.buckets.Measurement;
 import io.bucketer.buckets.TimeWeighted;
 import io.bucketer.buckets.WindowExtras;
 import io.bucketer.buckets.WindowSummary;
+import io.bucketer.sketch.ValueSketch;
 import java.util.List;
 import java.util.OptionalDouble;
+import org.bson.BsonBinary;
 import org.bson.BsonBinaryWriter;
 import org.bson.BsonDateTime;
 import org.bson.BsonDocument;
@@ -71,9 +74,11 @@ import org.bson.io.BasicOutputBuffer;
  * first and last values and the spread, and coarse windows held measurements rather than summaries,
  * all of which the query side reads. Version 3 adds the time-weighted part to {@code window} and to
  * each summary (never at the top: a {@code seq} part of a window has none of its own); every field
- * it adds is optional, absent when unknown. A change of the document's fields raises the version,
- * and the readers keep reading every earlier one (a golden document of each is read by {@code
- * GoldenDocumentFormatTest}).
+ * it adds is optional, absent when unknown. The quantile sketches ({@code quantile_sketch}, in
+ * {@code window} and in each summary) came later in version 3, optional as well: absent when
+ * quantiles are off or the document was written before. A change of the document's fields raises
+ * the version, and the readers keep reading every earlier one (a golden document of each is read by
+ * {@code GoldenDocumentFormatTest}).
  */
 public final class BucketDocuments {
 
@@ -141,9 +146,15 @@ public final class BucketDocuments {
     return new RawBsonDocument(buffer.getInternalBuffer(), 0, buffer.getPosition());
   }
 
-  /** The document's size, about: a measurement takes 42 bytes, a summary about 320. */
+  /**
+   * The document's size, about: a measurement takes 42 bytes, a summary about 320 and its sketch's.
+   */
   private static int estimatedBytes(final ClosedBucket bucket) {
-    return 1_024 + 42 * bucket.measurements().size() + 320 * bucket.summaries().size();
+    int sketches = bucket.extras() == null ? 0 : bucket.extras().sketchBytes();
+    for (final WindowSummary summary : bucket.summaries()) {
+      sketches += summary.sketchBytes();
+    }
+    return 1_024 + 42 * bucket.measurements().size() + 320 * bucket.summaries().size() + sketches;
   }
 
   /**
@@ -189,6 +200,14 @@ public final class BucketDocuments {
     }
     writer.writeInt64(MAX_GAP_MS, extras.weighting().maxGapMillis());
     writer.writeString(INTERPOLATION, extras.weighting().interpolation().label());
+    writeSketch(writer, extras.sketch());
+  }
+
+  /** The quantile sketch's bytes as BSON binary of the generic subtype; nothing when unknown. */
+  private static void writeSketch(final BsonWriter writer, final ValueSketch sketch) {
+    if (sketch != null) {
+      writer.writeBinaryData(QUANTILE_SKETCH, new BsonBinary(sketch.encode()));
+    }
   }
 
   /** A summary's time-weighted part: what adds up; its average and coverage follow from it. */
@@ -228,6 +247,7 @@ public final class BucketDocuments {
       if (summary.timeWeighted() != null) {
         writeTimeWeight(writer, summary.timeWeighted());
       }
+      writeSketch(writer, summary.sketch());
       writer.writeEndDocument();
     }
     writer.writeEndArray();

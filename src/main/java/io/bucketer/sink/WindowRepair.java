@@ -13,6 +13,7 @@ import static io.bucketer.buckets.BucketDocumentNames.INTERPOLATION;
 import static io.bucketer.buckets.BucketDocumentNames.LONGEST_GAP_MS;
 import static io.bucketer.buckets.BucketDocumentNames.MAX_GAP_MS;
 import static io.bucketer.buckets.BucketDocumentNames.METRIC;
+import static io.bucketer.buckets.BucketDocumentNames.QUANTILE_SKETCH;
 import static io.bucketer.buckets.BucketDocumentNames.REVISION;
 import static io.bucketer.buckets.BucketDocumentNames.SENSOR_ID;
 import static io.bucketer.buckets.BucketDocumentNames.SEQ;
@@ -159,10 +160,11 @@ final class WindowRepair {
   }
 
   /**
-   * Fields of the time-weighted part, which a backfill does not build yet (it folds stored
-   * summaries): a stored window that has them, and is otherwise the same, is left as it is.
+   * Fields of the time-weighted part and the quantile sketch, which a backfill does not build yet
+   * (it folds stored summaries): a stored window that has them, and is otherwise the same, is left
+   * as it is, rather than rewritten without them.
    */
-  private static final Set<String> TIME_WEIGHTED_FIELDS =
+  private static final Set<String> FIELDS_BACKFILL_DOES_NOT_BUILD =
       Set.of(
           COVERED_MS,
           COVERAGE,
@@ -174,11 +176,12 @@ final class WindowRepair {
           GAP_AT_END_MS,
           CARRY_IN,
           MAX_GAP_MS,
-          INTERPOLATION);
+          INTERPOLATION,
+          QUANTILE_SKETCH);
 
   /**
-   * Equal but for the revision, averages and deviations to {@link #ROUNDING}, and time-weighted
-   * fields that only the stored document has.
+   * Equal but for the revision, averages and deviations to {@link #ROUNDING}, and the fields a
+   * backfill does not build that only the stored document has.
    */
   private static boolean same(final BsonValue built, final BsonValue stored, final String name) {
     if (name.equals(AVG) || name.equals(STDDEV)) {
@@ -193,7 +196,7 @@ final class WindowRepair {
       final BsonDocument one = built.asDocument();
       final BsonDocument other = stored.asDocument();
       for (final String field : other.keySet()) {
-        if (!one.containsKey(field) && !TIME_WEIGHTED_FIELDS.contains(field)) {
+        if (!one.containsKey(field) && !FIELDS_BACKFILL_DOES_NOT_BUILD.contains(field)) {
           return false;
         }
       }

@@ -266,6 +266,11 @@ public final class ValueSketch {
     return (double) accuracyMicros / MICROS_PER_UNIT;
   }
 
+  /** How many bytes {@link #encode} gives, without copying them. */
+  public int encodedLength() {
+    return bytes.length;
+  }
+
   /** The sketch's bytes (format 1, class comment); a copy. */
   public byte[] encode() {
     return bytes.clone();

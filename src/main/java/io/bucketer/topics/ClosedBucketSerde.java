@@ -15,8 +15,10 @@ import io.bucketer.buckets.TimeWeighted;
 import io.bucketer.buckets.TimeWeighting;
 import io.bucketer.buckets.WindowExtras;
 import io.bucketer.buckets.WindowSummary;
+import io.bucketer.sketch.ValueSketch;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.avro.io.BinaryDecoder;
@@ -35,14 +37,17 @@ import org.apache.kafka.common.serialization.Serializer;
  * Value format of the compacted buckets topic: one format-version byte ({@value #FORMAT_VERSION})
  * followed by the Avro binary encoding of {@link ClosedBucketRecord}. The version byte lets a later
  * format (or a schema-registry framing, whose magic byte is 0) be told apart from this one without
- * guessing. Formats 2 (before the time-weighted parts) and 1, which an older version may have left
- * in the topic, are still read ({@link ClosedBucketFormatV1}). A null value (a tombstone) stays
- * null in both directions.
+ * guessing. Formats 3 (before the quantile sketches), 2 (before the time-weighted parts) and 1,
+ * which an older version may have left in the topic, are still read ({@link ClosedBucketFormatV1}).
+ * A null value (a tombstone) stays null in both directions.
  */
 public final class ClosedBucketSerde implements Serde<ClosedBucket> {
 
   /** The first byte of every value written by this serde. */
-  public static final byte FORMAT_VERSION = 3;
+  public static final byte FORMAT_VERSION = 4;
+
+  /** Format 3, before the quantile sketches: read only. */
+  static final byte FORMAT_VERSION_3 = 3;
 
   /** Format 2, before the time-weighted parts: read only. */
   static final byte FORMAT_VERSION_2 = 2;
@@ -65,9 +70,14 @@ public final class ClosedBucketSerde implements Serde<ClosedBucket> {
       new SpecificDatumReader<>(ClosedBucketRecord.class);
 
   /**
-   * Format 2 read into today's record by Avro's schema resolution (writer schema v2, reader schema
-   * v3): the fields added since are nullable and read as null, unknown.
+   * Formats 3 and 2 read into today's record by Avro's schema resolution (writer schema v3 or v2,
+   * reader schema v4): the fields added since are nullable and read as null, unknown.
    */
+  private static final SpecificDatumReader<ClosedBucketRecord> FORMAT_3_READER =
+      new SpecificDatumReader<>(
+          io.bucketer.avro.v3.ClosedBucketRecord.getClassSchema(),
+          ClosedBucketRecord.getClassSchema());
+
   private static final SpecificDatumReader<ClosedBucketRecord> FORMAT_2_READER =
       new SpecificDatumReader<>(
           io.bucketer.avro.v2.ClosedBucketRecord.getClassSchema(),
@@ -99,10 +109,15 @@ public final class ClosedBucketSerde implements Serde<ClosedBucket> {
     return out.toByteArray();
   }
 
-  /** Decodes a value written by {@link #encode}, or by formats 2 and 1; rejects trailing bytes. */
+  /**
+   * Decodes a value written by {@link #encode}, or by formats 3, 2 and 1; rejects trailing bytes.
+   */
   public static ClosedBucket decode(final byte[] bytes) {
     if (bytes.length > 0 && bytes[0] == ClosedBucketFormatV1.FORMAT_VERSION) {
       return ClosedBucketFormatV1.decode(bytes);
+    }
+    if (bytes.length > 0 && bytes[0] == FORMAT_VERSION_3) {
+      return fromRecord(readWhole(FORMAT_3_READER, bytes));
     }
     if (bytes.length > 0 && bytes[0] == FORMAT_VERSION_2) {
       return fromRecord(readWhole(FORMAT_2_READER, bytes));
@@ -145,7 +160,10 @@ public final class ClosedBucketSerde implements Serde<ClosedBucket> {
     for (final WindowSummary summary : bucket.summaries()) {
       summaries.add(
           new SummaryRecord(
-              summary.start(), toRecord(summary.stats()), toRecord(summary.timeWeighted())));
+              summary.start(),
+              toRecord(summary.stats()),
+              toRecord(summary.timeWeighted()),
+              bytesOf(summary.sketch())));
     }
     final WindowExtras extras = bucket.extras();
     final Measurement carryIn = extras == null ? null : extras.carryIn();
@@ -169,7 +187,29 @@ public final class ClosedBucketSerde implements Serde<ClosedBucket> {
             carryIn == null ? null : new MeasurementRecord(carryIn.timestamp(), carryIn.value()))
         .setMaxGapMs(extras == null ? null : extras.weighting().maxGapMillis())
         .setInterpolation(extras == null ? null : extras.weighting().interpolation().label())
+        .setWindowSketch(extras == null ? null : bytesOf(extras.sketch()))
         .build();
+  }
+
+  private static ByteBuffer bytesOf(final ValueSketch sketch) {
+    return sketch == null ? null : ByteBuffer.wrap(sketch.encode());
+  }
+
+  /**
+   * The sketch of {@code bytes}; a value whose sketch does not decode is refused as a whole, as any
+   * other malformed field is.
+   */
+  private static ValueSketch sketchOf(final ByteBuffer bytes) {
+    if (bytes == null) {
+      return null;
+    }
+    final byte[] encoded = new byte[bytes.remaining()];
+    bytes.duplicate().get(encoded);
+    try {
+      return ValueSketch.decode(encoded);
+    } catch (IllegalArgumentException e) {
+      throw new SerializationException("a bucket value with a malformed quantile sketch", e);
+    }
   }
 
   private static TimeWeightRecord toRecord(final TimeWeighted part) {
@@ -210,7 +250,8 @@ public final class ClosedBucketSerde implements Serde<ClosedBucket> {
     return new WindowExtras(
         fromRecord(record.getWindowTimeWeight()),
         carryIn == null ? null : new Measurement(carryIn.getTimestamp(), carryIn.getValue()),
-        new TimeWeighting(record.getMaxGapMs(), Interpolation.STEP));
+        new TimeWeighting(record.getMaxGapMs(), Interpolation.STEP),
+        sketchOf(record.getWindowSketch()));
   }
 
   private static StatsRecord toRecord(final BucketStats stats) {
@@ -249,7 +290,8 @@ public final class ClosedBucketSerde implements Serde<ClosedBucket> {
                 finer,
                 summary.getStart(),
                 fromRecord(summary.getStats(), offset),
-                fromRecord(summary.getTimeWeight())));
+                fromRecord(summary.getTimeWeight()),
+                sketchOf(summary.getSketch())));
       }
     }
     return new ClosedBucket(

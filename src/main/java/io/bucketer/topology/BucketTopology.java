@@ -6,6 +6,7 @@ import io.bucketer.buckets.ClosedBucket;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.RollupPlan;
 import io.bucketer.buckets.SeriesKey;
+import io.bucketer.buckets.SketchAccuracies;
 import io.bucketer.buckets.TimeWeightings;
 import io.bucketer.ingest.InputDecoder;
 import io.bucketer.ingest.sparkplug.SparkplugSettings;
@@ -55,7 +56,8 @@ public final class BucketTopology {
       long windowCacheBytes,
       DuplicateTimestamps duplicateTimestamps,
       Optional<SparkplugSettings> sparkplug,
-      TimeWeightings timeWeightings) {
+      TimeWeightings timeWeightings,
+      SketchAccuracies sketchAccuracies) {
 
     /** Settings of input decoded by an {@link InputDecoder}, not Sparkplug B. */
     public Settings(
@@ -85,7 +87,8 @@ public final class BucketTopology {
           windowCacheBytes,
           duplicateTimestamps,
           Optional.empty(),
-          TimeWeightings.DEFAULT);
+          TimeWeightings.DEFAULT,
+          SketchAccuracies.DEFAULT);
     }
 
     /**
@@ -107,7 +110,8 @@ public final class BucketTopology {
           windowCacheBytes,
           duplicateTimestamps,
           Optional.of(sparkplug),
-          timeWeightings);
+          timeWeightings,
+          sketchAccuracies);
     }
 
     /** These settings with each series' max gap and interpolation for its time-weighted parts. */
@@ -126,7 +130,28 @@ public final class BucketTopology {
           windowCacheBytes,
           duplicateTimestamps,
           sparkplug,
-          weightings);
+          weightings,
+          sketchAccuracies);
+    }
+
+    /** These settings with each series' quantile sketch accuracy, or none. */
+    public Settings withSketchAccuracies(final SketchAccuracies accuracies) {
+      return new Settings(
+          inputTopic,
+          bucketsTopic,
+          deadLetterTopic,
+          granularities,
+          grace,
+          idleTimeout,
+          partitioning,
+          latenessHorizon,
+          layout,
+          readingChecks,
+          windowCacheBytes,
+          duplicateTimestamps,
+          sparkplug,
+          timeWeightings,
+          accuracies);
     }
 
     /** What the window lifecycle needs of these settings. */
@@ -138,7 +163,8 @@ public final class BucketTopology {
           latenessHorizon,
           layout,
           duplicateTimestamps,
-          timeWeightings);
+          timeWeightings,
+          sketchAccuracies);
     }
   }
 

@@ -6,15 +6,18 @@ import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.Measurement;
 import io.bucketer.buckets.RollupPlan;
 import io.bucketer.buckets.SeriesKey;
+import io.bucketer.buckets.SketchAccuracies;
 import io.bucketer.buckets.TimeWeighted;
 import io.bucketer.buckets.TimeWeighting;
 import io.bucketer.buckets.TimeWeightings;
 import io.bucketer.buckets.WindowExtras;
 import io.bucketer.buckets.WindowSummary;
+import io.bucketer.sketch.ValueSketch;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalDouble;
 import java.util.function.Consumer;
 
 /**
@@ -29,6 +32,11 @@ import java.util.function.Consumer;
  * store keeps for the lateness horizon; nothing is added to a reading's way in. A late reading
  * revises the time-weighted part of its own windows only: the next window's leading edge, which its
  * hold may reach, keeps the value it was emitted with until that window is emitted again.
+ *
+ * <p>Quantile sketches are built here too, from the same readings: a finest window's from its own,
+ * a coarse window's summaries each from theirs in the same pass, and the coarse window's by merging
+ * its summaries' (exact: the merge of sketches is the sketch of the union). So each reading is
+ * added to one sketch per granularity's emit and nothing is kept in the open windows.
  */
 final class WindowBuckets {
 
@@ -37,6 +45,7 @@ final class WindowBuckets {
   private final int maxMeasurements;
   private final int maxSummaries;
   private final TimeWeightings weightings;
+  private final SketchAccuracies accuracies;
 
   /** For each granularity whose buckets hold summaries: the granularity they summarise. */
   private final Map<Granularity, Granularity> summarised = new HashMap<>();
@@ -45,12 +54,14 @@ final class WindowBuckets {
       final WindowReader store,
       final RollupPlan plan,
       final BucketLayout layout,
-      final TimeWeightings weightings) {
+      final TimeWeightings weightings,
+      final SketchAccuracies accuracies) {
     this.store = store;
     this.finest = plan.granularities().get(0);
     this.maxMeasurements = layout.maxMeasurementsPerBucket();
     this.maxSummaries = layout.maxSummariesPerBucket();
     this.weightings = weightings;
+    this.accuracies = accuracies;
     for (final Granularity granularity : plan.granularities()) {
       layout.summarised(granularity, plan).ifPresent(finer -> summarised.put(granularity, finer));
     }
@@ -98,22 +109,29 @@ final class WindowBuckets {
     for (int i = 0; i < bounds.length; i++) {
       bounds[i] = start + i * finer.sizeMillis();
     }
-    final List<TimeWeighted> parts =
-        TimeWeighted.ofStretches(
-            bounds, carryIn, WindowReadings.between(store, finest, series, start, end), weighting);
+    final List<Measurement> readings = WindowReadings.between(store, finest, series, start, end);
+    final List<TimeWeighted> parts = TimeWeighted.ofStretches(bounds, carryIn, readings, weighting);
+    final OptionalDouble accuracy = accuracies.of(series);
+    final ValueSketch[] sketches =
+        accuracy.isPresent() ? sketchesOf(bounds, readings, accuracy.getAsDouble()) : null;
     TimeWeighted whole = TimeWeighted.NONE;
     for (final TimeWeighted part : parts) {
       whole = whole.followedBy(part);
     }
     final List<WindowSummary> summaries = new ArrayList<>(finerWindows.size());
+    final List<ValueSketch> summarySketches = new ArrayList<>(finerWindows.size());
     for (final WindowReader.Window window : finerWindows) {
+      final int index = (int) ((window.start() - start) / finer.sizeMillis());
+      final ValueSketch sketch = sketches == null ? null : sketches[index];
       summaries.add(
           new WindowSummary(
-              finer,
-              window.start(),
-              window.state().stats(),
-              parts.get((int) ((window.start() - start) / finer.sizeMillis()))));
+              finer, window.start(), window.state().stats(), parts.get(index), sketch));
+      if (sketch != null) {
+        summarySketches.add(sketch);
+      }
     }
+    final ValueSketch sketch =
+        sketches == null ? null : ValueSketch.mergeAll(accuracy.getAsDouble(), summarySketches);
     return ClosedBucket.ofSummaries(
         series,
         granularity,
@@ -122,7 +140,7 @@ final class WindowBuckets {
         summaries,
         state.revision(),
         maxSummaries,
-        new WindowExtras(whole, carryIn, weighting));
+        new WindowExtras(whole, carryIn, weighting, sketch));
   }
 
   private List<ClosedBucket> withMeasurements(
@@ -137,6 +155,11 @@ final class WindowBuckets {
             : WindowReadings.between(store, finest, series, start, end);
     final TimeWeighting weighting = weightings.of(series);
     final Measurement carryIn = carryIn(series, start, weighting);
+    final OptionalDouble accuracy = accuracies.of(series);
+    final ValueSketch sketch =
+        accuracy.isPresent()
+            ? ValueSketch.of(readings, Measurement::value, accuracy.getAsDouble())
+            : null;
     return ClosedBucket.ofWindow(
         series,
         granularity,
@@ -146,7 +169,29 @@ final class WindowBuckets {
         state.revision(),
         maxMeasurements,
         new WindowExtras(
-            TimeWeighted.ofReadings(start, end, carryIn, readings, weighting), carryIn, weighting));
+            TimeWeighted.ofReadings(start, end, carryIn, readings, weighting),
+            carryIn,
+            weighting,
+            sketch));
+  }
+
+  /**
+   * The sketch of each stretch {@code [bounds[i], bounds[i + 1])}'s readings, from the readings of
+   * the whole span, sorted by time, in one pass.
+   */
+  private static ValueSketch[] sketchesOf(
+      final long[] bounds, final List<Measurement> sortedReadings, final double accuracy) {
+    final ValueSketch[] sketches = new ValueSketch[bounds.length - 1];
+    int from = 0;
+    for (int i = 0; i < sketches.length; i++) {
+      int to = from;
+      while (to < sortedReadings.size() && sortedReadings.get(to).timestamp() < bounds[i + 1]) {
+        to++;
+      }
+      sketches[i] = ValueSketch.of(sortedReadings.subList(from, to), Measurement::value, accuracy);
+      from = to;
+    }
+    return sketches;
   }
 
   /**

@@ -7,6 +7,7 @@ import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.Measurement;
 import io.bucketer.buckets.RollupPlan;
 import io.bucketer.buckets.SeriesKey;
+import io.bucketer.buckets.SketchAccuracies;
 import io.bucketer.buckets.TimeWeightings;
 import io.bucketer.windows.HeldReadings.HeldReading;
 import java.time.Duration;
@@ -72,7 +73,28 @@ public final class WindowLifecycle {
       Duration latenessHorizon,
       BucketLayout layout,
       DuplicateTimestamps duplicateTimestamps,
-      TimeWeightings timeWeightings) {
+      TimeWeightings timeWeightings,
+      SketchAccuracies sketchAccuracies) {
+
+    /** Settings with quantile sketches of the default accuracy. */
+    public Settings(
+        final List<Granularity> granularities,
+        final Duration grace,
+        final Duration idleTimeout,
+        final Duration latenessHorizon,
+        final BucketLayout layout,
+        final DuplicateTimestamps duplicateTimestamps,
+        final TimeWeightings timeWeightings) {
+      this(
+          granularities,
+          grace,
+          idleTimeout,
+          latenessHorizon,
+          layout,
+          duplicateTimestamps,
+          timeWeightings,
+          SketchAccuracies.DEFAULT);
+    }
 
     /** Settings with the default time weighting: step, a max gap of five minutes. */
     public Settings(
@@ -148,7 +170,9 @@ public final class WindowLifecycle {
     this.times = new WindowTimes(plan, settings.grace(), settings.latenessHorizon());
     this.finest = times.finest();
     this.idleTimeoutMillis = settings.idleTimeout().toMillis();
-    this.buckets = new WindowBuckets(store, plan, settings.layout(), settings.timeWeightings());
+    this.buckets =
+        new WindowBuckets(
+            store, plan, settings.layout(), settings.timeWeightings(), settings.sketchAccuracies());
     this.heldReadings = new HeldReadings(store, times, buckets, settings.duplicateTimestamps());
     this.expiry = new WindowExpiry(store, times, settings.timeWeightings());
     this.quietSeries =

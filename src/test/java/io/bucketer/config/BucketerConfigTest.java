@@ -7,6 +7,7 @@ import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.IntegralUnits;
 import io.bucketer.buckets.Retention;
 import io.bucketer.buckets.SeriesKey;
+import io.bucketer.buckets.SketchAccuracies;
 import io.bucketer.buckets.TimeWeighting;
 import io.bucketer.buckets.TimeWeightings;
 import io.bucketer.ingest.FieldPath;
@@ -238,6 +239,37 @@ class BucketerConfigTest {
         .isInstanceOf(ConfigException.class)
         .hasMessageContaining("max.gap.metrics")
         .hasMessageContaining("<metric>=<span>");
+  }
+
+  @Test
+  void shouldReadEachMetricsSketchAccuracyAndRefuseOnesASketchCannotHave() {
+    final Map<String, Object> set = required();
+    set.put("quantiles.relative.accuracy", "0.02");
+    set.put("quantiles.relative.accuracy.metrics", "pressure=0.0001");
+    final Map<String, Object> off = required();
+    off.put("quantiles.enabled", "false");
+    final Map<String, Object> tooCoarse = required();
+    tooCoarse.put("quantiles.relative.accuracy", "0.7");
+    final Map<String, Object> tooFine = required();
+    tooFine.put("quantiles.relative.accuracy.metrics", "pressure=0.0000001");
+
+    final SketchAccuracies defaults = new BucketerConfig(required()).windows().sketchAccuracies();
+    final SketchAccuracies accuracies = new BucketerConfig(set).windows().sketchAccuracies();
+
+    assertThat(defaults).isEqualTo(SketchAccuracies.DEFAULT);
+    assertThat(accuracies.of(new SeriesKey("s", "pressure"))).hasValue(0.0001);
+    assertThat(accuracies.of(new SeriesKey("s", "power"))).hasValue(0.02);
+    assertThat(accuracies.of(new SeriesKey("s", null))).hasValue(0.02);
+    assertThat(new BucketerConfig(off).windows().sketchAccuracies().of(new SeriesKey("s", "power")))
+        .isEmpty();
+    assertThatThrownBy(() -> new BucketerConfig(tooCoarse))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("quantiles.relative.accuracy")
+        .hasMessageContaining("0.7");
+    assertThatThrownBy(() -> new BucketerConfig(tooFine))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("quantiles.relative.accuracy.metrics")
+        .hasMessageContaining("whole millionths");
   }
 
   @Test

@@ -2,13 +2,21 @@ package io.bucketer.sink;
 
 import static io.bucketer.testing.GoldenBuckets.HOUR_BUCKET;
 import static io.bucketer.testing.GoldenBuckets.HOUR_BUCKET_V3;
+import static io.bucketer.testing.GoldenBuckets.HOUR_BUCKET_V4;
+import static io.bucketer.testing.GoldenBuckets.HOUR_SKETCH;
+import static io.bucketer.testing.GoldenBuckets.MINUTE_BEFORE_SKETCH;
 import static io.bucketer.testing.GoldenBuckets.MINUTE_BUCKET_V3;
+import static io.bucketer.testing.GoldenBuckets.MINUTE_BUCKET_V4;
 import static io.bucketer.testing.GoldenBuckets.MINUTE_PART_BUCKET_V3;
+import static io.bucketer.testing.GoldenBuckets.MINUTE_SKETCH;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.bucketer.sketch.ValueSketch;
 import io.bucketer.testing.GoldenFiles;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import org.bson.BsonBinary;
 import org.bson.BsonDocument;
 import org.bson.ByteBuf;
 import org.bson.RawBsonDocument;
@@ -372,6 +380,10 @@ class GoldenDocumentFormatsTest {
     files.put(
         "bucket-document-v3-1m-part-2-of-2.bson",
         bytes(BucketDocuments.toDocument(MINUTE_PART_BUCKET_V3)));
+    files.put(
+        "bucket-document-v3-1m-sketch.bson", bytes(BucketDocuments.toDocument(MINUTE_BUCKET_V4)));
+    files.put(
+        "bucket-document-v3-1h-sketch.bson", bytes(BucketDocuments.toDocument(HOUR_BUCKET_V4)));
     return files;
   }
 
@@ -419,6 +431,43 @@ class GoldenDocumentFormatsTest {
     assertGolden("bucket-document-v2-1d.bson", DAY_DOCUMENT);
     assertGolden("bucket-document-v2-1m-part-2-of-2.bson", MINUTE_PART_DOCUMENT);
     assertGolden("bucket-document-v1-1m.bson", MINUTE_DOCUMENT_VERSION_ONE);
+  }
+
+  /**
+   * The sketches came within version 3: a document with them is the document without them but for a
+   * {@code quantile_sketch} binary (subtype 0, the sketch's bytes) last in its window and in each
+   * summary.
+   */
+  @Test
+  void shouldHoldTheSketchesAsGenericBinaryLastInTheWindowAndEachSummary() {
+    final BsonDocument minute =
+        new RawBsonDocument(GoldenFiles.read("bucket-document-v3-1m-sketch.bson")).decode(CODEC);
+    final BsonDocument hour =
+        new RawBsonDocument(GoldenFiles.read("bucket-document-v3-1h-sketch.bson")).decode(CODEC);
+
+    assertThat(withoutSketches(minute)).isEqualTo(BsonDocument.parse(MINUTE_DOCUMENT_V3));
+    assertThat(withoutSketches(hour)).isEqualTo(BsonDocument.parse(HOUR_DOCUMENT_V3));
+    assertSketch(minute.getDocument("window"), MINUTE_SKETCH);
+    assertSketch(hour.getDocument("window"), HOUR_SKETCH);
+    assertSketch(hour.getArray("summaries").get(0).asDocument(), MINUTE_BEFORE_SKETCH);
+    assertSketch(hour.getArray("summaries").get(1).asDocument(), MINUTE_SKETCH);
+  }
+
+  private static void assertSketch(final BsonDocument fields, final ValueSketch sketch) {
+    final String last = List.copyOf(fields.keySet()).get(fields.size() - 1);
+    assertThat(last).isEqualTo("quantile_sketch");
+    final BsonBinary binary = fields.getBinary("quantile_sketch");
+    assertThat(binary.getType()).isZero();
+    assertThat(ValueSketch.decode(binary.getData())).isEqualTo(sketch);
+  }
+
+  private static BsonDocument withoutSketches(final BsonDocument document) {
+    final BsonDocument copy = document.clone();
+    copy.getDocument("window").remove("quantile_sketch");
+    if (copy.containsKey("summaries")) {
+      copy.getArray("summaries").forEach(summary -> summary.asDocument().remove("quantile_sketch"));
+    }
+    return copy;
   }
 
   @Test

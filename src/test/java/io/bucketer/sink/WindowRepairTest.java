@@ -11,6 +11,7 @@ import io.bucketer.buckets.WindowSummary;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import org.bson.BsonBinary;
 import org.bson.BsonDocument;
 import org.bson.BsonDouble;
 import org.bson.BsonInt32;
@@ -60,10 +61,18 @@ class WindowRepairTest {
   }
 
   @Test
-  void shouldLeaveAWindowWhoseStoredDocumentsHaveTimeWeightedFieldsABackfillDoesNotBuild() {
+  void
+      shouldLeaveAWindowWhoseStoredDocumentsHaveTimeWeightedFieldsAndSketchesABackfillDoesNotBuild() {
     final List<BsonDocument> stored = stored(hour(6, 4, 5));
     stored.get(0).getDocument("window").put("covered_ms", new BsonInt64(60_000));
     stored.get(0).getArray("summaries").get(0).asDocument().put("integral", new BsonDouble(1.5));
+    stored.get(0).getDocument("window").put("quantile_sketch", new BsonBinary(new byte[] {1, 1}));
+    stored
+        .get(0)
+        .getArray("summaries")
+        .get(1)
+        .asDocument()
+        .put("quantile_sketch", new BsonBinary(new byte[] {1, 1}));
     final List<BsonDocument> otherwiseChanged = stored(hour(6, 4, 5));
     otherwiseChanged.get(0).getDocument("window").put("covered_ms", new BsonInt64(60_000));
     otherwiseChanged.get(0).getDocument("window").put("extra", new BsonInt64(1));

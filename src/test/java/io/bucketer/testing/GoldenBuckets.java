@@ -9,6 +9,8 @@ import io.bucketer.buckets.TimeWeighted;
 import io.bucketer.buckets.TimeWeighting;
 import io.bucketer.buckets.WindowExtras;
 import io.bucketer.buckets.WindowSummary;
+import io.bucketer.sketch.ValueSketch;
+import java.util.HexFormat;
 import java.util.List;
 
 /**
@@ -250,5 +252,68 @@ public final class GoldenBuckets {
           new WindowExtras(
               new TimeWeighted(60_000, 89_857_500, 0, 0, 0, 0), null, new TimeWeighting(900_000)));
 
+  /**
+   * The quantile sketch (α 1 %) of {@link #MINUTE_BUCKET}'s readings 21.5, 22.0 and 21.75, as its
+   * bytes; {@code GoldenTopicFormatsTest} checks that they are the sketch of those readings.
+   */
+  public static final ValueSketch MINUTE_SKETCH = sketch("0101904e0502b202030202");
+
+  /** The quantile sketch (α 1 %) of the minute before {@link #T0}: 20.0 and 21.0. */
+  public static final ValueSketch MINUTE_BEFORE_SKETCH = sketch("0101904e0502aa02020602");
+
+  /** The quantile sketch of the hour {@link #H0}: its minutes' merged, 20.0 to 22.0. */
+  public static final ValueSketch HOUR_SKETCH = sketch("0101904e0504aa0202060202030202");
+
+  /** The quantile sketch (α 1 %) of the power's readings 1490.0, 1480.0, 1500.0 and 1520.5. */
+  public static final ValueSketch MINUTE_PART_SKETCH = sketch("0101904e0d03d80502020302");
+
+  /** {@link #MINUTE_BUCKET_V3} as format 4 writes it: with the sketch of its readings. */
+  public static final ClosedBucket MINUTE_BUCKET_V4 = withSketch(MINUTE_BUCKET_V3, MINUTE_SKETCH);
+
+  /** {@link #HOUR_BUCKET_V3} as format 4 writes it: each minute's sketch, and the hour's. */
+  public static final ClosedBucket HOUR_BUCKET_V4 =
+      new ClosedBucket(
+          HOUR_BUCKET.series(),
+          HOUR,
+          H0,
+          HOUR_BUCKET.stats(),
+          List.of(),
+          List.of(
+              new WindowSummary(
+                  MINUTE,
+                  T0 - 60_000,
+                  MINUTE_BEFORE_STATS,
+                  new TimeWeighted(60_000, 1_259_000, 0, 0, 0, 0),
+                  MINUTE_BEFORE_SKETCH),
+              new WindowSummary(
+                  MINUTE,
+                  T0,
+                  MINUTE_STATS,
+                  new TimeWeighted(60_000, 1_305_000, 0, 0, 0, 0),
+                  MINUTE_SKETCH)),
+          HOUR_BUCKET.window(),
+          0,
+          1,
+          1,
+          new WindowExtras(
+              new TimeWeighted(362_000, 7_827_500, 2, 2_458_000, 780_000, 2_458_000),
+              null,
+              FIVE_MINUTES,
+              HOUR_SKETCH));
+
+  /** {@link #MINUTE_PART_BUCKET_V3} as format 4 writes it: the whole window's sketch. */
+  public static final ClosedBucket MINUTE_PART_BUCKET_V4 =
+      withSketch(MINUTE_PART_BUCKET_V3, MINUTE_PART_SKETCH);
+
   private GoldenBuckets() {}
+
+  private static ValueSketch sketch(final String hex) {
+    return ValueSketch.decode(HexFormat.of().parseHex(hex));
+  }
+
+  private static ClosedBucket withSketch(final ClosedBucket bucket, final ValueSketch sketch) {
+    final WindowExtras extras = bucket.extras();
+    return bucket.withExtras(
+        new WindowExtras(extras.timeWeighted(), extras.carryIn(), extras.weighting(), sketch));
+  }
 }

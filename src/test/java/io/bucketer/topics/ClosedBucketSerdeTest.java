@@ -17,6 +17,7 @@ import io.bucketer.buckets.TimeWeighted;
 import io.bucketer.buckets.TimeWeighting;
 import io.bucketer.buckets.WindowExtras;
 import io.bucketer.buckets.WindowSummary;
+import io.bucketer.sketch.ValueSketch;
 import java.io.ByteArrayOutputStream;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -76,10 +77,86 @@ class ClosedBucketSerdeTest {
   }
 
   @Test
-  void shouldStartTheValueWithFormatVersionThree() {
+  void shouldStartTheValueWithFormatVersionFour() {
     final byte[] bytes = serde.serializer().serialize("buckets", SAMPLE);
 
-    assertThat(bytes[0]).isEqualTo((byte) 3);
+    assertThat(bytes[0]).isEqualTo((byte) 4);
+  }
+
+  /** {@link #hourWithTimeWeightedParts} with the sketches of its minutes and of the hour. */
+  private static ClosedBucket hourWithSketches() {
+    final ClosedBucket hour = hourWithTimeWeightedParts();
+    final List<WindowSummary> summaries = new ArrayList<>();
+    final List<ValueSketch> sketches = new ArrayList<>();
+    for (final WindowSummary summary : hour.summaries()) {
+      final ValueSketch sketch =
+          ValueSketch.of(new double[] {summary.stats().min(), summary.stats().max()}, 0.01);
+      sketches.add(sketch);
+      summaries.add(
+          new WindowSummary(
+              MINUTE, summary.start(), summary.stats(), summary.timeWeighted(), sketch));
+    }
+    final WindowExtras extras = hour.extras();
+    return new ClosedBucket(
+        hour.series(),
+        HOUR,
+        hour.windowStart(),
+        hour.stats(),
+        List.of(),
+        summaries,
+        hour.window(),
+        0,
+        1,
+        3,
+        new WindowExtras(
+            extras.timeWeighted(),
+            extras.carryIn(),
+            extras.weighting(),
+            ValueSketch.mergeAll(0.01, sketches)));
+  }
+
+  @Test
+  void shouldKeepTheQuantileSketchesThroughARoundTrip() {
+    final ClosedBucket hour = hourWithSketches();
+
+    final ClosedBucket decoded = roundTrip(hour);
+
+    assertThat(decoded).isEqualTo(hour);
+    assertThat(decoded.extras().sketch().count()).isEqualTo(4);
+    assertThat(decoded.summaries().get(1).sketch()).isEqualTo(hour.summaries().get(1).sketch());
+  }
+
+  @Test
+  void shouldReadFormatThreeWithTheSketchesUnknown() {
+    final ClosedBucket hour = hourWithSketches();
+    final byte[] formatThree = GoldenTopicFormatsTest.formatThree(hour);
+
+    assertThat(formatThree[0]).isEqualTo((byte) 3);
+    final ClosedBucket decoded = ClosedBucketSerde.decode(formatThree);
+
+    assertThat(decoded).isEqualTo(hourWithTimeWeightedParts());
+    assertThat(decoded.extras().sketch()).isNull();
+    assertThat(decoded.summaries()).extracting(WindowSummary::sketch).containsOnlyNulls();
+  }
+
+  @Test
+  void shouldRefuseAValueWhoseSketchDoesNotDecode() {
+    final ClosedBucket hour = hourWithSketches();
+    final ClosedBucketRecord record = ClosedBucketSerde.toRecord(hour);
+    record.setWindowSketch(java.nio.ByteBuffer.wrap(new byte[] {9, 9, 9}));
+    final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    out.write(4);
+    final BinaryEncoder encoder = EncoderFactory.get().directBinaryEncoder(out, null);
+    try {
+      new SpecificDatumWriter<>(ClosedBucketRecord.class).write(record, encoder);
+      encoder.flush();
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+
+    assertThatThrownBy(() -> ClosedBucketSerde.decode(out.toByteArray()))
+        .isInstanceOf(SerializationException.class)
+        .hasMessageContaining("malformed quantile sketch");
   }
 
   /** An hour whose window and minutes carry their time-weighted parts, a reading carried in. */

@@ -9,6 +9,7 @@ import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.Measurement;
 import io.bucketer.buckets.RollupPlan;
 import io.bucketer.buckets.SeriesKey;
+import io.bucketer.buckets.SketchAccuracies;
 import io.bucketer.buckets.TimeWeightings;
 import io.bucketer.windows.HeldReadings.HeldReading;
 import io.bucketer.windows.WindowLifecycle.Outcome;
@@ -35,7 +36,11 @@ class HeldReadingsTest {
         store,
         new WindowTimes(plan, Duration.ofSeconds(10), Duration.ofHours(2)),
         new WindowBuckets(
-            store, plan, BucketLayout.finestKeepsMeasurements(1000), TimeWeightings.DEFAULT),
+            store,
+            plan,
+            BucketLayout.finestKeepsMeasurements(1000),
+            TimeWeightings.DEFAULT,
+            SketchAccuracies.DEFAULT),
         policy);
   }
 
