@@ -4,8 +4,10 @@ import io.bucketer.buckets.BucketStats;
 import io.bucketer.buckets.ClosedBucket;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.SeriesKey;
+import io.bucketer.buckets.WindowExtras;
 import io.bucketer.buckets.WindowSummary;
 import io.bucketer.query.StoredWindows.StoredWindow;
+import io.bucketer.sketch.ValueSketch;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,7 +17,9 @@ import java.util.List;
  * granularity, as the stream builds them: one {@link WindowSummary} per source window, in start
  * order, cut into documents of at most {@code maxSummaries} ({@link ClosedBucket#ofSummaries}), and
  * the whole window's stats the source windows' stats merged in start order, as the stream merges
- * each finer window into the coarser one when it closes.
+ * each finer window into the coarser one when it closes. Each summary carries its source window's
+ * quantile sketch, and the window the merge of them, as the stream's; the time-weighted parts are
+ * not built (they need the bridges between stored windows).
  *
  * <p><b>Revision: the sum of the source windows' revisions.</b> A source window's revision counts
  * the changes it took after it closed (late readings, replaced values); the window built from them
@@ -70,11 +74,37 @@ final class RolledUpWindow {
                 + Instant.ofEpochMilli(start));
       }
       previous = stored.start();
-      summaries.add(new WindowSummary(source, stored.start(), stored.stats()));
+      summaries.add(
+          new WindowSummary(source, stored.start(), stored.stats(), null, stored.sketch()));
       window = window == null ? stored.stats() : window.merge(stored.stats());
       revision = Math.addExact(revision, stored.revision());
     }
+    final ValueSketch sketch = merged(sources);
     return ClosedBucket.ofSummaries(
-        series, target, start, window, summaries, revision, maxSummaries);
+        series,
+        target,
+        start,
+        window,
+        summaries,
+        revision,
+        maxSummaries,
+        sketch == null ? null : WindowExtras.ofSketch(sketch));
+  }
+
+  /**
+   * The merge of the source windows' sketches, exactly the stream's: null when one has none, or
+   * when their accuracies differ (a metric's accuracy changed), which merging would lose.
+   */
+  private static ValueSketch merged(final List<StoredWindow> sources) {
+    final List<ValueSketch> sketches = new ArrayList<>(sources.size());
+    for (final StoredWindow stored : sources) {
+      final ValueSketch sketch = stored.sketch();
+      if (sketch == null
+          || sketch.relativeAccuracy() != sources.get(0).sketch().relativeAccuracy()) {
+        return null;
+      }
+      sketches.add(sketch);
+    }
+    return ValueSketch.mergeAll(sketches.get(0).relativeAccuracy(), sketches);
   }
 }

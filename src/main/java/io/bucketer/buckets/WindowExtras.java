@@ -9,7 +9,8 @@ import io.bucketer.sketch.ValueSketch;
  * the window's values. The same on every {@code seq} part of a window: a part of a window's
  * readings has no time-weighted average or quantiles of its own.
  *
- * @param timeWeighted the window's part
+ * @param timeWeighted the window's part; null when unknown (a backfill, which rolls windows up from
+ *     stored ones, does not build it), and then so are the next two
  * @param carryIn the series' last reading before the window, when its hold reaches into the window;
  *     else null
  * @param weighting the max gap and interpolation it was computed with
@@ -17,6 +18,20 @@ import io.bucketer.sketch.ValueSketch;
  */
 public record WindowExtras(
     TimeWeighted timeWeighted, Measurement carryIn, TimeWeighting weighting, ValueSketch sketch) {
+
+  public WindowExtras {
+    if (timeWeighted != null && weighting == null) {
+      throw new IllegalArgumentException("a time-weighted part without its weighting");
+    }
+    if (timeWeighted == null && (carryIn != null || weighting != null)) {
+      throw new IllegalArgumentException("a carried-in reading or weighting without a part");
+    }
+  }
+
+  /** A window's sketch alone: what a backfill knows of a window beyond its computed fields. */
+  public static WindowExtras ofSketch(final ValueSketch sketch) {
+    return new WindowExtras(null, null, null, sketch);
+  }
 
   /** Extras without a quantile sketch: quantiles off, or a bucket written before they were kept. */
   public WindowExtras(

@@ -2,6 +2,7 @@ package io.bucketer.query;
 
 import static io.bucketer.buckets.BucketDocumentNames.BUCKETS;
 import static io.bucketer.buckets.BucketDocumentNames.METRIC;
+import static io.bucketer.buckets.BucketDocumentNames.QUANTILE_SKETCH;
 import static io.bucketer.buckets.BucketDocumentNames.REVISION;
 import static io.bucketer.buckets.BucketDocumentNames.SENSOR_ID;
 import static io.bucketer.buckets.BucketDocumentNames.SEQ;
@@ -17,6 +18,7 @@ import io.bucketer.buckets.BucketDocumentNames;
 import io.bucketer.buckets.BucketStats;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.SeriesKey;
+import io.bucketer.sketch.ValueSketch;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Date;
@@ -51,8 +53,11 @@ public final class StoredWindows {
    *     carried one. Read back from the document, they lack the spread's internal form, so merging
    *     them gives an average and a deviation equal to the stream's to rounding only ({@link
    *     StoredStats}).
+   * @param sketch the whole window's quantile sketch; null when its documents have none (written
+   *     with quantiles off or before they were kept) or it does not decode
    */
-  public record StoredWindow(SeriesKey series, long start, int revision, BucketStats stats) {}
+  public record StoredWindow(
+      SeriesKey series, long start, int revision, BucketStats stats, ValueSketch sketch) {}
 
   /** Documents the driver fetches at once, and the stream holds at most ahead of its reader. */
   private static final int BATCH = 500;
@@ -206,11 +211,28 @@ public final class StoredWindows {
         offsetSeq = seq;
       }
     }
+    final BsonDocument window = first.getDocument(WINDOW);
     return new StoredWindow(
         series,
         start,
         first.getInt32(REVISION, new BsonInt32(0)).getValue(),
-        StoredStats.of(first.getDocument(WINDOW), start, granularity.windowEnd(start), offset));
+        StoredStats.of(window, start, granularity.windowEnd(start), offset),
+        sketchOf(window));
+  }
+
+  /**
+   * The window's sketch, or null when it has none or one that does not decode: a window without a
+   * sketch leaves the one rolled up from it without one, which its readers answer as unknown.
+   */
+  private static ValueSketch sketchOf(final BsonDocument window) {
+    if (!window.isBinary(QUANTILE_SKETCH)) {
+      return null;
+    }
+    try {
+      return ValueSketch.decode(window.getBinary(QUANTILE_SKETCH).getData());
+    } catch (IllegalArgumentException e) {
+      return null;
+    }
   }
 
   private static int seq(final BsonDocument part) {

@@ -132,7 +132,7 @@ public final class BucketDocuments {
       writer.writeStartDocument(WINDOW);
       writeComputedFields(writer, bucket.window());
       if (bucket.extras() != null) {
-        writeWindowTimeWeight(writer, bucket.extras(), bucket.windowEnd() - bucket.windowStart());
+        writeWindowExtras(writer, bucket.extras(), bucket.windowEnd() - bucket.windowStart());
       }
       writer.writeEndDocument();
       if (bucket.summaries().isEmpty()) {
@@ -176,13 +176,18 @@ public final class BucketDocuments {
   }
 
   /**
-   * The window's time-weighted part: covered time and its fraction of the window, the integral in
-   * value·s and the time-weighted average (absent when nothing is covered), the gaps, the reading
-   * carried in, and the max gap and interpolation they were computed with.
+   * The window's time-weighted part, when known: covered time and its fraction of the window, the
+   * integral in value·s and the time-weighted average (absent when nothing is covered), the gaps,
+   * the reading carried in, and the max gap and interpolation they were computed with; then its
+   * quantile sketch, when known.
    */
-  private static void writeWindowTimeWeight(
+  private static void writeWindowExtras(
       final BsonWriter writer, final WindowExtras extras, final long spanMillis) {
     final TimeWeighted part = extras.timeWeighted();
+    if (part == null) {
+      writeSketch(writer, extras.sketch());
+      return;
+    }
     writer.writeInt64(COVERED_MS, part.coveredMillis());
     writer.writeDouble(COVERAGE, part.coverage(spanMillis));
     writer.writeDouble(INTEGRAL, part.integralValueSeconds());

@@ -167,6 +167,7 @@ public final class ClosedBucketSerde implements Serde<ClosedBucket> {
     }
     final WindowExtras extras = bucket.extras();
     final Measurement carryIn = extras == null ? null : extras.carryIn();
+    final TimeWeighting weighting = extras == null ? null : extras.weighting();
     return ClosedBucketRecord.newBuilder()
         .setSensorId(bucket.series().sensorId())
         .setMetric(bucket.series().metric())
@@ -185,8 +186,8 @@ public final class ClosedBucketSerde implements Serde<ClosedBucket> {
         .setWindowTimeWeight(extras == null ? null : toRecord(extras.timeWeighted()))
         .setCarryIn(
             carryIn == null ? null : new MeasurementRecord(carryIn.timestamp(), carryIn.value()))
-        .setMaxGapMs(extras == null ? null : extras.weighting().maxGapMillis())
-        .setInterpolation(extras == null ? null : extras.weighting().interpolation().label())
+        .setMaxGapMs(weighting == null ? null : weighting.maxGapMillis())
+        .setInterpolation(weighting == null ? null : weighting.interpolation().label())
         .setWindowSketch(extras == null ? null : bytesOf(extras.sketch()))
         .build();
   }
@@ -238,8 +239,9 @@ public final class ClosedBucketSerde implements Serde<ClosedBucket> {
 
   /** The window's extras; null for a record without them (format 2). */
   private static WindowExtras extrasOf(final ClosedBucketRecord record) {
+    final ValueSketch sketch = sketchOf(record.getWindowSketch());
     if (record.getWindowTimeWeight() == null) {
-      return null;
+      return sketch == null ? null : WindowExtras.ofSketch(sketch);
     }
     if (record.getMaxGapMs() == null
         || !Interpolation.STEP.label().equals(record.getInterpolation())) {
@@ -251,7 +253,7 @@ public final class ClosedBucketSerde implements Serde<ClosedBucket> {
         fromRecord(record.getWindowTimeWeight()),
         carryIn == null ? null : new Measurement(carryIn.getTimestamp(), carryIn.getValue()),
         new TimeWeighting(record.getMaxGapMs(), Interpolation.STEP),
-        sketchOf(record.getWindowSketch()));
+        sketch);
   }
 
   private static StatsRecord toRecord(final BucketStats stats) {

@@ -10,6 +10,7 @@ import io.bucketer.buckets.Measurement;
 import io.bucketer.buckets.SeriesKey;
 import io.bucketer.buckets.WindowSummary;
 import io.bucketer.query.StoredWindows.StoredWindow;
+import io.bucketer.sketch.ValueSketch;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,7 +34,54 @@ class RolledUpWindowTest {
         BucketStats.ofAll(
             List.of(
                 new Measurement(start + 5_000, value), new Measurement(start + 35_000, value + 1)),
-            offset));
+            offset),
+        null);
+  }
+
+  /** {@link #minute} with the sketch of its two readings at {@code accuracy}. */
+  private static StoredWindow sketchedMinute(
+      final int index, final double value, final double accuracy) {
+    final StoredWindow minute = minute(index, value, 0, null);
+    return new StoredWindow(
+        SERIES,
+        minute.start(),
+        0,
+        minute.stats(),
+        ValueSketch.of(new double[] {value, value + 1}, accuracy));
+  }
+
+  @Test
+  void shouldCarryEachSourceSketchAndMergeThemIntoTheWindowsAsTheStreamDoes() {
+    final List<StoredWindow> sources =
+        List.of(
+            sketchedMinute(0, 1, 0.01), sketchedMinute(4, 20, 0.01), sketchedMinute(9, 300, 0.01));
+
+    final ClosedBucket bucket =
+        RolledUpWindow.buckets(SERIES, QUARTER, MINUTE, START, sources, 100).get(0);
+
+    assertThat(bucket.summaries())
+        .extracting(WindowSummary::sketch)
+        .containsExactlyElementsOf(sources.stream().map(StoredWindow::sketch).toList());
+    assertThat(bucket.extras().sketch())
+        .isEqualTo(ValueSketch.of(new double[] {1, 2, 20, 21, 300, 301}, 0.01));
+    assertThat(bucket.extras().timeWeighted()).isNull();
+  }
+
+  @Test
+  void shouldLeaveTheWindowWithoutASketchWhenASourceHasNoneOrAnotherAccuracy() {
+    final List<StoredWindow> oneWithout =
+        List.of(sketchedMinute(0, 1, 0.01), minute(4, 20, 0, null));
+    final List<StoredWindow> accuracyChanged =
+        List.of(sketchedMinute(0, 1, 0.01), sketchedMinute(4, 20, 0.001));
+
+    assertThat(
+            RolledUpWindow.buckets(SERIES, QUARTER, MINUTE, START, oneWithout, 100).get(0).extras())
+        .isNull();
+    assertThat(
+            RolledUpWindow.buckets(SERIES, QUARTER, MINUTE, START, accuracyChanged, 100)
+                .get(0)
+                .extras())
+        .isNull();
   }
 
   @Test
