@@ -3,6 +3,7 @@ package io.bucketer.query;
 import io.bucketer.buckets.BucketStats;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.TimeWeighted;
+import io.bucketer.sketch.ValueSketch;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -57,7 +58,28 @@ final class PointMerge {
       stats = stats.merge(window.stats());
       open |= window.open();
     }
-    return new WindowTotals(point, start, stats, open, timeWeighted(point, start, windows));
+    return new WindowTotals(
+        point, start, stats, open, timeWeighted(point, start, windows), null, sketch(windows));
+  }
+
+  /**
+   * The point's quantile sketch: its windows' sketches merged, exactly, when each window has one
+   * and all have the same relative accuracy; else null, unknown (a window read from the state, or
+   * from a document without a sketch). Unlike the time-weighted part, windows without readings add
+   * nothing to it.
+   */
+  private static ValueSketch sketch(final List<WindowTotals> windows) {
+    final List<ValueSketch> sketches = new ArrayList<>(windows.size());
+    for (final WindowTotals window : windows) {
+      final ValueSketch sketch = window.sketch();
+      if (sketch == null
+          || sketch.count() != window.count()
+          || sketch.relativeAccuracy() != windows.get(0).sketch().relativeAccuracy()) {
+        return null;
+      }
+      sketches.add(sketch);
+    }
+    return ValueSketch.mergeAll(sketches.get(0).relativeAccuracy(), sketches);
   }
 
   /**

@@ -4,7 +4,7 @@ import io.bucketer.buckets.Measurement;
 import io.bucketer.buckets.TimeWeighted;
 import io.bucketer.buckets.TimeWeighting;
 import java.util.List;
-import java.util.function.BiFunction;
+import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 
@@ -48,7 +48,7 @@ final class RangeTimeWeight {
   private final long to;
   private final TimeWeighting how;
   private final Supplier<StoredBuckets.ReadingBefore> readingBeforeFrom;
-  private final BiFunction<Long, Long, List<Measurement>> readingsBetween;
+  private final Function<WindowTotals, List<Measurement>> readingsOf;
   private final Predicate<WindowTotals> fromState;
 
   /** Up to where the range has been folded. */
@@ -64,7 +64,7 @@ final class RangeTimeWeight {
   /**
    * @param readingBeforeFrom looks up the series' last reading before {@code from}, called only
    *     when the range does not start with a stored window (whose part holds that reading's hold)
-   * @param readingsBetween the series' readings in {@code [from, to)}, for windows of the state
+   * @param readingsOf the readings of a window of the state
    * @param fromState tells a window read from the processor's state
    */
   RangeTimeWeight(
@@ -72,13 +72,13 @@ final class RangeTimeWeight {
       final long to,
       final TimeWeighting how,
       final Supplier<StoredBuckets.ReadingBefore> readingBeforeFrom,
-      final BiFunction<Long, Long, List<Measurement>> readingsBetween,
+      final Function<WindowTotals, List<Measurement>> readingsOf,
       final Predicate<WindowTotals> fromState) {
     this.from = from;
     this.to = to;
     this.how = how;
     this.readingBeforeFrom = readingBeforeFrom;
-    this.readingsBetween = readingsBetween;
+    this.readingsOf = readingsOf;
     this.fromState = fromState;
     this.at = from;
   }
@@ -89,11 +89,7 @@ final class RangeTimeWeight {
       return;
     }
     if (window.timeWeighted() == null && fromState.test(window)) {
-      // Its readings end with its last one: no finer window after it is read for nothing.
-      readings(
-          window.start(),
-          window.end(),
-          readingsBetween.apply(window.start(), window.stats().lastTimestamp() + 1));
+      readings(window.start(), window.end(), readingsOf.apply(window));
       return;
     }
     if (window.timeWeighted() == null) {

@@ -7,14 +7,17 @@ import io.bucketer.buckets.Measurement;
 import io.bucketer.buckets.Retention;
 import io.bucketer.buckets.RollupPlan;
 import io.bucketer.buckets.SeriesKey;
+import io.bucketer.buckets.SketchAccuracies;
 import io.bucketer.buckets.TimeSpans;
 import io.bucketer.buckets.TimeWeighted;
 import io.bucketer.buckets.TimeWeighting;
 import io.bucketer.buckets.TimeWeightings;
+import io.bucketer.sketch.ValueSketch;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalDouble;
 
 /**
  * The read path: statistics of a series over a range, and its windows of one granularity, from
@@ -30,7 +33,11 @@ public final class SeriesQueries {
    * @param stats the computed fields of the range's readings; null when it has none
    */
   public record Statistics(
-      BucketStats stats, TimeWeight timeWeight, long documentsRead, long stateWindowsRead) {
+      BucketStats stats,
+      TimeWeight timeWeight,
+      RangeSketch sketch,
+      long documentsRead,
+      long stateWindowsRead) {
 
     public long count() {
       return stats == null ? 0 : stats.count();
@@ -111,6 +118,21 @@ public final class SeriesQueries {
     }
   }
 
+  /**
+   * The quantile sketch of a range: the exact merge of the stored sketches of the whole windows
+   * read and a sketch of the readings read raw, so its quantiles are within {@code
+   * relativeAccuracy} of the exact ones, and it counts every reading of the range.
+   *
+   * @param sketch the sketch of the range's readings; null when unknown, {@code missing} says why
+   * @param relativeAccuracy the series' α ({@code quantiles.relative.accuracy}); empty when
+   *     quantiles are off for it
+   * @param missing null when the sketch is known; else {@code quantiles_off}, {@code
+   *     window_without_sketch} (a stored window read has none: written before sketches were kept,
+   *     or with quantiles off, or its sketch does not decode), or {@code accuracy_changed} (a
+   *     stored window's sketch has another relative accuracy than the series has now)
+   */
+  public record RangeSketch(ValueSketch sketch, OptionalDouble relativeAccuracy, String missing) {}
+
   /** Windows of one granularity, and what was read to find them. */
   public record Windows(List<WindowTotals> windows, long documentsRead, long stateWindowsRead) {}
 
@@ -132,6 +154,7 @@ public final class SeriesQueries {
   private final Clock clock;
   private final TimeWeightings weightings;
   private final IntegralUnits integralUnits;
+  private final SketchAccuracies accuracies;
 
   /** Queries of documents kept for ever, of series weighted by the default max gap. */
   public SeriesQueries(final StoredBuckets stored) {
@@ -143,20 +166,34 @@ public final class SeriesQueries {
     this(stored, retention, clock, TimeWeightings.DEFAULT, IntegralUnits.SECONDS);
   }
 
-  /**
-   * @param retention how long MongoDB keeps each granularity's documents: a query that would need
-   *     documents already expired is refused rather than answered from what is left
-   * @param weightings each metric's max gap, as the processor computes documents with it: the
-   *     time-weighted part of a range is folded with it, and only from documents computed with it
-   * @param integralUnits the unit of each metric's integral in answers
-   */
+  /** Queries of series whose sketches have the default relative accuracy. */
   public SeriesQueries(
       final StoredBuckets stored,
       final Retention retention,
       final Clock clock,
       final TimeWeightings weightings,
       final IntegralUnits integralUnits) {
+    this(stored, retention, clock, weightings, integralUnits, SketchAccuracies.DEFAULT);
+  }
+
+  /**
+   * @param retention how long MongoDB keeps each granularity's documents: a query that would need
+   *     documents already expired is refused rather than answered from what is left
+   * @param weightings each metric's max gap, as the processor computes documents with it: the
+   *     time-weighted part of a range is folded with it, and only from documents computed with it
+   * @param integralUnits the unit of each metric's integral in answers
+   * @param accuracies each metric's sketch accuracy, as the processor builds sketches with it: a
+   *     range's sketch merges only stored sketches of it, and sketches its raw readings with it
+   */
+  public SeriesQueries(
+      final StoredBuckets stored,
+      final Retention retention,
+      final Clock clock,
+      final TimeWeightings weightings,
+      final IntegralUnits integralUnits,
+      final SketchAccuracies accuracies) {
     this.stored = stored;
+    this.accuracies = accuracies;
     this.weightings = weightings;
     this.integralUnits = integralUnits;
     this.plan = new RollupPlan(stored.granularities());
@@ -173,7 +210,8 @@ public final class SeriesQueries {
    * over {@code [from, to)}, and its exact time-weighted part ({@link RangeTimeWeight}): the stored
    * parts of the whole windows read, the raw readings' at the edges, bridges between them, and a
    * leading stretch held by the series' last reading before {@code from} (one more document read
-   * when the range does not start with a stored window).
+   * when the range does not start with a stored window); and its quantile sketch ({@link
+   * RangeQuantiles}), merged from the same windows' sketches and the same raw readings.
    *
    * @throws IllegalArgumentException when {@code from >= to}
    */
@@ -195,8 +233,10 @@ public final class SeriesQueries {
             to,
             how,
             () -> view.readingBefore(from, how.maxGapMillis()),
-            view::measurements,
+            view::readingsOf,
             view::fromState);
+    final RangeQuantiles quantiles =
+        new RangeQuantiles(accuracies.of(series), view::readingsOf, view::fromState);
     // The parts come in time order, so each merges in as the later one.
     BucketStats stats = null;
     for (final RangePlan.Part part : parts) {
@@ -205,10 +245,12 @@ public final class SeriesQueries {
             view.windows(whole.granularity(), whole.from(), whole.to())) {
           stats = stats == null ? window.stats() : stats.merge(window.stats());
           timeWeight.window(window);
+          quantiles.window(window);
         }
       } else {
         final List<Measurement> readings = view.measurements(part.from(), part.to());
         timeWeight.readings(part.from(), part.to(), readings);
+        quantiles.readings(readings);
         if (!readings.isEmpty()) {
           final BucketStats ofReadings = BucketStats.ofAll(readings, null);
           stats = stats == null ? ofReadings : stats.merge(ofReadings);
@@ -224,6 +266,7 @@ public final class SeriesQueries {
             folded.spanMillis(),
             integralUnits.of(series),
             folded.missing()),
+        quantiles.finish(),
         view.documentsRead(),
         view.stateWindowsRead());
   }

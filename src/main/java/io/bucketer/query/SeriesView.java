@@ -5,8 +5,10 @@ import io.bucketer.buckets.Measurement;
 import io.bucketer.buckets.RollupPlan;
 import io.bucketer.buckets.SeriesKey;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
@@ -32,6 +34,9 @@ final class SeriesView {
 
   /** The windows answered from the state, by granularity and start. */
   private final Set<String> fromState = new HashSet<>();
+
+  /** The readings of windows of the state, read once for all the fields computed from them. */
+  private final Map<String, List<Measurement>> stateReadings = new HashMap<>();
 
   SeriesView(
       final SeriesKey series,
@@ -87,9 +92,20 @@ final class SeriesView {
   }
 
   /**
-   * The state's window, which is newer than MongoDB's; with the stored time-weighted part when the
-   * window has closed and its document holds the same readings (the state keeps no part of its
-   * own).
+   * The readings of {@code window}, one of the state's ({@link #fromState}): read once, however
+   * many of the fields a range computes from them (its time-weighted part, its quantile sketch).
+   * They end with its last one: no finer window after it is read for nothing.
+   */
+  List<Measurement> readingsOf(final WindowTotals window) {
+    return stateReadings.computeIfAbsent(
+        key(window.granularity(), window.start()),
+        key -> measurements(window.start(), window.stats().lastTimestamp() + 1));
+  }
+
+  /**
+   * The state's window, which is newer than MongoDB's; with the stored time-weighted part and
+   * quantile sketch when the window has closed and its document holds the same readings (the state
+   * keeps neither of its own).
    */
   private static WindowTotals newer(final WindowTotals live, final WindowTotals stored) {
     final boolean sameReadings =
@@ -105,7 +121,8 @@ final class SeriesView {
             live.stats(),
             false,
             stored.timeWeighted(),
-            stored.weighting());
+            stored.weighting(),
+            stored.sketch());
   }
 
   /**

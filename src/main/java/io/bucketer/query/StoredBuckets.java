@@ -207,7 +207,8 @@ public final class StoredBuckets {
                   StoredStats.of(summary, start, granularity.windowEnd(start)),
                   false,
                   StoredStats.timeWeighted(summary),
-                  weighting));
+                  weighting,
+                  StoredStats.sketch(summary)));
         }
       }
     }
@@ -235,7 +236,8 @@ public final class StoredBuckets {
               StoredStats.of(window, start, granularity.windowEnd(start)),
               false,
               StoredStats.timeWeighted(window),
-              StoredStats.weighting(window)));
+              StoredStats.weighting(window),
+              StoredStats.sketch(window)));
     }
     windows.sort(Comparator.comparingLong(WindowTotals::start));
     return new Read<>(windows, documents.size());

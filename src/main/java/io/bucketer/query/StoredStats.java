@@ -15,6 +15,7 @@ import static io.bucketer.buckets.BucketDocumentNames.LONGEST_GAP_MS;
 import static io.bucketer.buckets.BucketDocumentNames.MAX;
 import static io.bucketer.buckets.BucketDocumentNames.MAX_GAP_MS;
 import static io.bucketer.buckets.BucketDocumentNames.MIN;
+import static io.bucketer.buckets.BucketDocumentNames.QUANTILE_SKETCH;
 import static io.bucketer.buckets.BucketDocumentNames.STDDEV;
 import static io.bucketer.buckets.BucketDocumentNames.SUM;
 
@@ -22,7 +23,13 @@ import io.bucketer.buckets.BucketStats;
 import io.bucketer.buckets.Measurement;
 import io.bucketer.buckets.TimeWeighted;
 import io.bucketer.buckets.TimeWeighting;
+import io.bucketer.sketch.ValueSketch;
+import java.util.concurrent.atomic.AtomicLong;
+import org.bson.BsonBinarySubType;
 import org.bson.BsonDocument;
+import org.bson.BsonValue;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The computed fields of a stored document, of its {@code window}, or of one of its summaries, as
@@ -30,6 +37,11 @@ import org.bson.BsonDocument;
  * lack them: those read as unknown (NaN), and so does whatever they are merged into.
  */
 final class StoredStats {
+
+  private static final Logger LOG = LoggerFactory.getLogger(StoredStats.class);
+
+  /** Stored sketches read that did not decode, since the process started. */
+  private static final AtomicLong MALFORMED_SKETCHES = new AtomicLong();
 
   private StoredStats() {}
 
@@ -106,6 +118,45 @@ final class StoredStats {
     return window != null && window.containsKey(MAX_GAP_MS)
         ? new TimeWeighting(window.getNumber(MAX_GAP_MS).longValue())
         : null;
+  }
+
+  /**
+   * The quantile sketch a document's {@code window} or a summary holds (BSON binary of subtype 0,
+   * {@link ValueSketch#encode}'s bytes); null when it has none, and null too when it holds one that
+   * does not decode: such a window is answered without quantiles, as one written before sketches
+   * were kept, rather than failing the whole read. The first is logged, all are counted ({@link
+   * #malformedSketches}).
+   */
+  static ValueSketch sketch(final BsonDocument fields) {
+    final BsonValue stored = fields.get(QUANTILE_SKETCH);
+    if (stored == null || stored.isNull()) {
+      return null;
+    }
+    if (!stored.isBinary() || stored.asBinary().getType() != BsonBinarySubType.BINARY.getValue()) {
+      return malformed("it is not binary data of subtype 0");
+    }
+    try {
+      return ValueSketch.decode(stored.asBinary().getData());
+    } catch (RuntimeException e) {
+      // decode refuses malformed bytes with IllegalArgumentException; whatever else a corrupt
+      // document may provoke in the library is no reason to fail the read either.
+      return malformed(String.valueOf(e.getMessage()));
+    }
+  }
+
+  /** How many stored sketches read since the process started did not decode. */
+  static long malformedSketches() {
+    return MALFORMED_SKETCHES.get();
+  }
+
+  private static ValueSketch malformed(final String why) {
+    if (MALFORMED_SKETCHES.getAndIncrement() == 0) {
+      LOG.warn(
+          "a stored quantile sketch does not decode ({}): windows whose sketch does not decode are"
+              + " answered without quantiles; later ones are counted, not logged",
+          why);
+    }
+    return null;
   }
 
   private static Measurement reading(

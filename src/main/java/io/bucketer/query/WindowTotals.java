@@ -4,6 +4,7 @@ import io.bucketer.buckets.BucketStats;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.TimeWeighted;
 import io.bucketer.buckets.TimeWeighting;
+import io.bucketer.sketch.ValueSketch;
 
 /**
  * The computed fields of one window of one series, whether read from a stored bucket, from the
@@ -14,6 +15,9 @@ import io.bucketer.buckets.TimeWeighting;
  * @param timeWeighted the window's time-weighted part as its document stores it; null when unknown
  *     (a document written before it was kept, or a window read from the processor's state)
  * @param weighting what the time-weighted part was computed with; null when there is none
+ * @param sketch the quantile sketch of the window's values as its document stores it; null when
+ *     unknown (quantiles off, a document written before sketches were kept or whose sketch does not
+ *     decode, a window read from the processor's state)
  */
 public record WindowTotals(
     Granularity granularity,
@@ -21,7 +25,19 @@ public record WindowTotals(
     BucketStats stats,
     boolean open,
     TimeWeighted timeWeighted,
-    TimeWeighting weighting) {
+    TimeWeighting weighting,
+    ValueSketch sketch) {
+
+  /** Totals without a quantile sketch. */
+  public WindowTotals(
+      final Granularity granularity,
+      final long start,
+      final BucketStats stats,
+      final boolean open,
+      final TimeWeighted timeWeighted,
+      final TimeWeighting weighting) {
+    this(granularity, start, stats, open, timeWeighted, weighting, null);
+  }
 
   /** Totals with a time-weighted part whose weighting is not known. */
   public WindowTotals(
@@ -30,7 +46,7 @@ public record WindowTotals(
       final BucketStats stats,
       final boolean open,
       final TimeWeighted timeWeighted) {
-    this(granularity, start, stats, open, timeWeighted, null);
+    this(granularity, start, stats, open, timeWeighted, null, null);
   }
 
   /** Totals without a time-weighted part. */
@@ -39,7 +55,7 @@ public record WindowTotals(
       final long start,
       final BucketStats stats,
       final boolean open) {
-    this(granularity, start, stats, open, null, null);
+    this(granularity, start, stats, open, null, null, null);
   }
 
   public long end() {
@@ -68,7 +84,7 @@ public record WindowTotals(
 
   /**
    * The totals of both windows' readings, in this window: open while either part is. Only open
-   * parts are added, which have no time-weighted part yet.
+   * parts are added, which have no time-weighted part and no sketch yet.
    */
   WindowTotals plus(final WindowTotals other) {
     final boolean otherIsLater = other.stats.lastTimestamp() >= stats.lastTimestamp();

@@ -6,11 +6,15 @@ import io.bucketer.buckets.BucketStats;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.Measurement;
 import io.bucketer.buckets.TimeWeighted;
+import io.bucketer.sketch.ValueSketch;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** A chart point's time-weighted part: its windows' parts added up, or unknown. */
+/**
+ * A chart point's time-weighted part: its windows' parts added up, or unknown; its quantile sketch:
+ * its windows' sketches merged, or unknown.
+ */
 class PointMergeTest {
 
   private static final Granularity MINUTE = Granularity.parse("1m");
@@ -25,6 +29,49 @@ class PointMergeTest {
         BucketStats.ofAll(List.of(new Measurement(start + 5_000, index)), null),
         false,
         part);
+  }
+
+  /**
+   * A minute of readings {@code index}, {@code index + 10} and {@code index + 20}, sketched at α.
+   */
+  private static WindowTotals sketched(final int index, final double alpha) {
+    final long start = START + index * 60_000L;
+    final List<Measurement> readings =
+        List.of(
+            new Measurement(start + 1_000, index),
+            new Measurement(start + 2_000, index + 10),
+            new Measurement(start + 3_000, index + 20));
+    return new WindowTotals(
+        MINUTE,
+        start,
+        BucketStats.ofAll(readings, null),
+        false,
+        null,
+        null,
+        ValueSketch.of(readings, Measurement::value, alpha));
+  }
+
+  @Test
+  void shouldMergeTheSketchesOfItsWindowsAndKnowNoneWhenOneLacksItsOwnOrHasAnotherAccuracy() {
+    final WindowTotals whole =
+        PointMerge.merged(
+            THREE_MINUTES, START, List.of(sketched(0, 0.01), sketched(1, 0.01), sketched(2, 0.01)));
+    final WindowTotals withoutTheMiddle =
+        PointMerge.merged(THREE_MINUTES, START, List.of(sketched(0, 0.01), sketched(2, 0.01)));
+    final WindowTotals withAnOlderDocument =
+        PointMerge.merged(
+            THREE_MINUTES, START, List.of(sketched(0, 0.01), minute(1, null), sketched(2, 0.01)));
+    final WindowTotals ofTwoAccuracies =
+        PointMerge.merged(THREE_MINUTES, START, List.of(sketched(0, 0.01), sketched(1, 0.02)));
+
+    assertThat(whole.sketch())
+        .isEqualTo(ValueSketch.of(new double[] {0, 10, 20, 1, 11, 21, 2, 12, 22}, 0.01));
+    assertThat(whole.sketch().count()).isEqualTo(whole.count());
+    // a window without readings adds nothing to the values
+    assertThat(withoutTheMiddle.sketch())
+        .isEqualTo(ValueSketch.of(new double[] {0, 10, 20, 2, 12, 22}, 0.01));
+    assertThat(withAnOlderDocument.sketch()).isNull();
+    assertThat(ofTwoAccuracies.sketch()).isNull();
   }
 
   @Test
