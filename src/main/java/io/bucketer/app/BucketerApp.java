@@ -3,6 +3,7 @@ package io.bucketer.app;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.IntegralUnits;
 import io.bucketer.buckets.Retention;
+import io.bucketer.buckets.SketchAccuracies;
 import io.bucketer.buckets.TimeSpans;
 import io.bucketer.buckets.TimeWeightings;
 import io.bucketer.config.BucketerConfig;
@@ -114,6 +115,7 @@ public final class BucketerApp implements AutoCloseable {
   private final Retention retention;
   private final TimeWeightings timeWeightings;
   private final IntegralUnits integralUnits;
+  private final SketchAccuracies sketchAccuracies;
   private final HostInfo advertised;
   private final InputPartitioning partitioning;
   private final CloseOptions.GroupMembershipOperation onClose;
@@ -156,6 +158,7 @@ public final class BucketerApp implements AutoCloseable {
     this.retention = config.retention();
     this.timeWeightings = config.windows().timeWeightings();
     this.integralUnits = config.windows().integralUnits();
+    this.sketchAccuracies = config.windows().sketchAccuracies();
     this.onClose = groupMembershipOnClose(config);
     this.streams = streams;
     this.streamsMetrics = streamsMetrics;
@@ -466,7 +469,8 @@ public final class BucketerApp implements AutoCloseable {
             retention,
             Clock.systemUTC(),
             timeWeightings,
-            integralUnits);
+            integralUnits,
+            sketchAccuracies);
     final SeriesOwnerLookup owners =
         new SeriesOwnerLookup(
             streams,

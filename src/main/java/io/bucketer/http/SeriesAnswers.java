@@ -4,10 +4,13 @@ import io.bucketer.buckets.Measurement;
 import io.bucketer.buckets.SeriesKey;
 import io.bucketer.buckets.TimeWeighted;
 import io.bucketer.query.ChartPoint;
+import io.bucketer.query.Quantiles;
 import io.bucketer.query.SeriesQueries.Points;
+import io.bucketer.query.SeriesQueries.RangeSketch;
 import io.bucketer.query.SeriesQueries.Statistics;
 import io.bucketer.query.SeriesQueries.TimeWeight;
 import io.bucketer.query.WindowTotals;
+import io.bucketer.sketch.ValueSketch;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -22,7 +25,11 @@ final class SeriesAnswers {
 
   /** {@code GET .../statistics}: the range's computed fields; null ones for an empty range. */
   static Map<String, Object> statistics(
-      final SeriesKey series, final Instant from, final Instant to, final Statistics found) {
+      final SeriesKey series,
+      final Instant from,
+      final Instant to,
+      final Quantiles quantiles,
+      final Statistics found) {
     final Map<String, Object> body = header(series, from, to);
     final boolean empty = found.count() == 0;
     body.put("count", found.count());
@@ -34,6 +41,7 @@ final class SeriesAnswers {
     body.put("first", found.first().map(SeriesAnswers::reading).orElse(null));
     body.put("last", found.last().map(SeriesAnswers::reading).orElse(null));
     timeWeight(body, found.timeWeight());
+    quantiles(body, quantiles, found.sketch());
     body.put("documents_read", found.documentsRead());
     body.put("state_windows_read", found.stateWindowsRead());
     return body;
@@ -65,15 +73,32 @@ final class SeriesAnswers {
   }
 
   /**
+   * The range's quantiles by name ({@code p95}), each null for an empty range; {@code quantiles}
+   * null with the reason in {@code quantiles_missing} when a window read lacks its sketch.
+   */
+  private static void quantiles(
+      final Map<String, Object> body, final Quantiles asked, final RangeSketch found) {
+    body.put("quantiles", found.sketch() == null ? null : asked.of(found.sketch()));
+    body.put(
+        "quantile_relative_accuracy",
+        found.relativeAccuracy().isPresent() ? found.relativeAccuracy().getAsDouble() : null);
+    body.put("quantiles_missing", found.missing());
+  }
+
+  /**
    * {@code GET .../buckets}: the points over the range, open ones marked, filled ones saying by
    * which rule; {@code granularity} is the points' width, {@code resolution} what was read for
    * them.
    */
   static Map<String, Object> points(
-      final SeriesKey series, final Instant from, final Instant to, final Points found) {
+      final SeriesKey series,
+      final Instant from,
+      final Instant to,
+      final Quantiles quantiles,
+      final Points found) {
     final Map<String, Object> body = header(series, from, to);
     body.put("granularity", found.resolution().point().label());
-    body.put("buckets", found.points().stream().map(SeriesAnswers::point).toList());
+    body.put("buckets", found.points().stream().map(point -> point(point, quantiles)).toList());
     final Map<String, Object> resolution = new LinkedHashMap<>();
     resolution.put("granularity", found.resolution().read().label());
     resolution.put("read_from", found.readFrom());
@@ -95,9 +120,9 @@ final class SeriesAnswers {
     return body;
   }
 
-  private static Map<String, Object> point(final ChartPoint point) {
+  private static Map<String, Object> point(final ChartPoint point, final Quantiles quantiles) {
     return point instanceof ChartPoint.Measured measured
-        ? window(measured.totals())
+        ? window(measured.totals(), quantiles)
         : filled((ChartPoint.Filled) point);
   }
 
@@ -114,12 +139,13 @@ final class SeriesAnswers {
     fields.put("stddev", null);
     fields.put("first", null);
     fields.put("last", null);
+    fields.put("quantiles", null);
     fields.put("open", false);
     fields.put("filled", point.rule().label());
     return fields;
   }
 
-  private static Map<String, Object> window(final WindowTotals window) {
+  private static Map<String, Object> window(final WindowTotals window, final Quantiles quantiles) {
     final Map<String, Object> fields = new LinkedHashMap<>();
     fields.put("start", Instant.ofEpochMilli(window.start()).toString());
     fields.put("end", Instant.ofEpochMilli(window.end()).toString());
@@ -136,6 +162,10 @@ final class SeriesAnswers {
     final TimeWeighted part = window.timeWeighted();
     fields.put("twa", part == null || part.twa().isEmpty() ? null : part.twa().getAsDouble());
     fields.put("coverage", part == null ? null : part.coverage(window.end() - window.start()));
+    // The quantiles of the point's windows' stored sketches merged; null where one has none
+    // (documents written before sketches were kept or with them off, windows of the state).
+    final ValueSketch sketch = window.sketch();
+    fields.put("quantiles", sketch == null ? null : quantiles.of(sketch));
     fields.put("open", window.open());
     return fields;
   }

@@ -4,6 +4,7 @@ import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.SeriesKey;
 import io.bucketer.query.GapFill;
 import io.bucketer.query.LiveWindows;
+import io.bucketer.query.Quantiles;
 import io.bucketer.query.QueryLimits;
 import io.bucketer.query.Resolution;
 import io.bucketer.query.SeriesOwner;
@@ -27,11 +28,13 @@ import org.slf4j.LoggerFactory;
  * <ul>
  *   <li>{@code GET /api/v1/series?prefix=&limit=}: stored series, and the granularities;
  *   <li>{@code GET /api/v1/series/{sensor_id}/statistics?metric=&from=&to=}: count, sum, avg, min,
- *       max over {@code [from, to)};
+ *       max over {@code [from, to)}, the time-weighted fields and quantiles ({@code quantiles=} for
+ *       others than p50, p90, p95 and p99);
  *   <li>{@code GET /api/v1/series/{sensor_id}/buckets?metric=&granularity=&from=&to=}: the windows
  *       of one granularity over the range, for charts; or, with {@code maxDataPoints=} or {@code
  *       interval_ms=} instead of the granularity, points merged from the windows of one picked for
- *       them ({@link Resolution}); {@code fill=} for the points without readings.
+ *       them ({@link Resolution}); {@code fill=} for the points without readings, {@code
+ *       quantiles=} as for statistics.
  * </ul>
  *
  * A request is checked here (400), then answered by the instance holding the series' live state:
@@ -156,6 +159,8 @@ public final class SeriesApi implements Endpoint {
     final Instant from = parameters.instant("from");
     final Instant to = parameters.instant("to");
     checkRange(from, to);
+    final Quantiles quantiles =
+        parameters.optional("quantiles").map(Quantiles::parse).orElse(Quantiles.DEFAULT);
     final Chart chart = operation.equals("buckets") ? chart(parameters, from, to) : null;
 
     final SeriesOwner owner = owners.apply(series);
@@ -165,9 +170,9 @@ public final class SeriesApi implements Endpoint {
       if (!queries.exists(series, local.windows())) {
         return HttpAnswer.error(404, "no buckets for series " + series);
       } else if (chart == null) {
-        return HttpAnswer.json(200, statistics(series, from, to, local.windows()));
+        return HttpAnswer.json(200, statistics(series, from, to, quantiles, local.windows()));
       } else {
-        return HttpAnswer.json(200, points(series, chart, from, to, local.windows()));
+        return HttpAnswer.json(200, points(series, chart, from, to, quantiles, local.windows()));
       }
     }
     return HttpAnswer.error(
@@ -252,9 +257,17 @@ public final class SeriesApi implements Endpoint {
   }
 
   private Map<String, Object> statistics(
-      final SeriesKey series, final Instant from, final Instant to, final LiveWindows live) {
+      final SeriesKey series,
+      final Instant from,
+      final Instant to,
+      final Quantiles quantiles,
+      final LiveWindows live) {
     return SeriesAnswers.statistics(
-        series, from, to, queries.statistics(series, from.toEpochMilli(), to.toEpochMilli(), live));
+        series,
+        from,
+        to,
+        quantiles,
+        queries.statistics(series, from.toEpochMilli(), to.toEpochMilli(), live));
   }
 
   private Map<String, Object> points(
@@ -262,8 +275,13 @@ public final class SeriesApi implements Endpoint {
       final Chart chart,
       final Instant from,
       final Instant to,
+      final Quantiles quantiles,
       final LiveWindows live) {
     return SeriesAnswers.points(
-        series, from, to, queries.points(series, chart.resolution(), chart.fill(), live));
+        series,
+        from,
+        to,
+        quantiles,
+        queries.points(series, chart.resolution(), chart.fill(), live));
   }
 }

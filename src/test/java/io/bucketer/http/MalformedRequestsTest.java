@@ -86,6 +86,7 @@ class MalformedRequestsTest {
           "maxDataPoints",
           "interval_ms",
           "fill",
+          "quantiles",
           "",
           "%00",
           "from[]");
