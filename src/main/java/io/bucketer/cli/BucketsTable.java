@@ -10,16 +10,15 @@ import java.util.List;
  * A buckets answer as an aligned table, one window (or point) per line in start order, the windows
  * not closed yet marked {@code open}: their figures still change; points without readings marked
  * with the rule that filled them. The time-weighted average and the coverage (as a percentage) are
- * blank where the answer has none: windows written before they were kept, and open ones.
+ * blank where the answer has none: windows written before they were kept, and open ones; so are the
+ * quantiles, one column each of those the answer names (p50, p95, p99 as the command asks).
  */
 final class BucketsTable {
 
-  private static final String[] HEADERS = {
-    "start", "count", "min", "avg", "max", "sum", "twa", "coverage", ""
-  };
   private static final String[] FIELDS = {"count", "min", "avg", "max", "sum"};
   private static final int TWA = FIELDS.length + 1;
   private static final int COVERAGE = TWA + 1;
+  private static final int FIRST_QUANTILE = COVERAGE + 1;
 
   private BucketsTable() {}
 
@@ -37,21 +36,30 @@ final class BucketsTable {
             body.path("granularity").asText(),
             body.path("from").asText(),
             body.path("to").asText()));
+    final List<String> quantiles = quantileNames(buckets);
+    final List<String> headers =
+        new ArrayList<>(List.of("start", "count", "min", "avg", "max", "sum", "twa", "coverage"));
+    headers.addAll(quantiles);
+    headers.add("");
     final List<String[]> rows = new ArrayList<>();
-    rows.add(HEADERS);
+    rows.add(headers.toArray(String[]::new));
     int open = 0;
     int filled = 0;
     for (final JsonNode bucket : buckets) {
-      final String[] row = new String[HEADERS.length];
+      final String[] row = new String[headers.size()];
       row[0] = bucket.path("start").asText();
       for (int i = 0; i < FIELDS.length; i++) {
         row[i + 1] = Figures.of(bucket.get(FIELDS[i]));
       }
       row[TWA] = known(bucket.get("twa")) ? Figures.of(bucket.get("twa")) : "";
       row[COVERAGE] = known(bucket.get("coverage")) ? percent(bucket.get("coverage")) : "";
+      for (int i = 0; i < quantiles.size(); i++) {
+        final JsonNode quantile = bucket.path("quantiles").get(quantiles.get(i));
+        row[FIRST_QUANTILE + i] = known(quantile) ? Figures.of(quantile) : "";
+      }
       final boolean isOpen = bucket.path("open").asBoolean(false);
       final boolean isFilled = bucket.path("filled").isTextual();
-      row[HEADERS.length - 1] =
+      row[row.length - 1] =
           isOpen ? "open" : isFilled ? "filled: " + bucket.get("filled").asText() : "";
       open += isOpen ? 1 : 0;
       filled += isFilled ? 1 : 0;
@@ -85,6 +93,18 @@ final class BucketsTable {
     return text.toString();
   }
 
+  /** The quantiles the answer names, from the first point that has them; none if no point has. */
+  private static List<String> quantileNames(final JsonNode buckets) {
+    final List<String> names = new ArrayList<>();
+    for (final JsonNode bucket : buckets) {
+      if (bucket.path("quantiles").isObject()) {
+        bucket.get("quantiles").fieldNames().forEachRemaining(names::add);
+        break;
+      }
+    }
+    return names;
+  }
+
   private static boolean known(final JsonNode value) {
     return value != null && value.isNumber();
   }
@@ -102,7 +122,7 @@ final class BucketsTable {
 
   /** The start left-aligned, the figures right-aligned, two spaces between columns. */
   private static void appendAligned(final StringBuilder text, final List<String[]> rows) {
-    final int[] widths = new int[HEADERS.length];
+    final int[] widths = new int[rows.get(0).length];
     for (final String[] row : rows) {
       for (int i = 0; i < row.length; i++) {
         widths[i] = Math.max(widths[i], row[i].length());

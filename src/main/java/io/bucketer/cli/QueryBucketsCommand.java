@@ -23,7 +23,8 @@ import picocli.CommandLine.Spec;
       "The windows of one granularity that have readings in [from, to), with their count, min,"
           + " avg, max and sum; windows not closed yet are marked open. Without --granularity,"
           + " the processor picks one for --max-data-points or --interval and merges its windows"
-          + " into points that wide; --fill shows the points without readings."
+          + " into points that wide; --fill shows the points without readings. Each window's"
+          + " p50, p95 and p99, or the --quantiles asked."
     },
     footerHeading = "%nExamples:%n",
     footer = {
@@ -94,6 +95,8 @@ final class QueryBucketsCommand implements Callable<Integer> {
     if (fill != null) {
       parameters.put("fill", fill);
     }
+    // Three columns, not the API's four, so that the table fits a terminal; --quantiles overrides.
+    parameters.put("quantiles", "0.5,0.95,0.99");
     return query.ask(spec, "buckets", parameters, BucketsTable::format);
   }
 }

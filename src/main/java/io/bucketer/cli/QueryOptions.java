@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.bucketer.cli.QueryApi.Answer;
 import io.bucketer.cli.QueryApi.UnreachableException;
 import io.bucketer.cli.QueryRange.Interval;
+import io.bucketer.query.Quantiles;
 import java.io.PrintWriter;
 import java.net.URI;
 import java.time.Clock;
@@ -49,6 +50,15 @@ final class QueryOptions {
       description = {"The processor's HTTP address,", "default: ${DEFAULT-VALUE}."})
   URI url;
 
+  @Option(
+      names = "--quantiles",
+      paramLabel = "LEVELS",
+      description = {
+        "Quantiles to answer, comma-separated numbers from 0 to 1: 0.5,0.95,0.999.",
+        "Default: the API's p50, p90, p95 and p99 (query buckets: p50, p95 and p99)."
+      })
+  String quantiles;
+
   @Option(names = "--json", description = "Print the API's JSON answer as it is.")
   boolean json;
 
@@ -76,6 +86,13 @@ final class QueryOptions {
       parameters.put("metric", metric);
     }
     parameters.putAll(moreParameters);
+    if (quantiles != null) {
+      try {
+        parameters.put("quantiles", Quantiles.parse(quantiles).parameter());
+      } catch (IllegalArgumentException e) {
+        throw new ParameterException(spec.commandLine(), "--" + e.getMessage());
+      }
+    }
     parameters.put("from", interval.from().toString());
     parameters.put("to", interval.to().toString());
     final QueryApi api;

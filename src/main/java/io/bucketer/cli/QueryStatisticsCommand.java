@@ -12,7 +12,9 @@ import picocli.CommandLine.Spec;
     name = "statistics",
     mixinStandardHelpOptions = true,
     description = {
-      "Count, sum, avg, min and max of one series over [from, to), and the documents read."
+      "Count, sum, avg, min and max of one series over [from, to), its time-weighted average,"
+          + " coverage and quantiles (p50, p90, p95 and p99, or the --quantiles asked), and the"
+          + " documents read."
     },
     footerHeading = "%nExample:%n",
     footer = {

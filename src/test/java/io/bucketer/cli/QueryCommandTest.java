@@ -38,6 +38,8 @@ class QueryCommandTest {
       "twa":20.01234567,"integral":{"value":20.0034,"unit":"value·h"},"covered_ms":3598000,\
       "coverage":0.9994444,"gaps":1,"longest_gap_ms":2000,"max_gap_ms":300000,\
       "interpolation":"step","time_weighted_complete":true,"time_weighted_missing":null,\
+      "quantiles":{"p50":20.01,"p90":24.5,"p95":25.75,"p99":27.123456},\
+      "quantile_relative_accuracy":0.01,"quantiles_missing":null,\
       "documents_read":1,"state_windows_read":0}
       """;
   private static final String BUCKETS =
@@ -46,10 +48,10 @@ class QueryCommandTest {
       "from":"2026-11-22T14:00:00Z","to":"2026-11-22T14:05:00Z","buckets":[\
       {"start":"2026-11-22T14:00:00Z","end":"2026-11-22T14:01:00Z",\
       "count":60,"sum":1200.0,"avg":20.0,"min":19.1,"max":21.0,"twa":20.0125,\
-      "coverage":0.98333,"open":false},\
+      "coverage":0.98333,"quantiles":{"p50":20.01,"p95":20.85,"p99":20.9979},"open":false},\
       {"start":"2026-11-22T14:02:00Z","end":"2026-11-22T14:03:00Z",\
       "count":12,"sum":246.6,"avg":20.55,"min":20.4,"max":20.7,"twa":null,"coverage":null,\
-      "open":true}],\
+      "quantiles":null,"open":true}],\
       "documents_read":1,"state_windows_read":1}
       """;
 
@@ -143,31 +145,62 @@ class QueryCommandTest {
     assertThat(out.toString())
         .isEqualTo(
             """
-            sensor_id:              sensor 7/a
-            metric:                 temperature
-            from:                   2026-11-22T13:00:00Z
-            to:                     2026-11-22T14:00:00Z
-            count:                  3600
-            sum:                    72000.5
-            avg:                    20.0001
-            min:                    12.1
-            max:                    28.3
-            stddev:                 3.25
-            first:                  19.5 at 2026-11-22T13:00:00.250Z
-            last:                   21.25 at 2026-11-22T13:59:59.750Z
-            twa:                    20.0123
-            integral:               20.0034 value·h
-            covered_ms:             3598000
-            coverage:               0.9994
-            gaps:                   1
-            longest_gap_ms:         2000
-            max_gap_ms:             300000
-            interpolation:          step
-            time_weighted_complete: true
-            time_weighted_missing:  -
-            documents_read:         1
-            state_windows_read:     0
+            sensor_id:                  sensor 7/a
+            metric:                     temperature
+            from:                       2026-11-22T13:00:00Z
+            to:                         2026-11-22T14:00:00Z
+            count:                      3600
+            sum:                        72000.5
+            avg:                        20.0001
+            min:                        12.1
+            max:                        28.3
+            stddev:                     3.25
+            first:                      19.5 at 2026-11-22T13:00:00.250Z
+            last:                       21.25 at 2026-11-22T13:59:59.750Z
+            twa:                        20.0123
+            integral:                   20.0034 value·h
+            covered_ms:                 3598000
+            coverage:                   0.9994
+            gaps:                       1
+            longest_gap_ms:             2000
+            max_gap_ms:                 300000
+            interpolation:              step
+            time_weighted_complete:     true
+            time_weighted_missing:      -
+            quantiles:                  p50 20.01, p90 24.5, p95 25.75, p99 27.1235
+            quantile_relative_accuracy: 0.01
+            quantiles_missing:          -
+            documents_read:             1
+            state_windows_read:         0
             """);
+  }
+
+  @Test
+  void shouldAskForTheQuantilesGivenAndRefuseLevelsTheApiWouldRefuse() {
+    body = BUCKETS;
+
+    final int exitCode =
+        execute(
+            "query",
+            "buckets",
+            "--sensor",
+            "sensor 7/a",
+            "--granularity",
+            "1m",
+            "--quantiles",
+            "0.5, 0.999",
+            "--last",
+            "5m");
+
+    assertThat(exitCode).isZero();
+    assertThat(parameters(request)).containsEntry("quantiles", "0.5,0.999");
+    assertThat(
+            execute(
+                "query", "statistics", "--sensor", "s", "--last", "1h", "--quantiles", "0.5,95"))
+        .isEqualTo(2);
+    assertThat(err.toString())
+        .contains("--quantiles must be up to 20 comma-separated numbers from 0 to 1")
+        .contains("number 2 is not");
   }
 
   @Test
@@ -216,15 +249,16 @@ class QueryCommandTest {
         .containsExactly(
             Map.entry("metric", "temperature"),
             Map.entry("granularity", "1m"),
+            Map.entry("quantiles", "0.5,0.95,0.99"),
             Map.entry("from", "2026-11-22T14:00:00Z"),
             Map.entry("to", "2026-11-22T14:05:00Z"));
     assertThat(out.toString())
         .isEqualTo(
             """
             sensor 7/a temperature, 1m buckets in [2026-11-22T14:00:00Z, 2026-11-22T14:05:00Z)
-            start                 count   min    avg   max    sum      twa  coverage
-            2026-11-22T14:00:00Z     60  19.1     20    21   1200  20.0125     98.3%
-            2026-11-22T14:02:00Z     12  20.4  20.55  20.7  246.6                     open
+            start                 count   min    avg   max    sum      twa  coverage    p50    p95      p99
+            2026-11-22T14:00:00Z     60  19.1     20    21   1200  20.0125     98.3%  20.01  20.85  20.9979
+            2026-11-22T14:02:00Z     12  20.4  20.55  20.7  246.6                                            open
             2 buckets (1 open); documents_read: 1, state_windows_read: 1
             """);
   }
@@ -272,6 +306,7 @@ class QueryCommandTest {
             Map.entry("maxDataPoints", "4"),
             Map.entry("interval_ms", "60000"),
             Map.entry("fill", "previous"),
+            Map.entry("quantiles", "0.5,0.95,0.99"),
             Map.entry("from", "2026-11-22T14:00:00Z"),
             Map.entry("to", "2026-11-22T15:00:00Z"));
     assertThat(out.toString())
