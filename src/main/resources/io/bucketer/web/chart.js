@@ -4,8 +4,10 @@
 //
 // Beside the avg (the mean of the readings), a second line through twa, the time-weighted
 // average: each value weighted by how long it held. It breaks where a bucket has none (documents
-// written before it was kept, open windows), so an older series draws as before. A bucket whose
-// readings cover less than 90 % of its time is shaded: its figures stand for part of it only.
+// written before it was kept, open windows), so an older series draws as before. A third line, dashed,
+// through each bucket's p95 (quantiles.p95, from its stored quantile sketch), breaks likewise where a
+// bucket has none. A bucket whose readings cover less than 90 % of its time is shaded: its figures
+// stand for part of it only.
 //
 // Each bucket is also an invisible column (rect.bucket) carrying its figures in data-* attributes:
 // its tooltip on hover, and what a test reads back from the page to check what was drawn.
@@ -51,8 +53,11 @@ export function drawChart(svg, answer, range) {
   for (const segment of segments(buckets)) {
     band(data, segment, x, y);
   }
-  for (const run of twaRuns(buckets)) {
-    twaLine(data, run, x, y);
+  for (const run of runsOf(buckets, twaOf)) {
+    valueLine(data, run, x, y, twaOf, 'twa');
+  }
+  for (const run of runsOf(buckets, p95Of)) {
+    valueLine(data, run, x, y, p95Of, 'p95');
   }
   if (buckets.length > 0 && x(buckets[0].endMillis) - x(buckets[0].startMillis) >= MIN_WIDTH_FOR_DOTS) {
     for (const bucket of buckets) {
@@ -138,9 +143,13 @@ function column(parent, bucket, x) {
   if (known(bucket.coverage)) {
     rect.setAttribute('data-coverage', String(bucket.coverage));
   }
+  if (known(p95Of(bucket))) {
+    rect.setAttribute('data-p95', String(p95Of(bucket)));
+  }
   const timeWeighted = [
     known(bucket.twa) ? `twa ${figure(bucket.twa)} (time-weighted avg)` : null,
     known(bucket.coverage) ? `coverage ${percent(bucket.coverage)}` : null,
+    known(p95Of(bucket)) ? `p95 ${figure(p95Of(bucket))}` : null,
   ].filter((text) => text !== null);
   element('title', {}, rect).textContent =
     `${bucket.start.replace('T', ' ').replace('Z', ' UTC')}${bucket.open ? ' (open)' : ''}\n` +
@@ -167,13 +176,22 @@ function lowCoverage(parent, buckets, x) {
   }
 }
 
-/** Runs of adjacent buckets that all have a twa: one line each, broken where one has none. */
-function twaRuns(buckets) {
+function twaOf(bucket) {
+  return bucket.twa;
+}
+
+/** The bucket's p95; undefined when its answer has no quantiles (no sketch, an older processor). */
+function p95Of(bucket) {
+  return bucket.quantiles == null ? undefined : bucket.quantiles.p95;
+}
+
+/** Runs of adjacent buckets that all have a value: one line each, broken where one has none. */
+function runsOf(buckets, valueOf) {
   const runs = [];
   let run = null;
   let previous = null;
   for (const bucket of buckets) {
-    if (!known(bucket.twa)) {
+    if (!known(valueOf(bucket))) {
       run = null;
     } else {
       if (run === null || bucket.startMillis > previous.endMillis) {
@@ -187,13 +205,13 @@ function twaRuns(buckets) {
   return runs;
 }
 
-function twaLine(parent, run, x, y) {
-  // A lone bucket's twa spans its window, as a lone bucket's band does.
+function valueLine(parent, run, x, y, valueOf, className) {
+  // A lone bucket's value spans its window, as a lone bucket's band does.
   const points =
     run.length === 1
-      ? [[x(run[0].startMillis), y(run[0].twa)], [x(run[0].endMillis), y(run[0].twa)]]
-      : run.map((bucket) => [x(middle(bucket)), y(bucket.twa)]);
-  element('path', { class: 'twa', d: path(points), 'data-points': run.length }, parent);
+      ? [[x(run[0].startMillis), y(valueOf(run[0]))], [x(run[0].endMillis), y(valueOf(run[0]))]]
+      : run.map((bucket) => [x(middle(bucket)), y(valueOf(bucket))]);
+  element('path', { class: className, d: path(points), 'data-points': run.length }, parent);
 }
 
 /**
@@ -301,10 +319,11 @@ function valueTicks(buckets) {
   if (buckets.length === 0) {
     return [0, 0.5, 1];
   }
-  // twa too: a value carried in from before a window weighs in its twa, not in its min or max.
-  const twas = buckets.map((bucket) => bucket.twa).filter(known);
-  let low = Math.min(...buckets.map((bucket) => bucket.min), ...twas);
-  let high = Math.max(...buckets.map((bucket) => bucket.max), ...twas);
+  // twa too: a value carried in from before a window weighs in its twa, not in its min or max; and
+  // p95, which a sketch answers within its accuracy, so a little above the max at most.
+  const lines = buckets.flatMap((bucket) => [bucket.twa, p95Of(bucket)]).filter(known);
+  let low = Math.min(...buckets.map((bucket) => bucket.min), ...lines);
+  let high = Math.max(...buckets.map((bucket) => bucket.max), ...lines);
   const pad = high > low ? (high - low) * 0.05 : Math.max(Math.abs(high) * 0.05, 1);
   low -= pad;
   high += pad;

@@ -10,25 +10,34 @@ const FIELDS = [
   ['coverage', 'coverage'],
   ['gaps', 'gaps'],
   ['longest_gap_ms', 'longest gap, ms'],
+  ['quantiles.p50', 'p50'],
+  ['quantiles.p95', 'p95'],
+  ['quantiles.p99', 'p99'],
   ['documents_read', 'documents read'],
   ['state_windows_read', 'state windows read'],
 ];
 
 const NUMBER = new Intl.NumberFormat('en-US', { maximumFractionDigits: 4 });
 
-/** Fills {@code list} (a dl) with the answer's figures; a field the answer lacks is left out. */
+/**
+ * Fills {@code list} (a dl) with the answer's figures; a field the answer lacks is left out. A
+ * field inside an object (quantiles.p95) is shown when the answer has the object's field, as '–'
+ * when that is null (quantiles unknown).
+ */
 export function showStatistics(list, answer) {
   list.classList.remove('error');
   list.replaceChildren();
   for (const [field, label] of FIELDS) {
-    if (!(field in answer)) {
+    const path = field.split('.');
+    if (!(path[0] in answer)) {
       continue;
     }
     const entry = document.createElement('div');
     const term = document.createElement('dt');
     const value = document.createElement('dd');
     term.textContent = label;
-    value.textContent = formatNumber(answer[field]);
+    value.textContent = formatNumber(
+      path.reduce((object, key) => (object == null ? null : object[key] ?? null), answer));
     value.dataset.field = field;
     entry.append(term, value);
     list.append(entry);

@@ -36,8 +36,9 @@ import org.junit.jupiter.api.Timeout;
 /**
  * The chart page in a real browser (headless Chromium) against a stub of the query API: what it
  * draws is exactly what the API answered, open buckets included, and an error answer is shown; the
- * time-weighted average is a line of its own and buckets of low coverage are shaded, while an
- * answer from documents without those fields draws neither and still draws.
+ * time-weighted average is a line of its own and buckets of low coverage are shaded, the p95 is a
+ * dashed line of its own, while an answer from documents without those fields draws none of them
+ * and still draws.
  */
 // A hung run fails here, after five minutes, instead of holding CI until its limit.
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
@@ -85,6 +86,9 @@ class ChartPageIT {
           timeWeighted("14:10", 19.5, 1.0),
           timeWeighted("14:11", 20.3, 1.0));
 
+  /** Each closed bucket's p95, by start: a little below its max. The open 14:12 has none. */
+  private static final Map<Instant, Double> P95 = p95OfClosedBuckets();
+
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final List<String> REQUESTS = new CopyOnWriteArrayList<>();
   private static OpsServer server;
@@ -128,7 +132,13 @@ class ChartPageIT {
         .containsEntry("twa", "20.5")
         .containsEntry("coverage", "0.875")
         .containsEntry("gaps", "2")
+        .containsEntry("quantiles.p50", "20.2")
+        .containsEntry("quantiles.p95", "22.35")
+        .containsEntry("quantiles.p99", "22.8")
         .containsEntry("state_windows_read", "1");
+    assertThat(drawn.p95()).isEqualTo(P95);
+    // As the twa line: broken at the gap, and the open 14:12 has none.
+    assertThat(drawn.p95Lines()).containsExactly(6, 5);
     assertThat(drawn.twa()).hasSize(TIME_WEIGHTED.size());
     assertThat(drawn.coverage()).hasSize(TIME_WEIGHTED.size());
     TIME_WEIGHTED.forEach(
@@ -158,6 +168,8 @@ class ChartPageIT {
     assertThat(pixels(image, 545, near(0xf8e0dd, 8)))
         .as("low coverage pixels")
         .isGreaterThan(2_000);
+    // The dashed p95 line (#8e44ad).
+    assertThat(pixels(image, 545, near(0x8e44ad))).as("p95 line pixels").isGreaterThan(150);
   }
 
   @Test
@@ -173,9 +185,12 @@ class ChartPageIT {
     assertThat(drawn.coverage()).isEmpty();
     assertThat(drawn.twaLines()).isEmpty();
     assertThat(drawn.lowCoverage()).isEmpty();
+    assertThat(drawn.p95()).isEmpty();
+    assertThat(drawn.p95Lines()).isEmpty();
     final BufferedImage image = readPng(png);
     assertThat(pixels(image, 545, near(0x1f4e79))).as("avg line pixels").isGreaterThan(300);
     assertThat(pixels(image, 545, near(0x2e8540))).as("twa line pixels").isZero();
+    assertThat(pixels(image, 545, near(0x8e44ad))).as("p95 line pixels").isZero();
     // A stray pixel or two where the open bucket's hatching blends into white comes near the
     // shading's tint; the two shaded buckets would give thousands.
     assertThat(pixels(image, 545, near(0xf8e0dd, 8))).as("low coverage pixels").isLessThan(20);
@@ -299,6 +314,7 @@ class ChartPageIT {
                   final double[] figures = timeWeighted ? TIME_WEIGHTED.get(b.start()) : null;
                   bucket.put("twa", figures == null ? null : figures[0]);
                   bucket.put("coverage", figures == null ? null : figures[1]);
+                  bucket.put("quantiles", timeWeighted ? quantiles(P95.get(b.start())) : null);
                   bucket.put("open", b.open());
                   return bucket;
                 })
@@ -335,6 +351,14 @@ class ChartPageIT {
     answer.put("twa", 20.5);
     answer.put("coverage", 0.875);
     answer.put("gaps", 2);
+    final Map<String, Object> quantiles = new LinkedHashMap<>();
+    quantiles.put("p50", 20.2);
+    quantiles.put("p90", 21.9);
+    quantiles.put("p95", 22.35);
+    quantiles.put("p99", 22.8);
+    answer.put("quantiles", quantiles);
+    answer.put("quantile_relative_accuracy", 0.01);
+    answer.put("quantiles_missing", null);
     answer.put("documents_read", 3);
     answer.put("state_windows_read", 1);
     return answer;
@@ -350,6 +374,29 @@ class ChartPageIT {
     series.put("sensor_id", sensor);
     series.put("metric", metric);
     return series;
+  }
+
+  private static Map<Instant, Double> p95OfClosedBuckets() {
+    final Map<Instant, Double> p95 = new LinkedHashMap<>();
+    for (final DrawnBucket bucket : BUCKETS) {
+      if (!bucket.open()) {
+        p95.put(bucket.start(), Math.round((bucket.max() - 0.25) * 100) / 100.0);
+      }
+    }
+    return p95;
+  }
+
+  /** A bucket's quantiles as the API answers them; null when it has no p95. */
+  private static Map<String, Object> quantiles(final Double p95) {
+    if (p95 == null) {
+      return null;
+    }
+    final Map<String, Object> quantiles = new LinkedHashMap<>();
+    quantiles.put("p50", p95 - 1);
+    quantiles.put("p90", p95 - 0.1);
+    quantiles.put("p95", p95);
+    quantiles.put("p99", p95 + 0.1);
+    return quantiles;
   }
 
   private static Map.Entry<Instant, double[]> timeWeighted(

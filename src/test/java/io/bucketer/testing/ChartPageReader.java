@@ -18,7 +18,8 @@ import java.util.regex.Pattern;
  * and the page's own link to itself; and what it drew from the time-weighted fields: each bucket's
  * twa and coverage where it had them, the twa line's pieces ({@code path.twa}), the buckets shaded
  * for low coverage ({@code rect.low-coverage}) and the resolution it says it got ({@code
- * #resolution}). For tests against a stub of the API or a real processor: {@code new
+ * #resolution}); and each bucket's p95 where it had one, and the p95 line's pieces ({@code
+ * path.p95}). For tests against a stub of the API or a real processor: {@code new
  * ChartPageReader(new HeadlessChromium()).read(URI.create("http://host:8080/ui/?..."))}.
  *
  * <p>Regular expressions over Chromium's serialization suffice: it quotes every attribute value
@@ -33,6 +34,7 @@ public final class ChartPageReader {
   private static final Pattern STATISTIC =
       Pattern.compile("<dd\\b[^>]*\\bdata-field=\"([^\"]*)\"[^>]*>([^<]*)</dd>");
   private static final Pattern TWA_LINE = Pattern.compile("<path\\b[^>]*\\bclass=\"twa\"[^>]*>");
+  private static final Pattern P95_LINE = Pattern.compile("<path\\b[^>]*\\bclass=\"p95\"[^>]*>");
   private static final Pattern LOW_COVERAGE =
       Pattern.compile("<rect\\b[^>]*\\bclass=\"low-coverage\"[^>]*>");
   private static final Pattern RESOLUTION =
@@ -62,6 +64,8 @@ public final class ChartPageReader {
    * @param twaLines the twa line's pieces in order, each as the number of buckets it passes
    * @param lowCoverage the starts of the buckets shaded for a coverage below 90 %, in order
    * @param resolution what the page says it read at a picked resolution; empty at a given one
+   * @param p95 each bucket's p95 by its start, for the buckets that had one
+   * @param p95Lines the p95 line's pieces in order, each as the number of buckets it passes
    */
   public record ChartPage(
       String state,
@@ -73,7 +77,9 @@ public final class ChartPageReader {
       Map<Instant, Double> coverage,
       List<Integer> twaLines,
       List<Instant> lowCoverage,
-      String resolution) {
+      String resolution,
+      Map<Instant, Double> p95,
+      List<Integer> p95Lines) {
 
     public boolean ready() {
       return "ready".equals(state);
@@ -93,6 +99,7 @@ public final class ChartPageReader {
     final List<DrawnBucket> buckets = new ArrayList<>();
     final Map<Instant, Double> twa = new LinkedHashMap<>();
     final Map<Instant, Double> coverage = new LinkedHashMap<>();
+    final Map<Instant, Double> p95 = new LinkedHashMap<>();
     final Matcher bucket = BUCKET.matcher(dom);
     while (bucket.find()) {
       final Map<String, String> attributes = attributes(bucket.group());
@@ -104,11 +111,19 @@ public final class ChartPageReader {
       if (attributes.containsKey("data-coverage")) {
         coverage.put(drawn.start(), Double.parseDouble(attributes.get("data-coverage")));
       }
+      if (attributes.containsKey("data-p95")) {
+        p95.put(drawn.start(), Double.parseDouble(attributes.get("data-p95")));
+      }
     }
     final List<Integer> twaLines = new ArrayList<>();
     final Matcher line = TWA_LINE.matcher(dom);
     while (line.find()) {
       twaLines.add(Integer.parseInt(required(attributes(line.group()), "data-points")));
+    }
+    final List<Integer> p95Lines = new ArrayList<>();
+    final Matcher p95Line = P95_LINE.matcher(dom);
+    while (p95Line.find()) {
+      p95Lines.add(Integer.parseInt(required(attributes(p95Line.group()), "data-points")));
     }
     final List<Instant> lowCoverage = new ArrayList<>();
     final Matcher shade = LOW_COVERAGE.matcher(dom);
@@ -131,7 +146,9 @@ public final class ChartPageReader {
         coverage,
         twaLines,
         lowCoverage,
-        resolution.find() ? unescape(resolution.group(1)) : "");
+        resolution.find() ? unescape(resolution.group(1)) : "",
+        p95,
+        p95Lines);
   }
 
   private static DrawnBucket drawnBucket(final Map<String, String> attributes) {
