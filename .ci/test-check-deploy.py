@@ -121,6 +121,8 @@ MUTATIONS = [
      "the time-weighted average `twa` and the covered fraction `coverage`",
      "the time-weighted average and the covered fraction",
      "column twa is not a field of a /buckets point"),
+    ("quantiles not in the documented answer", "docs/querying.md", '"quantiles": ',
+     '"percentiles": ', "column quantiles.p95 is not a field of a /buckets point", ALL),
     ("Infinity not pinned", COMPOSE, "yesoreyeram-infinity-datasource@3.7.2",
      "yesoreyeram-infinity-datasource", "at a pinned version"),
     ("Prometheus dashboard without flush latency", "deploy/grafana/dashboards/bucketer.json",

@@ -6,9 +6,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.mongodb.reactivestreams.client.MongoClient;
 import com.mongodb.reactivestreams.client.MongoClients;
+import io.bucketer.buckets.ClosedBucket;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.Measurement;
-import io.bucketer.buckets.Retention;
 import io.bucketer.buckets.SeriesKey;
 import io.bucketer.embedded.EmbeddedMongoServer;
 import io.bucketer.query.LiveWindows;
@@ -16,8 +16,9 @@ import io.bucketer.query.QueryLimits;
 import io.bucketer.query.SeriesOwner;
 import io.bucketer.query.SeriesQueries;
 import io.bucketer.query.StoredBuckets;
-import io.bucketer.sink.MongoBucketWriter;
+import io.bucketer.sketch.ValueSketch;
 import io.bucketer.testing.SeriesBuckets;
+import io.bucketer.testing.SketchedDocuments;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -31,9 +32,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Pattern;
+import org.bson.BsonDocument;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Mono;
 
 /**
  * {@code /buckets} without a granularity, over HTTP: the resolution picked for {@code
@@ -74,9 +77,17 @@ class ChartPointsApiTest {
   static void serve() throws Exception {
     mongo = EmbeddedMongoServer.start();
     client = MongoClients.create(mongo.connectionString());
-    new MongoBucketWriter(
-            client.getDatabase("iot"), "buckets_", GRANULARITIES, Retention.NONE, 500, 4)
-        .write(SeriesBuckets.closed(SERIES, GRANULARITIES, READINGS), Duration.ofSeconds(30));
+    // The documents the sink writes, each with the quantile sketch of its window's readings.
+    for (final ClosedBucket bucket : SeriesBuckets.closed(SERIES, GRANULARITIES, READINGS)) {
+      Mono.from(
+              client
+                  .getDatabase("iot")
+                  .getCollection("buckets_" + bucket.granularity().label(), BsonDocument.class)
+                  .insertOne(
+                      SketchedDocuments.of(
+                          bucket, READINGS, ValueSketch.DEFAULT_RELATIVE_ACCURACY)))
+          .block(Duration.ofSeconds(30));
+    }
     server = TestServers.bind(HttpSecurity.DEFAULT);
     server.serve(
         () -> "",
