@@ -1,6 +1,7 @@
 package io.bucketer.topology;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import com.mongodb.reactivestreams.client.MongoClient;
 import com.mongodb.reactivestreams.client.MongoClients;
@@ -22,6 +23,8 @@ import io.bucketer.testing.ReadingTotals;
 import io.bucketer.testing.SeriesBuckets;
 import io.bucketer.testing.StepOracle;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -174,6 +177,41 @@ class LiveSeriesQueriesTest {
       assertThat(Math.abs(answer.part().integral() - expected.integral().doubleValue()))
           .as(what)
           .isLessThanOrEqualTo(1e-9 * Math.abs(expected.integral().doubleValue()));
+    }
+  }
+
+  @Test
+  void shouldAnswerTheQuantilesOfRangesIntoTheStatesWindowsWithinTheSketchsBound() {
+    final SplittableRandom random = new SplittableRandom(37);
+    final List<long[]> ranges = new ArrayList<>();
+    ranges.add(new long[] {at(12, 0), at(13, 0)}); // the open hour and its open minute
+    ranges.add(new long[] {at(10, 0), at(12, 0)}); // two stored hours
+    // the late minute's newer revision, and the minutes the sink has not written yet
+    ranges.add(new long[] {at(12, 39) + 10, at(12, 57) + 30_000});
+    for (int i = 0; i < 30; i++) {
+      final long from = TEN + random.nextLong(0, 3 * 3_600_000L);
+      ranges.add(new long[] {from, from + 1 + random.nextLong(0, 2 * 3_600_000L)});
+    }
+    for (final long[] range : ranges) {
+      final String what = "[" + range[0] + ", " + range[1] + ")";
+      final Statistics answer = queries.statistics(SERIES, range[0], range[1], live);
+      final double[] exact =
+          between(range[0], range[1]).stream().mapToDouble(Measurement::value).sorted().toArray();
+      assertThat(answer.sketch().missing()).as(what).isNull();
+      assertThat(answer.sketch().sketch().count()).as(what).isEqualTo(exact.length);
+      for (final double q : new double[] {0, 0.5, 0.9, 0.95, 0.99, 1}) {
+        // the nearest rank: the smallest value whose 1-based rank is at least q·n
+        final int rank =
+            BigDecimal.valueOf(q)
+                .multiply(BigDecimal.valueOf(exact.length))
+                .setScale(0, RoundingMode.CEILING)
+                .intValueExact();
+        final double x = exact[Math.max(1, rank) - 1];
+        final double alpha = answer.sketch().relativeAccuracy().orElseThrow();
+        assertThat(answer.sketch().sketch().quantile(q).orElseThrow())
+            .as("%s q %s", what, q)
+            .isCloseTo(x, within(alpha * Math.abs(x) * (1 + 1e-12)));
+      }
     }
   }
 
