@@ -5,8 +5,13 @@ import java.io.PrintStream;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 
-/** The figures of one benchmark run, and the table that shows them next to their targets. */
+/**
+ * The figures of one benchmark run, and the table that shows them next to their targets. {@code
+ * storedWithQuantiles} and {@code storedWithoutQuantiles} are what rows 2p and 2n stored: every
+ * granularity together, then each apart.
+ */
 public record BenchResults(
     BenchFleet.Sent sent,
     Rate raw,
@@ -15,6 +20,7 @@ public record BenchResults(
     Rate processorKeyedBySensor,
     Rate processorOverSaslSsl,
     Rate processorPlaintextTwin,
+    Rate processorWithoutQuantiles,
     Rate connector,
     WindowedAggregate windowedAggregate,
     double latencyP50Millis,
@@ -23,6 +29,8 @@ public record BenchResults(
     Map<String, Map<String, Long>> stateOperations,
     List<RangeReads.Answer> rangeReads,
     List<StoredFootprint> storage,
+    List<StoredFootprint> storedWithQuantiles,
+    List<StoredFootprint> storedWithoutQuantiles,
     StageBreakdown stages) {
 
   /**
@@ -132,6 +140,40 @@ public record BenchResults(
         / processorPlaintextTwin.cpuMillisPerThousand();
   }
 
+  /**
+   * 2p/2n: bucketer with quantile sketches (the default) against the same without them, run right
+   * after it. Rows run later in a round run faster, so the ratio errs against the sketches.
+   */
+  public double quantilesOnToOff() {
+    return processorPlaintextTwin.readingsPerSecond()
+        / processorWithoutQuantiles.readingsPerSecond();
+  }
+
+  /** bucketer's CPU per reading with quantile sketches over that without: what they cost. */
+  public double cpuQuantilesOnToOff() {
+    return processorPlaintextTwin.cpuMillisPerThousand()
+        / processorWithoutQuantiles.cpuMillisPerThousand();
+  }
+
+  /**
+   * The same without the MongoDB server's CPU time and the JIT compilers': the processor's side
+   * alone. The stand-in's CPU grows with the bytes of the documents it stores, and is not a MongoDB
+   * server's.
+   */
+  public double steadyCpuQuantilesOnToOff() {
+    return processorPlaintextTwin.steadyCpuMillisPerThousand()
+        / processorWithoutQuantiles.steadyCpuMillisPerThousand();
+  }
+
+  /**
+   * The BSON bytes of the documents bucketer stored with quantile sketches over those without,
+   * every granularity together: the same readings, so also the ratio of their bytes per reading.
+   */
+  public double bytesQuantilesOnToOff() {
+    return storedWithQuantiles.get(0).documentBytes()
+        / (double) storedWithoutQuantiles.get(0).documentBytes();
+  }
+
   /** bucketer's CPU per reading over the floor's. */
   public double cpuToFloor() {
     return processor.cpuMillisPerThousand() / streamsFloor.cpuMillisPerThousand();
@@ -172,8 +214,14 @@ public record BenchResults(
     row(out, "2k bucketer, input keyed by sensor (no repartition)", processorKeyedBySensor);
     if (processorOverSaslSsl != null) {
       row(out, "2s bucketer over SASL_SSL (SCRAM, TLS, ACLs)", processorOverSaslSsl);
-      row(out, "2p bucketer over PLAINTEXT, right after 2s", processorPlaintextTwin);
     }
+    row(
+        out,
+        processorOverSaslSsl != null
+            ? "2p bucketer over PLAINTEXT, right after 2s"
+            : "2p bucketer again, PLAINTEXT",
+        processorPlaintextTwin);
+    row(out, "2n bucketer, quantiles.enabled=false, right after 2p", processorWithoutQuantiles);
     if (connector != null) {
       row(out, "3 MongoDB sink connector, 1 doc/read", connector);
     }
@@ -200,6 +248,9 @@ public record BenchResults(
               + Math.round(100 * (1 - ConnectorRun.WARMUP_SHARE))
               + "% of the readings");
     }
+    out.println(
+        "  2n: 2p without quantile sketches, right after it; rows run later in a round run faster,"
+            + " so 2p/2n errs against the sketches (overstates their cost)");
     out.println(
         "  JIT: the share of the CPU time this JVM's compilers took during the row (the"
             + " connector's own JVM not counted)");
@@ -268,6 +319,26 @@ public record BenchResults(
           cpuSaslSslToPlaintext(),
           "(information: TLS on both ends, in this JVM, counted)");
     }
+    out.printf(
+        "%-58s %8.2f   %s%n",
+        "2p/2n quantile sketches on vs off, readings/s",
+        quantilesOnToOff(),
+        "(information: 2n runs after 2p: errs against the sketches)");
+    out.printf(
+        "%-58s %8.2f   %s%n",
+        "CPU per reading, 2p/2n (quantile sketches on vs off)",
+        cpuQuantilesOnToOff(),
+        "(information: 2n runs after 2p: errs against the sketches)");
+    out.printf(
+        "%-58s %8.2f   %s%n",
+        "  the same, without MongoDB's CPU and the JIT's",
+        steadyCpuQuantilesOnToOff(),
+        "(information: the processor's side alone)");
+    out.printf(
+        "%-58s %8.2f   %s%n",
+        "bytes per reading, 2p/2n (quantile sketches on vs off)",
+        bytesQuantilesOnToOff(),
+        "(information: BSON of the documents, every granularity)");
     target(
         out,
         "CPU per reading, 2/1b (bucketer vs floor)",
@@ -315,6 +386,8 @@ public record BenchResults(
         latencySamples,
         verdict(latencyP99Millis <= MAX_P99_MILLIS));
     out.println();
+    printQuantileBytes(out);
+    out.println();
     out.println("reads of sensor-0000 temperature, documents MongoDB returned for each:");
     out.printf("  %-46s %10s %12s%n", "question and layout", "docs read", "average");
     for (final RangeReads.Answer answer : rangeReads) {
@@ -338,7 +411,7 @@ public record BenchResults(
           footprint.layout(),
           footprint.documents(),
           footprint.documentsPerReading(readings),
-          footprint.documentBytes() / (double) readings,
+          footprint.documentBytesPerReading(readings),
           footprint.indexBytes() / (double) readings,
           footprint.bytesPerReading(readings));
     }
@@ -347,6 +420,21 @@ public record BenchResults(
       out.printf(
           "  bytes per reading, bucketer / one document per reading: %.2f%n",
           storage.get(0).bytesPerReading(readings) / last.bytesPerReading(readings));
+    }
+  }
+
+  /** What 2p and 2n stored for the same readings: the documents' bytes, which sketches grow. */
+  private void printQuantileBytes(final PrintStream out) {
+    out.println(
+        "stored in MongoDB by 2p (quantile sketches on) and 2n (off), BSON of every document:");
+    out.printf("  %-46s %10s %12s%n", "layout", "documents", "doc B/read");
+    for (final StoredFootprint footprint :
+        Stream.concat(storedWithQuantiles.stream(), storedWithoutQuantiles.stream()).toList()) {
+      out.printf(
+          "  %-46s %,10d %12.2f%n",
+          footprint.layout(),
+          footprint.documents(),
+          footprint.documentBytesPerReading(sent.readings()));
     }
   }
 

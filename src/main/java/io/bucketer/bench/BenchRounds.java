@@ -16,6 +16,10 @@ import java.util.function.ToDoubleFunction;
  */
 public record BenchRounds(List<BenchResults> rounds) {
 
+  /** 2n runs right after 2p, and rows run later in a round run faster. */
+  private static final String ERRS_AGAINST_SKETCHES =
+      "(2n runs after 2p: errs against the sketches)";
+
   public BenchRounds {
     if (rounds.isEmpty()) {
       throw new IllegalArgumentException("no measured round");
@@ -78,7 +82,11 @@ public record BenchRounds(List<BenchResults> rounds) {
     rate(out, "2 bucketer", r -> Optional.of(r.processor()));
     rate(out, "2k bucketer, keyed by sensor", r -> Optional.of(r.processorKeyedBySensor()));
     rate(out, "2s bucketer over SASL_SSL", r -> Optional.ofNullable(r.processorOverSaslSsl()));
-    rate(out, "2p bucketer over PLAINTEXT", r -> Optional.ofNullable(r.processorPlaintextTwin()));
+    rate(out, "2p bucketer over PLAINTEXT", r -> Optional.of(r.processorPlaintextTwin()));
+    rate(
+        out,
+        "2n bucketer, quantiles.enabled=false",
+        r -> Optional.of(r.processorWithoutQuantiles()));
     rate(out, "3 MongoDB sink connector", r -> Optional.ofNullable(r.connector()));
     rate(out, "4 Kafka Streams windowed aggregate", r -> Optional.of(r.windowedAggregate().rate()));
     out.println("ratios");
@@ -103,6 +111,26 @@ public record BenchRounds(List<BenchResults> rounds) {
         withSaslSsl(BenchResults::cpuSaslSslToPlaintext));
     line(
         out,
+        "2p/2n quantile sketches on vs off",
+        r -> Optional.of(r.quantilesOnToOff()),
+        ERRS_AGAINST_SKETCHES);
+    line(
+        out,
+        "CPU per reading, 2p/2n (quantile sketches on vs off)",
+        r -> Optional.of(r.cpuQuantilesOnToOff()),
+        ERRS_AGAINST_SKETCHES);
+    line(
+        out,
+        "  the same, without MongoDB's CPU and the JIT's",
+        r -> Optional.of(r.steadyCpuQuantilesOnToOff()),
+        ERRS_AGAINST_SKETCHES);
+    line(
+        out,
+        "bytes per reading, 2p/2n (quantile sketches on vs off)",
+        r -> Optional.of(r.bytesQuantilesOnToOff()),
+        "(BSON of the documents, every granularity)");
+    line(
+        out,
         "CPU per reading, 2/1b (bucketer vs floor)",
         r -> Optional.of(r.cpuToFloor()),
         "<= " + BenchResults.MAX_CPU_TO_FLOOR,
@@ -117,6 +145,7 @@ public record BenchRounds(List<BenchResults> rounds) {
         out,
         "  the same, without MongoDB's CPU and the JIT's",
         r -> Optional.of(r.steadyCpuToWindowedAggregate()));
+    quantileBytes(out);
     out.println("bucketer's close -> visible in MongoDB, ms (a backlog drained, not a load)");
     line(out, "  p50", r -> Optional.of(r.latencyP50Millis()));
     line(out, "  p99", r -> Optional.of(r.latencyP99Millis()));
@@ -127,6 +156,30 @@ public record BenchRounds(List<BenchResults> rounds) {
         out,
         "  4 Kafka Streams windowed aggregate",
         r -> Optional.of(100 * r.windowedAggregate().rate().time().jitShare()));
+  }
+
+  /**
+   * BSON bytes per reading of the documents 2p and 2n stored, each layout's median: the same
+   * readings each round, so they differ only where late readings were merged differently.
+   */
+  private void quantileBytes(final PrintStream out) {
+    out.println("BSON bytes per reading stored, 2p (quantile sketches on) and 2n (off)");
+    quantileBytes(out, BenchResults::storedWithQuantiles);
+    quantileBytes(out, BenchResults::storedWithoutQuantiles);
+  }
+
+  private void quantileBytes(
+      final PrintStream out, final Function<BenchResults, List<StoredFootprint>> stored) {
+    final List<StoredFootprint> layouts = stored.apply(last());
+    for (int i = 0; i < layouts.size(); i++) {
+      final int layout = i;
+      line(
+          out,
+          "  " + layouts.get(layout).layout(),
+          r ->
+              Optional.of(
+                  stored.apply(r).get(layout).documentBytesPerReading(r.sent().readings())));
+    }
   }
 
   /** Row 2's CPU by stage: each line's median over the rounds, the lines in the same order. */
@@ -187,6 +240,15 @@ public record BenchRounds(List<BenchResults> rounds) {
       final String name,
       final Function<BenchResults, Optional<Double>> figure) {
     spread(figure).ifPresent(s -> printLine(out, name, s, ""));
+  }
+
+  /** A figure without a target, with a note on how to read it. */
+  private void line(
+      final PrintStream out,
+      final String name,
+      final Function<BenchResults, Optional<Double>> figure,
+      final String note) {
+    spread(figure).ifPresent(s -> printLine(out, name, s, note));
   }
 
   private void line(

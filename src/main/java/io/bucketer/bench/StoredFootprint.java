@@ -67,6 +67,11 @@ record StoredFootprint(String layout, long documents, long documentBytes, long i
     return documents / (double) readings;
   }
 
+  /** BSON bytes of the documents alone, per reading. */
+  double documentBytesPerReading(final long readings) {
+    return documentBytes / (double) readings;
+  }
+
   double bytesPerReading(final long readings) {
     return (documentBytes + indexBytes) / (double) readings;
   }

@@ -50,9 +50,9 @@ import reactor.core.publisher.Mono;
  * The side-by-side benchmark: one embedded broker, one MongoDB stand-in whose operations are
  * counted, one topic of readings; then, one after another on the same readings, (1) a plain
  * consumer that only decodes them, (1b) a Kafka Streams topology that only repartitions them by
- * series, (2) bucketer, (3) MongoDB's Kafka sink connector, (4) Kafka Streams' own windowed
- * aggregation. Each starts when the one before has finished, so none competes with another for the
- * machine.
+ * series, (2) bucketer, and again in variants (2k, 2s, 2p, 2n), (3) MongoDB's Kafka sink connector,
+ * (4) Kafka Streams' own windowed aggregation. Each starts when the one before has finished, so
+ * none competes with another for the machine.
  */
 public final class ThroughputBench {
 
@@ -85,8 +85,11 @@ public final class ThroughputBench {
   /** Row 2s's variant. */
   private static final String SASL_SSL = "sasl";
 
-  /** Row 2p's variant: 2s's twin over PLAINTEXT. */
+  /** Row 2p's variant: 2s's twin over PLAINTEXT, and 2n's with quantile sketches. */
   private static final String PLAINTEXT_TWIN = "plain";
+
+  /** Row 2n's variant: 2p without quantile sketches. */
+  private static final String WITHOUT_QUANTILES = "noquantiles";
 
   /** Row 2s's principal: a SCRAM user with the README's ACLs and no others. */
   private static final String BENCH_USER = "bench";
@@ -370,7 +373,6 @@ public final class ThroughputBench {
             false);
 
     final BenchResults.Rate overSaslSsl;
-    final BenchResults.Rate plaintextTwin;
     if (infrastructure.saslSsl().isPresent()) {
       collectStandInGarbage(infrastructure);
       out.printf(
@@ -381,22 +383,53 @@ public final class ThroughputBench {
           bucketerOverSaslSsl(
               infrastructure, infrastructure.saslSsl().get(), round, sent, expectedDocuments);
       dropDatabases(infrastructure.mongo(), round.bucketerDatabase(SASL_SSL)::equals);
-      // Rows run later in a round run faster (row 2 is the slowest of 2, 2k and 2s in every run):
-      // 2s is compared with a twin over PLAINTEXT run right after it, not with row 2. The twin
-      // runs second, so any advantage of order goes to PLAINTEXT: the ratio errs against SASL_SSL.
-      collectStandInGarbage(infrastructure);
-      out.printf(
-          "[2p] bucketer over PLAINTEXT again, right after 2s, to compare it with: until MongoDB"
-              + " holds all %,d bucket documents%n",
-          expectedDocuments);
-      plaintextTwin =
-          bucketer(infrastructure, round, sent, expectedDocuments, PLAINTEXT_TWIN, Map.of(), false)
-              .rate();
-      dropDatabases(infrastructure.mongo(), round.bucketerDatabase(PLAINTEXT_TWIN)::equals);
     } else {
       overSaslSsl = null;
-      plaintextTwin = null;
     }
+    // Rows run later in a round run faster (row 2 is the slowest of 2, 2k and 2s in every run):
+    // 2s is compared with a twin over PLAINTEXT run right after it, not with row 2. The twin
+    // runs second, so any advantage of order goes to PLAINTEXT: the ratio errs against SASL_SSL.
+    collectStandInGarbage(infrastructure);
+    out.printf(
+        "[2p] bucketer over PLAINTEXT again, the twin of %s2n: until MongoDB holds all %,d bucket"
+            + " documents%n",
+        overSaslSsl == null ? "" : "2s and ", expectedDocuments);
+    final BenchResults.Rate plaintextTwin =
+        bucketer(infrastructure, round, sent, expectedDocuments, PLAINTEXT_TWIN, Map.of(), false)
+            .rate();
+    // Measured in warm-up rounds too, though nothing reads them there: reading every document
+    // back compiles code in this JVM and in the stand-in's, which in a measured round's first
+    // reading would still be compiling during the next row, and be charged to it.
+    final List<StoredFootprint> storedWithQuantiles =
+        bucketFootprints(
+            infrastructure.mongo().connectionString(),
+            round.bucketerDatabase(PLAINTEXT_TWIN),
+            "2p, quantile sketches on: every granularity");
+    dropDatabases(infrastructure.mongo(), round.bucketerDatabase(PLAINTEXT_TWIN)::equals);
+    // 2n is 2p without quantile sketches, for what they cost, on the same terms as 2s/2p: run
+    // right after 2p, it has the advantage of order, so the ratio 2p/2n errs against the sketches
+    // (it overstates their cost in CPU and in rate; their bytes do not depend on order).
+    collectStandInGarbage(infrastructure);
+    out.printf(
+        "[2n] bucketer with %s=false, right after 2p, for what quantile sketches cost: until"
+            + " MongoDB holds all %,d bucket documents%n",
+        WindowSettings.QUANTILES_ENABLED, expectedDocuments);
+    final BenchResults.Rate withoutQuantiles =
+        bucketer(
+                infrastructure,
+                round,
+                sent,
+                expectedDocuments,
+                WITHOUT_QUANTILES,
+                Map.of(WindowSettings.QUANTILES_ENABLED, "false"),
+                false)
+            .rate();
+    final List<StoredFootprint> storedWithoutQuantiles =
+        bucketFootprints(
+            infrastructure.mongo().connectionString(),
+            round.bucketerDatabase(WITHOUT_QUANTILES),
+            "2n, quantile sketches off: every granularity");
+    dropDatabases(infrastructure.mongo(), round.bucketerDatabase(WITHOUT_QUANTILES)::equals);
 
     BenchResults.Rate connectorRate = null;
     if (options.withConnector() && kind != RoundKind.WARM_UP) {
@@ -452,6 +485,7 @@ public final class ThroughputBench {
         keyed.rate(),
         overSaslSsl,
         plaintextTwin,
+        withoutQuantiles,
         connectorRate,
         windowedAggregate,
         processor.result().latencyP50Millis(),
@@ -463,6 +497,8 @@ public final class ThroughputBench {
                 "2k bucketer, keyed by sensor", keyed.result().stateOperations())),
         reads,
         storage,
+        storedWithQuantiles,
+        storedWithoutQuantiles,
         processor.result().stages() == null
             ? null
             : new StageBreakdown(
@@ -476,24 +512,10 @@ public final class ThroughputBench {
    */
   private List<StoredFootprint> storage(final Infrastructure infrastructure, final Round round) {
     final String mongoUri = infrastructure.mongo().connectionString();
-    final List<StoredFootprint> buckets = new ArrayList<>();
-    for (final Granularity granularity : GRANULARITIES) {
-      buckets.add(
-          StoredFootprint.measure(
-              mongoUri,
-              round.bucketerDatabase(KEYED),
-              List.of(
-                  BucketDocumentNames.collectionName(
-                      BucketDocumentNames.DEFAULT_COLLECTION_PREFIX, granularity)),
-              "  of which "
-                  + granularity
-                  + (granularity.equals(GRANULARITIES.get(0))
-                      ? ": readings"
-                      : ": summaries of " + GRANULARITIES.get(0))));
-    }
-    final List<StoredFootprint> footprints = new ArrayList<>();
-    footprints.add(StoredFootprint.sum("bucketer, every granularity", buckets));
-    footprints.addAll(buckets);
+    final List<StoredFootprint> footprints =
+        new ArrayList<>(
+            bucketFootprints(
+                mongoUri, round.bucketerDatabase(KEYED), "bucketer, every granularity"));
     if (options.withConnector()) {
       try (MongoClient client = MongoClients.create(mongoUri)) {
         Mono.from(
@@ -510,6 +532,33 @@ public final class ThroughputBench {
               List.of(CONNECTOR_COLLECTION),
               "one document per reading (connector)"));
     }
+    return footprints;
+  }
+
+  /**
+   * bucketer's documents in {@code database}: every granularity together, named {@code layout},
+   * then each granularity apart.
+   */
+  private static List<StoredFootprint> bucketFootprints(
+      final String mongoUri, final String database, final String layout) {
+    final List<StoredFootprint> byGranularity = new ArrayList<>();
+    for (final Granularity granularity : GRANULARITIES) {
+      byGranularity.add(
+          StoredFootprint.measure(
+              mongoUri,
+              database,
+              List.of(
+                  BucketDocumentNames.collectionName(
+                      BucketDocumentNames.DEFAULT_COLLECTION_PREFIX, granularity)),
+              "  of which "
+                  + granularity
+                  + (granularity.equals(GRANULARITIES.get(0))
+                      ? ": readings"
+                      : ": summaries of " + GRANULARITIES.get(0))));
+    }
+    final List<StoredFootprint> footprints = new ArrayList<>();
+    footprints.add(StoredFootprint.sum(layout, byGranularity));
+    footprints.addAll(byGranularity);
     return footprints;
   }
 

@@ -115,6 +115,19 @@ class BenchIT {
         .isEqualTo(bucketDocuments);
     assertThat(results.saslSslToPlaintext()).isPositive();
     assertThat(results.cpuSaslSslToPlaintext()).isPositive();
+    // without quantile sketches: the same documents, smaller; their bytes measured in every round
+    assertThat(results.processorWithoutQuantiles().mongo().writeStatements())
+        .isEqualTo(bucketDocuments);
+    assertThat(results.cpuQuantilesOnToOff()).isPositive();
+    for (final BenchResults round : rounds.rounds()) {
+      for (final List<StoredFootprint> stored :
+          List.of(round.storedWithQuantiles(), round.storedWithoutQuantiles())) {
+        assertThat(stored)
+            .extracting(StoredFootprint::documents)
+            .containsExactly(bucketDocuments, 4L * 90, 4L * 2);
+      }
+      assertThat(round.bytesQuantilesOnToOff()).isGreaterThan(1);
+    }
     // the window cache writes a window once per commit, however many readings it took: on this
     // backlog far fewer puts than readings reach RocksDB and the changelog
     assertThat(results.stateOperations())
@@ -169,6 +182,10 @@ class BenchIT {
             "CPU per reading, 2/1b (bucketer vs floor)",
             "2s/2p over SASL_SSL vs PLAINTEXT, readings/s",
             "CPU per reading, 2s/2p (SASL_SSL vs PLAINTEXT)",
+            "2p/2n quantile sketches on vs off, readings/s",
+            "CPU per reading, 2p/2n (quantile sketches on vs off)",
+            "bytes per reading, 2p/2n (quantile sketches on vs off)",
+            "BSON bytes per reading stored, 2p (quantile sketches on) and 2n (off)",
             "CPU per reading, 2/4 (bucketer vs windowed aggregate)",
             "the same, without MongoDB's CPU and the JIT's",
             "Kafka records written per reading",
@@ -190,7 +207,8 @@ class BenchIT {
    * Row 2's CPU by stage, on 60 sensors for 90 minutes (324,060 readings): about 270 samples of row
    * 2, of which decode, the smallest stage asserted, has about 15 (seen at 40 sensors: 181 samples,
    * decode 8 and 14); the test above, 15 times smaller, had 23 to 48 samples in all, too few for
-   * every stage to have one. The rows this test has no use for are left out.
+   * every stage to have one. The rows this test has no use for are left out, but for 2p and 2n,
+   * which every round runs.
    */
   @Test
   void shouldSayWhereRowTwosCpuWent() throws Exception {
