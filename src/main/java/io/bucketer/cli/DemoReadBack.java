@@ -8,12 +8,14 @@ import io.bucketer.buckets.SeriesKey;
 import io.bucketer.query.LiveWindows;
 import io.bucketer.query.SeriesQueries;
 import io.bucketer.query.StoredDocuments;
+import io.bucketer.sketch.ValueSketch;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
+import java.util.OptionalDouble;
 import org.bson.BsonArray;
 import org.bson.BsonDocument;
 import org.bson.json.JsonMode;
@@ -22,8 +24,8 @@ import org.bson.json.JsonWriterSettings;
 /**
  * The demo's read-back: the series' first hour document, which holds the summaries of its minutes,
  * and statistics of the series over an hour on the hour and over an hour that cuts two, through the
- * query API's own read path, with the documents each one read: the point of the bucket pattern,
- * shown on the data just written.
+ * query API's own read path (the p95 from the merged quantile sketches), with the documents each
+ * one read: the point of the bucket pattern, shown on the data just written.
  */
 final class DemoReadBack {
 
@@ -45,8 +47,8 @@ final class DemoReadBack {
     printHourDocument(store, granularities, series, firstHour);
     out.printf("%nReading it back: %s, as the query API reads it%n", series);
     out.printf(
-        "  %-26s %9s %9s %9s %9s %9s %9s %9s  %s%n",
-        "UTC range", "readings", "avg", "twa", "stddev", "min", "max", "coverage", "read");
+        "  %-26s %9s %9s %9s %9s %9s %9s %9s %9s  %s%n",
+        "UTC range", "readings", "avg", "twa", "p95", "stddev", "min", "max", "coverage", "read");
     line(queries, series, firstHour, firstHour.plus(Duration.ofHours(1)));
     line(
         queries,
@@ -62,12 +64,15 @@ final class DemoReadBack {
     final boolean empty = statistics.count() == 0;
     final double twa = statistics.timeWeight().twa();
     final double coverage = statistics.timeWeight().coverage();
+    final ValueSketch sketch = statistics.sketch().sketch();
+    final OptionalDouble p95 = sketch == null ? OptionalDouble.empty() : sketch.quantile(0.95);
     out.printf(
-        "  %-26s %,9d %9s %9s %9s %9s %9s %9s  %,d document%s instead of %,d readings%n",
+        "  %-26s %,9d %9s %9s %9s %9s %9s %9s %9s  %,d document%s instead of %,d readings%n",
         CLOCK.format(from) + " to " + CLOCK.format(to),
         statistics.count(),
         empty ? "-" : String.format("%.2f", statistics.average()),
         Double.isNaN(twa) ? "-" : String.format("%.2f", twa),
+        p95.isEmpty() ? "-" : String.format("%.2f", p95.getAsDouble()),
         empty ? "-" : String.format("%.2f", statistics.standardDeviation()),
         empty ? "-" : String.format("%.2f", statistics.min()),
         empty ? "-" : String.format("%.2f", statistics.max()),

@@ -31,13 +31,16 @@ class DemoCommandIT {
         .contains("\"measurements\"")
         // the hour document holds its minutes' summaries
         .contains("\"summaries\"", "\"summary_granularity\": \"1m\"")
+        // its window and its summaries carry their quantile sketches
+        .contains("\"quantile_sketch\"")
         .contains("OK: every reading is in exactly one bucket of each granularity.")
         .containsPattern("1m +[\\d,]+ +3,000 +3,000  ok")
         .containsPattern("1h +[\\d,]+ +3,000 +3,000  ok")
-        // the replay's first hour holds all of a sensor's 300 readings: one hour document
+        // the replay's first hour holds all of a sensor's 300 readings: one hour document gives
+        // their average, time-weighted average, p95, spread, minimum, maximum and coverage
         .containsPattern(
-            "300 +[\\d.]+ +[\\d.]+ +[\\d.]+ +[\\d.-]+ +[\\d.]+ +[\\d.]+%  1 document instead of"
-                + " 300 readings")
+            "300 +[\\d.]+ +[\\d.]+ +[\\d.]+ +[\\d.]+ +[\\d.-]+ +[\\d.]+ +[\\d.]+%  1 document"
+                + " instead of 300 readings")
         .doesNotContain("WARN")
         .doesNotContain("INFO");
   }
