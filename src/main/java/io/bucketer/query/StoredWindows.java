@@ -2,7 +2,6 @@ package io.bucketer.query;
 
 import static io.bucketer.buckets.BucketDocumentNames.BUCKETS;
 import static io.bucketer.buckets.BucketDocumentNames.METRIC;
-import static io.bucketer.buckets.BucketDocumentNames.QUANTILE_SKETCH;
 import static io.bucketer.buckets.BucketDocumentNames.REVISION;
 import static io.bucketer.buckets.BucketDocumentNames.SENSOR_ID;
 import static io.bucketer.buckets.BucketDocumentNames.SEQ;
@@ -217,22 +216,7 @@ public final class StoredWindows {
         start,
         first.getInt32(REVISION, new BsonInt32(0)).getValue(),
         StoredStats.of(window, start, granularity.windowEnd(start), offset),
-        sketchOf(window));
-  }
-
-  /**
-   * The window's sketch, or null when it has none or one that does not decode: a window without a
-   * sketch leaves the one rolled up from it without one, which its readers answer as unknown.
-   */
-  private static ValueSketch sketchOf(final BsonDocument window) {
-    if (!window.isBinary(QUANTILE_SKETCH)) {
-      return null;
-    }
-    try {
-      return ValueSketch.decode(window.getBinary(QUANTILE_SKETCH).getData());
-    } catch (IllegalArgumentException e) {
-      return null;
-    }
+        StoredStats.sketch(window));
   }
 
   private static int seq(final BsonDocument part) {
