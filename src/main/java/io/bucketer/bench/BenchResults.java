@@ -142,7 +142,8 @@ public record BenchResults(
 
   /**
    * 2p/2n: bucketer with quantile sketches (the default) against the same without them, run right
-   * after it. Rows run later in a round run faster, so the ratio errs against the sketches.
+   * after it. Which of two rows runs first swings their ratio by more than the sketches cost: in
+   * three default runs 2n, run second, took more CPU per reading than 2p (docs/benchmarks.md).
    */
   public double quantilesOnToOff() {
     return processorPlaintextTwin.readingsPerSecond()
@@ -249,8 +250,8 @@ public record BenchResults(
               + "% of the readings");
     }
     out.println(
-        "  2n: 2p without quantile sketches, right after it; rows run later in a round run faster,"
-            + " so 2p/2n errs against the sketches (overstates their cost)");
+        "  2n: 2p without quantile sketches, right after it; the rows' order swings 2p/2n by more"
+            + " than the sketches cost (docs/benchmarks.md)");
     out.println(
         "  JIT: the share of the CPU time this JVM's compilers took during the row (the"
             + " connector's own JVM not counted)");
@@ -323,12 +324,12 @@ public record BenchResults(
         "%-58s %8.2f   %s%n",
         "2p/2n quantile sketches on vs off, readings/s",
         quantilesOnToOff(),
-        "(information: 2n runs after 2p: errs against the sketches)");
+        "(information: 2n runs after 2p: order swings it both ways)");
     out.printf(
         "%-58s %8.2f   %s%n",
         "CPU per reading, 2p/2n (quantile sketches on vs off)",
         cpuQuantilesOnToOff(),
-        "(information: 2n runs after 2p: errs against the sketches)");
+        "(information: 2n runs after 2p: order swings it both ways)");
     out.printf(
         "%-58s %8.2f   %s%n",
         "  the same, without MongoDB's CPU and the JIT's",

@@ -16,9 +16,8 @@ import java.util.function.ToDoubleFunction;
  */
 public record BenchRounds(List<BenchResults> rounds) {
 
-  /** 2n runs right after 2p, and rows run later in a round run faster. */
-  private static final String ERRS_AGAINST_SKETCHES =
-      "(2n runs after 2p: errs against the sketches)";
+  /** 2n runs right after 2p, and the order of two rows swings their ratio either way. */
+  private static final String ORDER_SWINGS_IT = "(2n runs after 2p: order swings it both ways)";
 
   public BenchRounds {
     if (rounds.isEmpty()) {
@@ -113,17 +112,17 @@ public record BenchRounds(List<BenchResults> rounds) {
         out,
         "2p/2n quantile sketches on vs off",
         r -> Optional.of(r.quantilesOnToOff()),
-        ERRS_AGAINST_SKETCHES);
+        ORDER_SWINGS_IT);
     line(
         out,
         "CPU per reading, 2p/2n (quantile sketches on vs off)",
         r -> Optional.of(r.cpuQuantilesOnToOff()),
-        ERRS_AGAINST_SKETCHES);
+        ORDER_SWINGS_IT);
     line(
         out,
         "  the same, without MongoDB's CPU and the JIT's",
         r -> Optional.of(r.steadyCpuQuantilesOnToOff()),
-        ERRS_AGAINST_SKETCHES);
+        ORDER_SWINGS_IT);
     line(
         out,
         "bytes per reading, 2p/2n (quantile sketches on vs off)",

@@ -407,8 +407,9 @@ public final class ThroughputBench {
             "2p, quantile sketches on: every granularity");
     dropDatabases(infrastructure.mongo(), round.bucketerDatabase(PLAINTEXT_TWIN)::equals);
     // 2n is 2p without quantile sketches, for what they cost, on the same terms as 2s/2p: run
-    // right after 2p, it has the advantage of order, so the ratio 2p/2n errs against the sketches
-    // (it overstates their cost in CPU and in rate; their bytes do not depend on order).
+    // right after 2p. The order swings the ratio either way by more than the sketches' CPU (in
+    // three default runs 2n, run second, took more CPU per reading than 2p); their bytes do not
+    // depend on it.
     collectStandInGarbage(infrastructure);
     out.printf(
         "[2n] bucketer with %s=false, right after 2p, for what quantile sketches cost: until"

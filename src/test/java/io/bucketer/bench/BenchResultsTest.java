@@ -37,13 +37,13 @@ class BenchResultsTest {
         .containsPattern("\n2p bucketer over PLAINTEXT, right after 2s +500,000 +2\\.0 +5\\.5 ")
         .containsPattern(
             "\n2n bucketer, quantiles.enabled=false, right after 2p +555,556 +1\\.8 +5\\.0 ")
-        .contains("so 2p/2n errs against the sketches (overstates their cost)")
+        .contains("the rows' order swings 2p/2n by more than the sketches cost")
         .containsPattern(
             "\n2p/2n quantile sketches on vs off, readings/s +0\\.90 +\\(information: 2n runs"
-                + " after 2p: errs against the sketches\\)")
+                + " after 2p: order swings it both ways\\)")
         .containsPattern(
             "\nCPU per reading, 2p/2n \\(quantile sketches on vs off\\) +1\\.10 +\\(information:"
-                + " 2n runs after 2p: errs against the sketches\\)\n  the same, without MongoDB's"
+                + " 2n runs after 2p: order swings it both ways\\)\n  the same, without MongoDB's"
                 + " CPU and the JIT's +1\\.11 +\\(information: the processor's side alone\\)")
         .containsPattern(
             "\nbytes per reading, 2p/2n \\(quantile sketches on vs off\\) +1\\.05 +\\(information:"
