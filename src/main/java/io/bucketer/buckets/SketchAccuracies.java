@@ -1,5 +1,6 @@
 package io.bucketer.buckets;
 
+import io.bucketer.sketch.ValueSketch;
 import java.util.Map;
 import java.util.OptionalDouble;
 
@@ -13,7 +14,7 @@ import java.util.OptionalDouble;
 public record SketchAccuracies(boolean enabled, double defaults, Map<String, Double> byMetric) {
 
   /** {@code quantiles.relative.accuracy}'s default: quantiles within 1 % of the exact value. */
-  public static final double DEFAULT_RELATIVE_ACCURACY = 0.01;
+  public static final double DEFAULT_RELATIVE_ACCURACY = ValueSketch.DEFAULT_RELATIVE_ACCURACY;
 
   /** Sketches of α = 1 % for every metric. */
   public static final SketchAccuracies DEFAULT =
