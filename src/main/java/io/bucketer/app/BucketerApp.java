@@ -107,6 +107,7 @@ public final class BucketerApp implements AutoCloseable {
   private final KafkaStreamsMetrics streamsMetrics;
   private final MongoBucketWriter writer;
   private final BucketSink sink;
+  private final BucketerMetrics metrics;
   private final Thread sinkThread;
   private final Supplier<Optional<String>> mongoPingFailure;
   private final String collectionPrefix;
@@ -132,6 +133,7 @@ public final class BucketerApp implements AutoCloseable {
       final KafkaStreamsMetrics streamsMetrics,
       final MongoBucketWriter writer,
       final BucketSink sink,
+      final BucketerMetrics metrics,
       final BucketerConfig config,
       final HostInfo advertised,
       final InputPartitioning partitioning,
@@ -164,6 +166,7 @@ public final class BucketerApp implements AutoCloseable {
     this.streamsMetrics = streamsMetrics;
     this.writer = writer;
     this.sink = sink;
+    this.metrics = metrics;
     this.sinkThread = new Thread(sink, "bucketer-sink");
     sinkThread.setUncaughtExceptionHandler(
         (thread, error) -> {
@@ -301,6 +304,7 @@ public final class BucketerApp implements AutoCloseable {
             streamsMetrics,
             writer,
             sink,
+            metrics,
             config,
             advertised,
             partitioning,
@@ -465,7 +469,8 @@ public final class BucketerApp implements AutoCloseable {
                 collectionPrefix,
                 granularities,
                 keepMeasurements,
-                limits.timeout()),
+                limits.timeout(),
+                metrics::malformedSketchRead),
             retention,
             Clock.systemUTC(),
             timeWeightings,

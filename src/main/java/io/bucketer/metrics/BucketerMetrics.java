@@ -25,6 +25,7 @@ public final class BucketerMetrics {
   public static final String SPARKPLUG_MESSAGES = "bucketer.sparkplug.messages";
   public static final String SPARKPLUG_SEQ_GAPS = "bucketer.sparkplug.seq.gaps";
   public static final String SPARKPLUG_METRICS_SKIPPED = "bucketer.sparkplug.metrics.skipped";
+  public static final String QUERY_MALFORMED_SKETCHES = "bucketer.query.malformed.sketches";
 
   /** An operation of the window lifecycle on its task's state stores. */
   public enum StateOperation {
@@ -77,10 +78,13 @@ public final class BucketerMetrics {
   private final Map<StateOperation, Counter> stateOperations = new EnumMap<>(StateOperation.class);
   // Counted for every reading: looked up in an enum map, not by a name built each time.
   private final Map<ReadingOutcome, Counter> readings = new EnumMap<>(ReadingOutcome.class);
+  private final Counter malformedSketches;
 
   public BucketerMetrics(final MeterRegistry registry) {
     this.registry = registry;
     registry.gauge(OPEN_BUCKETS, openBuckets);
+    // Exported at zero (see countDeadLettersFromZero): the first one is news to an operator.
+    malformedSketches = registry.counter(QUERY_MALFORMED_SKETCHES);
     for (final StateOperation operation : StateOperation.values()) {
       stateOperations.put(operation, counter(STATE_OPERATIONS, "operation", operation.tag));
     }
@@ -191,6 +195,14 @@ public final class BucketerMetrics {
    */
   public void sparkplugMetricsSkipped(final String reason, final int count) {
     counter(SPARKPLUG_METRICS_SKIPPED, "reason", reason).increment(count);
+  }
+
+  /**
+   * The query API read a stored quantile sketch that does not decode and answered its window
+   * without quantiles. No tags: what was wrong with it is in the log, once.
+   */
+  public void malformedSketchRead() {
+    malformedSketches.increment();
   }
 
   private Counter counter(final String name, final String tag, final String value) {

@@ -79,6 +79,7 @@ public final class StoredBuckets {
   private final Map<Granularity, Granularity> summarisedIn = new HashMap<>();
 
   private final Duration timeout;
+  private final MalformedSketches malformedSketches;
 
   /** Buckets of the default layout: only the finest granularity keeps measurements. */
   public StoredBuckets(
@@ -101,10 +102,26 @@ public final class StoredBuckets {
       final List<Granularity> granularities,
       final Set<Granularity> keepMeasurements,
       final Duration timeout) {
+    this(database, collectionPrefix, granularities, keepMeasurements, timeout, () -> {});
+  }
+
+  /**
+   * As {@link #StoredBuckets(MongoDatabase, String, List, Set, Duration)}, telling {@code
+   * malformedSketch} of each stored quantile sketch read that does not decode (the first is also
+   * logged): the query API counts them in a meter.
+   */
+  public StoredBuckets(
+      final MongoDatabase database,
+      final String collectionPrefix,
+      final List<Granularity> granularities,
+      final Set<Granularity> keepMeasurements,
+      final Duration timeout,
+      final Runnable malformedSketch) {
     this.database = database;
     this.collectionPrefix = collectionPrefix;
     this.granularities = granularities.stream().sorted().toList();
     this.timeout = timeout;
+    this.malformedSketches = new MalformedSketches(malformedSketch);
     final RollupPlan plan = new RollupPlan(granularities);
     // coarsest last, so that the coarsest summarising granularity wins: the fewest documents
     for (final Granularity coarser : this.granularities) {
@@ -208,7 +225,7 @@ public final class StoredBuckets {
                   false,
                   StoredStats.timeWeighted(summary),
                   weighting,
-                  StoredStats.sketch(summary)));
+                  StoredStats.sketch(summary, malformedSketches)));
         }
       }
     }
@@ -237,7 +254,7 @@ public final class StoredBuckets {
               false,
               StoredStats.timeWeighted(window),
               StoredStats.weighting(window),
-              StoredStats.sketch(window)));
+              StoredStats.sketch(window, malformedSketches)));
     }
     windows.sort(Comparator.comparingLong(WindowTotals::start));
     return new Read<>(windows, documents.size());

@@ -24,12 +24,9 @@ import io.bucketer.buckets.Measurement;
 import io.bucketer.buckets.TimeWeighted;
 import io.bucketer.buckets.TimeWeighting;
 import io.bucketer.sketch.ValueSketch;
-import java.util.concurrent.atomic.AtomicLong;
 import org.bson.BsonBinarySubType;
 import org.bson.BsonDocument;
 import org.bson.BsonValue;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The computed fields of a stored document, of its {@code window}, or of one of its summaries, as
@@ -37,11 +34,6 @@ import org.slf4j.LoggerFactory;
  * lack them: those read as unknown (NaN), and so does whatever they are merged into.
  */
 final class StoredStats {
-
-  private static final Logger LOG = LoggerFactory.getLogger(StoredStats.class);
-
-  /** Stored sketches read that did not decode, since the process started. */
-  private static final AtomicLong MALFORMED_SKETCHES = new AtomicLong();
 
   private StoredStats() {}
 
@@ -124,39 +116,25 @@ final class StoredStats {
    * The quantile sketch a document's {@code window} or a summary holds (BSON binary of subtype 0,
    * {@link ValueSketch#encode}'s bytes); null when it has none, and null too when it holds one that
    * does not decode: such a window is answered without quantiles, as one written before sketches
-   * were kept, rather than failing the whole read. The first is logged, all are counted ({@link
-   * #malformedSketches}).
+   * were kept, rather than failing the whole read. Each such sketch is told to {@code malformed}.
    */
-  static ValueSketch sketch(final BsonDocument fields) {
+  static ValueSketch sketch(final BsonDocument fields, final MalformedSketches malformed) {
     final BsonValue stored = fields.get(QUANTILE_SKETCH);
     if (stored == null || stored.isNull()) {
       return null;
     }
     if (!stored.isBinary() || stored.asBinary().getType() != BsonBinarySubType.BINARY.getValue()) {
-      return malformed("it is not binary data of subtype 0");
+      malformed.found("it is not binary data of subtype 0");
+      return null;
     }
     try {
       return ValueSketch.decode(stored.asBinary().getData());
     } catch (RuntimeException e) {
       // decode refuses malformed bytes with IllegalArgumentException; whatever else a corrupt
       // document may provoke in the library is no reason to fail the read either.
-      return malformed(String.valueOf(e.getMessage()));
+      malformed.found(String.valueOf(e.getMessage()));
+      return null;
     }
-  }
-
-  /** How many stored sketches read since the process started did not decode. */
-  static long malformedSketches() {
-    return MALFORMED_SKETCHES.get();
-  }
-
-  private static ValueSketch malformed(final String why) {
-    if (MALFORMED_SKETCHES.getAndIncrement() == 0) {
-      LOG.warn(
-          "a stored quantile sketch does not decode ({}): windows whose sketch does not decode are"
-              + " answered without quantiles; later ones are counted, not logged",
-          why);
-    }
-    return null;
   }
 
   private static Measurement reading(

@@ -71,6 +71,9 @@ public final class StoredWindows {
   private final MongoDatabase database;
   private final String collectionPrefix;
 
+  /** Logged, not counted: a backfill exports no meters. */
+  private final MalformedSketches malformedSketches = new MalformedSketches(() -> {});
+
   /**
    * @param database read with its client's timeouts: no timeout of the stream's own, which would
    *     count the time its reader spends between batches (writing, say) as MongoDB's
@@ -175,8 +178,7 @@ public final class StoredWindows {
    * one. A lower one only when the last parts' readings carried none while earlier ones did: then
    * it is the earlier offset, as the stream's merge keeps it too.
    */
-  private static StoredWindow window(
-      final Granularity granularity, final List<BsonDocument> parts) {
+  private StoredWindow window(final Granularity granularity, final List<BsonDocument> parts) {
     final BsonDocument head = parts.get(0);
     final SeriesKey series =
         new SeriesKey(
@@ -216,7 +218,7 @@ public final class StoredWindows {
         start,
         first.getInt32(REVISION, new BsonInt32(0)).getValue(),
         StoredStats.of(window, start, granularity.windowEnd(start), offset),
-        StoredStats.sketch(window));
+        StoredStats.sketch(window, malformedSketches));
   }
 
   private static int seq(final BsonDocument part) {

@@ -15,11 +15,14 @@ import io.bucketer.buckets.SeriesKey;
 import io.bucketer.buckets.SketchAccuracies;
 import io.bucketer.buckets.TimeWeightings;
 import io.bucketer.embedded.EmbeddedMongoServer;
+import io.bucketer.metrics.BucketerMetrics;
 import io.bucketer.query.SeriesQueries.RangeSketch;
 import io.bucketer.sketch.ValueSketch;
 import io.bucketer.testing.IrregularReadings;
 import io.bucketer.testing.SketchedDocuments;
 import io.bucketer.windows.LifecycleRuns;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.time.Clock;
@@ -77,6 +80,7 @@ class StoredRangeQuantilesTest {
   private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
   private static final Map<SeriesKey, List<Measurement>> SENT = new LinkedHashMap<>();
+  private static final SimpleMeterRegistry METERS = new SimpleMeterRegistry();
   private static EmbeddedMongoServer server;
   private static MongoClient client;
   private static StoredBuckets stored;
@@ -126,7 +130,15 @@ class StoredRangeQuantilesTest {
                         .getCollection("buckets_" + granularity.label(), BsonDocument.class)
                         .insertMany(new ArrayList<>(inserted.values())))
                 .block(TIMEOUT));
-    stored = new StoredBuckets(client.getDatabase("iot"), "buckets_", GRANULARITIES, TIMEOUT);
+    // counting in the meter the query API exports, as the app wires it
+    stored =
+        new StoredBuckets(
+            client.getDatabase("iot"),
+            "buckets_",
+            GRANULARITIES,
+            Set.of(),
+            TIMEOUT,
+            new BucketerMetrics(METERS)::malformedSketchRead);
     queries = queries(SketchAccuracies.DEFAULT);
   }
 
@@ -257,7 +269,8 @@ class StoredRangeQuantilesTest {
 
   @Test
   void shouldAnswerNoneForStoredBytesThatAreNoSketchWithoutFailingTheRead() {
-    final long before = StoredStats.malformedSketches();
+    final Counter malformed = METERS.get(BucketerMetrics.QUERY_MALFORMED_SKETCHES).counter();
+    final double before = malformed.count();
 
     final SeriesQueries.Statistics answer =
         queries.statistics(BROKEN, TEN, ELEVEN, LiveWindows.NONE);
@@ -265,10 +278,14 @@ class StoredRangeQuantilesTest {
     assertThat(answer.count()).isEqualTo(sortedValues(SENT.get(BROKEN), TEN, ELEVEN).length);
     assertThat(answer.sketch().sketch()).isNull();
     assertThat(answer.sketch().missing()).isEqualTo(RangeQuantiles.WITHOUT_SKETCH);
-    assertThat(StoredStats.malformedSketches()).isGreaterThan(before);
-    // the next hour's documents are whole
+    // the range is the hour document of 10:00, whose sketch is the one read
+    assertThat(malformed.count()).isEqualTo(before + 1);
+    // counted, not described: nothing of the bytes or the decoder's message in a tag
+    assertThat(malformed.getId().getTags()).isEmpty();
+    // the next hour's documents are whole, and not counted
     assertThat(queries.statistics(BROKEN, ELEVEN, TWELVE, LiveWindows.NONE).sketch().missing())
         .isNull();
+    assertThat(malformed.count()).isEqualTo(before + 1);
   }
 
   @Test
