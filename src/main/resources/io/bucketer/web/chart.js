@@ -252,6 +252,7 @@ function band(parent, run, x, y) {
   element('path', {
     class: `avg ${className}`,
     d: path(members.map((bucket, i) => [xs[i], y(bucket.avg)])),
+    'data-points': run.buckets.length,
   }, parent);
 }
 

@@ -149,6 +149,9 @@ class ChartPageIT {
     // One piece from 14:00 to 14:05, one from 14:07 to 14:11: broken at the gap, and the open
     // 14:12 has no twa.
     assertThat(drawn.twaLines()).containsExactly(6, 5);
+    // The avg line likewise: 14:00 to 14:05 and 14:07 to 14:11, not drawn across 14:06, then on
+    // from 14:11 into the open 14:12.
+    assertThat(drawn.avgLines()).containsExactly(6, 5, 2);
     // Below 0.9 only: 14:08's 0.9 is not shaded.
     assertThat(drawn.lowCoverage()).containsExactly(minute("14:05"), minute("14:07"));
     assertThat(drawn.resolution()).as("at a given granularity nothing was picked").isEmpty();
@@ -202,7 +205,10 @@ class ChartPageIT {
 
     assertThat(drawn.state()).as(drawn.message()).isEqualTo("ready");
     assertThat(drawn.buckets()).containsExactlyElementsOf(BUCKETS);
+    // Asked without fill, the answer leaves out a point without readings (14:06), and the page
+    // breaks its lines there by the points' times rather than drawing across.
     assertThat(drawn.twaLines()).containsExactly(6, 5);
+    assertThat(drawn.avgLines()).containsExactly(6, 5, 2);
     assertThat(REQUESTS)
         .contains(
             "/api/v1/series/sensor%207%2Fa/buckets?metric=temperature&maxDataPoints=300"

@@ -19,8 +19,9 @@ import java.util.regex.Pattern;
  * twa and coverage where it had them, the twa line's pieces ({@code path.twa}), the buckets shaded
  * for low coverage ({@code rect.low-coverage}) and the resolution it says it got ({@code
  * #resolution}); and each bucket's p95 where it had one, and the p95 line's pieces ({@code
- * path.p95}). For tests against a stub of the API or a real processor: {@code new
- * ChartPageReader(new HeadlessChromium()).read(URI.create("http://host:8080/ui/?..."))}.
+ * path.p95}), and the avg line's pieces ({@code path.avg}, closed and open ones). For tests against
+ * a stub of the API or a real processor: {@code new ChartPageReader(new
+ * HeadlessChromium()).read(URI.create("http://host:8080/ui/?..."))}.
  *
  * <p>Regular expressions over Chromium's serialization suffice: it quotes every attribute value
  * with double quotes and escapes {@code & " < >} inside them, so no {@code >} ends a tag early.
@@ -33,6 +34,8 @@ public final class ChartPageReader {
   private static final Pattern PERMALINK = Pattern.compile("<a\\b[^>]*\\bid=\"permalink\"[^>]*>");
   private static final Pattern STATISTIC =
       Pattern.compile("<dd\\b[^>]*\\bdata-field=\"([^\"]*)\"[^>]*>([^<]*)</dd>");
+  private static final Pattern AVG_LINE =
+      Pattern.compile("<path\\b[^>]*\\bclass=\"avg (?:closed|open)\"[^>]*>");
   private static final Pattern TWA_LINE = Pattern.compile("<path\\b[^>]*\\bclass=\"twa\"[^>]*>");
   private static final Pattern P95_LINE = Pattern.compile("<path\\b[^>]*\\bclass=\"p95\"[^>]*>");
   private static final Pattern LOW_COVERAGE =
@@ -66,6 +69,9 @@ public final class ChartPageReader {
    * @param resolution what the page says it read at a picked resolution; empty at a given one
    * @param p95 each bucket's p95 by its start, for the buckets that had one
    * @param p95Lines the p95 line's pieces in order, each as the number of buckets it passes
+   * @param avgLines the avg line's pieces in order, each as the number of buckets it passes: it
+   *     breaks where buckets are not adjacent (a time without readings), and passes from closed to
+   *     open buckets in a piece of its own that starts at the last closed one
    */
   public record ChartPage(
       String state,
@@ -79,7 +85,8 @@ public final class ChartPageReader {
       List<Instant> lowCoverage,
       String resolution,
       Map<Instant, Double> p95,
-      List<Integer> p95Lines) {
+      List<Integer> p95Lines,
+      List<Integer> avgLines) {
 
     public boolean ready() {
       return "ready".equals(state);
@@ -125,6 +132,11 @@ public final class ChartPageReader {
     while (p95Line.find()) {
       p95Lines.add(Integer.parseInt(required(attributes(p95Line.group()), "data-points")));
     }
+    final List<Integer> avgLines = new ArrayList<>();
+    final Matcher avgLine = AVG_LINE.matcher(dom);
+    while (avgLine.find()) {
+      avgLines.add(Integer.parseInt(required(attributes(avgLine.group()), "data-points")));
+    }
     final List<Instant> lowCoverage = new ArrayList<>();
     final Matcher shade = LOW_COVERAGE.matcher(dom);
     while (shade.find()) {
@@ -148,7 +160,8 @@ public final class ChartPageReader {
         lowCoverage,
         resolution.find() ? unescape(resolution.group(1)) : "",
         p95,
-        p95Lines);
+        p95Lines,
+        avgLines);
   }
 
   private static DrawnBucket drawnBucket(final Map<String, String> attributes) {

@@ -31,8 +31,10 @@ class ChartPageReaderTest {
         <rect class="bucket open" x="88" y="40" width="17.8" height="330" \
         data-start="2026-11-22T14:01:00Z" data-end="2026-11-22T14:02:00Z" data-count="7" \
         data-min="-0.5" data-avg="1e-7" data-max="22.25" data-open="true"></rect></g>\
-        <path class="band closed" d="M70,1L88,2Z"></path><path class="twa" d="M70,1L88,1" \
-        data-points="1"></path></svg>
+        <path class="band closed" d="M70,1L88,2Z"></path><path class="avg closed" d="M70,1L88,1" \
+        data-points="1"></path><path class="band open" d="M70,1L88,2Z"></path>\
+        <path class="avg open" d="M79,1L97,1" data-points="2"></path><path class="twa" \
+        d="M70,1L88,1" data-points="1"></path></svg>
         <dl id="statistics"><div><dt>count</dt><dd data-field="count">3,400</dd></div>\
         <div><dt>avg</dt><dd data-field="avg">20.0001</dd></div></dl></body></html>
         """;
@@ -68,6 +70,7 @@ class ChartPageReaderTest {
     assertThat(page.coverage())
         .containsExactly(Map.entry(Instant.parse("2026-11-22T14:00:00Z"), 0.85));
     assertThat(page.twaLines()).containsExactly(1);
+    assertThat(page.avgLines()).containsExactly(1, 2);
     assertThat(page.lowCoverage()).containsExactly(Instant.parse("2026-11-22T14:00:00Z"));
     assertThat(page.resolution()).isEqualTo("read 1m windows from buckets_1m & state, 1m a point");
   }
