@@ -7,6 +7,7 @@ import io.bucketer.buckets.ClosedBucket;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.Measurement;
 import io.bucketer.buckets.SeriesKey;
+import io.bucketer.buckets.SketchAccuracies;
 import io.bucketer.buckets.TimeWeightings;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -14,9 +15,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Buckets as the real emit path closes them: readings sent on time through a {@link
- * WindowLifecycle} over an in-memory store, then every series closed by the wall clock, for tests
- * outside this package that need documents the processor would write.
+ * Buckets as the real emit path closes them: readings sent through a {@link WindowLifecycle} over
+ * an in-memory store, then every series closed by the wall clock. For tests outside this package
+ * that need documents the processor would write, and for this package's oracle tests, which check
+ * what it emits against an independent computation.
  */
 public final class LifecycleRuns {
 
@@ -34,19 +36,25 @@ public final class LifecycleRuns {
       final TimeWeightings weightings,
       final Map<SeriesKey, List<Measurement>> readings,
       final long clock) {
-    final WindowLifecycle lifecycle =
-        new WindowLifecycle(
-            new WindowLifecycle.Settings(
-                granularities,
-                Duration.ofSeconds(10),
-                Duration.ofSeconds(30),
-                Duration.ofHours(2),
-                layout,
-                DuplicateTimestamps.KEEP_LAST,
-                weightings),
-            new InMemoryWindowStore(),
-            delta -> {});
-    lifecycle.restore(clock);
+    return emitted(
+        settings(granularities, layout, weightings, SketchAccuracies.DEFAULT),
+        readings,
+        clock,
+        clock + Duration.ofDays(2).toMillis());
+  }
+
+  /**
+   * Every bucket a lifecycle of {@code settings} emits for {@code readings}, sent series by series
+   * in the order given, each on time, then every series closed at the wall clock {@code closedAt}.
+   *
+   * @param clock the wall clock the store is restored at and the readings are sent at
+   */
+  static List<ClosedBucket> emitted(
+      final WindowLifecycle.Settings settings,
+      final Map<SeriesKey, List<Measurement>> readings,
+      final long clock,
+      final long closedAt) {
+    final WindowLifecycle lifecycle = restored(settings, clock);
     final List<ClosedBucket> emitted = new ArrayList<>();
     readings.forEach(
         (series, sent) -> {
@@ -55,7 +63,35 @@ public final class LifecycleRuns {
                 .isEqualTo(WindowLifecycle.Outcome.ON_TIME);
           }
         });
-    lifecycle.closeIdleSeries(clock + Duration.ofDays(2).toMillis(), emitted::add);
+    lifecycle.closeIdleSeries(closedAt, emitted::add);
     return emitted;
+  }
+
+  /**
+   * The settings of these runs: a grace of 10 s, series idle after 30 s, readings up to 2 h late
+   * merged, keep-last; the rest is what a test checks.
+   */
+  static WindowLifecycle.Settings settings(
+      final List<Granularity> granularities,
+      final BucketLayout layout,
+      final TimeWeightings weightings,
+      final SketchAccuracies accuracies) {
+    return new WindowLifecycle.Settings(
+        granularities,
+        Duration.ofSeconds(10),
+        Duration.ofSeconds(30),
+        Duration.ofHours(2),
+        layout,
+        DuplicateTimestamps.KEEP_LAST,
+        weightings,
+        accuracies);
+  }
+
+  /** A lifecycle of {@code settings} over an empty in-memory store, restored at {@code clock}. */
+  static WindowLifecycle restored(final WindowLifecycle.Settings settings, final long clock) {
+    final WindowLifecycle lifecycle =
+        new WindowLifecycle(settings, new InMemoryWindowStore(), delta -> {});
+    lifecycle.restore(clock);
+    return lifecycle;
   }
 }

@@ -130,21 +130,14 @@ class QuantileSketchOracleTest {
       final SplittableRandom random,
       final SketchAccuracies accuracies,
       final Map<SeriesKey, List<Measurement>> sent) {
-    final InMemoryWindowStore store = new InMemoryWindowStore();
     final WindowLifecycle lifecycle =
-        new WindowLifecycle(
-            new WindowLifecycle.Settings(
+        LifecycleRuns.restored(
+            LifecycleRuns.settings(
                 List.of(MINUTE, HOUR),
-                Duration.ofSeconds(10),
-                Duration.ofSeconds(30),
-                Duration.ofHours(2),
                 new BucketLayout(5, 7, Set.of()),
-                DuplicateTimestamps.KEEP_LAST,
                 TimeWeightings.DEFAULT,
                 accuracies),
-            store,
-            delta -> {});
-    lifecycle.restore(TEN);
+            TEN);
     final List<ClosedBucket> emitted = new ArrayList<>();
     for (final SeriesKey series : List.of(TEMPERATURE, POWER)) {
       final List<Measurement> readings =

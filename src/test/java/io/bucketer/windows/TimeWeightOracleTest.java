@@ -7,6 +7,7 @@ import io.bucketer.buckets.ClosedBucket;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.Measurement;
 import io.bucketer.buckets.SeriesKey;
+import io.bucketer.buckets.SketchAccuracies;
 import io.bucketer.buckets.TimeWeighted;
 import io.bucketer.buckets.TimeWeighting;
 import io.bucketer.buckets.TimeWeightings;
@@ -20,6 +21,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -52,32 +54,22 @@ class TimeWeightOracleTest {
 
   private static void checkRun(final int seed) {
     final SplittableRandom random = new SplittableRandom(seed);
-    final InMemoryWindowStore store = new InMemoryWindowStore();
-    // Five measurements and seven summaries per document: busy minutes and hours are cut in parts.
-    final WindowLifecycle lifecycle =
-        new WindowLifecycle(
-            new WindowLifecycle.Settings(
-                List.of(MINUTE, HOUR),
-                Duration.ofSeconds(10),
-                Duration.ofSeconds(30),
-                Duration.ofHours(2),
-                new BucketLayout(5, 7, Set.of()),
-                DuplicateTimestamps.KEEP_LAST,
-                WEIGHTINGS),
-            store,
-            delta -> {});
-    lifecycle.restore(TEN);
-    final List<ClosedBucket> emitted = new ArrayList<>();
-    final Map<SeriesKey, List<Measurement>> sent = new HashMap<>();
+    // Sent in this order, series by series, each reading on time.
+    final Map<SeriesKey, List<Measurement>> sent = new LinkedHashMap<>();
     for (final SeriesKey series : List.of(TEMPERATURE, POWER)) {
-      final List<Measurement> readings = irregularStream(random);
-      sent.put(series, readings);
-      for (final Measurement reading : readings) {
-        assertThat(lifecycle.accept(series, reading, null, TEN, emitted::add))
-            .isEqualTo(WindowLifecycle.Outcome.ON_TIME);
-      }
+      sent.put(series, irregularStream(random));
     }
-    lifecycle.closeIdleSeries(TEN + Duration.ofHours(12).toMillis(), emitted::add);
+    // Five measurements and seven summaries per document: busy minutes and hours are cut in parts.
+    final List<ClosedBucket> emitted =
+        LifecycleRuns.emitted(
+            LifecycleRuns.settings(
+                List.of(MINUTE, HOUR),
+                new BucketLayout(5, 7, Set.of()),
+                WEIGHTINGS,
+                SketchAccuracies.DEFAULT),
+            sent,
+            TEN,
+            TEN + Duration.ofHours(12).toMillis());
 
     final Map<SeriesKey, Map<Long, TimeWeighted>> minuteParts = new HashMap<>();
     int hoursCut = 0;
