@@ -1,10 +1,12 @@
 package io.bucketer.query;
 
+import static io.bucketer.query.StoredRangeFixture.GRANULARITIES;
+import static io.bucketer.query.StoredRangeFixture.HOUR;
+import static io.bucketer.query.StoredRangeFixture.MINUTE;
+import static io.bucketer.query.StoredRangeFixture.TEN;
+import static io.bucketer.query.StoredRangeFixture.TIMEOUT;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.mongodb.reactivestreams.client.MongoClient;
-import com.mongodb.reactivestreams.client.MongoClients;
-import io.bucketer.buckets.BucketLayout;
 import io.bucketer.buckets.BucketStats;
 import io.bucketer.buckets.ClosedBucket;
 import io.bucketer.buckets.Granularity;
@@ -14,20 +16,15 @@ import io.bucketer.buckets.Retention;
 import io.bucketer.buckets.SeriesKey;
 import io.bucketer.buckets.SketchAccuracies;
 import io.bucketer.buckets.TimeWeightings;
-import io.bucketer.embedded.EmbeddedMongoServer;
 import io.bucketer.metrics.BucketerMetrics;
 import io.bucketer.query.SeriesQueries.RangeSketch;
 import io.bucketer.sketch.ValueSketch;
-import io.bucketer.testing.IrregularReadings;
 import io.bucketer.testing.SketchedDocuments;
-import io.bucketer.windows.LifecycleRuns;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.time.Clock;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -53,10 +50,6 @@ import reactor.core.publisher.Mono;
  */
 class StoredRangeQuantilesTest {
 
-  private static final Granularity MINUTE = Granularity.parse("1m");
-  private static final Granularity HOUR = Granularity.parse("1h");
-  private static final List<Granularity> GRANULARITIES = List.of(MINUTE, HOUR);
-  private static final long TEN = Instant.parse("2025-06-01T10:00:00Z").toEpochMilli();
   private static final long ELEVEN = TEN + 3_600_000;
   private static final long TWELVE = ELEVEN + 3_600_000;
 
@@ -77,27 +70,18 @@ class StoredRangeQuantilesTest {
 
   private static final double ALPHA = ValueSketch.DEFAULT_RELATIVE_ACCURACY;
   private static final double[] LEVELS = {0, 0.01, 0.25, 0.5, 0.9, 0.95, 0.99, 0.999, 1};
-  private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
-  private static final Map<SeriesKey, List<Measurement>> SENT = new LinkedHashMap<>();
+  private static final Map<SeriesKey, List<Measurement>> SENT =
+      StoredRangeFixture.readings(List.of(TEMPERATURE, POWER, OLDER, COARSER, BROKEN));
+  private static StoredRangeFixture fixture;
   private static final SimpleMeterRegistry METERS = new SimpleMeterRegistry();
-  private static EmbeddedMongoServer server;
-  private static MongoClient client;
   private static StoredBuckets stored;
   private static SeriesQueries queries;
 
   @BeforeAll
   static void storeDocumentsWithSketches() {
-    final SplittableRandom random = new SplittableRandom(31);
-    for (final SeriesKey series : List.of(TEMPERATURE, POWER, OLDER, COARSER, BROKEN)) {
-      SENT.put(series, IrregularReadings.of(random, TEN, Duration.ofHours(3).toMillis()));
-    }
-    // Twenty measurements and twenty-five summaries per document: busy minutes and hours in parts.
-    final List<ClosedBucket> emitted =
-        LifecycleRuns.emitted(
-            GRANULARITIES, new BucketLayout(20, 25, Set.of()), TimeWeightings.DEFAULT, SENT, TEN);
-    server = EmbeddedMongoServer.start();
-    client = MongoClients.create(server.connectionString());
+    final List<ClosedBucket> emitted = StoredRangeFixture.emitted(SENT, TimeWeightings.DEFAULT);
+    fixture = StoredRangeFixture.start();
     // By _id: a window emitted again (a later revision) replaces its document, as the sink's does.
     final Map<Granularity, Map<BsonValue, BsonDocument>> documents = new LinkedHashMap<>();
     for (final ClosedBucket bucket : emitted) {
@@ -125,15 +109,12 @@ class StoredRangeQuantilesTest {
     documents.forEach(
         (granularity, inserted) ->
             Mono.from(
-                    client
-                        .getDatabase("iot")
-                        .getCollection("buckets_" + granularity.label(), BsonDocument.class)
-                        .insertMany(new ArrayList<>(inserted.values())))
+                    fixture.collection(granularity).insertMany(new ArrayList<>(inserted.values())))
                 .block(TIMEOUT));
     // counting in the meter the query API exports, as the app wires it
     stored =
         new StoredBuckets(
-            client.getDatabase("iot"),
+            fixture.database(),
             "buckets_",
             GRANULARITIES,
             Set.of(),
@@ -161,8 +142,7 @@ class StoredRangeQuantilesTest {
 
   @AfterAll
   static void stop() {
-    client.close();
-    server.close();
+    fixture.close();
   }
 
   @Test

@@ -1,12 +1,13 @@
 package io.bucketer.query;
 
+import static io.bucketer.query.StoredRangeFixture.GRANULARITIES;
+import static io.bucketer.query.StoredRangeFixture.HOUR;
+import static io.bucketer.query.StoredRangeFixture.MINUTE;
+import static io.bucketer.query.StoredRangeFixture.TEN;
+import static io.bucketer.query.StoredRangeFixture.TIMEOUT;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.mongodb.reactivestreams.client.MongoClient;
-import com.mongodb.reactivestreams.client.MongoClients;
-import io.bucketer.buckets.BucketLayout;
 import io.bucketer.buckets.ClosedBucket;
-import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.IntegralUnits;
 import io.bucketer.buckets.Measurement;
 import io.bucketer.buckets.Retention;
@@ -14,24 +15,18 @@ import io.bucketer.buckets.SeriesKey;
 import io.bucketer.buckets.TimeWeighted;
 import io.bucketer.buckets.TimeWeighting;
 import io.bucketer.buckets.TimeWeightings;
-import io.bucketer.embedded.EmbeddedMongoServer;
 import io.bucketer.query.SeriesQueries.TimeWeight;
 import io.bucketer.sink.BucketDocuments;
 import io.bucketer.sink.MongoBucketWriter;
-import io.bucketer.testing.IrregularReadings;
 import io.bucketer.testing.StepOracle;
-import io.bucketer.windows.LifecycleRuns;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.time.Clock;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.SplittableRandom;
 import org.bson.BsonDocument;
 import org.bson.BsonDocumentReader;
@@ -54,10 +49,6 @@ import reactor.core.publisher.Mono;
  */
 class StoredRangeTimeWeightTest {
 
-  private static final Granularity MINUTE = Granularity.parse("1m");
-  private static final Granularity HOUR = Granularity.parse("1h");
-  private static final List<Granularity> GRANULARITIES = List.of(MINUTE, HOUR);
-  private static final long TEN = Instant.parse("2025-06-01T10:00:00Z").toEpochMilli();
   private static final long ELEVEN = TEN + 3_600_000;
   private static final SeriesKey TEMPERATURE = new SeriesKey("s1", "temperature");
   private static final SeriesKey POWER = new SeriesKey("s1", "power");
@@ -67,36 +58,26 @@ class StoredRangeTimeWeightTest {
 
   private static final TimeWeightings WEIGHTINGS =
       new TimeWeightings(new TimeWeighting(45_000), Map.of("power", new TimeWeighting(180_000)));
-  private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
-  private static final Map<SeriesKey, List<Measurement>> SENT = new LinkedHashMap<>();
-  private static EmbeddedMongoServer server;
-  private static MongoClient client;
+  private static final Map<SeriesKey, List<Measurement>> SENT =
+      StoredRangeFixture.readings(List.of(TEMPERATURE, POWER, OLDER));
+  private static StoredRangeFixture fixture;
   private static StoredBuckets stored;
   private static SeriesQueries queries;
 
   @BeforeAll
   static void storeEmittedBuckets() {
-    final SplittableRandom random = new SplittableRandom(31);
-    for (final SeriesKey series : List.of(TEMPERATURE, POWER, OLDER)) {
-      SENT.put(series, irregularStream(random));
-    }
-    // Twenty measurements and twenty-five summaries per document: busy minutes and hours in parts.
-    final List<ClosedBucket> emitted =
-        LifecycleRuns.emitted(
-            GRANULARITIES, new BucketLayout(20, 25, Set.of()), WEIGHTINGS, SENT, TEN);
-    server = EmbeddedMongoServer.start();
-    client = MongoClients.create(server.connectionString());
+    final List<ClosedBucket> emitted = StoredRangeFixture.emitted(SENT, WEIGHTINGS);
+    fixture = StoredRangeFixture.start();
     final MongoBucketWriter writer =
         new MongoBucketWriter(
-            client.getDatabase("iot"), "buckets_", GRANULARITIES, Retention.NONE, 500, 4);
+            fixture.database(), "buckets_", GRANULARITIES, Retention.NONE, 500, 4);
     final List<ClosedBucket> current = new ArrayList<>();
     for (final ClosedBucket bucket : emitted) {
       if (bucket.series().equals(OLDER) && HOUR.windowStart(bucket.windowStart()) == ELEVEN) {
         Mono.from(
-                client
-                    .getDatabase("iot")
-                    .getCollection("buckets_" + bucket.granularity().label(), BsonDocument.class)
+                fixture
+                    .collection(bucket.granularity())
                     .insertOne(asVersion2(BucketDocuments.toDocument(bucket))))
             .block(TIMEOUT);
       } else {
@@ -104,7 +85,7 @@ class StoredRangeTimeWeightTest {
       }
     }
     writer.write(current, TIMEOUT);
-    stored = new StoredBuckets(client.getDatabase("iot"), "buckets_", GRANULARITIES, TIMEOUT);
+    stored = fixture.stored();
     queries =
         new SeriesQueries(
             stored,
@@ -116,8 +97,7 @@ class StoredRangeTimeWeightTest {
 
   @AfterAll
   static void stop() {
-    client.close();
-    server.close();
+    fixture.close();
   }
 
   @Test
@@ -300,16 +280,6 @@ class StoredRangeTimeWeightTest {
     assertThat(error)
         .as("%s: %s against %s", what, actual, expected)
         .isLessThanOrEqualTo(1e-9 * Math.abs(expected.doubleValue()) + 1e-12);
-  }
-
-  /**
-   * Three hours of readings in time order: steady spells every few seconds, bursts, and silences
-   * longer than either max gap.
-   */
-  private static List<Measurement> irregularStream(final SplittableRandom random) {
-    final List<Measurement> readings =
-        new ArrayList<>(IrregularReadings.of(random, TEN, Duration.ofHours(3).toMillis()));
-    return readings;
   }
 
   private static List<Measurement> sorted(final List<Measurement> readings) {
