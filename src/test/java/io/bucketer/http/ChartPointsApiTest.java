@@ -4,39 +4,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.mongodb.reactivestreams.client.MongoClient;
-import com.mongodb.reactivestreams.client.MongoClients;
-import io.bucketer.buckets.ClosedBucket;
-import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.Measurement;
 import io.bucketer.buckets.SeriesKey;
-import io.bucketer.embedded.EmbeddedMongoServer;
-import io.bucketer.query.LiveWindows;
-import io.bucketer.query.QueryLimits;
-import io.bucketer.query.SeriesOwner;
-import io.bucketer.query.SeriesQueries;
-import io.bucketer.query.StoredBuckets;
-import io.bucketer.sketch.ValueSketch;
 import io.bucketer.testing.SeriesBuckets;
-import io.bucketer.testing.SketchedDocuments;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 import java.util.regex.Pattern;
-import org.bson.BsonDocument;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import reactor.core.publisher.Mono;
 
 /**
  * {@code /buckets} without a granularity, over HTTP: the resolution picked for {@code
@@ -47,7 +27,6 @@ import reactor.core.publisher.Mono;
  */
 class ChartPointsApiTest {
 
-  private static final List<Granularity> GRANULARITIES = Granularity.parseList("1m,1h");
   private static final SeriesKey SERIES = new SeriesKey("sensor-3", "temperature");
   private static final long START = Instant.parse("2026-11-22T12:00:00Z").toEpochMilli();
 
@@ -69,54 +48,23 @@ class ChartPointsApiTest {
           "Exception|java\\.|io\\.bucketer|NumberFormat|Long\\.", Pattern.CASE_INSENSITIVE);
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  private static EmbeddedMongoServer mongo;
-  private static MongoClient client;
-  private static OpsServer server;
+  private static SeriesApiFixture api;
 
   @BeforeAll
-  static void serve() throws Exception {
-    mongo = EmbeddedMongoServer.start();
-    client = MongoClients.create(mongo.connectionString());
+  static void serve() {
+    api = SeriesApiFixture.start();
     // The documents the sink writes, each with the quantile sketch of its window's readings.
-    for (final ClosedBucket bucket : SeriesBuckets.closed(SERIES, GRANULARITIES, READINGS)) {
-      Mono.from(
-              client
-                  .getDatabase("iot")
-                  .getCollection("buckets_" + bucket.granularity().label(), BsonDocument.class)
-                  .insertOne(
-                      SketchedDocuments.of(
-                          bucket, READINGS, ValueSketch.DEFAULT_RELATIVE_ACCURACY)))
-          .block(Duration.ofSeconds(30));
-    }
-    server = TestServers.bind(HttpSecurity.DEFAULT);
-    server.serve(
-        () -> "",
-        () -> true,
-        Optional::empty,
-        Map.of(
-            SeriesApi.PATH,
-            new SeriesApi(
-                new SeriesQueries(
-                    new StoredBuckets(
-                        client.getDatabase("iot"),
-                        "buckets_",
-                        GRANULARITIES,
-                        Duration.ofSeconds(30))),
-                series -> new SeriesOwner.Local(LiveWindows.NONE),
-                new QueryLimits(Duration.ofDays(1), 100, Duration.ofSeconds(30)),
-                "")));
+    api.storeSketched(SERIES, READINGS);
   }
 
   @AfterAll
   static void stop() {
-    server.close();
-    client.close();
-    mongo.close();
+    api.close();
   }
 
   @Test
   void shouldPickTheResolutionForMaxDataPointsFillTheGapAndSayWhatItRead() throws Exception {
-    final JsonNode body = ok(DOCUMENTED_REQUEST);
+    final JsonNode body = api.ok(DOCUMENTED_REQUEST);
 
     assertThat(body.get("granularity").asText()).isEqualTo("15m");
     assertThat(body.get("resolution").toString())
@@ -159,13 +107,13 @@ class ChartPointsApiTest {
         JSON.readTree(docs.substring(open + "```json".length(), docs.indexOf("```", open + 7)));
 
     // every field the docs show, as the API answers it (a field added later may be left out)
-    assertShown("", documented, ok(DOCUMENTED_REQUEST));
+    assertShown("", documented, api.ok(DOCUMENTED_REQUEST));
   }
 
   @Test
   void shouldTakeTheWiderOfTheIntervalAndTheStepOfTheCount() throws Exception {
     // Grafana's $__interval_ms of 20 minutes against 4 points an hour
-    final JsonNode body = ok(BUCKETS + ONE_HOUR + "&maxDataPoints=4&interval_ms=1200000");
+    final JsonNode body = api.ok(BUCKETS + ONE_HOUR + "&maxDataPoints=4&interval_ms=1200000");
 
     assertThat(body.get("granularity").asText()).isEqualTo("20m");
     assertThat(body.get("resolution").get("point_ms").asLong()).isEqualTo(1_200_000);
@@ -177,7 +125,7 @@ class ChartPointsApiTest {
   @Test
   void shouldWidenThePointsRatherThanAnswerMoreThanTheLimit() throws Exception {
     // 1,000 points of two hours would be 120 minutes; the limit is 100 points
-    final JsonNode body = ok(BUCKETS + TWO_HOURS + "&maxDataPoints=1000&fill=null");
+    final JsonNode body = api.ok(BUCKETS + TWO_HOURS + "&maxDataPoints=1000&fill=null");
 
     assertThat(body.get("resolution").get("widened").asBoolean()).isTrue();
     assertThat(body.get("resolution").get("point_ms").asLong()).isEqualTo(120_000);
@@ -187,8 +135,8 @@ class ChartPointsApiTest {
 
   @Test
   void shouldAnswerAGivenGranularityAsBeforeWithGapsFilledIfAsked() throws Exception {
-    final JsonNode plain = ok(BUCKETS + ONE_HOUR + "&granularity=1m&maxDataPoints=4");
-    final JsonNode filled = ok(BUCKETS + ONE_HOUR + "&granularity=1m&fill=null");
+    final JsonNode plain = api.ok(BUCKETS + ONE_HOUR + "&granularity=1m&maxDataPoints=4");
+    final JsonNode filled = api.ok(BUCKETS + ONE_HOUR + "&granularity=1m&fill=null");
 
     // the granularity wins over maxDataPoints: a window a point, the 30 empty minutes left out
     assertThat(plain.get("granularity").asText()).isEqualTo("1m");
@@ -223,7 +171,7 @@ class ChartPointsApiTest {
   }
 
   private static void assertRefused(final String path, final String message) throws Exception {
-    final HttpResponse<String> response = get(path);
+    final HttpResponse<String> response = api.get(path);
     assertThat(response.statusCode()).as(path).isEqualTo(400);
     assertThat(JSON.readTree(response.body()).get("error").asText()).as(path).contains(message);
     assertThat(response.body()).as(path).doesNotContainPattern(INTERNAL_NAME);
@@ -249,19 +197,6 @@ class ChartPointsApiTest {
     } else {
       assertThat(answer).as(where).isEqualTo(shown);
     }
-  }
-
-  private static JsonNode ok(final String path) throws Exception {
-    final HttpResponse<String> response = get(path);
-    assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
-    return JSON.readTree(response.body());
-  }
-
-  private static HttpResponse<String> get(final String path) throws Exception {
-    return HttpClient.newHttpClient()
-        .send(
-            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path)).build(),
-            HttpResponse.BodyHandlers.ofString());
   }
 
   private static List<Measurement> between(final long from, final long to) {
