@@ -177,20 +177,8 @@ class QueryCommandTest {
 
   @Test
   void shouldAskForTheQuantilesGivenAndRefuseLevelsTheApiWouldRefuse() {
-    body = BUCKETS;
-
     final int exitCode =
-        execute(
-            "query",
-            "buckets",
-            "--sensor",
-            "sensor 7/a",
-            "--granularity",
-            "1m",
-            "--quantiles",
-            "0.5, 0.999",
-            "--last",
-            "5m");
+        queryBuckets(BUCKETS, "--granularity", "1m", "--quantiles", "0.5, 0.999", "--last", "5m");
 
     assertThat(exitCode).isZero();
     assertThat(parameters(request)).containsEntry("quantiles", "0.5,0.999");
@@ -226,14 +214,9 @@ class QueryCommandTest {
 
   @Test
   void shouldPrintBucketsAsATableWithOpenOnesMarkedAndTheTimeWeightedFieldsBlankWhereUnknown() {
-    body = BUCKETS;
-
     final int exitCode =
-        execute(
-            "query",
-            "buckets",
-            "--sensor",
-            "sensor 7/a",
+        queryBuckets(
+            BUCKETS,
             "--metric",
             "temperature",
             "--granularity",
@@ -265,7 +248,7 @@ class QueryCommandTest {
 
   @Test
   void shouldAskForPointsAtAPickedResolutionAndMarkTheFilledOnes() {
-    body =
+    final String points =
         """
         {"sensor_id":"sensor 7/a","metric":"temperature","granularity":"15m",\
         "from":"2026-11-22T14:00:00Z","to":"2026-11-22T15:00:00Z","buckets":[\
@@ -281,11 +264,8 @@ class QueryCommandTest {
         """;
 
     final int exitCode =
-        execute(
-            "query",
-            "buckets",
-            "--sensor",
-            "sensor 7/a",
+        queryBuckets(
+            points,
             "--metric",
             "temperature",
             "--max-data-points",
@@ -372,20 +352,7 @@ class QueryCommandTest {
 
   @Test
   void shouldPrintTheApisJsonAsItIs() {
-    body = BUCKETS;
-
-    assertThat(
-            execute(
-                "query",
-                "buckets",
-                "--sensor",
-                "sensor 7/a",
-                "--granularity",
-                "1m",
-                "--last",
-                "5m",
-                "--json"))
-        .isZero();
+    assertThat(queryBuckets(BUCKETS, "--granularity", "1m", "--last", "5m", "--json")).isZero();
 
     assertThat(out.toString()).isEqualTo(BUCKETS);
   }
@@ -406,8 +373,7 @@ class QueryCommandTest {
 
   @Test
   void shouldPrintTheApisMessageAndExitOneOnABadRequest() {
-    status = 400;
-    body = "{\"error\":\"granularity 1w is not one of 1m, 1h\"}";
+    answerError(400, "granularity 1w is not one of 1m, 1h");
 
     final int exitCode =
         execute("query", "buckets", "--sensor", "s", "--granularity", "1w", "--last", "1h");
@@ -420,8 +386,7 @@ class QueryCommandTest {
 
   @Test
   void shouldPrintTheApisMessageAndExitOneForAnUnknownSeries() {
-    status = 404;
-    body = "{\"error\":\"no buckets for series sensor-9/temperature\"}";
+    answerError(404, "no buckets for series sensor-9/temperature");
 
     final int exitCode =
         execute(
@@ -442,8 +407,7 @@ class QueryCommandTest {
 
   @Test
   void shouldSayWhenToRetryWhileTheStoresRebalance() {
-    status = 503;
-    body = "{\"error\":\"the state stores are rebalancing\"}";
+    answerError(503, "the state stores are rebalancing");
     headers.put("Retry-After", "5");
 
     assertThat(execute("query", "buckets", "--sensor", "s", "--granularity", "1m", "--last", "1h"))
@@ -523,6 +487,21 @@ class QueryCommandTest {
     assertThat(execute("query", "statistics", "--sensor", "s", "--last", "60")).isEqualTo(2);
 
     assertThat(err.toString()).contains("--last").contains("not a time span");
+  }
+
+  /**
+   * {@code bucketer query buckets --sensor "sensor 7/a"} with {@code options}, asking the stub,
+   * whose body is {@code answer}.
+   */
+  private int queryBuckets(final String answer, final String... options) {
+    body = answer;
+    return execute(with(new String[] {"query", "buckets", "--sensor", "sensor 7/a"}, options));
+  }
+
+  /** The stub answers {@code status} with the API's error body, {@code {"error":message}}. */
+  private void answerError(final int status, final String message) {
+    this.status = status;
+    body = "{\"error\":\"" + message + "\"}";
   }
 
   private int execute(final String... args) {
