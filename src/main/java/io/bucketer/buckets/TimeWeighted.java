@@ -11,11 +11,15 @@ import java.util.OptionalDouble;
  *
  * <p><b>Definitions.</b> Readings sorted by time, {@code (t_i, v_i)}; {@code G} the max gap.
  * Reading {@code i} covers {@code seg_i = [t_i, t_i + min(t_{i+1} - t_i, G))} (the last reading
- * holds for {@code G}); with step interpolation the series' value there is {@code v_i}. Of two
+ * holds for {@code G}). With step interpolation the series' value there is {@code v_i}; with linear
+ * interpolation, where the next reading is within {@code G}, the straight line from {@code v_i} at
+ * {@code t_i} to {@code v_{i+1}} at {@code t_{i+1}}, and {@code v_i} where it is not. Of two
  * readings at one time, the later in sorted order wins: the earlier covers nothing. A stretch's
  * covered time is the sum of {@code |seg_i ∩ [start, end)|}, the segment of the reading before the
- * stretch ({@code carryIn}) included, and its integral the sum of {@code v_i} times those lengths.
- * A gap is a maximal uncovered stretch of time, cut at the stretch's edges.
+ * stretch ({@code carryIn}) included, and its integral that of the values over those pieces (with
+ * linear interpolation the segment of the stretch's last reading runs towards the first reading
+ * after it, {@code carryOut}). A gap is a maximal uncovered stretch of time, cut at the stretch's
+ * edges.
  *
  * <p><b>Adjacent parts add up.</b> Each part holds only what falls inside it (a segment crossing a
  * boundary is split there), and the gaps at its two edges, so that {@link #followedBy} of the parts
@@ -58,14 +62,17 @@ public record TimeWeighted(
    * @param carryIn the series' last reading before {@code start}, or null; one whose hold ends
    *     before {@code start} adds nothing
    * @param sorted the readings with {@code start <= timestamp < end}, in time order
+   * @param carryOut the series' first reading at or after {@code end}, or null: only linear
+   *     interpolation looks at it
    */
   public static TimeWeighted ofReadings(
       final long start,
       final long end,
       final Measurement carryIn,
       final List<Measurement> sorted,
+      final Measurement carryOut,
       final TimeWeighting how) {
-    return ofStretches(new long[] {start, end}, carryIn, sorted, how).get(0);
+    return ofStretches(new long[] {start, end}, carryIn, sorted, carryOut, how).get(0);
   }
 
   /**
@@ -76,15 +83,20 @@ public record TimeWeighted(
    * @param bounds increasing times, at least two
    * @param carryIn the series' last reading before {@code bounds[0]}, or null
    * @param sorted the readings with {@code bounds[0] <= timestamp < bounds[last]}, in time order
+   * @param carryOut the series' first reading at or after {@code bounds[last]}, or null
    */
   public static List<TimeWeighted> ofStretches(
       final long[] bounds,
       final Measurement carryIn,
       final List<Measurement> sorted,
+      final Measurement carryOut,
       final TimeWeighting how) {
     final int stretches = bounds.length - 1;
     if (stretches < 1) {
       throw new IllegalArgumentException("a stretch needs a start and an end");
+    }
+    if (carryOut != null && carryOut.timestamp() < bounds[stretches]) {
+      throw new IllegalArgumentException("the carried-out reading is not after the stretch");
     }
     final List<TimeWeighted> parts = new ArrayList<>(stretches);
     int stretch = 0;
@@ -95,9 +107,11 @@ public record TimeWeighted(
       if (i < 0 && reading.timestamp() >= bounds[0]) {
         throw new IllegalArgumentException("the carried-in reading is not before the stretch");
       }
-      final long next = i + 1 < readings ? sorted.get(i + 1).timestamp() : Long.MAX_VALUE;
+      final Measurement following = i + 1 < readings ? sorted.get(i + 1) : carryOut;
+      final long next = following == null ? Long.MAX_VALUE : following.timestamp();
       long from = reading.timestamp();
       final long to = from + how.holdMillis(from, next);
+      final Segment segment = Segment.of(reading, following, to, how);
       // A segment ends at the next reading at the latest, so segments come in time order and never
       // overlap; one may cross several stretches when the max gap is longer than they are.
       while (from < to) {
@@ -112,7 +126,7 @@ public record TimeWeighted(
         final long coveredFrom = Math.max(from, part.start);
         final long coveredTo = Math.min(to, part.end);
         if (coveredTo > coveredFrom) {
-          part.cover(coveredFrom, coveredTo, reading.value());
+          part.cover(coveredFrom, coveredTo, segment);
         }
         // Either the segment ends here (or ended before this stretch), or it goes on in the next.
         from = Math.max(coveredTo, from);
@@ -129,9 +143,8 @@ public record TimeWeighted(
 
   /**
    * The part of an empty stretch {@code [from, to)}, between the reading {@code before} it (or
-   * null) and the one {@code after} it (or null): what the hold of {@code before} covers of it.
-   * With step interpolation {@code after} changes nothing (the hold ends at {@code to} before it
-   * could); linear interpolation will need it.
+   * null) and the one {@code after} it (or null): what the hold of {@code before} covers of it,
+   * with the values of the line towards {@code after} under linear interpolation.
    */
   public static TimeWeighted bridge(
       final long from,
@@ -139,7 +152,7 @@ public record TimeWeighted(
       final Measurement before,
       final Measurement after,
       final TimeWeighting how) {
-    return ofReadings(from, to, before, List.of(), how);
+    return ofReadings(from, to, before, List.of(), after, how);
   }
 
   /**
@@ -178,6 +191,39 @@ public record TimeWeighted(
     return (double) coveredMillis / spanMillis;
   }
 
+  /**
+   * The values over one reading's segment: its own value, or the line from it towards the next
+   * reading. The integral of a piece of a line is its length times the mean of its ends, so pieces
+   * cut at stretch boundaries add up to the segment's integral (to floating rounding).
+   */
+  private record Segment(long time, double value, double slopePerMilli) {
+
+    static Segment of(
+        final Measurement reading,
+        final Measurement next,
+        final long holdEnd,
+        final TimeWeighting how) {
+      final boolean line =
+          how.interpolation() == Interpolation.LINEAR
+              && next != null
+              && holdEnd == next.timestamp()
+              && holdEnd > reading.timestamp();
+      return new Segment(
+          reading.timestamp(),
+          reading.value(),
+          line ? (next.value() - reading.value()) / (holdEnd - reading.timestamp()) : 0);
+    }
+
+    double integral(final long from, final long to) {
+      if (slopePerMilli == 0) {
+        return value * (to - from);
+      }
+      final double atFrom = value + slopePerMilli * (from - time);
+      final double atTo = value + slopePerMilli * (to - time);
+      return (to - from) * (atFrom + atTo) / 2;
+    }
+  }
+
   /** A part being built, stretch by stretch: covered time arrives in time order. */
   private static final class Part {
     private final long start;
@@ -201,10 +247,10 @@ public record TimeWeighted(
       this.seen = start;
     }
 
-    void cover(final long from, final long to, final double value) {
+    void cover(final long from, final long to, final Segment segment) {
       gapUpTo(from);
       covered += to - from;
-      integral += value * (to - from);
+      integral += segment.integral(from, to);
       seen = to;
     }
 

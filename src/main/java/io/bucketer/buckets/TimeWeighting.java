@@ -3,13 +3,16 @@ package io.bucketer.buckets;
 /**
  * How a series' readings stand for the time between them: each reading stands for the time until
  * the next one, but for at most {@code maxGapMillis}; longer silences are gaps, uncovered time that
- * no value is made up for. Step interpolation only, for now.
+ * no value is made up for. The {@link Interpolation} says what the values are over that time.
  */
 public record TimeWeighting(long maxGapMillis, Interpolation interpolation) {
 
   public TimeWeighting {
     if (maxGapMillis <= 0) {
       throw new IllegalArgumentException("max gap must be positive: " + maxGapMillis + " ms");
+    }
+    if (interpolation == null) {
+      throw new IllegalArgumentException("a time weighting needs an interpolation");
     }
   }
 

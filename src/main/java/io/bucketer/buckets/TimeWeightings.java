@@ -2,12 +2,14 @@ package io.bucketer.buckets;
 
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The {@link TimeWeighting} of each series: one for every metric, or its own for a metric named in
  * {@code max.gap.metrics} (a door contact may stand still for a day, a power meter not for a
- * quarter of an hour).
+ * quarter of an hour) or {@code interpolation.metrics} (a flow is linear between its samples).
  */
 public record TimeWeightings(TimeWeighting defaults, Map<String, TimeWeighting> byMetric) {
 
@@ -57,10 +59,40 @@ public record TimeWeightings(TimeWeighting defaults, Map<String, TimeWeighting> 
         });
   }
 
+  /**
+   * Parses {@code <metric>=step|linear,...}, such as {@code flow=linear}; empty means none.
+   *
+   * @throws IllegalArgumentException with a message that names the part it cannot read
+   */
+  public static Map<String, Interpolation> parseInterpolations(final String text) {
+    return PerMetric.parse(
+        text, "<metric>=<interpolation>, such as flow=linear", Interpolation::ofLabel);
+  }
+
   /** Step weightings of {@code maxGap}, and of each metric's own max gap. */
   public static TimeWeightings of(final Duration maxGap, final Map<String, Duration> byMetric) {
+    return of(maxGap, byMetric, Interpolation.STEP, Map.of());
+  }
+
+  /**
+   * Weightings of {@code maxGap} and {@code interpolation}, and of each metric's own max gap or
+   * interpolation where it has one.
+   */
+  public static TimeWeightings of(
+      final Duration maxGap,
+      final Map<String, Duration> maxGaps,
+      final Interpolation interpolation,
+      final Map<String, Interpolation> interpolations) {
     final Map<String, TimeWeighting> weightings = new LinkedHashMap<>();
-    byMetric.forEach((metric, span) -> weightings.put(metric, new TimeWeighting(span.toMillis())));
-    return new TimeWeightings(new TimeWeighting(maxGap.toMillis()), weightings);
+    final Set<String> named = new LinkedHashSet<>(maxGaps.keySet());
+    named.addAll(interpolations.keySet());
+    for (final String metric : named) {
+      weightings.put(
+          metric,
+          new TimeWeighting(
+              maxGaps.getOrDefault(metric, maxGap).toMillis(),
+              interpolations.getOrDefault(metric, interpolation)));
+    }
+    return new TimeWeightings(new TimeWeighting(maxGap.toMillis(), interpolation), weightings);
   }
 }

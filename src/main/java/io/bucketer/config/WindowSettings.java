@@ -8,6 +8,7 @@ import io.bucketer.buckets.BucketLayout;
 import io.bucketer.buckets.BucketLimits;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.IntegralUnits;
+import io.bucketer.buckets.Interpolation;
 import io.bucketer.buckets.Retention;
 import io.bucketer.buckets.SketchAccuracies;
 import io.bucketer.buckets.TimeSpans;
@@ -45,6 +46,8 @@ public final class WindowSettings {
   public static final String WINDOW_CACHE_MAX_BYTES = "window.cache.max.bytes";
   public static final String MAX_GAP = "max.gap";
   public static final String MAX_GAP_METRICS = "max.gap.metrics";
+  public static final String INTERPOLATION = "interpolation";
+  public static final String INTERPOLATION_METRICS = "interpolation.metrics";
   public static final String QUANTILES_ENABLED = "quantiles.enabled";
   public static final String QUANTILES_RELATIVE_ACCURACY = "quantiles.relative.accuracy";
   public static final String QUANTILES_RELATIVE_ACCURACY_METRICS =
@@ -185,6 +188,29 @@ public final class WindowSettings {
               "The max.gap of named metrics, comma-separated <metric>=<span> pairs, such as"
                   + " door=1d,power=15m; a metric not named has max.gap.")
           .define(
+              INTERPOLATION,
+              Type.STRING,
+              Interpolation.STEP.label(),
+              ConfigDef.ValidString.in(Interpolation.STEP.label(), Interpolation.LINEAR.label()),
+              Importance.MEDIUM,
+              "How a window's time-weighted average and integral fill the time between two"
+                  + " readings: step holds each reading's value until the next one (a gauge,"
+                  + " a state); linear draws a straight line to the next reading within max.gap"
+                  + " (a flow, a temperature sampled now and then). A reading covers the same"
+                  + " time either way. With linear, a reading that opens a window revises the"
+                  + " window before it if that one was already emitted: a series that sends less"
+                  + " than once per grace writes each window twice.")
+          .define(
+              INTERPOLATION_METRICS,
+              Type.STRING,
+              "",
+              parsedBy(
+                  TimeWeightings::parseInterpolations,
+                  "empty, or <metric>=<interpolation> pairs, e.g. flow=linear"),
+              Importance.LOW,
+              "The interpolation of named metrics, comma-separated <metric>=<interpolation>"
+                  + " pairs, such as flow=linear; a metric not named has interpolation.")
+          .define(
               INTEGRAL_UNIT_METRICS,
               Type.STRING,
               "",
@@ -306,13 +332,15 @@ public final class WindowSettings {
   }
 
   /**
-   * Each series' max gap, step interpolation. Any max gap can be kept: the finest windows holding
-   * the reading a window carries in are kept that long past the horizon ({@code WindowExpiry}).
+   * Each series' max gap and interpolation. Any max gap can be kept: the finest windows holding the
+   * reading a window carries in are kept that long past the horizon ({@code WindowExpiry}).
    */
   public TimeWeightings timeWeightings() {
     return TimeWeightings.of(
         TimeSpans.parse(values.getString(MAX_GAP)),
-        TimeWeightings.parseMaxGaps(values.getString(MAX_GAP_METRICS)));
+        TimeWeightings.parseMaxGaps(values.getString(MAX_GAP_METRICS)),
+        Interpolation.ofLabel(values.getString(INTERPOLATION)),
+        TimeWeightings.parseInterpolations(values.getString(INTERPOLATION_METRICS)));
   }
 
   /** Each series' quantile sketch accuracy, or none when quantiles are off. */

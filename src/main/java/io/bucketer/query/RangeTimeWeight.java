@@ -117,7 +117,7 @@ final class RangeTimeWeight {
     lookUpLast();
     bridgeTo(start);
     if (missing == null) {
-      sum = sum.followedBy(TimeWeighted.ofReadings(start, end, last, sorted, how));
+      sum = sum.followedBy(TimeWeighted.ofReadings(start, end, last, sorted, null, how));
       if (!sorted.isEmpty()) {
         last = sorted.get(sorted.size() - 1);
       }

@@ -9,6 +9,7 @@ import static io.bucketer.buckets.BucketDocumentNames.GAPS;
 import static io.bucketer.buckets.BucketDocumentNames.GAP_AT_END_MS;
 import static io.bucketer.buckets.BucketDocumentNames.GAP_AT_START_MS;
 import static io.bucketer.buckets.BucketDocumentNames.INTEGRAL;
+import static io.bucketer.buckets.BucketDocumentNames.INTERPOLATION;
 import static io.bucketer.buckets.BucketDocumentNames.LAST_TIMESTAMP;
 import static io.bucketer.buckets.BucketDocumentNames.LAST_VALUE;
 import static io.bucketer.buckets.BucketDocumentNames.LONGEST_GAP_MS;
@@ -20,6 +21,7 @@ import static io.bucketer.buckets.BucketDocumentNames.STDDEV;
 import static io.bucketer.buckets.BucketDocumentNames.SUM;
 
 import io.bucketer.buckets.BucketStats;
+import io.bucketer.buckets.Interpolation;
 import io.bucketer.buckets.Measurement;
 import io.bucketer.buckets.TimeWeighted;
 import io.bucketer.buckets.TimeWeighting;
@@ -103,13 +105,23 @@ final class StoredStats {
 
   /**
    * What a document's {@code window} says its time-weighted parts were computed with
-   * (schema_version 3); null when it does not say. Step is the only interpolation documents are
-   * written with yet.
+   * (schema_version 3); null when it does not say, or names an interpolation this version does not
+   * know (its parts are then not this version's to add up).
    */
   static TimeWeighting weighting(final BsonDocument window) {
-    return window != null && window.containsKey(MAX_GAP_MS)
-        ? new TimeWeighting(window.getNumber(MAX_GAP_MS).longValue())
-        : null;
+    if (window == null || !window.containsKey(MAX_GAP_MS)) {
+      return null;
+    }
+    final BsonValue interpolation = window.get(INTERPOLATION);
+    try {
+      return new TimeWeighting(
+          window.getNumber(MAX_GAP_MS).longValue(),
+          interpolation != null && interpolation.isString()
+              ? Interpolation.ofLabel(interpolation.asString().getValue())
+              : Interpolation.STEP);
+    } catch (IllegalArgumentException unknown) {
+      return null;
+    }
   }
 
   /**

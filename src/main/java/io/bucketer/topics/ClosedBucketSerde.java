@@ -243,8 +243,8 @@ public final class ClosedBucketSerde implements Serde<ClosedBucket> {
     if (record.getWindowTimeWeight() == null) {
       return sketch == null ? null : WindowExtras.ofSketch(sketch);
     }
-    if (record.getMaxGapMs() == null
-        || !Interpolation.STEP.label().equals(record.getInterpolation())) {
+    final Interpolation interpolation = interpolationOf(record.getInterpolation());
+    if (record.getMaxGapMs() == null || interpolation == null) {
       throw new SerializationException(
           "time-weighted part without its max gap, or of an unknown interpolation");
     }
@@ -252,8 +252,20 @@ public final class ClosedBucketSerde implements Serde<ClosedBucket> {
     return new WindowExtras(
         fromRecord(record.getWindowTimeWeight()),
         carryIn == null ? null : new Measurement(carryIn.getTimestamp(), carryIn.getValue()),
-        new TimeWeighting(record.getMaxGapMs(), Interpolation.STEP),
+        new TimeWeighting(record.getMaxGapMs(), interpolation),
         sketch);
+  }
+
+  /** The interpolation a record names, or null for none or one this version does not know. */
+  private static Interpolation interpolationOf(final CharSequence label) {
+    if (label == null) {
+      return null;
+    }
+    try {
+      return Interpolation.ofLabel(label.toString());
+    } catch (IllegalArgumentException unknown) {
+      return null;
+    }
   }
 
   private static StatsRecord toRecord(final BucketStats stats) {

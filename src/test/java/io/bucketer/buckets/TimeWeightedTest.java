@@ -23,7 +23,7 @@ class TimeWeightedTest {
   void shouldHoldEachValueUntilTheNextReadingAndTheLastToTheWindowsEnd() {
     final TimeWeighted part =
         TimeWeighted.ofReadings(
-            S, S + MINUTE, null, List.of(at(0, 1.0), at(10_000, 3.0)), FIVE_MINUTES);
+            S, S + MINUTE, null, List.of(at(0, 1.0), at(10_000, 3.0)), null, FIVE_MINUTES);
 
     assertThat(part).isEqualTo(new TimeWeighted(60_000, 1.0 * 10_000 + 3.0 * 50_000, 0, 0, 0, 0));
     assertThat(part.twa()).hasValue(160_000.0 / 60_000);
@@ -32,12 +32,46 @@ class TimeWeightedTest {
   }
 
   @Test
+  void shouldDrawALineToTheNextReadingWithinTheMaxGapAndHoldTheLast() {
+    final TimeWeighting linear = new TimeWeighting(300_000, Interpolation.LINEAR);
+    final TimeWeighted part =
+        TimeWeighted.ofReadings(
+            S, S + MINUTE, null, List.of(at(0, 1.0), at(10_000, 3.0)), null, linear);
+
+    // 1 → 3 over 10 s is 20 value·s; then 3 held for the 50 s left, as nothing follows
+    assertThat(part).isEqualTo(new TimeWeighted(60_000, 20_000 + 3.0 * 50_000, 0, 0, 0, 0));
+  }
+
+  @Test
+  void shouldFollowTheLineToTheReadingCarriedOutAndSplitItExactlyAtABoundary() {
+    final TimeWeighting linear = new TimeWeighting(300_000, Interpolation.LINEAR);
+    final Measurement before = at(-30_000, 0.0);
+    final Measurement after = at(MINUTE + 30_000, 120.0);
+    // one line from 0 at -30 s to 120 at 90 s: the value is 30 at the start and 90 at the end
+    final TimeWeighted minute =
+        TimeWeighted.ofReadings(S, S + MINUTE, before, List.of(), after, linear);
+    final List<TimeWeighted> halves =
+        TimeWeighted.ofStretches(
+            new long[] {S, S + 30_000, S + MINUTE}, before, List.of(), after, linear);
+
+    assertThat(minute).isEqualTo(new TimeWeighted(60_000, 60_000 * 60.0, 0, 0, 0, 0));
+    assertThat(halves.get(0).integral()).isEqualTo(30_000 * 45.0);
+    assertThat(halves.get(0).followedBy(halves.get(1))).isEqualTo(minute);
+    // step ignores the reading after: 0 held for the max gap
+    assertThat(TimeWeighted.ofReadings(S, S + MINUTE, before, List.of(), after, FIVE_MINUTES))
+        .isEqualTo(new TimeWeighted(60_000, 0, 0, 0, 0, 0));
+    assertThatThrownBy(
+            () -> TimeWeighted.ofReadings(S, S + MINUTE, null, List.of(), at(30_000, 1.0), linear))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
   void shouldLeaveAGapWhereTheNextReadingIsFurtherThanTheMaxGap() {
     final TimeWeighting tenSeconds = new TimeWeighting(10_000);
 
     final TimeWeighted part =
         TimeWeighted.ofReadings(
-            S, S + MINUTE, null, List.of(at(5_000, 2.0), at(30_000, 4.0)), tenSeconds);
+            S, S + MINUTE, null, List.of(at(5_000, 2.0), at(30_000, 4.0)), null, tenSeconds);
 
     // covered [5 s, 15 s) and [30 s, 40 s); gaps [0, 5 s), [15 s, 30 s), [40 s, 60 s)
     assertThat(part).isEqualTo(new TimeWeighted(20_000, 60_000, 3, 20_000, 5_000, 20_000));
@@ -50,7 +84,7 @@ class TimeWeightedTest {
     final Measurement before = at(50_000, 5.0);
 
     final TimeWeighted held =
-        TimeWeighted.ofReadings(MINUTE + S, S + 2 * MINUTE, before, List.of(), FIVE_MINUTES);
+        TimeWeighted.ofReadings(MINUTE + S, S + 2 * MINUTE, before, List.of(), null, FIVE_MINUTES);
     final TimeWeighted heldFor30Seconds =
         TimeWeighted.bridge(S + MINUTE, S + 2 * MINUTE, before, null, new TimeWeighting(30_000));
 
@@ -65,10 +99,10 @@ class TimeWeightedTest {
   @Test
   void shouldCountAWindowWithNothingInItAsOneGapWithoutAnAverage() {
     final TimeWeighted empty =
-        TimeWeighted.ofReadings(S, S + MINUTE, null, List.of(), FIVE_MINUTES);
+        TimeWeighted.ofReadings(S, S + MINUTE, null, List.of(), null, FIVE_MINUTES);
     final TimeWeighted expiredHold =
         TimeWeighted.ofReadings(
-            S, S + MINUTE, new Measurement(S - 300_000, 1.0), List.of(), FIVE_MINUTES);
+            S, S + MINUTE, new Measurement(S - 300_000, 1.0), List.of(), null, FIVE_MINUTES);
 
     assertThat(empty).isEqualTo(new TimeWeighted(0, 0, 1, MINUTE, MINUTE, MINUTE));
     assertThat(empty.twa()).isEmpty();
@@ -78,7 +112,8 @@ class TimeWeightedTest {
   @Test
   void shouldLetTheLaterOfTwoReadingsAtOneTimeWin() {
     final TimeWeighted part =
-        TimeWeighted.ofReadings(S, S + MINUTE, null, List.of(at(0, 7.0), at(0, 1.0)), FIVE_MINUTES);
+        TimeWeighted.ofReadings(
+            S, S + MINUTE, null, List.of(at(0, 7.0), at(0, 1.0)), null, FIVE_MINUTES);
 
     assertThat(part).isEqualTo(new TimeWeighted(60_000, 60_000, 0, 0, 0, 0));
   }
@@ -89,18 +124,23 @@ class TimeWeightedTest {
 
     final List<TimeWeighted> parts =
         TimeWeighted.ofStretches(
-            new long[] {S, S + MINUTE, S + 2 * MINUTE}, null, readings, FIVE_MINUTES);
+            new long[] {S, S + MINUTE, S + 2 * MINUTE}, null, readings, null, FIVE_MINUTES);
 
     assertThat(parts)
         .containsExactly(
             new TimeWeighted(10_000, 20_000, 1, 50_000, 50_000, 0),
             new TimeWeighted(60_000, 2.0 * 30_000 + 6.0 * 30_000, 0, 0, 0, 0));
     assertThat(parts.get(0).followedBy(parts.get(1)))
-        .isEqualTo(TimeWeighted.ofReadings(S, S + 2 * MINUTE, null, readings, FIVE_MINUTES));
+        .isEqualTo(TimeWeighted.ofReadings(S, S + 2 * MINUTE, null, readings, null, FIVE_MINUTES));
     // the second minute alone, with the first minute's last reading carried in, is the same part
     assertThat(
             TimeWeighted.ofReadings(
-                S + MINUTE, S + 2 * MINUTE, readings.get(0), readings.subList(1, 2), FIVE_MINUTES))
+                S + MINUTE,
+                S + 2 * MINUTE,
+                readings.get(0),
+                readings.subList(1, 2),
+                null,
+                FIVE_MINUTES))
         .isEqualTo(parts.get(1));
   }
 
@@ -108,15 +148,16 @@ class TimeWeightedTest {
   void shouldJoinAGapAcrossABoundaryIntoOne() {
     final TimeWeighting tenSeconds = new TimeWeighting(10_000);
     final TimeWeighted first =
-        TimeWeighted.ofReadings(S, S + MINUTE, null, List.of(at(0, 1.0)), tenSeconds);
+        TimeWeighted.ofReadings(S, S + MINUTE, null, List.of(at(0, 1.0)), null, tenSeconds);
     final TimeWeighted empty =
-        TimeWeighted.ofReadings(S + MINUTE, S + 2 * MINUTE, null, List.of(), tenSeconds);
+        TimeWeighted.ofReadings(S + MINUTE, S + 2 * MINUTE, null, List.of(), null, tenSeconds);
     final TimeWeighted third =
         TimeWeighted.ofReadings(
             S + 2 * MINUTE,
             S + 3 * MINUTE,
             null,
             List.of(at(2 * MINUTE + 20_000, 1.0)),
+            null,
             tenSeconds);
 
     final TimeWeighted whole = first.followedBy(empty).followedBy(third);
@@ -130,7 +171,7 @@ class TimeWeightedTest {
   @Test
   void shouldRefuseAReadingCarriedInThatIsNotBeforeTheStretch() {
     assertThatThrownBy(
-            () -> TimeWeighted.ofReadings(S, S + MINUTE, at(0, 1.0), List.of(), FIVE_MINUTES))
+            () -> TimeWeighted.ofReadings(S, S + MINUTE, at(0, 1.0), List.of(), null, FIVE_MINUTES))
         .isInstanceOf(IllegalArgumentException.class);
   }
 
@@ -157,7 +198,8 @@ class TimeWeightedTest {
       }
       final long[] bounds = randomBounds(random, start, end);
 
-      final List<TimeWeighted> parts = TimeWeighted.ofStretches(bounds, carryIn, readings, how);
+      final List<TimeWeighted> parts =
+          TimeWeighted.ofStretches(bounds, carryIn, readings, null, how);
 
       TimeWeighted merged = TimeWeighted.NONE;
       for (final TimeWeighted part : parts) {
@@ -165,7 +207,7 @@ class TimeWeightedTest {
       }
       assertThat(merged)
           .as("round %d", round)
-          .isEqualTo(TimeWeighted.ofReadings(start, end, carryIn, readings, how));
+          .isEqualTo(TimeWeighted.ofReadings(start, end, carryIn, readings, null, how));
       for (int k = 0; k < parts.size(); k++) {
         assertThat(alone(bounds[k], bounds[k + 1], carryIn, readings, how))
             .as("round %d, stretch %d", round, k)
@@ -186,7 +228,7 @@ class TimeWeightedTest {
         readings.add(new Measurement(time, random.nextInt(0, 100)));
       }
       final List<TimeWeighted> parts =
-          TimeWeighted.ofStretches(bounds, null, readings, new TimeWeighting(30_000));
+          TimeWeighted.ofStretches(bounds, null, readings, null, new TimeWeighting(30_000));
       for (int k = 0; k + 2 < parts.size(); k++) {
         final TimeWeighted a = parts.get(k);
         final TimeWeighted b = parts.get(k + 1);
@@ -237,6 +279,6 @@ class TimeWeightedTest {
         inside.add(reading);
       }
     }
-    return TimeWeighted.ofReadings(from, to, before, inside, how);
+    return TimeWeighted.ofReadings(from, to, before, inside, null, how);
   }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.IntegralUnits;
+import io.bucketer.buckets.Interpolation;
 import io.bucketer.buckets.Retention;
 import io.bucketer.buckets.SeriesKey;
 import io.bucketer.buckets.SketchAccuracies;
@@ -239,6 +240,46 @@ class BucketerConfigTest {
         .isInstanceOf(ConfigException.class)
         .hasMessageContaining("max.gap.metrics")
         .hasMessageContaining("<metric>=<span>");
+  }
+
+  @Test
+  void shouldReadEachMetricsInterpolationWithItsOwnMaxGap() {
+    final Map<String, Object> set = required();
+    set.put("max.gap", "2m");
+    set.put("max.gap.metrics", "door=23h,flow=15m");
+    set.put("interpolation.metrics", "flow=linear,pressure=linear");
+    final Map<String, Object> allLinear = required();
+    allLinear.put("interpolation", "linear");
+    allLinear.put("interpolation.metrics", "door=step");
+    final Map<String, Object> unknown = required();
+    unknown.put("interpolation", "spline");
+    final Map<String, Object> unknownForAMetric = required();
+    unknownForAMetric.put("interpolation.metrics", "flow=cubic");
+
+    final TimeWeightings weightings = new BucketerConfig(set).windows().timeWeightings();
+    final TimeWeightings linear = new BucketerConfig(allLinear).windows().timeWeightings();
+
+    assertThat(
+            new BucketerConfig(required()).windows().timeWeightings().of(new SeriesKey("s", "x")))
+        .isEqualTo(new TimeWeighting(300_000, Interpolation.STEP));
+    assertThat(weightings.of(new SeriesKey("s", "flow")))
+        .isEqualTo(new TimeWeighting(900_000, Interpolation.LINEAR));
+    assertThat(weightings.of(new SeriesKey("s", "pressure")))
+        .isEqualTo(new TimeWeighting(120_000, Interpolation.LINEAR));
+    assertThat(weightings.of(new SeriesKey("s", "door")))
+        .isEqualTo(new TimeWeighting(82_800_000, Interpolation.STEP));
+    assertThat(linear.of(new SeriesKey("s", "flow")))
+        .isEqualTo(new TimeWeighting(300_000, Interpolation.LINEAR));
+    assertThat(linear.of(new SeriesKey("s", "door")))
+        .isEqualTo(new TimeWeighting(300_000, Interpolation.STEP));
+    assertThatThrownBy(() -> new BucketerConfig(unknown))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("interpolation")
+        .hasMessageContaining("spline");
+    assertThatThrownBy(() -> new BucketerConfig(unknownForAMetric))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("interpolation.metrics")
+        .hasMessageContaining("step or linear");
   }
 
   @Test

@@ -18,7 +18,7 @@ import io.bucketer.buckets.TimeWeightings;
 import io.bucketer.query.SeriesQueries.TimeWeight;
 import io.bucketer.sink.BucketDocuments;
 import io.bucketer.sink.MongoBucketWriter;
-import io.bucketer.testing.StepOracle;
+import io.bucketer.testing.TimeWeightOracle;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.time.Clock;
@@ -131,7 +131,7 @@ class StoredRangeTimeWeightTest {
         final SeriesQueries.Statistics answer =
             queries.statistics(series, range[0], range[1], LiveWindows.NONE);
         assertThat(answer.timeWeight().missing()).as(what).isNull();
-        final StepOracle expected = StepOracle.of(all, range[0], range[1], maxGap);
+        final TimeWeightOracle expected = TimeWeightOracle.of(all, range[0], range[1], maxGap);
         assertMatches(answer.timeWeight(), expected, what);
         tally(kinds, all, range, maxGap, answer, expected);
       }
@@ -204,7 +204,7 @@ class StoredRangeTimeWeightTest {
     // the hour before, of schema_version 3, is answered
     final TimeWeight before =
         queries.statistics(OLDER, TEN, ELEVEN - 30_000, LiveWindows.NONE).timeWeight();
-    assertMatches(before, StepOracle.of(all, TEN, ELEVEN - 30_000, 45_000), "hour before");
+    assertMatches(before, TimeWeightOracle.of(all, TEN, ELEVEN - 30_000, 45_000), "hour before");
   }
 
   @Test
@@ -228,7 +228,7 @@ class StoredRangeTimeWeightTest {
       final long[] range,
       final long maxGap,
       final SeriesQueries.Statistics answer,
-      final StepOracle expected) {
+      final TimeWeightOracle expected) {
     if (range[0] % 60_000 != 0 || range[1] % 60_000 != 0) {
       kinds.merge("cuts minutes", 1, Integer::sum);
     }
@@ -250,7 +250,7 @@ class StoredRangeTimeWeightTest {
   }
 
   private static void assertMatches(
-      final TimeWeight answer, final StepOracle expected, final String what) {
+      final TimeWeight answer, final TimeWeightOracle expected, final String what) {
     final TimeWeighted part = answer.part();
     assertThat(part).as(what).isNotNull();
     assertThat(part.coveredMillis()).as(what + " covered").isEqualTo(expected.covered());

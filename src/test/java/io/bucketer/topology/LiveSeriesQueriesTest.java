@@ -21,7 +21,7 @@ import io.bucketer.query.WindowTotals;
 import io.bucketer.sink.MongoBucketWriter;
 import io.bucketer.testing.ReadingTotals;
 import io.bucketer.testing.SeriesBuckets;
-import io.bucketer.testing.StepOracle;
+import io.bucketer.testing.TimeWeightOracle;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
@@ -168,7 +168,7 @@ class LiveSeriesQueriesTest {
     for (final long[] range : ranges) {
       final SeriesQueries.TimeWeight answer =
           queries.statistics(SERIES, range[0], range[1], live).timeWeight();
-      final StepOracle expected = StepOracle.of(all, range[0], range[1], 300_000);
+      final TimeWeightOracle expected = TimeWeightOracle.of(all, range[0], range[1], 300_000);
       final String what = "[" + range[0] + ", " + range[1] + ")";
       assertThat(answer.missing()).as(what).isNull();
       assertThat(answer.part().coveredMillis()).as(what).isEqualTo(expected.covered());
