@@ -3,6 +3,7 @@ package io.bucketer.windows;
 import io.bucketer.buckets.BucketLayout;
 import io.bucketer.buckets.ClosedBucket;
 import io.bucketer.buckets.Granularity;
+import io.bucketer.buckets.Interpolation;
 import io.bucketer.buckets.Measurement;
 import io.bucketer.buckets.RollupPlan;
 import io.bucketer.buckets.SeriesKey;
@@ -29,9 +30,9 @@ import java.util.function.Consumer;
  *
  * <p>Each window's {@link TimeWeighted} part is computed here, at emit, from the readings of its
  * span and the series' last reading before it ({@link #carryIn}), found in the finest windows the
- * store keeps for the lateness horizon; nothing is added to a reading's way in. A late reading
- * revises the time-weighted part of its own windows only: the next window's leading edge, which its
- * hold may reach, keeps the value it was emitted with until that window is emitted again.
+ * store keeps for the lateness horizon, and, with linear interpolation, its first reading after it
+ * ({@link #carryOut}) if one has arrived; nothing is added to a reading's way in. A reading that
+ * moves a closed window's edge has it emitted again ({@link EdgeRevisions}).
  *
  * <p>Quantile sketches are built here too, from the same readings: a finest window's from its own,
  * a coarse window's summaries each from theirs in the same pass, and the coarse window's by merging
@@ -110,7 +111,9 @@ final class WindowBuckets {
       bounds[i] = start + i * finer.sizeMillis();
     }
     final List<Measurement> readings = WindowReadings.between(store, finest, series, start, end);
-    final List<TimeWeighted> parts = TimeWeighted.ofStretches(bounds, carryIn, readings, weighting);
+    final List<TimeWeighted> parts =
+        TimeWeighted.ofStretches(
+            bounds, carryIn, readings, carryOut(series, readings, end, weighting), weighting);
     final OptionalDouble accuracy = accuracies.of(series);
     final ValueSketch[] sketches =
         accuracy.isPresent() ? sketchesOf(bounds, readings, accuracy.getAsDouble()) : null;
@@ -169,7 +172,13 @@ final class WindowBuckets {
         state.revision(),
         maxMeasurements,
         new WindowExtras(
-            TimeWeighted.ofReadings(start, end, carryIn, readings, weighting),
+            TimeWeighted.ofReadings(
+                start,
+                end,
+                carryIn,
+                readings,
+                carryOut(series, readings, end, weighting),
+                weighting),
             carryIn,
             weighting,
             sketch));
@@ -219,6 +228,53 @@ final class WindowBuckets {
       }
     }
     return last != null && last.timestamp() + weighting.maxGapMillis() > start ? last : null;
+  }
+
+  /**
+   * With linear interpolation, the series' first reading at or after {@code end}, if it is within
+   * the max gap of the window's last reading, or null: the end of the line the window's last
+   * segment follows. Null with step interpolation, which does not look ahead. A window emitted
+   * before that reading arrives is emitted again when it does ({@link EdgeRevisions}).
+   */
+  private Measurement carryOut(
+      final SeriesKey series,
+      final List<Measurement> sortedReadings,
+      final long end,
+      final TimeWeighting weighting) {
+    if (weighting.interpolation() != Interpolation.LINEAR || sortedReadings.isEmpty()) {
+      return null;
+    }
+    final long last = sortedReadings.get(sortedReadings.size() - 1).timestamp();
+    final long latest = last + weighting.maxGapMillis();
+    if (latest < end) {
+      return null;
+    }
+    for (final WindowReader.Window next :
+        store.range(series, finest, finest.windowStart(end), finest.windowStart(latest))) {
+      final Measurement first = firstFrom(series, next.start(), next.state(), end);
+      if (first != null) {
+        return first.timestamp() <= latest ? first : null;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * The first reading at or after {@code time} of a finest window: its first reading, unless the
+   * window holds {@code time} (a coarse window that the finest ones do not divide).
+   */
+  private Measurement firstFrom(
+      final SeriesKey series, final long windowStart, final WindowState state, final long time) {
+    final Measurement first = state.stats().first();
+    if (first.timestamp() >= time && !Double.isNaN(first.value())) {
+      return first;
+    }
+    for (final Measurement reading : WindowReadings.of(store, series, windowStart, state)) {
+      if (reading.timestamp() >= time) {
+        return reading;
+      }
+    }
+    return null;
   }
 
   /**

@@ -42,8 +42,9 @@ import java.util.function.LongConsumer;
  * <p><b>Late readings.</b> A closed window stays in the store, with every reading, until its
  * series' clock passes {@code end + grace + lateness horizon}. A reading for it in that time is
  * merged in and the window is emitted again, whole, with a higher revision; the coarser windows
- * that contain it are updated the same way. After the horizon a reading is too late; a window past
- * it is forgotten once no window that can still change is emitted from it ({@link WindowExpiry}).
+ * that contain it are updated the same way, and so are the windows whose time-weighted edge it
+ * moves ({@link EdgeRevisions}). After the horizon a reading is too late; a window past it is
+ * forgotten once no window that can still change is emitted from it ({@link WindowExpiry}).
  *
  * <p><b>Readings at a time already held</b> are not added again: {@link HeldReadings} counts a
  * resend once, and keeps or replaces another value as {@link DuplicateTimestamps} says.
@@ -151,6 +152,7 @@ public final class WindowLifecycle {
   private final long idleTimeoutMillis;
   private final WindowBuckets buckets;
   private final HeldReadings heldReadings;
+  private final EdgeRevisions edgeRevisions;
   private final WindowExpiry expiry;
   private final QuietSeries quietSeries;
   private final WindowStore store;
@@ -174,6 +176,7 @@ public final class WindowLifecycle {
         new WindowBuckets(
             store, plan, settings.layout(), settings.timeWeightings(), settings.sketchAccuracies());
     this.heldReadings = new HeldReadings(store, times, buckets, settings.duplicateTimestamps());
+    this.edgeRevisions = new EdgeRevisions(store, times, settings.timeWeightings(), buckets);
     this.expiry = new WindowExpiry(store, times, settings.timeWeightings());
     this.quietSeries =
         new QuietSeries(store, times, expiry, settings.idleTimeout(), settings.latenessHorizon());
@@ -232,8 +235,13 @@ public final class WindowLifecycle {
     if (finestWindow != null) {
       final HeldReading held = heldReadings.heldAt(series, finestStart, finestWindow, timestamp);
       if (held != null) {
-        return heldReadings.resolve(
-            series, finestStart, finestWindow, held, measurement, utcOffsetMinutes, emit);
+        final Outcome outcome =
+            heldReadings.resolve(
+                series, finestStart, finestWindow, held, measurement, utcOffsetMinutes, emit);
+        if (outcome == Outcome.REPLACED) {
+          edgeRevisions.afterChangeAt(series, timestamp, emit);
+        }
+        return outcome;
       }
     }
     List<Granularity> reclosed = List.of();
@@ -269,6 +277,9 @@ public final class WindowLifecycle {
     for (final Granularity granularity : reclosed) {
       final long start = granularity.windowStart(timestamp);
       buckets.emit(series, granularity, start, store.get(series, granularity, start), emit);
+    }
+    if (reclosed.contains(finest) || edgeRevisions.reachesBack(series)) {
+      edgeRevisions.afterChangeAt(series, timestamp, emit);
     }
     final SeriesClock updated =
         seen != null ? seen : new SeriesClock(clock, wallClock, wallClock + idleTimeoutMillis);

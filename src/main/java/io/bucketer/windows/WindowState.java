@@ -57,6 +57,14 @@ public record WindowState(
     return new WindowState(stats.merge(finer), closed, revision, sealedRuns, tail);
   }
 
+  /**
+   * This window unchanged but for a new revision, when it is closed: emitted again because a
+   * reading in a neighbouring window moved its edge ({@link EdgeRevisions}).
+   */
+  public WindowState revised() {
+    return new WindowState(stats, closed, nextRevision(), sealedRuns, tail);
+  }
+
   public WindowState close() {
     return new WindowState(stats, true, revision, sealedRuns, tail);
   }

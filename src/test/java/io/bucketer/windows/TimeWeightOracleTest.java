@@ -14,8 +14,6 @@ import io.bucketer.buckets.TimeWeightings;
 import io.bucketer.buckets.WindowExtras;
 import io.bucketer.buckets.WindowSummary;
 import io.bucketer.testing.IrregularReadings;
-import java.math.BigDecimal;
-import java.math.MathContext;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -83,8 +81,8 @@ class TimeWeightOracleTest {
       final WindowExtras extras = bucket.extras();
       final String window = bucket.series() + " " + bucket.granularity() + "@" + start;
       assertThat(extras.weighting()).isEqualTo(how);
-      assertThat(extras.carryIn()).as(window).isEqualTo(carryIn(all, start, how));
-      assertMatches(extras.timeWeighted(), all, start, end, how, window);
+      assertThat(extras.carryIn()).as(window).isEqualTo(TimeWeightChecks.carryIn(all, start, how));
+      TimeWeightChecks.assertMatches(extras.timeWeighted(), all, start, end, how, window);
       if (bucket.granularity().equals(MINUTE)) {
         minutesCut += bucket.buckets() > 1 ? 1 : 0;
         final TimeWeighted earlier =
@@ -97,7 +95,7 @@ class TimeWeightOracleTest {
       } else {
         hoursCut += bucket.buckets() > 1 ? 1 : 0;
         for (final WindowSummary summary : bucket.summaries()) {
-          assertMatches(
+          TimeWeightChecks.assertMatches(
               summary.timeWeighted(),
               all,
               summary.start(),
@@ -142,91 +140,5 @@ class TimeWeightOracleTest {
     final List<Measurement> sorted = new ArrayList<>(readings);
     sorted.sort(Comparator.comparingLong(Measurement::timestamp));
     return sorted;
-  }
-
-  /** The last reading before {@code start}, if its hold (the max gap at most) reaches it. */
-  private static Measurement carryIn(
-      final List<Measurement> all, final long start, final TimeWeighting how) {
-    Measurement last = null;
-    for (final Measurement reading : all) {
-      if (reading.timestamp() < start) {
-        last = reading;
-      }
-    }
-    return last != null && last.timestamp() + how.maxGapMillis() > start ? last : null;
-  }
-
-  private static void assertMatches(
-      final TimeWeighted part,
-      final List<Measurement> all,
-      final long start,
-      final long end,
-      final TimeWeighting how,
-      final String what) {
-    // Covered intervals of the window, from the definition: reading i holds until the next reading
-    // or for the max gap, whichever is first; cut to the window.
-    final List<long[]> covered = new ArrayList<>();
-    BigDecimal integral = BigDecimal.ZERO;
-    for (int i = 0; i < all.size(); i++) {
-      final long t = all.get(i).timestamp();
-      final long holdEnd =
-          i + 1 < all.size()
-              ? Math.min(all.get(i + 1).timestamp(), t + how.maxGapMillis())
-              : t + how.maxGapMillis();
-      final long from = Math.max(t, start);
-      final long to = Math.min(holdEnd, end);
-      if (to > from) {
-        covered.add(new long[] {from, to});
-        integral =
-            integral.add(
-                new BigDecimal(all.get(i).value()).multiply(BigDecimal.valueOf(to - from)));
-      }
-    }
-    // Gaps: the window less the covered intervals, touching intervals joined.
-    final List<long[]> gaps = new ArrayList<>();
-    long cursor = start;
-    for (final long[] interval : covered) {
-      if (interval[0] > cursor) {
-        gaps.add(new long[] {cursor, interval[0]});
-      }
-      cursor = Math.max(cursor, interval[1]);
-    }
-    if (cursor < end) {
-      gaps.add(new long[] {cursor, end});
-    }
-    final long coveredMillis = covered.stream().mapToLong(c -> c[1] - c[0]).sum();
-
-    assertThat(part).as(what).isNotNull();
-    assertThat(part.coveredMillis()).as(what).isEqualTo(coveredMillis);
-    assertThat(part.gaps()).as(what).isEqualTo(gaps.size());
-    assertThat(part.longestGapMillis())
-        .as(what)
-        .isEqualTo(gaps.stream().mapToLong(g -> g[1] - g[0]).max().orElse(0));
-    assertThat(part.gapAtStartMillis())
-        .as(what)
-        .isEqualTo(!gaps.isEmpty() && gaps.get(0)[0] == start ? gaps.get(0)[1] - start : 0);
-    assertThat(part.gapAtEndMillis())
-        .as(what)
-        .isEqualTo(
-            !gaps.isEmpty() && gaps.get(gaps.size() - 1)[1] == end
-                ? end - gaps.get(gaps.size() - 1)[0]
-                : 0);
-    assertRelative(part.integral(), integral, what + " integral");
-    if (coveredMillis == 0) {
-      assertThat(part.twa()).as(what).isEmpty();
-    } else {
-      assertRelative(
-          part.twa().orElseThrow(),
-          integral.divide(BigDecimal.valueOf(coveredMillis), MathContext.DECIMAL128),
-          what + " twa");
-    }
-  }
-
-  private static void assertRelative(
-      final double actual, final BigDecimal expected, final String what) {
-    final double error = Math.abs(actual - expected.doubleValue());
-    assertThat(error)
-        .as("%s: %s against %s", what, actual, expected)
-        .isLessThanOrEqualTo(1e-9 * Math.max(1e-300, Math.abs(expected.doubleValue())) + 1e-12);
   }
 }
