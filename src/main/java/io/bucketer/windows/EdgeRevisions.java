@@ -23,9 +23,10 @@ import java.util.function.Consumer;
  * is nothing else to revise.
  *
  * <p>The windows of every granularity that hold the moved edge are emitted again, except those that
- * also hold the reading, which its own window's revision has emitted. A window that moves is always
- * one the store still holds: the next window is later than the reading's, so within the lateness
- * horizon; the one before is kept for its max gap past it ({@link WindowExpiry}).
+ * also hold the reading, which its own window's revision has emitted. The next window is later than
+ * the reading's, so within the lateness horizon, and in the store. The one before may be past the
+ * horizon (it is kept for its max gap beyond, for the reading the next window carries in: {@link
+ * WindowExpiry}); such a window is final, as for any late reading, and keeps its edge.
  */
 final class EdgeRevisions {
 
@@ -58,10 +59,14 @@ final class EdgeRevisions {
 
   /**
    * After the reading at {@code timestamp} joined its finest window, or its value changed there:
-   * emits again the closed windows whose edge it moves.
+   * emits again the closed windows whose edge it moves, but not those past the lateness horizon at
+   * {@code clock}, which no reading changes any more.
    */
   void afterChangeAt(
-      final SeriesKey series, final long timestamp, final Consumer<ClosedBucket> emit) {
+      final SeriesKey series,
+      final long timestamp,
+      final long clock,
+      final Consumer<ClosedBucket> emit) {
     final long start = finest.windowStart(timestamp);
     final WindowState window = store.get(series, finest, start);
     final TimeWeighting weighting = weightings.of(series);
@@ -74,7 +79,7 @@ final class EdgeRevisions {
     if (window.closed() && timestamp == window.stats().lastTimestamp()) {
       final WindowReader.Window next = nextWithReadings(series, start, timestamp, weighting);
       if (next != null && next.state().closed()) {
-        revise(series, next.start(), start, emit);
+        revise(series, next.start(), start, clock, emit);
       }
     }
     if (linear && timestamp == window.stats().firstTimestamp()) {
@@ -83,7 +88,7 @@ final class EdgeRevisions {
       if (previous != null
           && previous.state().closed()
           && timestamp - previous.state().stats().lastTimestamp() <= weighting.maxGapMillis()) {
-        revise(series, previous.start(), start, emit);
+        revise(series, previous.start(), start, clock, emit);
       }
     }
   }
@@ -118,16 +123,18 @@ final class EdgeRevisions {
 
   /**
    * Emits again, with a new revision, the closed windows of every granularity that hold the finest
-   * window at {@code movedStart}, but not the one at {@code changedStart}.
+   * window at {@code movedStart}, but not the one at {@code changedStart}, within the horizon.
    */
   private void revise(
       final SeriesKey series,
       final long movedStart,
       final long changedStart,
+      final long clock,
       final Consumer<ClosedBucket> emit) {
     for (final Granularity granularity : times.granularities()) {
       final long start = granularity.windowStart(movedStart);
-      if (start == granularity.windowStart(changedStart)) {
+      if (start == granularity.windowStart(changedStart)
+          || times.beyondHorizonAt(granularity.windowEnd(start)) <= clock) {
         continue;
       }
       final WindowState state = store.get(series, granularity, start);

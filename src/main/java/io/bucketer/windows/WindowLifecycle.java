@@ -239,7 +239,7 @@ public final class WindowLifecycle {
             heldReadings.resolve(
                 series, finestStart, finestWindow, held, measurement, utcOffsetMinutes, emit);
         if (outcome == Outcome.REPLACED) {
-          edgeRevisions.afterChangeAt(series, timestamp, emit);
+          edgeRevisions.afterChangeAt(series, timestamp, clock, emit);
         }
         return outcome;
       }
@@ -279,7 +279,7 @@ public final class WindowLifecycle {
       buckets.emit(series, granularity, start, store.get(series, granularity, start), emit);
     }
     if (reclosed.contains(finest) || edgeRevisions.reachesBack(series)) {
-      edgeRevisions.afterChangeAt(series, timestamp, emit);
+      edgeRevisions.afterChangeAt(series, timestamp, Math.max(clock, timestamp), emit);
     }
     final SeriesClock updated =
         seen != null ? seen : new SeriesClock(clock, wallClock, wallClock + idleTimeoutMillis);
