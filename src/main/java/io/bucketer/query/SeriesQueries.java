@@ -91,9 +91,10 @@ public final class SeriesQueries {
    * @param spanMillis {@code to - from}
    * @param integralUnit the unit the API gives the integral in ({@code integral.unit.metrics})
    * @param missing null when the part is known; else {@code window_without_time_weight} (a window
-   *     read has none: a document written before schema_version 3), or {@code max_gap_changed} (a
-   *     document computed with another max gap than the series' metric has now); the part of a
-   *     window read from the state is computed from its readings, an open one's as if it closed now
+   *     read has none: a document written before schema_version 3), {@code max_gap_changed} (a
+   *     document computed with another max gap than the series' metric has now) or {@code
+   *     interpolation_changed} (with the other interpolation); the part of a window read from the
+   *     state is computed from its readings, an open one's as if it closed now
    */
   public record TimeWeight(
       TimeWeighted part,
@@ -210,7 +211,8 @@ public final class SeriesQueries {
    * over {@code [from, to)}, and its exact time-weighted part ({@link RangeTimeWeight}): the stored
    * parts of the whole windows read, the raw readings' at the edges, bridges between them, and a
    * leading stretch held by the series' last reading before {@code from} (one more document read
-   * when the range does not start with a stored window); and its quantile sketch ({@link
+   * when the range does not start with a stored window; with linear interpolation, also one for the
+   * reading after {@code to} when it does not end with one); and its quantile sketch ({@link
    * RangeQuantiles}), merged from the same windows' sketches and the same raw readings.
    *
    * @throws IllegalArgumentException when {@code from >= to}
@@ -233,6 +235,7 @@ public final class SeriesQueries {
             to,
             how,
             () -> view.readingBefore(from, how.maxGapMillis()),
+            () -> view.readingAfter(to, how.maxGapMillis()),
             view::readingsOf,
             view::fromState);
     final RangeQuantiles quantiles =

@@ -153,14 +153,31 @@ final class SeriesView {
    * lookBackMillis} earlier): from the state's reading log when it holds one, else as the stored
    * documents know it.
    */
-  StoredBuckets.ReadingBefore readingBefore(final long time, final long lookBackMillis) {
+  StoredBuckets.NearReading readingBefore(final long time, final long lookBackMillis) {
     final List<Measurement> held = live.measurements(series, time - lookBackMillis, time);
     if (!held.isEmpty()) {
       stateWindowsRead++;
-      return new StoredBuckets.ReadingBefore(true, held.get(held.size() - 1));
+      return new StoredBuckets.NearReading(true, held.get(held.size() - 1));
     }
-    final StoredBuckets.Read<StoredBuckets.ReadingBefore> fromMongo =
+    final StoredBuckets.Read<StoredBuckets.NearReading> fromMongo =
         stored.readingBefore(series, time, lookBackMillis);
+    documentsRead += fromMongo.documentsRead();
+    return fromMongo.found();
+  }
+
+  /**
+   * The series' first reading at or after {@code time}, if earlier than {@code time +
+   * lookAheadMillis}: from the state's reading log when it holds one, else as the stored documents
+   * know it.
+   */
+  StoredBuckets.NearReading readingAfter(final long time, final long lookAheadMillis) {
+    final List<Measurement> held = live.measurements(series, time, time + lookAheadMillis);
+    if (!held.isEmpty()) {
+      stateWindowsRead++;
+      return new StoredBuckets.NearReading(true, held.get(0));
+    }
+    final StoredBuckets.Read<StoredBuckets.NearReading> fromMongo =
+        stored.readingAfter(series, time, lookAheadMillis);
     documentsRead += fromMongo.documentsRead();
     return fromMongo.found();
   }

@@ -2,7 +2,9 @@ package io.bucketer.query;
 
 import static io.bucketer.buckets.BucketDocumentNames.CARRY_IN;
 import static io.bucketer.buckets.BucketDocumentNames.FIRST_TIMESTAMP;
+import static io.bucketer.buckets.BucketDocumentNames.FIRST_VALUE;
 import static io.bucketer.buckets.BucketDocumentNames.ID;
+import static io.bucketer.buckets.BucketDocumentNames.INTERPOLATION;
 import static io.bucketer.buckets.BucketDocumentNames.LAST_TIMESTAMP;
 import static io.bucketer.buckets.BucketDocumentNames.LAST_VALUE;
 import static io.bucketer.buckets.BucketDocumentNames.MAX_GAP_MS;
@@ -64,12 +66,13 @@ public final class StoredBuckets {
   public record Read<T>(T found, long documentsRead) {}
 
   /**
-   * The series' last reading before some time, as far as the documents know it.
+   * The series' last reading before some time, or its first at or after it, as far as the documents
+   * know it.
    *
    * @param known false when a document that would tell lacks what it takes
-   * @param reading the reading; null when none is known or none holds at that time
+   * @param reading the reading; null when none is known or none is near enough to that time
    */
-  public record ReadingBefore(boolean known, Measurement reading) {}
+  public record NearReading(boolean known, Measurement reading) {}
 
   private final MongoDatabase database;
   private final String collectionPrefix;
@@ -206,7 +209,11 @@ public final class StoredBuckets {
             Filters.lt(START_DATE, new Date(to)),
             Filters.eq(SUMMARY_GRANULARITY, granularity.label()));
     final List<BsonDocument> documents =
-        find(coarser, query, Projections.include(START_DATE, SUMMARIES, WINDOW + "." + MAX_GAP_MS));
+        find(
+            coarser,
+            query,
+            Projections.include(
+                START_DATE, SUMMARIES, WINDOW + "." + MAX_GAP_MS, WINDOW + "." + INTERPOLATION));
     final List<WindowTotals> windows = new ArrayList<>();
     final Set<Long> covered = new HashSet<>();
     for (final BsonDocument document : documents) {
@@ -294,7 +301,7 @@ public final class StoredBuckets {
    * @return the reading, null when none holds at {@code time}; unknown when the document that would
    *     tell was written before readings were carried in (schema_version 3)
    */
-  public Read<ReadingBefore> readingBefore(
+  public Read<NearReading> readingBefore(
       final SeriesKey series, final long time, final long lookBackMillis) {
     final Granularity finest = granularities.get(0);
     final Bson query =
@@ -313,18 +320,18 @@ public final class StoredBuckets {
                         .limit(1))
                 .collectList());
     if (latest.isEmpty()) {
-      return new Read<>(new ReadingBefore(true, null), 0);
+      return new Read<>(new NearReading(true, null), 0);
     }
     final long start = latest.get(0).getDateTime(START_DATE).getValue();
     final BsonDocument window = latest.get(0).getDocument(WINDOW);
     if (!window.containsKey(MAX_GAP_MS)
         || !window.containsKey(FIRST_TIMESTAMP)
         || !window.containsKey(LAST_TIMESTAMP)) {
-      return new Read<>(new ReadingBefore(false, null), 1);
+      return new Read<>(new NearReading(false, null), 1);
     }
     if (window.getDateTime(LAST_TIMESTAMP).getValue() < time) {
       return new Read<>(
-          new ReadingBefore(
+          new NearReading(
               true,
               new Measurement(
                   window.getDateTime(LAST_TIMESTAMP).getValue(),
@@ -333,11 +340,11 @@ public final class StoredBuckets {
     }
     if (window.getDateTime(FIRST_TIMESTAMP).getValue() >= time) {
       if (!window.containsKey(CARRY_IN)) {
-        return new Read<>(new ReadingBefore(true, null), 1);
+        return new Read<>(new NearReading(true, null), 1);
       }
       final BsonDocument carryIn = window.getDocument(CARRY_IN);
       return new Read<>(
-          new ReadingBefore(
+          new NearReading(
               true,
               new Measurement(
                   carryIn.getDateTime(TIMESTAMP).getValue(),
@@ -348,7 +355,66 @@ public final class StoredBuckets {
     final Read<List<Measurement>> before = measurements(series, start, time);
     final List<Measurement> found = before.found();
     return new Read<>(
-        new ReadingBefore(true, found.get(found.size() - 1)), 1 + before.documentsRead());
+        new NearReading(true, found.get(found.size() - 1)), 1 + before.documentsRead());
+  }
+
+  /**
+   * The first stored reading of {@code series} at or after {@code time} and before {@code time +
+   * lookAheadMillis}: what the line of linear interpolation runs to from a range's last reading.
+   * The earliest finest windows that may hold it tell, by their first reading, or, for the one
+   * holding {@code time}, by its readings from {@code time} on.
+   *
+   * @return the reading, null when none is that near; unknown when a document that would tell was
+   *     written before the time-weighted fields (schema_version 3)
+   */
+  public Read<NearReading> readingAfter(
+      final SeriesKey series, final long time, final long lookAheadMillis) {
+    final Granularity finest = granularities.get(0);
+    final Bson query =
+        Filters.and(
+            seriesFilter(series),
+            Filters.gte(START_DATE, new Date(finest.windowStart(time))),
+            Filters.lt(START_DATE, new Date(time + lookAheadMillis)),
+            Filters.eq(SEQ, 0));
+    // The window holding `time` may have all its readings before it: then the next one tells.
+    final List<BsonDocument> earliest =
+        awaitRead(
+            Flux.from(
+                    collection(finest)
+                        .find(query)
+                        .projection(Projections.include(START_DATE, WINDOW))
+                        .sort(Sorts.ascending(START_DATE))
+                        .limit(2))
+                .collectList());
+    long documentsRead = 0;
+    for (final BsonDocument document : earliest) {
+      documentsRead++;
+      final long start = document.getDateTime(START_DATE).getValue();
+      final BsonDocument window = document.getDocument(WINDOW);
+      if (!window.containsKey(MAX_GAP_MS)
+          || !window.containsKey(FIRST_TIMESTAMP)
+          || !window.containsKey(LAST_TIMESTAMP)) {
+        return new Read<>(new NearReading(false, null), documentsRead);
+      }
+      if (window.getDateTime(LAST_TIMESTAMP).getValue() < time) {
+        continue;
+      }
+      final Measurement first;
+      if (window.getDateTime(FIRST_TIMESTAMP).getValue() >= time) {
+        first =
+            new Measurement(
+                window.getDateTime(FIRST_TIMESTAMP).getValue(),
+                window.getNumber(FIRST_VALUE).doubleValue());
+      } else {
+        final Read<List<Measurement>> after = measurements(series, time, finest.windowEnd(start));
+        documentsRead += after.documentsRead();
+        first = after.found().get(0);
+      }
+      return new Read<>(
+          new NearReading(true, first.timestamp() < time + lookAheadMillis ? first : null),
+          documentsRead);
+    }
+    return new Read<>(new NearReading(true, null), documentsRead);
   }
 
   /** True when any bucket of {@code series} is stored, in the finest granularity's collection. */

@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.bucketer.buckets.ClosedBucket;
 import io.bucketer.buckets.IntegralUnits;
+import io.bucketer.buckets.Interpolation;
 import io.bucketer.buckets.Measurement;
 import io.bucketer.buckets.Retention;
 import io.bucketer.buckets.SeriesKey;
@@ -44,8 +45,10 @@ import reactor.core.publisher.Mono;
  * writes for generated irregular streams, equal an independent computation over the raw readings
  * (BigDecimal sums, this class's own, not {@link TimeWeighted}'s): covered time and gaps exactly,
  * the integral and average to a relative 1e-9, for ranges that cut minutes and hours, start or end
- * inside uncovered stretches, and lie wholly inside the hold of one reading. A range over documents
- * written before schema_version 3, or computed with another max gap, answers none, saying why.
+ * inside uncovered stretches, and lie wholly inside the hold of one reading, with step and linear
+ * interpolation (whose stretches between stored windows follow the line to the next window's first
+ * reading, and at the range's end to the first reading after it). A range over documents written
+ * before schema_version 3, or computed with another max gap, answers none, saying why.
  */
 class StoredRangeTimeWeightTest {
 
@@ -53,14 +56,23 @@ class StoredRangeTimeWeightTest {
   private static final SeriesKey TEMPERATURE = new SeriesKey("s1", "temperature");
   private static final SeriesKey POWER = new SeriesKey("s1", "power");
 
+  /** Linear: its windows' last lines run to the next window's first reading. */
+  private static final SeriesKey FLOW = new SeriesKey("s1", "flow");
+
   /** Its documents of the hour from 11:00 are stored as schema_version 2 wrote them. */
   private static final SeriesKey OLDER = new SeriesKey("s2", "temperature");
 
   private static final TimeWeightings WEIGHTINGS =
-      new TimeWeightings(new TimeWeighting(45_000), Map.of("power", new TimeWeighting(180_000)));
+      new TimeWeightings(
+          new TimeWeighting(45_000),
+          Map.of(
+              "power",
+              new TimeWeighting(180_000),
+              "flow",
+              new TimeWeighting(120_000, Interpolation.LINEAR)));
 
   private static final Map<SeriesKey, List<Measurement>> SENT =
-      StoredRangeFixture.readings(List.of(TEMPERATURE, POWER, OLDER));
+      StoredRangeFixture.readings(List.of(TEMPERATURE, POWER, FLOW, OLDER));
   private static StoredRangeFixture fixture;
   private static StoredBuckets stored;
   private static SeriesQueries queries;
@@ -104,7 +116,7 @@ class StoredRangeTimeWeightTest {
   void shouldAnswerEveryKindOfRangeAsTheReadingsDefineIt() {
     final SplittableRandom random = new SplittableRandom(7);
     final Map<String, Integer> kinds = new LinkedHashMap<>();
-    for (final SeriesKey series : List.of(TEMPERATURE, POWER)) {
+    for (final SeriesKey series : List.of(TEMPERATURE, POWER, FLOW)) {
       final List<Measurement> all = sorted(SENT.get(series));
       final long maxGap = WEIGHTINGS.of(series).maxGapMillis();
       final List<long[]> ranges = new ArrayList<>();
@@ -131,7 +143,8 @@ class StoredRangeTimeWeightTest {
         final SeriesQueries.Statistics answer =
             queries.statistics(series, range[0], range[1], LiveWindows.NONE);
         assertThat(answer.timeWeight().missing()).as(what).isNull();
-        final TimeWeightOracle expected = TimeWeightOracle.of(all, range[0], range[1], maxGap);
+        final TimeWeightOracle expected =
+            TimeWeightOracle.of(all, range[0], range[1], WEIGHTINGS.of(series));
         assertMatches(answer.timeWeight(), expected, what);
         tally(kinds, all, range, maxGap, answer, expected);
       }
