@@ -198,8 +198,9 @@ public final class WindowSettings {
                   + " a state); linear draws a straight line to the next reading within max.gap"
                   + " (a flow, a temperature sampled now and then). A reading covers the same"
                   + " time either way. With linear, a reading that opens a window revises the"
-                  + " window before it if that one was already emitted: a series that sends less"
-                  + " than once per grace writes each window twice.")
+                  + " window before it if that one was already emitted: a series whose readings"
+                  + " are further apart than idle.timeout, and within max.gap, has each window"
+                  + " written twice, as the wall clock closes it before its next reading.")
           .define(
               INTERPOLATION_METRICS,
               Type.STRING,

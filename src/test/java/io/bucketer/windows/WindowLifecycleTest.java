@@ -10,6 +10,8 @@ import io.bucketer.buckets.ClosedBucket;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.Measurement;
 import io.bucketer.buckets.SeriesKey;
+import io.bucketer.buckets.TimeWeightings;
+import io.bucketer.buckets.Interpolation;
 import io.bucketer.buckets.TimeWeighted;
 import io.bucketer.buckets.TimeWeighting;
 import io.bucketer.buckets.WindowExtras;
@@ -631,6 +633,44 @@ class WindowLifecycleTest {
     final long hourEndPlusGrace = TEN + 3_610_000L;
     assertThat(store.storedClock(SERIES)).hasValue(hourEndPlusGrace);
     assertThat(started().clockOf(SERIES)).isEqualTo(hourEndPlusGrace);
+  }
+
+  @Test
+  void shouldReviseALinearWindowTheWallClockClosedWhenItsNextReadingArrives() {
+    final WindowLifecycle linear =
+        new WindowLifecycle(
+            new WindowLifecycle.Settings(
+                List.of(MINUTE, HOUR),
+                Duration.ofSeconds(10),
+                Duration.ofSeconds(30),
+                Duration.ofHours(2),
+                BucketLayout.finestKeepsMeasurements(1000),
+                DuplicateTimestamps.KEEP_LAST,
+                new TimeWeightings(
+                    new TimeWeighting(300_000, Interpolation.LINEAR), Map.of())),
+            store,
+            delta -> {});
+    linear.restore(at(0, 10));
+    linear.accept(SERIES, new Measurement(at(0, 10), 1.0), null, at(0, 10), emitted::add);
+
+    // quiet for more than the idle timeout: the wall clock closes the minute, its last value held
+    linear.closeIdleSeries(at(1, 50), emitted::add);
+    assertThat(emitted).hasSize(1);
+    assertThat(emitted.get(0).revision()).isZero();
+    assertThat(emitted.get(0).extras().timeWeighted().integral()).isEqualTo(1.0 * 50_000);
+
+    // the next reading, within the max gap: the closed minute's last line runs to it now
+    assertThat(linear.accept(SERIES, new Measurement(at(2, 10), 3.0), null, at(2, 10), emitted::add))
+        .isEqualTo(Outcome.ON_TIME);
+
+    assertThat(emitted).hasSize(2);
+    final ClosedBucket revised = emitted.get(1);
+    assertThat(revised.granularity()).isEqualTo(MINUTE);
+    assertThat(revised.windowStart()).isEqualTo(TEN);
+    assertThat(revised.revision()).isEqualTo(1);
+    // from 1 at 10:00:10 towards 3 at 10:02:10: 1.8333 at 10:01, so 50 s at a mean of 1.41667
+    assertThat(revised.extras().timeWeighted().integral())
+        .isCloseTo(50_000 * (1.0 + (1.0 + 2.0 * 50 / 120)) / 2, within(1e-6));
   }
 
   @Test
