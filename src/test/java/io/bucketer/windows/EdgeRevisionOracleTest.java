@@ -8,6 +8,7 @@ import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.Interpolation;
 import io.bucketer.buckets.Measurement;
 import io.bucketer.buckets.SeriesKey;
+import io.bucketer.buckets.SketchAccuracies;
 import io.bucketer.buckets.TimeWeighting;
 import io.bucketer.buckets.TimeWeightings;
 import io.bucketer.buckets.WindowSummary;
@@ -60,19 +61,15 @@ class EdgeRevisionOracleTest {
 
   private static void checkRun(final int seed, final Map<SeriesKey, Integer> edgeRevisions) {
     final SplittableRandom random = new SplittableRandom(seed);
+    // Five measurements and seven summaries per document: busy minutes and hours are cut in parts.
     final WindowLifecycle lifecycle =
-        new WindowLifecycle(
-            new WindowLifecycle.Settings(
+        LifecycleRuns.restored(
+            LifecycleRuns.settings(
                 List.of(MINUTE, HOUR),
-                Duration.ofSeconds(10),
-                Duration.ofSeconds(30),
-                Duration.ofHours(2),
                 new BucketLayout(5, 7, Set.of()),
-                DuplicateTimestamps.KEEP_LAST,
-                WEIGHTINGS),
-            new InMemoryWindowStore(),
-            delta -> {});
-    lifecycle.restore(TEN);
+                WEIGHTINGS,
+                SketchAccuracies.DEFAULT),
+            TEN);
     final List<ClosedBucket> emitted = new ArrayList<>();
     for (final SeriesKey series : List.of(TEMPERATURE, FLOW)) {
       final Deliveries deliveries = new Deliveries(random);
