@@ -304,21 +304,13 @@ public final class StoredBuckets {
   public Read<NearReading> readingBefore(
       final SeriesKey series, final long time, final long lookBackMillis) {
     final Granularity finest = granularities.get(0);
-    final Bson query =
-        Filters.and(
-            seriesFilter(series),
-            Filters.gte(START_DATE, new Date(finest.windowStart(time - lookBackMillis))),
-            Filters.lt(START_DATE, new Date(time)),
-            Filters.eq(SEQ, 0));
     final List<BsonDocument> latest =
-        awaitRead(
-            Flux.from(
-                    collection(finest)
-                        .find(query)
-                        .projection(Projections.include(START_DATE, WINDOW))
-                        .sort(Sorts.descending(START_DATE))
-                        .limit(1))
-                .collectList());
+        finestWindows(
+            series,
+            finest.windowStart(time - lookBackMillis),
+            time,
+            Sorts.descending(START_DATE),
+            1);
     if (latest.isEmpty()) {
       return new Read<>(new NearReading(true, null), 0);
     }
@@ -370,22 +362,14 @@ public final class StoredBuckets {
   public Read<NearReading> readingAfter(
       final SeriesKey series, final long time, final long lookAheadMillis) {
     final Granularity finest = granularities.get(0);
-    final Bson query =
-        Filters.and(
-            seriesFilter(series),
-            Filters.gte(START_DATE, new Date(finest.windowStart(time))),
-            Filters.lt(START_DATE, new Date(time + lookAheadMillis)),
-            Filters.eq(SEQ, 0));
     // The window holding `time` may have all its readings before it: then the next one tells.
     final List<BsonDocument> earliest =
-        awaitRead(
-            Flux.from(
-                    collection(finest)
-                        .find(query)
-                        .projection(Projections.include(START_DATE, WINDOW))
-                        .sort(Sorts.ascending(START_DATE))
-                        .limit(2))
-                .collectList());
+        finestWindows(
+            series,
+            finest.windowStart(time),
+            time + lookAheadMillis,
+            Sorts.ascending(START_DATE),
+            2);
     long documentsRead = 0;
     for (final BsonDocument document : earliest) {
       documentsRead++;
@@ -415,6 +399,28 @@ public final class StoredBuckets {
           documentsRead);
     }
     return new Read<>(new NearReading(true, null), documentsRead);
+  }
+
+  /**
+   * The start and {@code window} of up to {@code limit} finest windows of {@code series} starting in
+   * {@code [from, to)}, in {@code order}: their first documents ({@code seq} 0) alone.
+   */
+  private List<BsonDocument> finestWindows(
+      final SeriesKey series, final long from, final long to, final Bson order, final int limit) {
+    final Bson query =
+        Filters.and(
+            seriesFilter(series),
+            Filters.gte(START_DATE, new Date(from)),
+            Filters.lt(START_DATE, new Date(to)),
+            Filters.eq(SEQ, 0));
+    return awaitRead(
+        Flux.from(
+                collection(granularities.get(0))
+                    .find(query)
+                    .projection(Projections.include(START_DATE, WINDOW))
+                    .sort(order)
+                    .limit(limit))
+            .collectList());
   }
 
   /** True when any bucket of {@code series} is stored, in the finest granularity's collection. */
