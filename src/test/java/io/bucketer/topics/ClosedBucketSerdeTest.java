@@ -11,6 +11,7 @@ import io.bucketer.avro.ClosedBucketRecord;
 import io.bucketer.buckets.BucketStats;
 import io.bucketer.buckets.ClosedBucket;
 import io.bucketer.buckets.Granularity;
+import io.bucketer.buckets.Interpolation;
 import io.bucketer.buckets.Measurement;
 import io.bucketer.buckets.SeriesKey;
 import io.bucketer.buckets.TimeWeighted;
@@ -144,17 +145,8 @@ class ClosedBucketSerdeTest {
     final ClosedBucket hour = hourWithSketches();
     final ClosedBucketRecord record = ClosedBucketSerde.toRecord(hour);
     record.setWindowSketch(java.nio.ByteBuffer.wrap(new byte[] {9, 9, 9}));
-    final ByteArrayOutputStream out = new ByteArrayOutputStream();
-    out.write(4);
-    final BinaryEncoder encoder = EncoderFactory.get().directBinaryEncoder(out, null);
-    try {
-      new SpecificDatumWriter<>(ClosedBucketRecord.class).write(record, encoder);
-      encoder.flush();
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException(e);
-    }
 
-    assertThatThrownBy(() -> ClosedBucketSerde.decode(out.toByteArray()))
+    assertThatThrownBy(() -> ClosedBucketSerde.decode(formatFour(record)))
         .isInstanceOf(SerializationException.class)
         .hasMessageContaining("malformed quantile sketch");
   }
@@ -197,6 +189,41 @@ class ClosedBucketSerdeTest {
     assertThat(decoded).isEqualTo(hour);
     assertThat(decoded.extras().carryIn()).isNotNull();
     assertThat(decoded.summaries().get(1).timeWeighted().integral()).isEqualTo(59_000 * 1.5 + 1);
+  }
+
+  @Test
+  void shouldKeepALinearWeightingAndRefuseAnInterpolationItDoesNotKnow() {
+    final ClosedBucket hour = hourWithTimeWeightedParts();
+    final ClosedBucket linear =
+        hour.withExtras(
+            new WindowExtras(
+                hour.extras().timeWeighted(),
+                hour.extras().carryIn(),
+                new TimeWeighting(300_000, Interpolation.LINEAR),
+                null));
+    final ClosedBucketRecord record = ClosedBucketSerde.toRecord(linear);
+    record.setInterpolation("spline");
+
+    assertThat(roundTrip(linear).extras().weighting().interpolation())
+        .isEqualTo(Interpolation.LINEAR);
+    assertThat(record.getMaxGapMs()).isEqualTo(300_000L);
+    assertThatThrownBy(() -> ClosedBucketSerde.decode(formatFour(record)))
+        .isInstanceOf(SerializationException.class)
+        .hasMessageContaining("unknown interpolation");
+  }
+
+  /** The bytes of {@code record} as format 4 writes them. */
+  private static byte[] formatFour(final ClosedBucketRecord record) {
+    final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    out.write(4);
+    final BinaryEncoder encoder = EncoderFactory.get().directBinaryEncoder(out, null);
+    try {
+      new SpecificDatumWriter<>(ClosedBucketRecord.class).write(record, encoder);
+      encoder.flush();
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+    return out.toByteArray();
   }
 
   @Test
