@@ -218,8 +218,9 @@ public final class StoredBuckets {
     final Set<Long> covered = new HashSet<>();
     for (final BsonDocument document : documents) {
       covered.add(document.getDateTime(START_DATE).getValue());
-      final TimeWeighting weighting =
-          StoredStats.weighting(document.getDocument(WINDOW, new BsonDocument()));
+      final BsonDocument coarseWindow = document.getDocument(WINDOW, new BsonDocument());
+      final TimeWeighting weighting = StoredStats.weighting(coarseWindow);
+      final boolean partsUnknown = StoredStats.unknownInterpolation(coarseWindow);
       for (final BsonValue value : document.getArray(SUMMARIES)) {
         final BsonDocument summary = value.asDocument();
         final long start = summary.getDateTime(START_DATE).getValue();
@@ -230,7 +231,7 @@ public final class StoredBuckets {
                   start,
                   StoredStats.of(summary, start, granularity.windowEnd(start)),
                   false,
-                  StoredStats.timeWeighted(summary),
+                  partsUnknown ? null : StoredStats.timeWeighted(summary),
                   weighting,
                   StoredStats.sketch(summary, malformedSketches)));
         }
@@ -259,7 +260,7 @@ public final class StoredBuckets {
               start,
               StoredStats.of(window, start, granularity.windowEnd(start)),
               false,
-              StoredStats.timeWeighted(window),
+              StoredStats.unknownInterpolation(window) ? null : StoredStats.timeWeighted(window),
               StoredStats.weighting(window),
               StoredStats.sketch(window, malformedSketches)));
     }

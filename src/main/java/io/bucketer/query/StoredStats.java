@@ -104,6 +104,24 @@ final class StoredStats {
   }
 
   /**
+   * True when a document's {@code window} names an interpolation this version does not know (a
+   * later build's): its time-weighted parts are then read as unknown, not added up as if they
+   * were this version's.
+   */
+  static boolean unknownInterpolation(final BsonDocument window) {
+    final BsonValue interpolation = window.get(INTERPOLATION);
+    if (interpolation == null) {
+      return false;
+    }
+    try {
+      Interpolation.ofLabel(interpolation.isString() ? interpolation.asString().getValue() : "");
+      return false;
+    } catch (IllegalArgumentException unknown) {
+      return true;
+    }
+  }
+
+  /**
    * What a document's {@code window} says its time-weighted parts were computed with
    * (schema_version 3); null when it does not say, or names an interpolation this version does not
    * know (its parts are then not this version's to add up).

@@ -32,6 +32,7 @@ import java.util.SplittableRandom;
 import org.bson.BsonDocument;
 import org.bson.BsonDocumentReader;
 import org.bson.BsonInt32;
+import org.bson.BsonString;
 import org.bson.BsonValue;
 import org.bson.codecs.BsonDocumentCodec;
 import org.bson.codecs.DecoderContext;
@@ -59,6 +60,9 @@ class StoredRangeTimeWeightTest {
   /** Linear: its windows' last lines run to the next window's first reading. */
   private static final SeriesKey FLOW = new SeriesKey("s1", "flow");
 
+  /** Its documents name an interpolation this build does not know, as a later build's might. */
+  private static final SeriesKey LATER = new SeriesKey("s3", "temperature");
+
   /** Its documents of the hour from 11:00 are stored as schema_version 2 wrote them. */
   private static final SeriesKey OLDER = new SeriesKey("s2", "temperature");
 
@@ -72,7 +76,7 @@ class StoredRangeTimeWeightTest {
               new TimeWeighting(120_000, Interpolation.LINEAR)));
 
   private static final Map<SeriesKey, List<Measurement>> SENT =
-      StoredRangeFixture.readings(List.of(TEMPERATURE, POWER, FLOW, OLDER));
+      StoredRangeFixture.readings(List.of(TEMPERATURE, POWER, FLOW, OLDER, LATER));
   private static StoredRangeFixture fixture;
   private static StoredBuckets stored;
   private static SeriesQueries queries;
@@ -92,6 +96,10 @@ class StoredRangeTimeWeightTest {
                     .collection(bucket.granularity())
                     .insertOne(asVersion2(BucketDocuments.toDocument(bucket))))
             .block(TIMEOUT);
+      } else if (bucket.series().equals(LATER)) {
+        final BsonDocument document = mutable(BucketDocuments.toDocument(bucket));
+        document.getDocument("window").put("interpolation", new BsonString("spline"));
+        Mono.from(fixture.collection(bucket.granularity()).insertOne(document)).block(TIMEOUT);
       } else {
         current.add(bucket);
       }
@@ -235,6 +243,30 @@ class StoredRangeTimeWeightTest {
     assertThat(answer.missing()).isEqualTo(RangeTimeWeight.MAX_GAP_CHANGED);
   }
 
+  @Test
+  void shouldAnswerNoneFromDocumentsOfAnInterpolationItDoesNotKnow() {
+    for (final long[] range :
+        List.of(
+            new long[] {TEN, ELEVEN}, // the hour's own part
+            new long[] {TEN + 1_800_000, ELEVEN})) { // minutes from its summaries
+      final TimeWeight answer =
+          queries.statistics(LATER, range[0], range[1], LiveWindows.NONE).timeWeight();
+      assertThat(answer.part()).as("%s", range[0]).isNull();
+      assertThat(answer.missing()).isEqualTo(RangeTimeWeight.WITHOUT_PART);
+    }
+    assertThat(
+            queries.windows(LATER, MINUTE, TEN, ELEVEN, LiveWindows.NONE).windows().stream()
+                .map(WindowTotals::timeWeighted))
+        .isNotEmpty()
+        .containsOnlyNulls();
+    // raw readings alone are this build's to weigh
+    final long from = TEN + 1_800_000 + 20_000;
+    assertMatches(
+        queries.statistics(LATER, from, from + 80_000, LiveWindows.NONE).timeWeight(),
+        TimeWeightOracle.of(sorted(SENT.get(LATER)), from, from + 80_000, 45_000),
+        "raw readings");
+  }
+
   private static void tally(
       final Map<String, Integer> kinds,
       final List<Measurement> all,
@@ -302,10 +334,14 @@ class StoredRangeTimeWeightTest {
   }
 
   /** The document as schema_version 2 wrote it: no time-weighted fields anywhere. */
+  /** A mutable copy: the bucket writer's documents are raw BSON. */
+  private static BsonDocument mutable(final BsonDocument document) {
+    return new BsonDocumentCodec()
+        .decode(new BsonDocumentReader(document), DecoderContext.builder().build());
+  }
+
   private static BsonDocument asVersion2(final BsonDocument document) {
-    final BsonDocument old =
-        new BsonDocumentCodec()
-            .decode(new BsonDocumentReader(document), DecoderContext.builder().build());
+    final BsonDocument old = mutable(document);
     final List<BsonDocument> parts = new ArrayList<>(List.of(old.getDocument("window")));
     if (old.containsKey("summaries")) {
       for (final BsonValue summary : old.getArray("summaries")) {
