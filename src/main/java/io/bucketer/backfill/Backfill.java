@@ -4,6 +4,7 @@ import io.bucketer.buckets.ClosedBucket;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.Retention;
 import io.bucketer.query.StoreUnavailableException;
+import io.bucketer.query.StoredBuckets.NearReading;
 import io.bucketer.query.StoredWindows;
 import io.bucketer.query.StoredWindows.StoredWindow;
 import io.bucketer.sink.MongoBucketWriter;
@@ -17,6 +18,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.StringJoiner;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
  * One backfill: for each target of a {@link BackfillPlan}, finest first, read the stored windows of
@@ -175,6 +177,9 @@ public final class Backfill {
   private void build(final BackfillPlan.Step step, final BackfillCounts.Target target) {
     final Iterator<StoredWindow> windows = stored.read(step.source(), step.from(), step.until());
     final List<StoredWindow> span = new ArrayList<>();
+    // The series' source window before the span, when this run read it: its last reading is the
+    // series' last before the span's window.
+    StoredWindow before = null;
     while (hasNext(windows, step)) {
       final StoredWindow window = next(windows, step);
       target.sourceWindow();
@@ -184,7 +189,8 @@ public final class Backfill {
         if (!sameSeries
             || step.target().windowStart(first.start())
                 != step.target().windowStart(window.start())) {
-          built(step, span, target);
+          built(step, span, before, target);
+          before = sameSeries ? span.get(span.size() - 1) : null;
           span.clear();
           if (!sameSeries) {
             target.seriesDone();
@@ -195,7 +201,7 @@ public final class Backfill {
       progress(target);
     }
     if (!span.isEmpty()) {
-      built(step, span, target);
+      built(step, span, before, target);
       target.seriesDone();
     }
     flush(target);
@@ -204,16 +210,36 @@ public final class Backfill {
   private void built(
       final BackfillPlan.Step step,
       final List<StoredWindow> span,
+      final StoredWindow before,
       final BackfillCounts.Target target) {
     final StoredWindow first = span.get(0);
+    final long start = step.target().windowStart(first.start());
+    // Asked only once the sources' weighting is known: it bounds how far to look.
+    final long maxGap = first.weighting() == null ? 0 : first.weighting().maxGapMillis();
     pending.addAll(
         RolledUpWindow.buckets(
             first.series(),
             step.target(),
             step.source(),
-            step.target().windowStart(first.start()),
+            start,
             span,
-            maxSummaries));
+            maxSummaries,
+            () ->
+                before != null
+                    ? new NearReading(true, before.stats().last())
+                    : lookUp(
+                        step,
+                        () ->
+                            stored.lastReadingBefore(first.series(), step.source(), start, maxGap)),
+            () ->
+                lookUp(
+                    step,
+                    () ->
+                        stored.firstReadingFrom(
+                            first.series(),
+                            step.source(),
+                            step.target().windowEnd(start),
+                            maxGap))));
     target.window();
     if (pending.size() >= batch) {
       flush(target);
@@ -239,6 +265,15 @@ public final class Backfill {
     if (Duration.between(lastProgress, now).compareTo(progressEvery) >= 0) {
       lines.accept(counts.progressLine(target));
       lastProgress = now;
+    }
+  }
+
+  private static NearReading lookUp(
+      final BackfillPlan.Step step, final Supplier<NearReading> read) {
+    try {
+      return read.get();
+    } catch (StoreUnavailableException e) {
+      throw failedRead(step, e);
     }
   }
 

@@ -4,13 +4,14 @@ import io.bucketer.buckets.BucketStats;
 import io.bucketer.buckets.ClosedBucket;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.SeriesKey;
-import io.bucketer.buckets.WindowExtras;
 import io.bucketer.buckets.WindowSummary;
+import io.bucketer.query.StoredBuckets.NearReading;
 import io.bucketer.query.StoredWindows.StoredWindow;
 import io.bucketer.sketch.ValueSketch;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * The bucket documents of one rolled-up window, built from the stored windows of its source
@@ -18,8 +19,8 @@ import java.util.List;
  * order, cut into documents of at most {@code maxSummaries} ({@link ClosedBucket#ofSummaries}), and
  * the whole window's stats the source windows' stats merged in start order, as the stream merges
  * each finer window into the coarser one when it closes. Each summary carries its source window's
- * quantile sketch, and the window the merge of them, as the stream's; the time-weighted parts are
- * not built (they need the bridges between stored windows).
+ * quantile sketch and time-weighted part, and the window the merge of the sketches, as the
+ * stream's, and the fold of the parts ({@link RolledUpTimeWeight}).
  *
  * <p><b>Revision: the sum of the source windows' revisions.</b> A source window's revision counts
  * the changes it took after it closed (late readings, replaced values); the window built from them
@@ -32,7 +33,8 @@ import java.util.List;
  * stream wrote leaves them alone. It differs in two cases, both of late readings within the
  * lateness horizon, which the default until keeps clear of (docs/recovery.md): a change that
  * reached a closed source window while this window was still open raised the source's revision only
- * (the sum is higher: backfill writes the window again, with the same readings); and a late reading
+ * (the sum is higher: backfill writes the window again, with the same readings), as when a late
+ * reading in the window before moves that source window's time-weighted edge; and a late reading
  * that was the first of its source window opened it at revision 0 and raised this window's (the
  * stream's is higher: backfill leaves it, and a backfill run again does not see that reading as a
  * change).
@@ -46,6 +48,8 @@ final class RolledUpWindow {
    *
    * @param sources the stored windows of the source granularity within it, in start order; at least
    *     one
+   * @param lastBefore the series' last reading before the window, asked only when its part needs it
+   * @param firstAfter its first reading after the window, asked only when its part needs it
    * @throws IllegalArgumentException when {@code sources} are out of order or outside the window
    */
   static List<ClosedBucket> buckets(
@@ -54,7 +58,9 @@ final class RolledUpWindow {
       final Granularity source,
       final long start,
       final List<StoredWindow> sources,
-      final int maxSummaries) {
+      final int maxSummaries,
+      final Supplier<NearReading> lastBefore,
+      final Supplier<NearReading> firstAfter) {
     if (sources.isEmpty()) {
       throw new IllegalArgumentException("a rolled-up window needs at least one source window");
     }
@@ -75,11 +81,11 @@ final class RolledUpWindow {
       }
       previous = stored.start();
       summaries.add(
-          new WindowSummary(source, stored.start(), stored.stats(), null, stored.sketch()));
+          new WindowSummary(
+              source, stored.start(), stored.stats(), stored.timeWeighted(), stored.sketch()));
       window = window == null ? stored.stats() : window.merge(stored.stats());
       revision = Math.addExact(revision, stored.revision());
     }
-    final ValueSketch sketch = merged(sources);
     return ClosedBucket.ofSummaries(
         series,
         target,
@@ -88,7 +94,8 @@ final class RolledUpWindow {
         summaries,
         revision,
         maxSummaries,
-        sketch == null ? null : WindowExtras.ofSketch(sketch));
+        RolledUpTimeWeight.extras(
+            start, end, sources, source::windowEnd, lastBefore, firstAfter, merged(sources)));
   }
 
   /**

@@ -1,6 +1,5 @@
 package io.bucketer.query;
 
-import static io.bucketer.buckets.BucketDocumentNames.CARRY_IN;
 import static io.bucketer.buckets.BucketDocumentNames.FIRST_TIMESTAMP;
 import static io.bucketer.buckets.BucketDocumentNames.FIRST_VALUE;
 import static io.bucketer.buckets.BucketDocumentNames.ID;
@@ -332,17 +331,7 @@ public final class StoredBuckets {
           1);
     }
     if (window.getDateTime(FIRST_TIMESTAMP).getValue() >= time) {
-      if (!window.containsKey(CARRY_IN)) {
-        return new Read<>(new NearReading(true, null), 1);
-      }
-      final BsonDocument carryIn = window.getDocument(CARRY_IN);
-      return new Read<>(
-          new NearReading(
-              true,
-              new Measurement(
-                  carryIn.getDateTime(TIMESTAMP).getValue(),
-                  carryIn.getNumber(VALUE).doubleValue())),
-          1);
+      return new Read<>(new NearReading(true, StoredStats.carryIn(window)), 1);
     }
     // The window holds readings on both sides of `time`: the last one before it, from its parts.
     final Read<List<Measurement>> before = measurements(series, start, time);
@@ -403,8 +392,8 @@ public final class StoredBuckets {
   }
 
   /**
-   * The start and {@code window} of up to {@code limit} finest windows of {@code series} starting in
-   * {@code [from, to)}, in {@code order}: their first documents ({@code seq} 0) alone.
+   * The start and {@code window} of up to {@code limit} finest windows of {@code series} starting
+   * in {@code [from, to)}, in {@code order}: their first documents ({@code seq} 0) alone.
    */
   private List<BsonDocument> finestWindows(
       final SeriesKey series, final long from, final long to, final Bson order, final int limit) {
@@ -474,7 +463,7 @@ public final class StoredBuckets {
   }
 
   /** A series without a metric has no {@code metric} field, which equality with null matches. */
-  private static Bson seriesFilter(final SeriesKey series) {
+  static Bson seriesFilter(final SeriesKey series) {
     return Filters.and(
         Filters.eq(SENSOR_ID, series.sensorId()), Filters.eq(METRIC, series.metric()));
   }

@@ -1,6 +1,7 @@
 package io.bucketer.query;
 
 import static io.bucketer.buckets.BucketDocumentNames.AVG;
+import static io.bucketer.buckets.BucketDocumentNames.CARRY_IN;
 import static io.bucketer.buckets.BucketDocumentNames.COUNT;
 import static io.bucketer.buckets.BucketDocumentNames.COVERED_MS;
 import static io.bucketer.buckets.BucketDocumentNames.FIRST_TIMESTAMP;
@@ -19,6 +20,8 @@ import static io.bucketer.buckets.BucketDocumentNames.MIN;
 import static io.bucketer.buckets.BucketDocumentNames.QUANTILE_SKETCH;
 import static io.bucketer.buckets.BucketDocumentNames.STDDEV;
 import static io.bucketer.buckets.BucketDocumentNames.SUM;
+import static io.bucketer.buckets.BucketDocumentNames.TIMESTAMP;
+import static io.bucketer.buckets.BucketDocumentNames.VALUE;
 
 import io.bucketer.buckets.BucketStats;
 import io.bucketer.buckets.Interpolation;
@@ -105,8 +108,8 @@ final class StoredStats {
 
   /**
    * True when a document's {@code window} names an interpolation this version does not know (a
-   * later build's): its time-weighted parts are then read as unknown, not added up as if they
-   * were this version's.
+   * later build's): its time-weighted parts are then read as unknown, not added up as if they were
+   * this version's.
    */
   static boolean unknownInterpolation(final BsonDocument window) {
     final BsonValue interpolation = window.get(INTERPOLATION);
@@ -140,6 +143,35 @@ final class StoredStats {
     } catch (IllegalArgumentException unknown) {
       return null;
     }
+  }
+
+  /** The first reading a document's {@code window} names; null when it does not say. */
+  static Measurement first(final BsonDocument window) {
+    return window.containsKey(FIRST_TIMESTAMP) && window.containsKey(FIRST_VALUE)
+        ? new Measurement(
+            window.getDateTime(FIRST_TIMESTAMP).getValue(),
+            window.getNumber(FIRST_VALUE).doubleValue())
+        : null;
+  }
+
+  /** The last reading a document's {@code window} names; null when it does not say. */
+  static Measurement last(final BsonDocument window) {
+    return window.containsKey(LAST_TIMESTAMP) && window.containsKey(LAST_VALUE)
+        ? new Measurement(
+            window.getDateTime(LAST_TIMESTAMP).getValue(),
+            window.getNumber(LAST_VALUE).doubleValue())
+        : null;
+  }
+
+  /** The reading a document's {@code window} carries in; null when it has none. */
+  static Measurement carryIn(final BsonDocument window) {
+    final BsonValue carryIn = window.get(CARRY_IN);
+    if (carryIn == null || !carryIn.isDocument()) {
+      return null;
+    }
+    final BsonDocument reading = carryIn.asDocument();
+    return new Measurement(
+        reading.getDateTime(TIMESTAMP).getValue(), reading.getNumber(VALUE).doubleValue());
   }
 
   /**

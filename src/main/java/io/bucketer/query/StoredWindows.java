@@ -16,7 +16,10 @@ import com.mongodb.reactivestreams.client.MongoDatabase;
 import io.bucketer.buckets.BucketDocumentNames;
 import io.bucketer.buckets.BucketStats;
 import io.bucketer.buckets.Granularity;
+import io.bucketer.buckets.Measurement;
 import io.bucketer.buckets.SeriesKey;
+import io.bucketer.buckets.TimeWeighted;
+import io.bucketer.buckets.TimeWeighting;
 import io.bucketer.sketch.ValueSketch;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -25,6 +28,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.Objects;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.bson.BsonDocument;
 import org.bson.BsonInt32;
@@ -54,9 +58,32 @@ public final class StoredWindows {
    *     StoredStats}).
    * @param sketch the whole window's quantile sketch; null when its documents have none (written
    *     with quantiles off or before they were kept) or it does not decode
+   * @param timeWeighted the whole window's time-weighted part; null when its documents have none
+   *     (written before they were kept, or by a backfill that could not build it) or it was
+   *     computed with an interpolation this build does not know
+   * @param weighting the max gap and interpolation of that part; null with it
+   * @param carryIn the reading the window carries in; null when none
    */
   public record StoredWindow(
-      SeriesKey series, long start, int revision, BucketStats stats, ValueSketch sketch) {}
+      SeriesKey series,
+      long start,
+      int revision,
+      BucketStats stats,
+      ValueSketch sketch,
+      TimeWeighted timeWeighted,
+      TimeWeighting weighting,
+      Measurement carryIn) {
+
+    /** A window without a time-weighted part. */
+    public StoredWindow(
+        final SeriesKey series,
+        final long start,
+        final int revision,
+        final BucketStats stats,
+        final ValueSketch sketch) {
+      this(series, start, revision, stats, sketch, null, null, null);
+    }
+  }
 
   /** Documents the driver fetches at once, and the stream holds at most ahead of its reader. */
   private static final int BATCH = 500;
@@ -107,6 +134,88 @@ public final class StoredWindows {
             .toIterable(BATCH)
             .iterator();
     return new Windows(granularity, documents);
+  }
+
+  /**
+   * The last reading of {@code series} before {@code time}, a boundary of {@code granularity}'s
+   * windows, if within {@code lookBackMillis}: the last reading of its latest window of that
+   * granularity that starts in that time. Null when none does; unknown when that window's document
+   * does not say (written before first and last values were kept).
+   */
+  public StoredBuckets.NearReading lastReadingBefore(
+      final SeriesKey series,
+      final Granularity granularity,
+      final long time,
+      final long lookBackMillis) {
+    return nearest(
+        series,
+        granularity,
+        granularity.windowStart(time - lookBackMillis),
+        time,
+        Sorts.descending(START_DATE),
+        StoredStats::last);
+  }
+
+  /**
+   * The first reading of {@code series} at or after {@code time}, a boundary of {@code
+   * granularity}'s windows, if before {@code time + lookAheadMillis}: the first reading of its
+   * earliest window of that granularity that starts in that time. Null when none does; unknown when
+   * that window's document does not say.
+   */
+  public StoredBuckets.NearReading firstReadingFrom(
+      final SeriesKey series,
+      final Granularity granularity,
+      final long time,
+      final long lookAheadMillis) {
+    final StoredBuckets.NearReading first =
+        nearest(
+            series,
+            granularity,
+            time,
+            time + lookAheadMillis,
+            Sorts.ascending(START_DATE),
+            StoredStats::first);
+    return first.reading() == null || first.reading().timestamp() < time + lookAheadMillis
+        ? first
+        : new StoredBuckets.NearReading(true, null);
+  }
+
+  /** What {@code reading} finds in the first window of {@code order} starting in [from, to). */
+  private StoredBuckets.NearReading nearest(
+      final SeriesKey series,
+      final Granularity granularity,
+      final long from,
+      final long to,
+      final Bson order,
+      final Function<BsonDocument, Measurement> reading) {
+    final List<BsonDocument> found =
+        Flux.from(
+                database
+                    .getCollection(
+                        BucketDocumentNames.collectionName(collectionPrefix, granularity),
+                        BsonDocument.class)
+                    .find(
+                        Filters.and(
+                            StoredBuckets.seriesFilter(series),
+                            Filters.gte(START_DATE, new Date(from)),
+                            Filters.lt(START_DATE, new Date(to)),
+                            Filters.eq(SEQ, 0)))
+                    .projection(Projections.include(START_DATE, WINDOW))
+                    .sort(order)
+                    .limit(1))
+            .collectList()
+            .onErrorMap(
+                e ->
+                    new StoreUnavailableException(
+                        "cannot read the " + granularity + " documents: " + e.getMessage(), e))
+            .block();
+    if (found == null || found.isEmpty()) {
+      return new StoredBuckets.NearReading(true, null);
+    }
+    final Measurement near = reading.apply(found.get(0).getDocument(WINDOW));
+    return near == null
+        ? new StoredBuckets.NearReading(false, null)
+        : new StoredBuckets.NearReading(true, near);
   }
 
   /** Gathers the documents of each window, which come one after another, into one window. */
@@ -213,12 +322,20 @@ public final class StoredWindows {
       }
     }
     final BsonDocument window = first.getDocument(WINDOW);
+    final TimeWeighting weighting = StoredStats.weighting(window);
+    final TimeWeighted part =
+        weighting == null || StoredStats.unknownInterpolation(window)
+            ? null
+            : StoredStats.timeWeighted(window);
     return new StoredWindow(
         series,
         start,
         first.getInt32(REVISION, new BsonInt32(0)).getValue(),
         StoredStats.of(window, start, granularity.windowEnd(start), offset),
-        StoredStats.sketch(window, malformedSketches));
+        StoredStats.sketch(window, malformedSketches),
+        part,
+        part == null ? null : weighting,
+        part == null ? null : StoredStats.carryIn(window));
   }
 
   private static int seq(final BsonDocument part) {

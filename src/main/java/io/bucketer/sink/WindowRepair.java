@@ -40,9 +40,10 @@ import org.bson.conversions.Bson;
 /**
  * Which windows a repair rewrites: those whose stored documents differ from the ones built, at a
  * revision above every stored one, with the stored documents beyond the new count ({@code seq} past
- * {@code buckets}) to delete. A window stored with the same content, revisions aside and averages
- * and deviations to a relative 1e-12 (a backfill merges them from their stored form, the stream
- * from an exact one), is left as it is, so a repair run twice changes nothing the second time.
+ * {@code buckets}) to delete. A window stored with the same content, revisions aside and averages,
+ * deviations and integrals to a relative 1e-12 (a backfill merges them from their stored form, the
+ * stream from an exact one), is left as it is, so a repair run twice changes nothing the second
+ * time.
  */
 final class WindowRepair {
 
@@ -160,9 +161,10 @@ final class WindowRepair {
   }
 
   /**
-   * Fields of the time-weighted part and the quantile sketch, which a backfill does not build yet
-   * (it folds stored summaries): a stored window that has them, and is otherwise the same, is left
-   * as it is, rather than rewritten without them.
+   * Fields of the time-weighted part and the quantile sketch, which a backfill cannot always build
+   * (not from source windows written before them, or when the reading before a window is unknown):
+   * a stored window that has them, and is otherwise the same, is left as it is, rather than
+   * rewritten without them.
    */
   private static final Set<String> FIELDS_BACKFILL_DOES_NOT_BUILD =
       Set.of(
@@ -180,11 +182,12 @@ final class WindowRepair {
           QUANTILE_SKETCH);
 
   /**
-   * Equal but for the revision, averages and deviations to {@link #ROUNDING}, and the fields a
-   * backfill does not build that only the stored document has.
+   * Equal but for the revision, averages, deviations, integrals and time-weighted averages to
+   * {@link #ROUNDING} (a backfill sums a window's integral from its sources' stored ones), and the
+   * fields a backfill could not build that only the stored document has.
    */
   private static boolean same(final BsonValue built, final BsonValue stored, final String name) {
-    if (name.equals(AVG) || name.equals(STDDEV)) {
+    if (name.equals(AVG) || name.equals(STDDEV) || name.equals(INTEGRAL) || name.equals(TWA)) {
       if (!built.isNumber() || !stored.isNumber()) {
         return false;
       }

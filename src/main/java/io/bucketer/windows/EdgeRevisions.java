@@ -22,11 +22,14 @@ import java.util.function.Consumer;
  * gap of that window's last reading. Windows without readings between them have no documents: there
  * is nothing else to revise.
  *
- * <p>The windows of every granularity that hold the moved edge are emitted again, except those that
- * also hold the reading, which its own window's revision has emitted. The next window is later than
- * the reading's, so within the lateness horizon, and in the store. The one before may be past the
- * horizon (it is kept for its max gap beyond, for the reading the next window carries in: {@link
- * WindowExpiry}); such a window is final, as for any late reading, and keeps its edge.
+ * <p>The windows of every granularity that hold the moved edge are emitted again, those that also
+ * hold the reading too, though its own window's revision has just emitted them with the edge moved:
+ * a coarse window's revision then counts one change for each of its finer windows that changed, so
+ * it stays the sum of their revisions when every change came after it closed, which is what a
+ * backfill builds it with ({@code RolledUpWindow}). The next window is later than the reading's, so
+ * within the lateness horizon, and in the store. The one before may be past the horizon (it is kept
+ * for its max gap beyond, for the reading the next window carries in: {@link WindowExpiry}); such a
+ * window is final, as for any late reading, and keeps its edge.
  */
 final class EdgeRevisions {
 
@@ -79,7 +82,7 @@ final class EdgeRevisions {
     if (window.closed() && timestamp == window.stats().lastTimestamp()) {
       final WindowReader.Window next = nextWithReadings(series, start, timestamp, weighting);
       if (next != null && next.state().closed()) {
-        revise(series, next.start(), start, clock, emit);
+        revise(series, next.start(), clock, emit);
       }
     }
     if (linear && timestamp == window.stats().firstTimestamp()) {
@@ -88,7 +91,7 @@ final class EdgeRevisions {
       if (previous != null
           && previous.state().closed()
           && timestamp - previous.state().stats().lastTimestamp() <= weighting.maxGapMillis()) {
-        revise(series, previous.start(), start, clock, emit);
+        revise(series, previous.start(), clock, emit);
       }
     }
   }
@@ -123,18 +126,16 @@ final class EdgeRevisions {
 
   /**
    * Emits again, with a new revision, the closed windows of every granularity that hold the finest
-   * window at {@code movedStart}, but not the one at {@code changedStart}, within the horizon.
+   * window at {@code movedStart}, within the horizon.
    */
   private void revise(
       final SeriesKey series,
       final long movedStart,
-      final long changedStart,
       final long clock,
       final Consumer<ClosedBucket> emit) {
     for (final Granularity granularity : times.granularities()) {
       final long start = granularity.windowStart(movedStart);
-      if (start == granularity.windowStart(changedStart)
-          || times.beyondHorizonAt(granularity.windowEnd(start)) <= clock) {
+      if (times.beyondHorizonAt(granularity.windowEnd(start)) <= clock) {
         continue;
       }
       final WindowState state = store.get(series, granularity, start);

@@ -8,12 +8,12 @@ import io.bucketer.buckets.BucketLayout;
 import io.bucketer.buckets.BucketStats;
 import io.bucketer.buckets.ClosedBucket;
 import io.bucketer.buckets.Granularity;
+import io.bucketer.buckets.Interpolation;
 import io.bucketer.buckets.Measurement;
 import io.bucketer.buckets.SeriesKey;
-import io.bucketer.buckets.TimeWeightings;
-import io.bucketer.buckets.Interpolation;
 import io.bucketer.buckets.TimeWeighted;
 import io.bucketer.buckets.TimeWeighting;
+import io.bucketer.buckets.TimeWeightings;
 import io.bucketer.buckets.WindowExtras;
 import io.bucketer.buckets.WindowSummary;
 import io.bucketer.windows.WindowLifecycle.Outcome;
@@ -646,8 +646,7 @@ class WindowLifecycleTest {
                 Duration.ofHours(2),
                 BucketLayout.finestKeepsMeasurements(1000),
                 DuplicateTimestamps.KEEP_LAST,
-                new TimeWeightings(
-                    new TimeWeighting(300_000, Interpolation.LINEAR), Map.of())),
+                new TimeWeightings(new TimeWeighting(300_000, Interpolation.LINEAR), Map.of())),
             store,
             delta -> {});
     linear.restore(at(0, 10));
@@ -660,7 +659,8 @@ class WindowLifecycleTest {
     assertThat(emitted.get(0).extras().timeWeighted().integral()).isEqualTo(1.0 * 50_000);
 
     // the next reading, within the max gap: the closed minute's last line runs to it now
-    assertThat(linear.accept(SERIES, new Measurement(at(2, 10), 3.0), null, at(2, 10), emitted::add))
+    assertThat(
+            linear.accept(SERIES, new Measurement(at(2, 10), 3.0), null, at(2, 10), emitted::add))
         .isEqualTo(Outcome.ON_TIME);
 
     assertThat(emitted).hasSize(2);
