@@ -2,10 +2,14 @@ package io.bucketer.query;
 
 import io.bucketer.buckets.BucketStats;
 import io.bucketer.buckets.Granularity;
+import io.bucketer.buckets.Interpolation;
+import io.bucketer.buckets.Measurement;
 import io.bucketer.buckets.TimeWeighted;
+import io.bucketer.buckets.TimeWeighting;
 import io.bucketer.sketch.ValueSketch;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * Consecutive windows of one granularity merged into the points of a chart, {@code k} windows a
@@ -29,29 +33,44 @@ final class PointMerge {
     }
     final Granularity point = resolution.point();
     final List<WindowTotals> points = new ArrayList<>();
-    final List<WindowTotals> inPoint = new ArrayList<>();
-    long pointStart = Long.MIN_VALUE;
-    for (final WindowTotals window : windows) {
-      final long start = resolution.pointStart(window.start());
-      if (start != pointStart && !inPoint.isEmpty()) {
-        points.add(merged(point, pointStart, inPoint));
-        inPoint.clear();
+    int from = 0;
+    while (from < windows.size()) {
+      final long start = resolution.pointStart(windows.get(from).start());
+      int to = from + 1;
+      while (to < windows.size() && resolution.pointStart(windows.get(to).start()) == start) {
+        to++;
       }
-      pointStart = start;
-      inPoint.add(window);
-    }
-    if (!inPoint.isEmpty()) {
-      points.add(merged(point, pointStart, inPoint));
+      points.add(
+          merged(
+              point,
+              start,
+              windows.subList(from, to),
+              from > 0 ? windows.get(from - 1) : null,
+              to < windows.size() ? windows.get(to) : null));
+      from = to;
     }
     return points;
+  }
+
+  /** One point from its windows alone: {@link #merged} knowing no window around the point. */
+  static WindowTotals merged(
+      final Granularity point, final long start, final List<WindowTotals> windows) {
+    return merged(point, start, windows, null, null);
   }
 
   /**
    * One point {@code [start, start + point)} from its windows with readings, in start order: their
    * readings' totals (each window's taken as later than the one before), open while any window is.
+   *
+   * @param before the window with readings before the point, or null when none was read
+   * @param after the window with readings after the point, or null when none was read
    */
   static WindowTotals merged(
-      final Granularity point, final long start, final List<WindowTotals> windows) {
+      final Granularity point,
+      final long start,
+      final List<WindowTotals> windows,
+      final WindowTotals before,
+      final WindowTotals after) {
     BucketStats stats = windows.get(0).stats();
     boolean open = windows.get(0).open();
     for (final WindowTotals window : windows.subList(1, windows.size())) {
@@ -59,7 +78,13 @@ final class PointMerge {
       open |= window.open();
     }
     return new WindowTotals(
-        point, start, stats, open, timeWeighted(point, start, windows), null, sketch(windows));
+        point,
+        start,
+        stats,
+        open,
+        timeWeighted(point, start, windows, before, after),
+        null,
+        sketch(windows));
   }
 
   /**
@@ -83,21 +108,55 @@ final class PointMerge {
   }
 
   /**
-   * The point's time-weighted part: its windows' parts added up, when they are every window of the
-   * point, each with its part. A window without readings in the point would need the bridge over
-   * it, from the readings on either side, which a point does not hold: then null, unknown.
+   * The point's time-weighted part: its windows' parts added up, with the bridges over the windows
+   * without readings between them, held by the last reading before each (with linear interpolation
+   * running to the first after it), as a range's part adds them ({@link RangeTimeWeight}). Null,
+   * unknown, when a window has no part, or they were computed otherwise, or a bridge at the point's
+   * start or end needs a reading from a window that was not read (before the first point, or after
+   * the last under linear interpolation).
    */
   private static TimeWeighted timeWeighted(
-      final Granularity point, final long start, final List<WindowTotals> windows) {
+      final Granularity point,
+      final long start,
+      final List<WindowTotals> windows,
+      final WindowTotals before,
+      final WindowTotals after) {
+    final TimeWeighting how = windows.get(0).weighting();
     TimeWeighted sum = TimeWeighted.NONE;
-    long next = start;
+    long at = start;
+    WindowTotals previous = before;
     for (final WindowTotals window : windows) {
-      if (window.timeWeighted() == null || window.start() != next) {
+      if (window.timeWeighted() == null || !Objects.equals(how, window.weighting())) {
         return null;
       }
+      if (window.start() > at) {
+        if (previous == null || how == null) {
+          return null;
+        }
+        sum =
+            sum.followedBy(
+                TimeWeighted.bridge(
+                    at, window.start(), previous.stats().last(), window.stats().first(), how));
+      }
       sum = sum.followedBy(window.timeWeighted());
-      next = window.end();
+      at = window.end();
+      previous = window;
     }
-    return next == point.windowEnd(start) ? sum : null;
+    final long end = point.windowEnd(start);
+    if (at < end) {
+      if (how == null) {
+        return null;
+      }
+      final Measurement last = previous.stats().last();
+      final boolean reachesOn = last.timestamp() + how.maxGapMillis() > at;
+      if (reachesOn && how.interpolation() == Interpolation.LINEAR && after == null) {
+        return null;
+      }
+      sum =
+          sum.followedBy(
+              TimeWeighted.bridge(
+                  at, end, last, after == null ? null : after.stats().first(), how));
+    }
+    return sum;
   }
 }

@@ -3,6 +3,7 @@ package io.bucketer.query;
 import io.bucketer.buckets.BucketStats;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.IntegralUnits;
+import io.bucketer.buckets.Interpolation;
 import io.bucketer.buckets.Measurement;
 import io.bucketer.buckets.Retention;
 import io.bucketer.buckets.RollupPlan;
@@ -15,6 +16,7 @@ import io.bucketer.buckets.TimeWeightings;
 import io.bucketer.sketch.ValueSketch;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalDouble;
@@ -315,13 +317,63 @@ public final class SeriesQueries {
     checkKept(stored.documentsOf(granularity), resolution.firstStart());
     final SeriesView view = new SeriesView(series, stored, live, plan);
     final List<WindowTotals> windows =
-        view.windows(granularity, resolution.firstStart(), resolution.lastEnd());
+        withStateParts(
+            series, view, view.windows(granularity, resolution.firstStart(), resolution.lastEnd()));
     return new Points(
         fill.apply(PointMerge.of(windows, resolution), resolution),
         resolution,
         stored.readFrom(granularity),
         view.documentsRead(),
         view.stateWindowsRead());
+  }
+
+  /**
+   * {@code windows} with the time-weighted part and quantile sketch of each window read from the
+   * processor's state, which keeps neither, computed from its readings there as a range's
+   * statistics compute them: an open window's as if it closed now. Its part stays unknown when the
+   * reading held into it (or, with linear interpolation, the one after a closed window) cannot be
+   * told.
+   */
+  private List<WindowTotals> withStateParts(
+      final SeriesKey series, final SeriesView view, final List<WindowTotals> windows) {
+    final TimeWeighting how = weightings.of(series);
+    final OptionalDouble accuracy = accuracies.of(series);
+    final List<WindowTotals> completed = new ArrayList<>(windows.size());
+    for (final WindowTotals window : windows) {
+      if (!view.fromState(window) || window.timeWeighted() != null) {
+        completed.add(window);
+        continue;
+      }
+      final List<Measurement> readings = view.readingsOf(window);
+      if (readings.size() != window.count()) {
+        // Not every reading of the window is in the state's log: nothing to compute them from.
+        completed.add(window);
+        continue;
+      }
+      final StoredBuckets.NearReading before =
+          view.readingBefore(window.start(), how.maxGapMillis());
+      final StoredBuckets.NearReading after =
+          how.interpolation() == Interpolation.LINEAR && !window.open()
+              ? view.readingAfter(window.end(), how.maxGapMillis())
+              : new StoredBuckets.NearReading(true, null);
+      final TimeWeighted part =
+          before.known() && after.known()
+              ? TimeWeighted.ofReadings(
+                  window.start(), window.end(), before.reading(), readings, after.reading(), how)
+              : null;
+      completed.add(
+          new WindowTotals(
+              window.granularity(),
+              window.start(),
+              window.stats(),
+              window.open(),
+              part,
+              part == null ? null : how,
+              accuracy.isPresent()
+                  ? ValueSketch.of(readings, Measurement::value, accuracy.getAsDouble())
+                  : null));
+    }
+    return completed;
   }
 
   /**

@@ -186,7 +186,11 @@ class StoredChartPointsTest {
     assertThat(totals.open()).isTrue();
     assertThat(totals.count()).isEqualTo(3);
     assertThat(totals.max()).isEqualTo(31);
-    assertThat(found.stateWindowsRead()).isEqualTo(1);
+    // the open minute, and its readings, for its time-weighted part and sketch (this state holds
+    // none: they stay unknown)
+    assertThat(found.stateWindowsRead()).isEqualTo(2);
+    assertThat(totals.timeWeighted()).isNull();
+    assertThat(totals.sketch()).isNull();
     assertThat(found.points().stream().filter(ChartPoint.Measured.class::isInstance))
         .as("the stored quarter hours are closed")
         .allMatch(point -> point == last || !((ChartPoint.Measured) point).totals().open());

@@ -13,7 +13,10 @@ import io.bucketer.buckets.Retention;
 import io.bucketer.buckets.SeriesKey;
 import io.bucketer.embedded.EmbeddedMongoServer;
 import io.bucketer.metrics.BucketerMetrics;
+import io.bucketer.query.ChartPoint;
+import io.bucketer.query.GapFill;
 import io.bucketer.query.LiveWindows;
+import io.bucketer.query.Resolution;
 import io.bucketer.query.SeriesQueries;
 import io.bucketer.query.SeriesQueries.Statistics;
 import io.bucketer.query.StoredBuckets;
@@ -212,6 +215,34 @@ class LiveSeriesQueriesTest {
             .as("%s q %s", what, q)
             .isCloseTo(x, within(alpha * Math.abs(x) * (1 + 1e-12)));
       }
+    }
+  }
+
+  @Test
+  void shouldGiveChartPointsOfTheStatesWindowsTheirTimeWeightedPartsAndSketches() {
+    final List<Measurement> all = new ArrayList<>(SENT);
+    all.sort(Comparator.comparingLong(Measurement::timestamp));
+    for (final Resolution resolution :
+        List.of(
+            Resolution.of(MINUTE, at(12, 30), at(13, 0)),
+            Resolution.of(HOUR, at(10, 0), at(13, 0)))) {
+      final SeriesQueries.Points points = queries.points(SERIES, resolution, GapFill.NONE, live);
+      int open = 0;
+      for (final ChartPoint point : points.points()) {
+        final WindowTotals window = ((ChartPoint.Measured) point).totals();
+        final String what = resolution.read() + "@" + window.start();
+        final TimeWeightOracle expected =
+            TimeWeightOracle.of(all, window.start(), window.end(), 300_000);
+        assertThat(window.timeWeighted()).as(what).isNotNull();
+        assertThat(window.timeWeighted().coveredMillis()).as(what).isEqualTo(expected.covered());
+        assertThat(window.timeWeighted().gaps()).as(what).isEqualTo(expected.gaps());
+        assertThat(Math.abs(window.timeWeighted().integral() - expected.integral().doubleValue()))
+            .as(what)
+            .isLessThanOrEqualTo(1e-9 * Math.abs(expected.integral().doubleValue()));
+        assertThat(window.sketch().count()).as(what).isEqualTo(window.count());
+        open += window.open() ? 1 : 0;
+      }
+      assertThat(open).as("open windows among %s", resolution.read()).isEqualTo(1);
     }
   }
 
