@@ -51,7 +51,7 @@ final class RolledUpTimeWeight {
     final TimeWeighting how = sources.get(0).weighting();
     for (final StoredWindow source : sources) {
       if (source.timeWeighted() == null || how == null || !how.equals(source.weighting())) {
-        return sketch == null ? null : WindowExtras.ofSketch(sketch);
+        return withoutPart(sketch);
       }
     }
     final StoredWindow first = sources.get(0);
@@ -63,7 +63,7 @@ final class RolledUpTimeWeight {
     } else {
       final NearReading before = lastBefore.get();
       if (!before.known()) {
-        return sketch == null ? null : WindowExtras.ofSketch(sketch);
+        return withoutPart(sketch);
       }
       last = before.reading();
     }
@@ -87,12 +87,17 @@ final class RolledUpTimeWeight {
           && last.timestamp() + how.maxGapMillis() > at) {
         final NearReading next = firstAfter.get();
         if (!next.known()) {
-          return sketch == null ? null : WindowExtras.ofSketch(sketch);
+          return withoutPart(sketch);
         }
         after = next.reading();
       }
       sum = sum.followedBy(TimeWeighted.bridge(at, end, last, after, how));
     }
     return new WindowExtras(sum, carryIn, how, sketch);
+  }
+
+  /** The extras of a window whose part cannot be built: its sketch alone, or none. */
+  private static WindowExtras withoutPart(final ValueSketch sketch) {
+    return sketch == null ? null : WindowExtras.ofSketch(sketch);
   }
 }
