@@ -1,11 +1,9 @@
 package io.bucketer.query;
 
 import static io.bucketer.buckets.BucketDocumentNames.FIRST_TIMESTAMP;
-import static io.bucketer.buckets.BucketDocumentNames.FIRST_VALUE;
 import static io.bucketer.buckets.BucketDocumentNames.ID;
 import static io.bucketer.buckets.BucketDocumentNames.INTERPOLATION;
 import static io.bucketer.buckets.BucketDocumentNames.LAST_TIMESTAMP;
-import static io.bucketer.buckets.BucketDocumentNames.LAST_VALUE;
 import static io.bucketer.buckets.BucketDocumentNames.MAX_GAP_MS;
 import static io.bucketer.buckets.BucketDocumentNames.MEASUREMENTS;
 import static io.bucketer.buckets.BucketDocumentNames.METRIC;
@@ -322,13 +320,7 @@ public final class StoredBuckets {
       return new Read<>(new NearReading(false, null), 1);
     }
     if (window.getDateTime(LAST_TIMESTAMP).getValue() < time) {
-      return new Read<>(
-          new NearReading(
-              true,
-              new Measurement(
-                  window.getDateTime(LAST_TIMESTAMP).getValue(),
-                  window.getNumber(LAST_VALUE).doubleValue())),
-          1);
+      return new Read<>(new NearReading(true, StoredStats.last(window)), 1);
     }
     if (window.getDateTime(FIRST_TIMESTAMP).getValue() >= time) {
       return new Read<>(new NearReading(true, StoredStats.carryIn(window)), 1);
@@ -375,10 +367,7 @@ public final class StoredBuckets {
       }
       final Measurement first;
       if (window.getDateTime(FIRST_TIMESTAMP).getValue() >= time) {
-        first =
-            new Measurement(
-                window.getDateTime(FIRST_TIMESTAMP).getValue(),
-                window.getNumber(FIRST_VALUE).doubleValue());
+        first = StoredStats.first(window);
       } else {
         final Read<List<Measurement>> after = measurements(series, time, finest.windowEnd(start));
         documentsRead += after.documentsRead();
