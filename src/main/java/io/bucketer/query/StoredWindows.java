@@ -12,6 +12,7 @@ import static io.bucketer.buckets.BucketDocumentNames.WINDOW;
 import com.mongodb.client.model.Filters;
 import com.mongodb.client.model.Projections;
 import com.mongodb.client.model.Sorts;
+import com.mongodb.reactivestreams.client.MongoCollection;
 import com.mongodb.reactivestreams.client.MongoDatabase;
 import io.bucketer.buckets.BucketDocumentNames;
 import io.bucketer.buckets.BucketStats;
@@ -123,10 +124,7 @@ public final class StoredWindows {
             Filters.gte(START_DATE, Date.from(from)), Filters.lt(START_DATE, Date.from(until)));
     final Iterator<BsonDocument> documents =
         Flux.from(
-                database
-                    .getCollection(
-                        BucketDocumentNames.collectionName(collectionPrefix, granularity),
-                        BsonDocument.class)
+                collection(granularity)
                     .find(range)
                     .projection(PROJECTION)
                     .sort(SERIES_TIME_ORDER)
@@ -180,6 +178,11 @@ public final class StoredWindows {
         : new StoredBuckets.NearReading(true, null);
   }
 
+  private MongoCollection<BsonDocument> collection(final Granularity granularity) {
+    return database.getCollection(
+        BucketDocumentNames.collectionName(collectionPrefix, granularity), BsonDocument.class);
+  }
+
   /** What {@code reading} finds in the first window of {@code order} starting in [from, to). */
   private StoredBuckets.NearReading nearest(
       final SeriesKey series,
@@ -190,10 +193,7 @@ public final class StoredWindows {
       final Function<BsonDocument, Measurement> reading) {
     final List<BsonDocument> found =
         Flux.from(
-                database
-                    .getCollection(
-                        BucketDocumentNames.collectionName(collectionPrefix, granularity),
-                        BsonDocument.class)
+                collection(granularity)
                     .find(
                         Filters.and(
                             StoredBuckets.seriesFilter(series),
@@ -207,7 +207,7 @@ public final class StoredWindows {
             .onErrorMap(
                 e ->
                     new StoreUnavailableException(
-                        "cannot read the " + granularity + " documents: " + e.getMessage(), e))
+                        "cannot read the " + granularity + " documents: " + describe(e), e))
             .block();
     if (found == null || found.isEmpty()) {
       return new StoredBuckets.NearReading(true, null);
@@ -268,7 +268,7 @@ public final class StoredWindows {
     }
   }
 
-  private static String describe(final RuntimeException failure) {
+  private static String describe(final Throwable failure) {
     // Reactor wraps a checked exception in one of its own.
     return String.valueOf(Exceptions.unwrap(failure).getMessage());
   }
