@@ -39,6 +39,9 @@ final class EdgeRevisions {
   private final TimeWeightings weightings;
   private final WindowBuckets buckets;
 
+  /** Whether any series is weighted linearly. */
+  private final boolean anyLinear;
+
   EdgeRevisions(
       final WindowStore store,
       final WindowTimes times,
@@ -49,6 +52,10 @@ final class EdgeRevisions {
     this.finest = times.finest();
     this.weightings = weightings;
     this.buckets = buckets;
+    this.anyLinear =
+        weightings.defaults().interpolation() == Interpolation.LINEAR
+            || weightings.byMetric().values().stream()
+                .anyMatch(weighting -> weighting.interpolation() == Interpolation.LINEAR);
   }
 
   /**
@@ -57,7 +64,8 @@ final class EdgeRevisions {
    * edge.
    */
   boolean reachesBack(final SeriesKey series) {
-    return weightings.of(series).interpolation() == Interpolation.LINEAR;
+    // Asked for every reading: with no linear metric configured (the default), no lookup at all.
+    return anyLinear && weightings.of(series).interpolation() == Interpolation.LINEAR;
   }
 
   /**
