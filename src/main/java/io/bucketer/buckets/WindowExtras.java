@@ -15,9 +15,18 @@ import io.bucketer.sketch.ValueSketch;
  *     else null
  * @param weighting the max gap and interpolation it was computed with
  * @param sketch the quantile sketch of all the window's values; null when quantiles are off
+ * @param quality how the window's readings arrived; null when unknown (a bucket written before it
+ *     was kept)
+ * @param expectedIntervalMillis the metric's configured interval between readings ({@code
+ *     expected.interval}), against which its readings are counted; null when none is configured
  */
 public record WindowExtras(
-    TimeWeighted timeWeighted, Measurement carryIn, TimeWeighting weighting, ValueSketch sketch) {
+    TimeWeighted timeWeighted,
+    Measurement carryIn,
+    TimeWeighting weighting,
+    ValueSketch sketch,
+    WindowQuality quality,
+    Long expectedIntervalMillis) {
 
   public WindowExtras {
     if (timeWeighted != null && weighting == null) {
@@ -26,17 +35,33 @@ public record WindowExtras(
     if (timeWeighted == null && (carryIn != null || weighting != null)) {
       throw new IllegalArgumentException("a carried-in reading or weighting without a part");
     }
+    if (expectedIntervalMillis != null && expectedIntervalMillis <= 0) {
+      throw new IllegalArgumentException(
+          "expected interval must be positive: " + expectedIntervalMillis + " ms");
+    }
+  }
+
+  /**
+   * Extras without the window's quality or expected interval: a bucket written before they were
+   * kept.
+   */
+  public WindowExtras(
+      final TimeWeighted timeWeighted,
+      final Measurement carryIn,
+      final TimeWeighting weighting,
+      final ValueSketch sketch) {
+    this(timeWeighted, carryIn, weighting, sketch, null, null);
   }
 
   /** A window's sketch alone: what a backfill knows of a window beyond its computed fields. */
   public static WindowExtras ofSketch(final ValueSketch sketch) {
-    return new WindowExtras(null, null, null, sketch);
+    return new WindowExtras(null, null, null, sketch, null, null);
   }
 
   /** Extras without a quantile sketch: quantiles off, or a bucket written before they were kept. */
   public WindowExtras(
       final TimeWeighted timeWeighted, final Measurement carryIn, final TimeWeighting weighting) {
-    this(timeWeighted, carryIn, weighting, null);
+    this(timeWeighted, carryIn, weighting, null, null, null);
   }
 
   /** The encoded bytes of the sketch, 0 when there is none: what it adds to each document. */

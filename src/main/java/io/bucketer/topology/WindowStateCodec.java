@@ -2,6 +2,7 @@ package io.bucketer.topology;
 
 import io.bucketer.buckets.BucketStats;
 import io.bucketer.buckets.Measurement;
+import io.bucketer.buckets.WindowQuality;
 import io.bucketer.windows.ReadingRun;
 import io.bucketer.windows.WindowState;
 import java.nio.ByteBuffer;
@@ -15,14 +16,20 @@ import org.apache.kafka.common.utils.ByteUtils;
  * reads.
  *
  * <pre>
- * state (format 3): [format u8 = 3][flags u8: 1 closed, 2 has offset, 4 shift is the first value]
+ * state (format 4): [format u8 = 4][flags u8: 1 closed, 2 has offset, 4 shift is the first value,
+ *        8 has quality]
  *        [count varlong][sum f64][min f64][max f64]
  *        [first timestamp varlong][first value f64][last timestamp - first varlong][last value f64]
  *        [shift f64, absent with flag 4][shifted mean f64][m2 f64]
  *        [offset varint, with flag 2][revision varint][sealed runs varint]
+ *        [resends varlong][late readings varlong, both with flag 8]
  *        [tail: a run of {@link ReadingRunCodec}, timestamps from the first timestamp]
  * sealed run (format 3): [format u8 = 3][a run of {@link ReadingRunCodec}, timestamps from 0]
  * </pre>
+ *
+ * <p>A window that collapsed no resend and took no late reading, nearly every one, has no flag 8
+ * and takes no more bytes than in format 3, which is format 4 without flag 8 (and is read as a
+ * window without either).
  *
  * <p>Earlier builds wrote fixed-width layouts, still read so that an upgrade keeps its open
  * windows:
@@ -40,12 +47,15 @@ import org.apache.kafka.common.utils.ByteUtils;
  */
 final class WindowStateCodec {
 
-  private static final byte FORMAT = 3;
+  private static final byte FORMAT = 4;
+  private static final byte FORMAT_WITHOUT_QUALITY = 3;
+  private static final byte RUN_FORMAT = 3;
   private static final byte FORMAT_FIXED = 2;
   private static final byte FORMAT_WITHOUT_SPREAD = 1;
   private static final int CLOSED = 1;
   private static final int HAS_OFFSET = 2;
   private static final int SHIFT_IS_FIRST_VALUE = 4;
+  private static final int HAS_QUALITY = 8;
 
   /** Format, flags and the doubles; the varints are added to it. */
   private static final int FIXED_BYTES = 2 + 9 * Double.BYTES;
@@ -61,6 +71,8 @@ final class WindowStateCodec {
             == Double.doubleToRawLongBits(stats.first().value());
     final Integer offset = stats.utcOffsetMinutes();
     final ReadingRunCodec.Packed tail = ReadingRunCodec.Packed.of(state.tail(), firstTimestamp);
+    final WindowQuality quality = state.quality();
+    final boolean hasQuality = !quality.isNone();
     final int size =
         FIXED_BYTES
             - (shiftIsFirstValue ? Double.BYTES : 0)
@@ -70,6 +82,10 @@ final class WindowStateCodec {
             + (offset == null ? 0 : ByteUtils.sizeOfVarint(offset))
             + ByteUtils.sizeOfVarint(state.revision())
             + ByteUtils.sizeOfVarint(state.sealedRuns())
+            + (hasQuality
+                ? ByteUtils.sizeOfVarlong(quality.resends())
+                    + ByteUtils.sizeOfVarlong(quality.lateReadings())
+                : 0)
             + tail.bytes();
     final ByteBuffer buffer = ByteBuffer.allocate(size);
     buffer.put(FORMAT);
@@ -77,7 +93,8 @@ final class WindowStateCodec {
         (byte)
             ((state.closed() ? CLOSED : 0)
                 | (offset == null ? 0 : HAS_OFFSET)
-                | (shiftIsFirstValue ? SHIFT_IS_FIRST_VALUE : 0)));
+                | (shiftIsFirstValue ? SHIFT_IS_FIRST_VALUE : 0)
+                | (hasQuality ? HAS_QUALITY : 0)));
     ByteUtils.writeVarlong(stats.count(), buffer);
     buffer.putDouble(stats.sum());
     buffer.putDouble(stats.min());
@@ -96,6 +113,10 @@ final class WindowStateCodec {
     }
     ByteUtils.writeVarint(state.revision(), buffer);
     ByteUtils.writeVarint(state.sealedRuns(), buffer);
+    if (hasQuality) {
+      ByteUtils.writeVarlong(quality.resends(), buffer);
+      ByteUtils.writeVarlong(quality.lateReadings(), buffer);
+    }
     tail.writeTo(buffer);
     return buffer.array();
   }
@@ -104,7 +125,7 @@ final class WindowStateCodec {
     final ByteBuffer buffer = ByteBuffer.wrap(value);
     final byte format = buffer.get();
     return switch (format) {
-      case FORMAT -> decodeCompact(buffer);
+      case FORMAT, FORMAT_WITHOUT_QUALITY -> decodeCompact(buffer);
       case FORMAT_FIXED, FORMAT_WITHOUT_SPREAD -> decodeFixed(buffer, format == FORMAT_FIXED);
       default -> throw new IllegalStateException("window state in unknown format " + format);
     };
@@ -126,6 +147,10 @@ final class WindowStateCodec {
     final Integer offset = (flags & HAS_OFFSET) != 0 ? ByteUtils.readVarint(buffer) : null;
     final int revision = ByteUtils.readVarint(buffer);
     final int sealedRuns = ByteUtils.readVarint(buffer);
+    final WindowQuality quality =
+        (flags & HAS_QUALITY) != 0
+            ? new WindowQuality(ByteUtils.readVarlong(buffer), ByteUtils.readVarlong(buffer))
+            : WindowQuality.NONE;
     return new WindowState(
         new BucketStats(
             count,
@@ -141,7 +166,8 @@ final class WindowStateCodec {
         (flags & CLOSED) != 0,
         revision,
         sealedRuns,
-        ReadingRunCodec.read(buffer, firstTimestamp));
+        ReadingRunCodec.read(buffer, firstTimestamp),
+        quality);
   }
 
   private static WindowState decodeFixed(final ByteBuffer buffer, final boolean withSpread) {
@@ -176,20 +202,21 @@ final class WindowStateCodec {
         closed,
         revision,
         sealedRuns,
-        readFixedRun(buffer));
+        readFixedRun(buffer),
+        WindowQuality.NONE);
   }
 
   static byte[] encodeRun(final ReadingRun run) {
     final ReadingRunCodec.Packed packed = ReadingRunCodec.Packed.of(run, 0);
     final ByteBuffer buffer = ByteBuffer.allocate(1 + packed.bytes());
-    buffer.put(FORMAT);
+    buffer.put(RUN_FORMAT);
     packed.writeTo(buffer);
     return buffer.array();
   }
 
   static ReadingRun decodeRun(final byte[] value) {
     final ByteBuffer buffer = ByteBuffer.wrap(value);
-    if (value[0] == FORMAT) {
+    if (value[0] == RUN_FORMAT) {
       buffer.get();
       return ReadingRunCodec.read(buffer, 0);
     }

@@ -99,9 +99,7 @@ final class HeldReadings {
           held.run().number(),
           held.run().readings().withValueAt(held.index(), measurement.value()));
     }
-    final WindowState withNewTail =
-        new WindowState(
-            window.stats(), window.closed(), window.revision(), window.sealedRuns(), tail);
+    final WindowState withNewTail = window.withTail(tail);
     final Integer offset =
         utcOffsetMinutes != null && measurement.timestamp() == window.stats().lastTimestamp()
             ? utcOffsetMinutes

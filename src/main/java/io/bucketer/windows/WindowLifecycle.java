@@ -399,7 +399,7 @@ public final class WindowLifecycle {
         store.put(series, granularity, window.start(), closed);
         openWindowsChanged(-1);
         for (final Granularity coarser : times.rolledUpFrom(granularity)) {
-          rollUp(series, coarser, granularity, window.start(), closed.stats());
+          rollUp(series, coarser, granularity, window.start(), closed);
         }
         buckets.emit(series, granularity, window.start(), closed, emit);
         latestClose = Math.max(latestClose, times.closesAt(granularity, window.start()));
@@ -413,21 +413,21 @@ public final class WindowLifecycle {
       final Granularity coarser,
       final Granularity finer,
       final long finerStart,
-      final BucketStats finerStats) {
+      final WindowState finerWindow) {
     final long start = coarser.windowStart(finerStart);
     final WindowState before = store.get(series, coarser, start);
     if (before != null) {
-      store.put(series, coarser, start, before.merge(finerStats));
+      store.put(series, coarser, start, before.merge(finerWindow.stats(), finerWindow.quality()));
       return;
     }
     if (spanUnderWay(series, start, finerStart)) {
       for (final Granularity further : times.rolledUpFrom(coarser)) {
-        rollUp(series, further, finer, finerStart, finerStats);
+        rollUp(series, further, finer, finerStart, finerWindow);
       }
       return;
     }
     openWindowsChanged(1);
-    store.put(series, coarser, start, WindowState.open(finerStats));
+    store.put(series, coarser, start, WindowState.open(finerWindow.stats(), finerWindow.quality()));
   }
 
   /**

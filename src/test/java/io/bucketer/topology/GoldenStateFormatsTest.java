@@ -8,6 +8,7 @@ import io.bucketer.avro.Reading;
 import io.bucketer.buckets.BucketStats;
 import io.bucketer.buckets.Measurement;
 import io.bucketer.buckets.SeriesKey;
+import io.bucketer.buckets.WindowQuality;
 import io.bucketer.ingest.sparkplug.SparkplugBirth;
 import io.bucketer.testing.GoldenFiles;
 import io.bucketer.windows.ReadingRun;
@@ -18,6 +19,7 @@ import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -51,7 +53,10 @@ class GoldenStateFormatsTest {
   /** No metric, a slash and a letter beyond ASCII: the series key's strings are length-prefixed. */
   private static final SeriesKey SERIES_WITHOUT_METRIC = new SeriesKey("gw-7/vanne-é", null);
 
-  /** An open minute, UTC+1, two runs sealed off and three readings (two decimals) in its tail. */
+  /**
+   * An open minute, UTC+1, two runs sealed off and three readings (two decimals) in its tail; two
+   * resends collapsed.
+   */
   private static final WindowState OPEN_MINUTE =
       new WindowState(
           new BucketStats(
@@ -69,10 +74,13 @@ class GoldenStateFormatsTest {
           0,
           2,
           ReadingRun.of(
-              new long[] {T0 + 58_500, T0 + 59_000, T0 + 59_500},
-              new double[] {21.5, 21.75, 22.0}));
+              new long[] {T0 + 58_500, T0 + 59_000, T0 + 59_500}, new double[] {21.5, 21.75, 22.0}),
+          new WindowQuality(2, 0));
 
-  /** A closed minute at revision 2, no offset, readings that only raw doubles hold. */
+  /**
+   * A closed minute at revision 2, no offset, readings that only raw doubles hold; one resend and
+   * 200 late readings (a varlong of two bytes).
+   */
   private static final WindowState CLOSED_MINUTE =
       new WindowState(
           new BucketStats(
@@ -91,7 +99,8 @@ class GoldenStateFormatsTest {
           0,
           ReadingRun.of(
               new long[] {T0 + 1_000, T0 + 2_000, T0 + 3_000},
-              new double[] {0.30000000000000004, -0.0, 1e-300}));
+              new double[] {0.30000000000000004, -0.0, 1e-300}),
+          new WindowQuality(1, 200));
 
   /** An open hour of sums only, UTC-5. */
   private static final WindowState OPEN_HOUR =
@@ -110,7 +119,8 @@ class GoldenStateFormatsTest {
           false,
           0,
           0,
-          ReadingRun.EMPTY);
+          ReadingRun.EMPTY,
+          WindowQuality.NONE);
 
   private static final ReadingRun SEALED_RUN =
       ReadingRun.of(
@@ -136,9 +146,9 @@ class GoldenStateFormatsTest {
   /** Today's encodings: each must equal its golden file. */
   private static Map<String, byte[]> current() {
     final Map<String, byte[]> files = new LinkedHashMap<>();
-    files.put("window-state-v3-open-minute.bin", WindowStateCodec.encode(OPEN_MINUTE));
-    files.put("window-state-v3-closed-minute.bin", WindowStateCodec.encode(CLOSED_MINUTE));
-    files.put("window-state-v3-open-hour.bin", WindowStateCodec.encode(OPEN_HOUR));
+    files.put("window-state-v4-open-minute.bin", WindowStateCodec.encode(OPEN_MINUTE));
+    files.put("window-state-v4-closed-minute.bin", WindowStateCodec.encode(CLOSED_MINUTE));
+    files.put("window-state-v4-open-hour.bin", WindowStateCodec.encode(OPEN_HOUR));
     files.put("sealed-run-v3.bin", WindowStateCodec.encodeRun(SEALED_RUN));
     files.put("window-store-key.bin", StoreKeys.of(SERIES, T0).get());
     files.put("sealed-run-store-key.bin", StoreKeys.of(SERIES, T0, 1).get());
@@ -163,6 +173,9 @@ class GoldenStateFormatsTest {
     final Map<String, byte[]> files = new LinkedHashMap<>();
     files.put("window-state-v1.bin", windowStateFormatOne());
     files.put("window-state-v2.bin", windowStateFormatTwo());
+    files.put("window-state-v3-open-minute.bin", formatThree(OPEN_MINUTE));
+    files.put("window-state-v3-closed-minute.bin", formatThree(CLOSED_MINUTE));
+    files.put("window-state-v3-open-hour.bin", formatThree(OPEN_HOUR));
     files.put("sealed-run-unversioned.bin", sealedRunWithoutFormat());
     files.put("series-clock-unversioned.bin", ByteBuffer.allocate(8).putLong(T0 + 61_000).array());
     files.put("reading-v1-avro.bin", readingFormatOne());
@@ -188,14 +201,61 @@ class GoldenStateFormatsTest {
   }
 
   @Test
-  void shouldReadTheGoldenWindowStatesOfFormatThree() {
+  void shouldReadTheGoldenWindowStatesOfFormatFour() {
     assertSameState(
-        WindowStateCodec.decode(GoldenFiles.read("window-state-v3-open-minute.bin")), OPEN_MINUTE);
+        WindowStateCodec.decode(GoldenFiles.read("window-state-v4-open-minute.bin")), OPEN_MINUTE);
     assertSameState(
-        WindowStateCodec.decode(GoldenFiles.read("window-state-v3-closed-minute.bin")),
+        WindowStateCodec.decode(GoldenFiles.read("window-state-v4-closed-minute.bin")),
         CLOSED_MINUTE);
     assertSameState(
+        WindowStateCodec.decode(GoldenFiles.read("window-state-v4-open-hour.bin")), OPEN_HOUR);
+  }
+
+  /** Format 3 kept no quality: its windows are read as having collapsed and taken nothing late. */
+  @Test
+  void shouldReadTheGoldenWindowStatesOfFormatThree() {
+    assertSameState(
+        WindowStateCodec.decode(GoldenFiles.read("window-state-v3-open-minute.bin")),
+        withoutQuality(OPEN_MINUTE));
+    assertSameState(
+        WindowStateCodec.decode(GoldenFiles.read("window-state-v3-closed-minute.bin")),
+        withoutQuality(CLOSED_MINUTE));
+    assertSameState(
         WindowStateCodec.decode(GoldenFiles.read("window-state-v3-open-hour.bin")), OPEN_HOUR);
+  }
+
+  /** Format 4 without flag 8 is format 3's layout: a window without quality costs no byte more. */
+  @Test
+  void shouldWriteAWindowWithoutQualityInFormatThreesLayout() {
+    for (final String name : List.of("open-minute", "closed-minute", "open-hour")) {
+      final byte[] three = GoldenFiles.read("window-state-v3-" + name + ".bin");
+      final byte[] four = WindowStateCodec.encode(withoutQuality(WindowStateCodec.decode(three)));
+
+      assertThat(four[0]).as(name).isEqualTo((byte) 4);
+      assertThat(Arrays.copyOfRange(four, 1, four.length))
+          .as(name)
+          .isEqualTo(Arrays.copyOfRange(three, 1, three.length));
+    }
+  }
+
+  private static WindowState withoutQuality(final WindowState state) {
+    return new WindowState(
+        state.stats(),
+        state.closed(),
+        state.revision(),
+        state.sealedRuns(),
+        state.tail(),
+        WindowQuality.NONE);
+  }
+
+  /**
+   * Format 3 as its build wrote it: format 4's layout without flag 8 and its two counts, under
+   * version byte 3.
+   */
+  private static byte[] formatThree(final WindowState state) {
+    final byte[] bytes = WindowStateCodec.encode(withoutQuality(state));
+    bytes[0] = 3;
+    return bytes;
   }
 
   @Test
@@ -218,7 +278,8 @@ class GoldenStateFormatsTest {
             true,
             2,
             0,
-            ReadingRun.of(new long[] {1_000}, new double[] {4.5})));
+            ReadingRun.of(new long[] {1_000}, new double[] {4.5}),
+            WindowQuality.NONE));
 
     final WindowState two = WindowStateCodec.decode(GoldenFiles.read("window-state-v2.bin"));
     assertSameState(
@@ -238,7 +299,8 @@ class GoldenStateFormatsTest {
             false,
             0,
             0,
-            ReadingRun.of(new long[] {1_000, 2_000}, new double[] {4, 5})));
+            ReadingRun.of(new long[] {1_000, 2_000}, new double[] {4, 5}),
+            WindowQuality.NONE));
   }
 
   @Test
@@ -369,6 +431,7 @@ class GoldenStateFormatsTest {
     assertThat(actual.revision()).isEqualTo(expected.revision());
     assertThat(actual.sealedRuns()).isEqualTo(expected.sealedRuns());
     assertThat(actual.tail().measurements()).isEqualTo(expected.tail().measurements());
+    assertThat(actual.quality()).isEqualTo(expected.quality());
   }
 
   private static void assertReading(

@@ -11,6 +11,7 @@ import io.bucketer.buckets.RollupPlan;
 import io.bucketer.buckets.SeriesKey;
 import io.bucketer.buckets.SketchAccuracies;
 import io.bucketer.buckets.TimeWeightings;
+import io.bucketer.buckets.WindowQuality;
 import io.bucketer.windows.HeldReadings.HeldReading;
 import io.bucketer.windows.WindowLifecycle.Outcome;
 import java.time.Duration;
@@ -57,7 +58,8 @@ class HeldReadingsTest {
     for (int second = 1; second <= 4; second++) {
       all.add(new Measurement(TEN + second * 1_000L, 1));
     }
-    final WindowState minute = new WindowState(BucketStats.ofAll(all, null), false, 0, 1, tail);
+    final WindowState minute =
+        new WindowState(BucketStats.ofAll(all, null), false, 0, 1, tail, WindowQuality.NONE);
     store.put(SERIES, MINUTE, TEN, minute);
     return minute;
   }
