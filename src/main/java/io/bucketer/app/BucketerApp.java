@@ -520,7 +520,8 @@ public final class BucketerApp implements AutoCloseable {
             config.windowCacheMaxBytes(),
             config.duplicateTimestamps())
         .withTimeWeightings(config.windows().timeWeightings())
-        .withSketchAccuracies(config.windows().sketchAccuracies());
+        .withSketchAccuracies(config.windows().sketchAccuracies())
+        .withExpectedIntervals(config.windows().expectedIntervals());
   }
 
   /** The default backoff, within the configured total: a registry restart takes seconds. */

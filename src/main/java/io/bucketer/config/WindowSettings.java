@@ -6,6 +6,7 @@ import static io.bucketer.config.SettingValidators.spanOfAtLeast;
 
 import io.bucketer.buckets.BucketLayout;
 import io.bucketer.buckets.BucketLimits;
+import io.bucketer.buckets.ExpectedIntervals;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.IntegralUnits;
 import io.bucketer.buckets.Interpolation;
@@ -53,6 +54,8 @@ public final class WindowSettings {
   public static final String QUANTILES_RELATIVE_ACCURACY_METRICS =
       "quantiles.relative.accuracy.metrics";
   public static final String INTEGRAL_UNIT_METRICS = "integral.unit.metrics";
+  public static final String EXPECTED_INTERVAL = "expected.interval";
+  public static final String EXPECTED_INTERVAL_METRICS = "expected.interval.metrics";
 
   static final ConfigDef DEFINITION =
       new ConfigDef()
@@ -221,6 +224,26 @@ public final class WindowSettings {
                   + " <metric>=hours pairs, such as power=hours (kW integrate to kWh); a metric"
                   + " not named has value·seconds, the unit documents always store.")
           .define(
+              EXPECTED_INTERVAL,
+              Type.STRING,
+              "",
+              parsedBy(ExpectedIntervals::parseDefault, "empty, or a span such as 5s"),
+              Importance.LOW,
+              "How often a series is expected to send, such as 5s: each window then says how"
+                  + " many readings it should have had (its length over this), and the query API"
+                  + " answers the readings expected in any range and the fraction received. Empty"
+                  + " (the default): nothing is expected.")
+          .define(
+              EXPECTED_INTERVAL_METRICS,
+              Type.STRING,
+              "",
+              parsedBy(
+                  ExpectedIntervals::parseMetrics,
+                  "empty, or <metric>=<span> pairs, e.g. temperature=5s"),
+              Importance.LOW,
+              "The expected.interval of named metrics, comma-separated <metric>=<span> pairs,"
+                  + " such as temperature=5s,meter=15m; a metric not named has expected.interval.")
+          .define(
               QUANTILES_ENABLED,
               Type.BOOLEAN,
               true,
@@ -350,6 +373,13 @@ public final class WindowSettings {
         values.getBoolean(QUANTILES_ENABLED),
         values.getDouble(QUANTILES_RELATIVE_ACCURACY),
         SketchAccuracies.parseAccuracies(values.getString(QUANTILES_RELATIVE_ACCURACY_METRICS)));
+  }
+
+  /** How often each series is expected to send, where configured. */
+  public ExpectedIntervals expectedIntervals() {
+    return new ExpectedIntervals(
+        ExpectedIntervals.parseDefault(values.getString(EXPECTED_INTERVAL)),
+        ExpectedIntervals.parseMetrics(values.getString(EXPECTED_INTERVAL_METRICS)));
   }
 
   /** The unit of each metric's integral in the query API. */

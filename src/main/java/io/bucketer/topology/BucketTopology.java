@@ -3,6 +3,7 @@ package io.bucketer.topology;
 import io.bucketer.avro.Reading;
 import io.bucketer.buckets.BucketLayout;
 import io.bucketer.buckets.ClosedBucket;
+import io.bucketer.buckets.ExpectedIntervals;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.RollupPlan;
 import io.bucketer.buckets.SeriesKey;
@@ -57,7 +58,8 @@ public final class BucketTopology {
       DuplicateTimestamps duplicateTimestamps,
       Optional<SparkplugSettings> sparkplug,
       TimeWeightings timeWeightings,
-      SketchAccuracies sketchAccuracies) {
+      SketchAccuracies sketchAccuracies,
+      ExpectedIntervals expectedIntervals) {
 
     /** Settings of input decoded by an {@link InputDecoder}, not Sparkplug B. */
     public Settings(
@@ -88,7 +90,8 @@ public final class BucketTopology {
           duplicateTimestamps,
           Optional.empty(),
           TimeWeightings.DEFAULT,
-          SketchAccuracies.DEFAULT);
+          SketchAccuracies.DEFAULT,
+          ExpectedIntervals.NONE);
     }
 
     /**
@@ -111,7 +114,8 @@ public final class BucketTopology {
           duplicateTimestamps,
           Optional.of(sparkplug),
           timeWeightings,
-          sketchAccuracies);
+          sketchAccuracies,
+          expectedIntervals);
     }
 
     /** These settings with each series' max gap and interpolation for its time-weighted parts. */
@@ -131,7 +135,8 @@ public final class BucketTopology {
           duplicateTimestamps,
           sparkplug,
           weightings,
-          sketchAccuracies);
+          sketchAccuracies,
+          expectedIntervals);
     }
 
     /** These settings with each series' quantile sketch accuracy, or none. */
@@ -151,7 +156,29 @@ public final class BucketTopology {
           duplicateTimestamps,
           sparkplug,
           timeWeightings,
-          accuracies);
+          accuracies,
+          expectedIntervals);
+    }
+
+    /** These settings with how often each series is expected to send, where configured. */
+    public Settings withExpectedIntervals(final ExpectedIntervals intervals) {
+      return new Settings(
+          inputTopic,
+          bucketsTopic,
+          deadLetterTopic,
+          granularities,
+          grace,
+          idleTimeout,
+          partitioning,
+          latenessHorizon,
+          layout,
+          readingChecks,
+          windowCacheBytes,
+          duplicateTimestamps,
+          sparkplug,
+          timeWeightings,
+          sketchAccuracies,
+          intervals);
     }
 
     /** What the window lifecycle needs of these settings. */
@@ -164,7 +191,8 @@ public final class BucketTopology {
           layout,
           duplicateTimestamps,
           timeWeightings,
-          sketchAccuracies);
+          sketchAccuracies,
+          expectedIntervals);
     }
   }
 

@@ -2,6 +2,7 @@ package io.bucketer.windows;
 
 import io.bucketer.buckets.BucketLayout;
 import io.bucketer.buckets.ClosedBucket;
+import io.bucketer.buckets.ExpectedIntervals;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.Interpolation;
 import io.bucketer.buckets.Measurement;
@@ -19,6 +20,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalDouble;
+import java.util.OptionalLong;
 import java.util.function.Consumer;
 
 /**
@@ -47,6 +49,7 @@ final class WindowBuckets {
   private final int maxSummaries;
   private final TimeWeightings weightings;
   private final SketchAccuracies accuracies;
+  private final ExpectedIntervals expectedIntervals;
 
   /** For each granularity whose buckets hold summaries: the granularity they summarise. */
   private final Map<Granularity, Granularity> summarised = new HashMap<>();
@@ -56,13 +59,15 @@ final class WindowBuckets {
       final RollupPlan plan,
       final BucketLayout layout,
       final TimeWeightings weightings,
-      final SketchAccuracies accuracies) {
+      final SketchAccuracies accuracies,
+      final ExpectedIntervals expectedIntervals) {
     this.store = store;
     this.finest = plan.granularities().get(0);
     this.maxMeasurements = layout.maxMeasurementsPerBucket();
     this.maxSummaries = layout.maxSummariesPerBucket();
     this.weightings = weightings;
     this.accuracies = accuracies;
+    this.expectedIntervals = expectedIntervals;
     for (final Granularity granularity : plan.granularities()) {
       layout.summarised(granularity, plan).ifPresent(finer -> summarised.put(granularity, finer));
     }
@@ -128,7 +133,12 @@ final class WindowBuckets {
       final ValueSketch sketch = sketches == null ? null : sketches[index];
       summaries.add(
           new WindowSummary(
-              finer, window.start(), window.state().stats(), parts.get(index), sketch));
+              finer,
+              window.start(),
+              window.state().stats(),
+              parts.get(index),
+              sketch,
+              window.state().quality()));
       if (sketch != null) {
         summarySketches.add(sketch);
       }
@@ -143,7 +153,8 @@ final class WindowBuckets {
         summaries,
         state.revision(),
         maxSummaries,
-        new WindowExtras(whole, carryIn, weighting, sketch));
+        new WindowExtras(
+            whole, carryIn, weighting, sketch, state.quality(), expectedInterval(series)));
   }
 
   private List<ClosedBucket> withMeasurements(
@@ -181,7 +192,14 @@ final class WindowBuckets {
                 weighting),
             carryIn,
             weighting,
-            sketch));
+            sketch,
+            state.quality(),
+            expectedInterval(series)));
+  }
+
+  private Long expectedInterval(final SeriesKey series) {
+    final OptionalLong interval = expectedIntervals.of(series);
+    return interval.isPresent() ? interval.getAsLong() : null;
   }
 
   /**

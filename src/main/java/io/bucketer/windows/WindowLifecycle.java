@@ -3,6 +3,7 @@ package io.bucketer.windows;
 import io.bucketer.buckets.BucketLayout;
 import io.bucketer.buckets.BucketStats;
 import io.bucketer.buckets.ClosedBucket;
+import io.bucketer.buckets.ExpectedIntervals;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.Measurement;
 import io.bucketer.buckets.RollupPlan;
@@ -75,7 +76,30 @@ public final class WindowLifecycle {
       BucketLayout layout,
       DuplicateTimestamps duplicateTimestamps,
       TimeWeightings timeWeightings,
-      SketchAccuracies sketchAccuracies) {
+      SketchAccuracies sketchAccuracies,
+      ExpectedIntervals expectedIntervals) {
+
+    /** Settings that expect no interval of any series. */
+    public Settings(
+        final List<Granularity> granularities,
+        final Duration grace,
+        final Duration idleTimeout,
+        final Duration latenessHorizon,
+        final BucketLayout layout,
+        final DuplicateTimestamps duplicateTimestamps,
+        final TimeWeightings timeWeightings,
+        final SketchAccuracies sketchAccuracies) {
+      this(
+          granularities,
+          grace,
+          idleTimeout,
+          latenessHorizon,
+          layout,
+          duplicateTimestamps,
+          timeWeightings,
+          sketchAccuracies,
+          ExpectedIntervals.NONE);
+    }
 
     /** Settings with quantile sketches of the default accuracy. */
     public Settings(
@@ -174,7 +198,12 @@ public final class WindowLifecycle {
     this.idleTimeoutMillis = settings.idleTimeout().toMillis();
     this.buckets =
         new WindowBuckets(
-            store, plan, settings.layout(), settings.timeWeightings(), settings.sketchAccuracies());
+            store,
+            plan,
+            settings.layout(),
+            settings.timeWeightings(),
+            settings.sketchAccuracies(),
+            settings.expectedIntervals());
     this.heldReadings = new HeldReadings(store, times, buckets, settings.duplicateTimestamps());
     this.edgeRevisions = new EdgeRevisions(store, times, settings.timeWeightings(), buckets);
     this.expiry = new WindowExpiry(store, times, settings.timeWeightings());

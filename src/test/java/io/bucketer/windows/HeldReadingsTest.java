@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.bucketer.buckets.BucketLayout;
 import io.bucketer.buckets.BucketStats;
 import io.bucketer.buckets.ClosedBucket;
+import io.bucketer.buckets.ExpectedIntervals;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.Measurement;
 import io.bucketer.buckets.RollupPlan;
@@ -41,7 +42,8 @@ class HeldReadingsTest {
             plan,
             BucketLayout.finestKeepsMeasurements(1000),
             TimeWeightings.DEFAULT,
-            SketchAccuracies.DEFAULT),
+            SketchAccuracies.DEFAULT,
+            ExpectedIntervals.NONE),
         policy);
   }
 
