@@ -264,15 +264,18 @@ public final class WindowLifecycle {
     if (finestWindow != null) {
       final HeldReading held = heldReadings.heldAt(series, finestStart, finestWindow, timestamp);
       if (held != null) {
+        final WindowState counted = countResend(series, timestamp, clock);
         final Outcome outcome =
             heldReadings.resolve(
-                series, finestStart, finestWindow, held, measurement, utcOffsetMinutes, emit);
+                series, finestStart, counted, held, measurement, utcOffsetMinutes, emit);
         if (outcome == Outcome.REPLACED) {
           edgeRevisions.afterChangeAt(series, timestamp, clock, emit);
         }
         return outcome;
       }
     }
+    final boolean late =
+        finestWindow != null ? finestWindow.closed() : times.isClosed(finest, finestStart, clock);
     List<Granularity> reclosed = List.of();
     List<Granularity> leftToBackfill = List.of();
     for (final Granularity granularity : times.granularities()) {
@@ -295,7 +298,7 @@ public final class WindowLifecycle {
         continue;
       }
       final WindowState after =
-          added(series, granularity, start, before, measurement, utcOffsetMinutes, clock);
+          added(series, granularity, start, before, measurement, utcOffsetMinutes, clock, late);
       if (after.closed()) {
         if (reclosed.isEmpty()) {
           reclosed = new ArrayList<>(times.granularities().size());
@@ -340,8 +343,35 @@ public final class WindowLifecycle {
   }
 
   /**
+   * Counts a reading at a time its series already holds in each window that holds that time and has
+   * taken its finest window's readings: the finest window, and the coarser ones its closed windows
+   * were rolled up into (a window not yet rolled up gets the count with the rollup). Returns the
+   * finest window, counted.
+   */
+  private WindowState countResend(final SeriesKey series, final long timestamp, final long clock) {
+    WindowState finestCounted = null;
+    for (final Granularity granularity : times.granularities()) {
+      if (!times.receivesReadingDirectly(granularity, timestamp, clock)) {
+        continue;
+      }
+      final long start = granularity.windowStart(timestamp);
+      final WindowState window = store.get(series, granularity, start);
+      if (window != null) {
+        final WindowState counted = window.withResend();
+        store.put(series, granularity, start, counted);
+        if (granularity.equals(finest)) {
+          finestCounted = counted;
+        }
+      }
+    }
+    return finestCounted;
+  }
+
+  /**
    * The window the reading joins ({@code before} it does: null for a new one), stored with it; a
-   * new window closed at once if it is late.
+   * new window closed at once if it is late. A reading {@code late} for its finest window counts as
+   * a late reading in every window it joins, so that the coarser windows' counts stay the sum of
+   * their finer windows'.
    */
   private WindowState added(
       final SeriesKey series,
@@ -350,7 +380,8 @@ public final class WindowLifecycle {
       final WindowState before,
       final Measurement measurement,
       final Integer utcOffsetMinutes,
-      final long clock) {
+      final long clock,
+      final boolean late) {
     final boolean keepsReadings = granularity.equals(finest);
     WindowState after;
     if (before == null) {
@@ -367,6 +398,9 @@ public final class WindowLifecycle {
           keepsReadings
               ? before.withReading(measurement, utcOffsetMinutes)
               : before.withSums(measurement, utcOffsetMinutes);
+    }
+    if (late) {
+      after = after.withLateReading();
     }
     if (after.tail().size() >= TAIL_CAPACITY) {
       store.putSealedRun(series, start, after.sealedRuns(), after.tail());

@@ -3,6 +3,7 @@ package io.bucketer.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.bucketer.buckets.ExpectedIntervals;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.IntegralUnits;
 import io.bucketer.buckets.Interpolation;
@@ -280,6 +281,41 @@ class BucketerConfigTest {
         .isInstanceOf(ConfigException.class)
         .hasMessageContaining("interpolation.metrics")
         .hasMessageContaining("step or linear");
+  }
+
+  @Test
+  void shouldReadEachMetricsExpectedIntervalAndExpectNothingByDefault() {
+    final Map<String, Object> set = required();
+    set.put("expected.interval", "10s");
+    set.put("expected.interval.metrics", "temperature=5s,meter=15m");
+    final Map<String, Object> onlyNamed = required();
+    onlyNamed.put("expected.interval.metrics", "meter=15m");
+    final Map<String, Object> zero = required();
+    zero.put("expected.interval", "0s");
+    final Map<String, Object> malformed = required();
+    malformed.put("expected.interval.metrics", "meter:15m");
+
+    final ExpectedIntervals intervals = new BucketerConfig(set).windows().expectedIntervals();
+    final ExpectedIntervals named = new BucketerConfig(onlyNamed).windows().expectedIntervals();
+
+    assertThat(new BucketerConfig(required()).windows().expectedIntervals())
+        .isEqualTo(ExpectedIntervals.NONE);
+    assertThat(intervals.of(new SeriesKey("s", "temperature"))).hasValue(5_000);
+    assertThat(intervals.of(new SeriesKey("s", "meter"))).hasValue(900_000);
+    assertThat(intervals.of(new SeriesKey("s", "flow"))).hasValue(10_000);
+    assertThat(intervals.of(new SeriesKey("s", null))).hasValue(10_000);
+    assertThat(intervals.expected(new SeriesKey("s", "temperature"), 0, 60_000)).hasValue(12.0);
+    assertThat(intervals.expected(new SeriesKey("s", "meter"), 0, 3_600_000)).hasValue(4.0);
+    assertThat(named.of(new SeriesKey("s", "flow"))).isEmpty();
+    assertThat(named.expected(new SeriesKey("s", "flow"), 0, 60_000)).isEmpty();
+    assertThatThrownBy(() -> new BucketerConfig(zero))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("expected.interval")
+        .hasMessageContaining("positive");
+    assertThatThrownBy(() -> new BucketerConfig(malformed))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("expected.interval.metrics")
+        .hasMessageContaining("<metric>=<span>");
   }
 
   @Test

@@ -31,7 +31,9 @@ import org.junit.jupiter.api.Test;
  * edge; with linear interpolation a reading that becomes the first of its window also moves the
  * trailing edge of the window before. Whatever order the readings arrive in, each window's last
  * revision carries the time-weighted part that an independent computation finds from the readings
- * as they finally stand, on every {@code seq} part and every summary.
+ * as they finally stand, on every {@code seq} part and every summary; and every bucket emitted
+ * carries the resends and late readings that {@link QualityOracle} counts in the deliveries up to
+ * its emission.
  */
 class EdgeRevisionOracleTest {
 
@@ -48,9 +50,12 @@ class EdgeRevisionOracleTest {
   @Test
   void shouldReviseTheWindowsWhoseEdgesLateReadingsMove() {
     final Map<SeriesKey, Integer> edgeRevisions = new HashMap<>();
+    final long[] qualitySeen = new long[2];
     for (int seed = 1; seed <= 6; seed++) {
-      checkRun(seed, edgeRevisions);
+      checkRun(seed, edgeRevisions, qualitySeen);
     }
+    assertThat(qualitySeen[0]).as("resends counted in emitted windows").isPositive();
+    assertThat(qualitySeen[1]).as("late readings counted in emitted windows").isPositive();
     assertThat(edgeRevisions.get(TEMPERATURE))
         .as("step windows emitted again only for an edge")
         .isPositive();
@@ -59,7 +64,8 @@ class EdgeRevisionOracleTest {
         .isPositive();
   }
 
-  private static void checkRun(final int seed, final Map<SeriesKey, Integer> edgeRevisions) {
+  private static void checkRun(
+      final int seed, final Map<SeriesKey, Integer> edgeRevisions, final long[] qualitySeen) {
     final SplittableRandom random = new SplittableRandom(seed);
     // Five measurements and seven summaries per document: busy minutes and hours are cut in parts.
     final WindowLifecycle lifecycle =
@@ -72,7 +78,8 @@ class EdgeRevisionOracleTest {
             TEN);
     final List<ClosedBucket> emitted = new ArrayList<>();
     for (final SeriesKey series : List.of(TEMPERATURE, FLOW)) {
-      final Deliveries deliveries = new Deliveries(random);
+      final QualityOracle quality = new QualityOracle(List.of(MINUTE, HOUR), 10_000);
+      final Deliveries deliveries = new Deliveries(random, quality, series + " seed " + seed);
       for (final Measurement reading :
           IrregularReadings.of(random, TEN, Duration.ofHours(3).toMillis())) {
         deliveries.upTo(reading.timestamp(), series, lifecycle, emitted);
@@ -81,6 +88,8 @@ class EdgeRevisionOracleTest {
       deliveries.upTo(Long.MAX_VALUE, series, lifecycle, emitted);
       lifecycle.closeIdleSeries(TEN + Duration.ofHours(12).toMillis(), emitted::add);
       edgeRevisions.merge(series, checkLastRevisions(series, emitted, deliveries), Integer::sum);
+      qualitySeen[0] += quality.resendsSeen();
+      qualitySeen[1] += quality.lateReadingsSeen();
       emitted.clear();
     }
   }
@@ -139,6 +148,8 @@ class EdgeRevisionOracleTest {
    */
   private static final class Deliveries {
     private final SplittableRandom random;
+    private final QualityOracle quality;
+    private final String what;
     private final PriorityQueue<long[]> held =
         new PriorityQueue<>((a, b) -> Long.compare(a[0], b[0]));
     private final Map<Long, Double> heldValues = new HashMap<>();
@@ -146,8 +157,10 @@ class EdgeRevisionOracleTest {
     private final java.util.TreeSet<Long> sentLate = new java.util.TreeSet<>();
     private long sequence;
 
-    Deliveries(final SplittableRandom random) {
+    Deliveries(final SplittableRandom random, final QualityOracle quality, final String what) {
       this.random = random;
+      this.quality = quality;
+      this.what = what;
     }
 
     /** Sends {@code reading} now, or holds it back for 70 s to 30 min of event time. */
@@ -182,8 +195,17 @@ class EdgeRevisionOracleTest {
         final SeriesKey series,
         final WindowLifecycle lifecycle,
         final List<ClosedBucket> emitted) {
+      quality.delivering(reading);
       final WindowLifecycle.Outcome outcome =
-          lifecycle.accept(series, reading, null, TEN, emitted::add);
+          lifecycle.accept(
+              series,
+              reading,
+              null,
+              TEN,
+              bucket -> {
+                quality.check(bucket, what);
+                emitted.add(bucket);
+              });
       assertThat(outcome).as("%s", reading).isNotEqualTo(WindowLifecycle.Outcome.TOO_LATE);
       finalValues.put(reading.timestamp(), reading.value());
       final int again = random.nextInt(20);

@@ -7,14 +7,17 @@ import static org.assertj.core.api.Assertions.within;
 import io.bucketer.buckets.BucketLayout;
 import io.bucketer.buckets.BucketStats;
 import io.bucketer.buckets.ClosedBucket;
+import io.bucketer.buckets.ExpectedIntervals;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.Interpolation;
 import io.bucketer.buckets.Measurement;
 import io.bucketer.buckets.SeriesKey;
+import io.bucketer.buckets.SketchAccuracies;
 import io.bucketer.buckets.TimeWeighted;
 import io.bucketer.buckets.TimeWeighting;
 import io.bucketer.buckets.TimeWeightings;
 import io.bucketer.buckets.WindowExtras;
+import io.bucketer.buckets.WindowQuality;
 import io.bucketer.buckets.WindowSummary;
 import io.bucketer.windows.WindowLifecycle.Outcome;
 import java.time.Duration;
@@ -406,7 +409,7 @@ class WindowLifecycleTest {
   }
 
   @Test
-  void shouldWriteNothingAgainForAReadingResentAfterItsWindowClosed() {
+  void shouldEmitNothingAgainForAReadingResentAfterItsWindowClosedButCountIt() {
     send(at(0, 5), 1.0);
     send(at(70, 0), 1.0); // closes 10:00 and the hour of 10
     emitted.clear();
@@ -415,7 +418,57 @@ class WindowLifecycleTest {
     assertThat(send(at(0, 5), 1.0)).isEqualTo(Outcome.RESENT);
 
     assertThat(emitted).isEmpty();
-    assertThat(store.puts).isEqualTo(putsBefore);
+    assertThat(store.puts).as("the minute and the hour count it").isEqualTo(putsBefore + 2);
+    assertThat(store.get(SERIES, MINUTE, TEN).quality()).isEqualTo(new WindowQuality(1, 0));
+    assertThat(store.get(SERIES, HOUR, TEN).quality()).isEqualTo(new WindowQuality(1, 0));
+    assertThat(store.get(SERIES, MINUTE, TEN).revision()).isZero();
+  }
+
+  /**
+   * Resends and late readings reach a day through its hours and minutes, whichever closed first:
+   * every coarser window's counts are the sum of its finer windows', and the expected interval
+   * configured for the metric is on each window's extras.
+   */
+  @Test
+  void shouldCountResendsAndLateReadingsInEveryWindowThatHoldsThem() {
+    final Granularity day = Granularity.parse("1d");
+    lifecycle =
+        new WindowLifecycle(
+            new WindowLifecycle.Settings(
+                List.of(MINUTE, HOUR, day),
+                Duration.ofSeconds(10),
+                Duration.ofSeconds(30),
+                Duration.ofHours(2),
+                BucketLayout.finestKeepsMeasurements(1000),
+                DuplicateTimestamps.KEEP_LAST,
+                TimeWeightings.DEFAULT,
+                SketchAccuracies.DEFAULT,
+                new ExpectedIntervals(0, Map.of("temperature", Duration.ofSeconds(5)))),
+            store,
+            delta -> {});
+    lifecycle.restore(WALL_CLOCK);
+    send(at(0, 5), 1.0);
+    send(at(0, 5), 1.0); // resent while 10:00 is open
+    send(at(0, 20), 2.0);
+    send(at(2, 0), 3.0); // closes 10:00
+    send(at(0, 20), 4.0); // another value, replaced: closed 10:00 and open 10:XX
+    send(at(0, 40), 5.0); // late for 10:00
+    send(at(61, 0), 6.0); // closes the hour of 10
+    send(at(0, 5), 1.0); // resent after the hour closed
+    send(at(1, 30), 7.0); // late, into an empty minute of a closed hour
+    assertThat(store.get(SERIES, MINUTE, TEN).quality()).isEqualTo(new WindowQuality(3, 1));
+    assertThat(store.get(SERIES, MINUTE, at(1, 0)).quality()).isEqualTo(new WindowQuality(0, 1));
+    assertThat(store.get(SERIES, HOUR, TEN).quality()).isEqualTo(new WindowQuality(3, 2));
+    emitted.clear();
+    lifecycle.closeIdleSeries(at(24 * 60 + 5, 0), emitted::add);
+
+    final ClosedBucket closedDay =
+        emitted.stream().filter(bucket -> bucket.granularity().equals(day)).findFirst().get();
+    assertThat(closedDay.extras().quality()).isEqualTo(new WindowQuality(3, 2));
+    assertThat(closedDay.extras().expectedIntervalMillis()).isEqualTo(5_000L);
+    assertThat(closedDay.summaries())
+        .extracting(summary -> summary.quality())
+        .containsExactly(new WindowQuality(3, 2), WindowQuality.NONE);
   }
 
   @Test
