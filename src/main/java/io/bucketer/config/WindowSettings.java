@@ -227,22 +227,23 @@ public final class WindowSettings {
               EXPECTED_INTERVAL,
               Type.STRING,
               "",
-              parsedBy(ExpectedIntervals::parseDefault, "empty, or a span such as 5s"),
+              parsedBy(ExpectedIntervals::parseDefault, "empty, a span such as 5s, or learned"),
               Importance.LOW,
-              "How often a series is expected to send, such as 5s: each window then says how"
-                  + " many readings it should have had (its length over this), and the query API"
-                  + " answers the readings expected in any range and the fraction received. Empty"
-                  + " (the default): nothing is expected.")
+              "How often a series is expected to send: a span such as 5s, or learned (each"
+                  + " window's median time between its readings, so an hour of 12 readings sent 5 s"
+                  + " apart expects 720). Each window then says how many readings it should have"
+                  + " had, and the query API answers the readings expected in any range and the"
+                  + " fraction received. Empty (the default): nothing is expected.")
           .define(
               EXPECTED_INTERVAL_METRICS,
               Type.STRING,
               "",
               parsedBy(
                   ExpectedIntervals::parseMetrics,
-                  "empty, or <metric>=<span> pairs, e.g. temperature=5s"),
+                  "empty, or <metric>=<span> or <metric>=learned pairs, e.g. temperature=5s"),
               Importance.LOW,
-              "The expected.interval of named metrics, comma-separated <metric>=<span> pairs,"
-                  + " such as temperature=5s,meter=15m; a metric not named has expected.interval.")
+              "The expected.interval of named metrics, comma-separated pairs, such as"
+                  + " temperature=5s,door=learned; a metric not named has expected.interval.")
           .define(
               QUANTILES_ENABLED,
               Type.BOOLEAN,

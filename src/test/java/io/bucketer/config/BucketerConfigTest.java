@@ -294,6 +294,11 @@ class BucketerConfigTest {
     zero.put("expected.interval", "0s");
     final Map<String, Object> malformed = required();
     malformed.put("expected.interval.metrics", "meter:15m");
+    final Map<String, Object> learned = required();
+    learned.put("expected.interval", "learned");
+    learned.put("expected.interval.metrics", "meter=15m,door=learned");
+    final Map<String, Object> learnedForAMetric = required();
+    learnedForAMetric.put("expected.interval.metrics", "door=learned");
 
     final ExpectedIntervals intervals = new BucketerConfig(set).windows().expectedIntervals();
     final ExpectedIntervals named = new BucketerConfig(onlyNamed).windows().expectedIntervals();
@@ -308,6 +313,17 @@ class BucketerConfigTest {
     assertThat(intervals.expected(new SeriesKey("s", "meter"), 0, 3_600_000)).hasValue(4.0);
     assertThat(named.of(new SeriesKey("s", "flow"))).isEmpty();
     assertThat(named.expected(new SeriesKey("s", "flow"), 0, 60_000)).isEmpty();
+    final ExpectedIntervals learning = new BucketerConfig(learned).windows().expectedIntervals();
+    final ExpectedIntervals learningDoors =
+        new BucketerConfig(learnedForAMetric).windows().expectedIntervals();
+    assertThat(learning.learns(new SeriesKey("s", "flow"))).isTrue();
+    assertThat(learning.of(new SeriesKey("s", "flow"))).isEmpty();
+    assertThat(learning.learns(new SeriesKey("s", "door"))).isTrue();
+    assertThat(learning.learns(new SeriesKey("s", "meter"))).isFalse();
+    assertThat(learning.of(new SeriesKey("s", "meter"))).hasValue(900_000);
+    assertThat(learningDoors.learns(new SeriesKey("s", "door"))).isTrue();
+    assertThat(learningDoors.learns(new SeriesKey("s", "flow"))).isFalse();
+    assertThat(intervals.learns(new SeriesKey("s", "flow"))).isFalse();
     assertThatThrownBy(() -> new BucketerConfig(zero))
         .isInstanceOf(ConfigException.class)
         .hasMessageContaining("expected.interval")
