@@ -14,6 +14,7 @@ import io.bucketer.buckets.SeriesKey;
 import io.bucketer.buckets.TimeWeighted;
 import io.bucketer.buckets.TimeWeighting;
 import io.bucketer.buckets.WindowExtras;
+import io.bucketer.buckets.WindowQuality;
 import io.bucketer.buckets.WindowSummary;
 import io.bucketer.sketch.ValueSketch;
 import java.io.ByteArrayOutputStream;
@@ -37,14 +38,18 @@ import org.apache.kafka.common.serialization.Serializer;
  * Value format of the compacted buckets topic: one format-version byte ({@value #FORMAT_VERSION})
  * followed by the Avro binary encoding of {@link ClosedBucketRecord}. The version byte lets a later
  * format (or a schema-registry framing, whose magic byte is 0) be told apart from this one without
- * guessing. Formats 3 (before the quantile sketches), 2 (before the time-weighted parts) and 1,
- * which an older version may have left in the topic, are still read ({@link ClosedBucketFormatV1}).
- * A null value (a tombstone) stays null in both directions.
+ * guessing. Formats 4 (before the windows' resends, late readings and expected interval), 3 (before
+ * the quantile sketches), 2 (before the time-weighted parts) and 1, which an older version may have
+ * left in the topic, are still read ({@link ClosedBucketFormatV1}). A null value (a tombstone)
+ * stays null in both directions.
  */
 public final class ClosedBucketSerde implements Serde<ClosedBucket> {
 
   /** The first byte of every value written by this serde. */
-  public static final byte FORMAT_VERSION = 4;
+  public static final byte FORMAT_VERSION = 5;
+
+  /** Format 4, before the windows' quality and expected interval: read only. */
+  static final byte FORMAT_VERSION_4 = 4;
 
   /** Format 3, before the quantile sketches: read only. */
   static final byte FORMAT_VERSION_3 = 3;
@@ -70,9 +75,14 @@ public final class ClosedBucketSerde implements Serde<ClosedBucket> {
       new SpecificDatumReader<>(ClosedBucketRecord.class);
 
   /**
-   * Formats 3 and 2 read into today's record by Avro's schema resolution (writer schema v3 or v2,
-   * reader schema v4): the fields added since are nullable and read as null, unknown.
+   * Formats 4, 3 and 2 read into today's record by Avro's schema resolution (writer schema v4, v3
+   * or v2, reader schema v5): the fields added since are nullable and read as null, unknown.
    */
+  private static final SpecificDatumReader<ClosedBucketRecord> FORMAT_4_READER =
+      new SpecificDatumReader<>(
+          io.bucketer.avro.v4.ClosedBucketRecord.getClassSchema(),
+          ClosedBucketRecord.getClassSchema());
+
   private static final SpecificDatumReader<ClosedBucketRecord> FORMAT_3_READER =
       new SpecificDatumReader<>(
           io.bucketer.avro.v3.ClosedBucketRecord.getClassSchema(),
@@ -110,11 +120,15 @@ public final class ClosedBucketSerde implements Serde<ClosedBucket> {
   }
 
   /**
-   * Decodes a value written by {@link #encode}, or by formats 3, 2 and 1; rejects trailing bytes.
+   * Decodes a value written by {@link #encode}, or by formats 4, 3, 2 and 1; rejects trailing
+   * bytes.
    */
   public static ClosedBucket decode(final byte[] bytes) {
     if (bytes.length > 0 && bytes[0] == ClosedBucketFormatV1.FORMAT_VERSION) {
       return ClosedBucketFormatV1.decode(bytes);
+    }
+    if (bytes.length > 0 && bytes[0] == FORMAT_VERSION_4) {
+      return fromRecord(readWhole(FORMAT_4_READER, bytes));
     }
     if (bytes.length > 0 && bytes[0] == FORMAT_VERSION_3) {
       return fromRecord(readWhole(FORMAT_3_READER, bytes));
@@ -158,16 +172,20 @@ public final class ClosedBucketSerde implements Serde<ClosedBucket> {
     }
     final List<SummaryRecord> summaries = new ArrayList<>(bucket.summaries().size());
     for (final WindowSummary summary : bucket.summaries()) {
+      final WindowQuality quality = summary.quality();
       summaries.add(
           new SummaryRecord(
               summary.start(),
               toRecord(summary.stats()),
               toRecord(summary.timeWeighted()),
-              bytesOf(summary.sketch())));
+              bytesOf(summary.sketch()),
+              quality == null ? null : quality.resends(),
+              quality == null ? null : quality.lateReadings()));
     }
     final WindowExtras extras = bucket.extras();
     final Measurement carryIn = extras == null ? null : extras.carryIn();
     final TimeWeighting weighting = extras == null ? null : extras.weighting();
+    final WindowQuality quality = extras == null ? null : extras.quality();
     return ClosedBucketRecord.newBuilder()
         .setSensorId(bucket.series().sensorId())
         .setMetric(bucket.series().metric())
@@ -189,6 +207,9 @@ public final class ClosedBucketSerde implements Serde<ClosedBucket> {
         .setMaxGapMs(weighting == null ? null : weighting.maxGapMillis())
         .setInterpolation(weighting == null ? null : weighting.interpolation().label())
         .setWindowSketch(extras == null ? null : bytesOf(extras.sketch()))
+        .setResends(quality == null ? null : quality.resends())
+        .setLateReadings(quality == null ? null : quality.lateReadings())
+        .setExpectedIntervalMs(extras == null ? null : extras.expectedIntervalMillis())
         .build();
   }
 
@@ -237,11 +258,18 @@ public final class ClosedBucketSerde implements Serde<ClosedBucket> {
             part.getGapAtEndMs());
   }
 
-  /** The window's extras; null for a record without them (format 2). */
+  /** The window's extras; null for a record without any (format 2). */
   private static WindowExtras extrasOf(final ClosedBucketRecord record) {
     final ValueSketch sketch = sketchOf(record.getWindowSketch());
+    final WindowQuality quality = qualityOf(record.getResends(), record.getLateReadings());
+    final Long expectedInterval = record.getExpectedIntervalMs();
+    if (expectedInterval != null && expectedInterval <= 0) {
+      throw new SerializationException("an expected interval that is not positive");
+    }
     if (record.getWindowTimeWeight() == null) {
-      return sketch == null ? null : WindowExtras.ofSketch(sketch);
+      return sketch == null && quality == null && expectedInterval == null
+          ? null
+          : new WindowExtras(null, null, null, sketch, quality, expectedInterval);
     }
     final Interpolation interpolation = interpolationOf(record.getInterpolation());
     if (record.getMaxGapMs() == null || interpolation == null) {
@@ -253,7 +281,24 @@ public final class ClosedBucketSerde implements Serde<ClosedBucket> {
         fromRecord(record.getWindowTimeWeight()),
         carryIn == null ? null : new Measurement(carryIn.getTimestamp(), carryIn.getValue()),
         new TimeWeighting(record.getMaxGapMs(), interpolation),
-        sketch);
+        sketch,
+        quality,
+        expectedInterval);
+  }
+
+  /**
+   * The quality the two counts say: null when both are null (unknown: written before they were
+   * counted); a value with one of them only, or a negative one, is refused as malformed.
+   */
+  private static WindowQuality qualityOf(final Long resends, final Long lateReadings) {
+    if (resends == null && lateReadings == null) {
+      return null;
+    }
+    if (resends == null || lateReadings == null || resends < 0 || lateReadings < 0) {
+      throw new SerializationException(
+          "a bucket value with malformed counts of resends and late readings");
+    }
+    return new WindowQuality(resends, lateReadings);
   }
 
   /** The interpolation a record names, or null for none or one this version does not know. */
@@ -305,7 +350,8 @@ public final class ClosedBucketSerde implements Serde<ClosedBucket> {
                 summary.getStart(),
                 fromRecord(summary.getStats(), offset),
                 fromRecord(summary.getTimeWeight()),
-                sketchOf(summary.getSketch())));
+                sketchOf(summary.getSketch()),
+                qualityOf(summary.getResends(), summary.getLateReadings())));
       }
     }
     return new ClosedBucket(

@@ -8,6 +8,7 @@ import io.bucketer.buckets.SeriesKey;
 import io.bucketer.buckets.TimeWeighted;
 import io.bucketer.buckets.TimeWeighting;
 import io.bucketer.buckets.WindowExtras;
+import io.bucketer.buckets.WindowQuality;
 import io.bucketer.buckets.WindowSummary;
 import io.bucketer.sketch.ValueSketch;
 import java.util.HexFormat;
@@ -305,10 +306,72 @@ public final class GoldenBuckets {
   public static final ClosedBucket MINUTE_PART_BUCKET_V4 =
       withSketch(MINUTE_PART_BUCKET_V3, MINUTE_PART_SKETCH);
 
+  /**
+   * {@link #MINUTE_BUCKET_V4} as format 5 writes it: one reading was resent (collapsed onto a time
+   * the minute held), none came late; the metric is expected every second.
+   */
+  public static final ClosedBucket MINUTE_BUCKET_V5 =
+      withQuality(MINUTE_BUCKET_V4, new WindowQuality(1, 0), 1_000L);
+
+  /**
+   * {@link #HOUR_BUCKET_V4} as format 5 writes it: the minute before T0 took a late reading (the
+   * hour's revision 1), the minute T0 had a resend, and the hour counts both; expected every
+   * second.
+   */
+  public static final ClosedBucket HOUR_BUCKET_V5 =
+      new ClosedBucket(
+          HOUR_BUCKET.series(),
+          HOUR,
+          H0,
+          HOUR_BUCKET.stats(),
+          List.of(),
+          List.of(
+              withQuality(HOUR_BUCKET_V4.summaries().get(0), new WindowQuality(0, 1)),
+              withQuality(HOUR_BUCKET_V4.summaries().get(1), new WindowQuality(1, 0))),
+          HOUR_BUCKET.window(),
+          0,
+          1,
+          1,
+          quality(HOUR_BUCKET_V4.extras(), new WindowQuality(1, 1), 1_000L));
+
+  /**
+   * {@link #MINUTE_PART_BUCKET_V4} as format 5 writes it: nothing resent or late (known, not
+   * unknown), and no interval expected.
+   */
+  public static final ClosedBucket MINUTE_PART_BUCKET_V5 =
+      withQuality(MINUTE_PART_BUCKET_V4, WindowQuality.NONE, null);
+
   private GoldenBuckets() {}
 
   private static ValueSketch sketch(final String hex) {
     return ValueSketch.decode(HexFormat.of().parseHex(hex));
+  }
+
+  private static ClosedBucket withQuality(
+      final ClosedBucket bucket, final WindowQuality quality, final Long expectedIntervalMillis) {
+    return bucket.withExtras(quality(bucket.extras(), quality, expectedIntervalMillis));
+  }
+
+  private static WindowExtras quality(
+      final WindowExtras extras, final WindowQuality quality, final Long expectedIntervalMillis) {
+    return new WindowExtras(
+        extras.timeWeighted(),
+        extras.carryIn(),
+        extras.weighting(),
+        extras.sketch(),
+        quality,
+        expectedIntervalMillis);
+  }
+
+  private static WindowSummary withQuality(
+      final WindowSummary summary, final WindowQuality quality) {
+    return new WindowSummary(
+        summary.granularity(),
+        summary.start(),
+        summary.stats(),
+        summary.timeWeighted(),
+        summary.sketch(),
+        quality);
   }
 
   private static ClosedBucket withSketch(final ClosedBucket bucket, final ValueSketch sketch) {

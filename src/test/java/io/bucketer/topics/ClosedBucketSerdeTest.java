@@ -17,6 +17,7 @@ import io.bucketer.buckets.SeriesKey;
 import io.bucketer.buckets.TimeWeighted;
 import io.bucketer.buckets.TimeWeighting;
 import io.bucketer.buckets.WindowExtras;
+import io.bucketer.buckets.WindowQuality;
 import io.bucketer.buckets.WindowSummary;
 import io.bucketer.sketch.ValueSketch;
 import java.io.ByteArrayOutputStream;
@@ -78,10 +79,10 @@ class ClosedBucketSerdeTest {
   }
 
   @Test
-  void shouldStartTheValueWithFormatVersionFour() {
+  void shouldStartTheValueWithFormatVersionFive() {
     final byte[] bytes = serde.serializer().serialize("buckets", SAMPLE);
 
-    assertThat(bytes[0]).isEqualTo((byte) 4);
+    assertThat(bytes[0]).isEqualTo((byte) 5);
   }
 
   /** {@link #hourWithTimeWeightedParts} with the sketches of its minutes and of the hour. */
@@ -146,9 +147,131 @@ class ClosedBucketSerdeTest {
     final ClosedBucketRecord record = ClosedBucketSerde.toRecord(hour);
     record.setWindowSketch(java.nio.ByteBuffer.wrap(new byte[] {9, 9, 9}));
 
-    assertThatThrownBy(() -> ClosedBucketSerde.decode(formatFour(record)))
+    assertThatThrownBy(() -> ClosedBucketSerde.decode(formatFive(record)))
         .isInstanceOf(SerializationException.class)
         .hasMessageContaining("malformed quantile sketch");
+  }
+
+  /**
+   * {@link #hourWithSketches} with the resends and late readings of its minutes, the hour's their
+   * sum, and the metric's expected interval ({@code null} for none).
+   */
+  private static ClosedBucket hourWithQuality(final Long expectedIntervalMillis) {
+    final ClosedBucket hour = hourWithSketches();
+    final List<WindowSummary> summaries = new ArrayList<>();
+    WindowQuality whole = WindowQuality.NONE;
+    for (final WindowSummary summary : hour.summaries()) {
+      // the first minute had nothing resent or late; the second, 2 resends and 1 late reading
+      final WindowQuality quality =
+          summaries.isEmpty() ? WindowQuality.NONE : new WindowQuality(2, 1);
+      whole = whole.plus(quality);
+      summaries.add(
+          new WindowSummary(
+              MINUTE,
+              summary.start(),
+              summary.stats(),
+              summary.timeWeighted(),
+              summary.sketch(),
+              quality));
+    }
+    final WindowExtras extras = hour.extras();
+    return new ClosedBucket(
+        hour.series(),
+        HOUR,
+        hour.windowStart(),
+        hour.stats(),
+        List.of(),
+        summaries,
+        hour.window(),
+        0,
+        1,
+        3,
+        new WindowExtras(
+            extras.timeWeighted(),
+            extras.carryIn(),
+            extras.weighting(),
+            extras.sketch(),
+            whole,
+            expectedIntervalMillis));
+  }
+
+  @Test
+  void shouldKeepTheQualityAndTheExpectedIntervalThroughARoundTrip() {
+    final ClosedBucket hour = hourWithQuality(5_000L);
+
+    final ClosedBucket decoded = roundTrip(hour);
+
+    assertThat(decoded).isEqualTo(hour);
+    assertThat(decoded.extras().quality()).isEqualTo(new WindowQuality(2, 1));
+    assertThat(decoded.extras().expectedIntervalMillis()).isEqualTo(5_000L);
+    assertThat(decoded.summaries())
+        .extracting(WindowSummary::quality)
+        .containsExactly(WindowQuality.NONE, new WindowQuality(2, 1));
+  }
+
+  @Test
+  void shouldKeepAKnownQualityWithoutAnExpectedInterval() {
+    final ClosedBucket hour = hourWithQuality(null);
+
+    final ClosedBucket decoded = roundTrip(hour);
+
+    assertThat(decoded).isEqualTo(hour);
+    assertThat(decoded.extras().expectedIntervalMillis()).isNull();
+    // nothing resent or late is known, not unknown
+    assertThat(decoded.summaries().get(0).quality()).isEqualTo(WindowQuality.NONE);
+  }
+
+  @Test
+  void shouldKeepAnUnknownQualityUnknownThroughARoundTrip() {
+    final ClosedBucket hour = hourWithSketches();
+    final ClosedBucket minute =
+        bucket("sensor-1", "temperature", MINUTE, START, 60, 1.0)
+            .withExtras(new WindowExtras(null, null, null, null, null, 60_000L));
+
+    final ClosedBucket decodedHour = roundTrip(hour);
+    final ClosedBucket decodedMinute = roundTrip(minute);
+
+    assertThat(decodedHour).isEqualTo(hour);
+    assertThat(decodedHour.extras().quality()).isNull();
+    assertThat(decodedHour.summaries()).extracting(WindowSummary::quality).containsOnlyNulls();
+    // an expected interval alone is kept: extras that hold nothing else are not dropped
+    assertThat(decodedMinute).isEqualTo(minute);
+    assertThat(decodedMinute.extras().expectedIntervalMillis()).isEqualTo(60_000L);
+    assertThat(decodedMinute.extras().quality()).isNull();
+  }
+
+  @Test
+  void shouldReadFormatFourWithTheQualityUnknownAndNoExpectedInterval() {
+    final byte[] formatFour = GoldenTopicFormatsTest.formatFour(hourWithQuality(5_000L));
+
+    assertThat(formatFour[0]).isEqualTo((byte) 4);
+    final ClosedBucket decoded = ClosedBucketSerde.decode(formatFour);
+
+    assertThat(decoded).isEqualTo(hourWithSketches());
+    assertThat(decoded.extras().quality()).isNull();
+    assertThat(decoded.extras().expectedIntervalMillis()).isNull();
+    assertThat(decoded.summaries()).extracting(WindowSummary::quality).containsOnlyNulls();
+  }
+
+  @Test
+  void shouldRefuseHalfACountOfQualityANegativeCountOrInterval() {
+    final ClosedBucketRecord windowHalf = ClosedBucketSerde.toRecord(hourWithQuality(5_000L));
+    windowHalf.setLateReadings(null);
+    final ClosedBucketRecord summaryHalf = ClosedBucketSerde.toRecord(hourWithQuality(5_000L));
+    summaryHalf.getSummaries().get(1).setResends(null);
+    final ClosedBucketRecord negative = ClosedBucketSerde.toRecord(hourWithQuality(5_000L));
+    negative.setResends(-1L);
+    final ClosedBucketRecord noInterval = ClosedBucketSerde.toRecord(hourWithQuality(5_000L));
+    noInterval.setExpectedIntervalMs(0L);
+
+    for (final ClosedBucketRecord record : List.of(windowHalf, summaryHalf, negative)) {
+      assertThatThrownBy(() -> ClosedBucketSerde.decode(formatFive(record)))
+          .isInstanceOf(SerializationException.class)
+          .hasMessageContaining("malformed counts");
+    }
+    assertThatThrownBy(() -> ClosedBucketSerde.decode(formatFive(noInterval)))
+        .isInstanceOf(SerializationException.class)
+        .hasMessageContaining("expected interval");
   }
 
   /** An hour whose window and minutes carry their time-weighted parts, a reading carried in. */
@@ -207,15 +330,15 @@ class ClosedBucketSerdeTest {
     assertThat(roundTrip(linear).extras().weighting().interpolation())
         .isEqualTo(Interpolation.LINEAR);
     assertThat(record.getMaxGapMs()).isEqualTo(300_000L);
-    assertThatThrownBy(() -> ClosedBucketSerde.decode(formatFour(record)))
+    assertThatThrownBy(() -> ClosedBucketSerde.decode(formatFive(record)))
         .isInstanceOf(SerializationException.class)
         .hasMessageContaining("unknown interpolation");
   }
 
-  /** The bytes of {@code record} as format 4 writes them. */
-  private static byte[] formatFour(final ClosedBucketRecord record) {
+  /** The bytes of {@code record} as format 5 writes them. */
+  private static byte[] formatFive(final ClosedBucketRecord record) {
     final ByteArrayOutputStream out = new ByteArrayOutputStream();
-    out.write(4);
+    out.write(5);
     final BinaryEncoder encoder = EncoderFactory.get().directBinaryEncoder(out, null);
     try {
       new SpecificDatumWriter<>(ClosedBucketRecord.class).write(record, encoder);
@@ -281,7 +404,12 @@ class ClosedBucketSerdeTest {
         bucket("sensor-1", null, HOUR, HOUR.windowStart(START), null, 3.0);
 
     for (final ClosedBucket bucket :
-        List.of(minute, withoutMetricOrOffset, hourOfTwoMinutes(), hourWithTimeWeightedParts())) {
+        List.of(
+            minute,
+            withoutMetricOrOffset,
+            hourOfTwoMinutes(),
+            hourWithTimeWeightedParts(),
+            hourWithQuality(5_000L))) {
       final ByteArrayOutputStream expected = new ByteArrayOutputStream();
       expected.write(ClosedBucketSerde.FORMAT_VERSION);
       final BinaryEncoder encoder = EncoderFactory.get().directBinaryEncoder(expected, null);

@@ -4,15 +4,18 @@ import static io.bucketer.testing.GoldenBuckets.DAY_BUCKET;
 import static io.bucketer.testing.GoldenBuckets.HOUR_BUCKET;
 import static io.bucketer.testing.GoldenBuckets.HOUR_BUCKET_V3;
 import static io.bucketer.testing.GoldenBuckets.HOUR_BUCKET_V4;
+import static io.bucketer.testing.GoldenBuckets.HOUR_BUCKET_V5;
 import static io.bucketer.testing.GoldenBuckets.HOUR_SKETCH;
 import static io.bucketer.testing.GoldenBuckets.MINUTE;
 import static io.bucketer.testing.GoldenBuckets.MINUTE_BEFORE_SKETCH;
 import static io.bucketer.testing.GoldenBuckets.MINUTE_BUCKET;
 import static io.bucketer.testing.GoldenBuckets.MINUTE_BUCKET_V3;
 import static io.bucketer.testing.GoldenBuckets.MINUTE_BUCKET_V4;
+import static io.bucketer.testing.GoldenBuckets.MINUTE_BUCKET_V5;
 import static io.bucketer.testing.GoldenBuckets.MINUTE_PART_BUCKET;
 import static io.bucketer.testing.GoldenBuckets.MINUTE_PART_BUCKET_V3;
 import static io.bucketer.testing.GoldenBuckets.MINUTE_PART_BUCKET_V4;
+import static io.bucketer.testing.GoldenBuckets.MINUTE_PART_BUCKET_V5;
 import static io.bucketer.testing.GoldenBuckets.MINUTE_PART_SKETCH;
 import static io.bucketer.testing.GoldenBuckets.MINUTE_SKETCH;
 import static io.bucketer.testing.GoldenBuckets.T0;
@@ -24,6 +27,8 @@ import io.bucketer.buckets.BucketStats;
 import io.bucketer.buckets.ClosedBucket;
 import io.bucketer.buckets.Measurement;
 import io.bucketer.buckets.SeriesKey;
+import io.bucketer.buckets.WindowQuality;
+import io.bucketer.buckets.WindowSummary;
 import io.bucketer.sketch.ValueSketch;
 import io.bucketer.testing.GoldenFiles;
 import java.io.ByteArrayOutputStream;
@@ -34,10 +39,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
+import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericDatumReader;
+import org.apache.avro.generic.GenericDatumWriter;
 import org.apache.avro.io.BinaryEncoder;
 import org.apache.avro.io.DecoderFactory;
 import org.apache.avro.io.EncoderFactory;
-import org.apache.avro.specific.SpecificDatumReader;
 import org.apache.avro.specific.SpecificDatumWriter;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeaders;
@@ -46,11 +53,12 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
  * Golden files of the topics bucketer writes ({@link GoldenFiles}): the buckets topic's values
- * (format 4, a minute, an hour and a part of a window written as two, with their time-weighted
- * parts and quantile sketches; formats 3, the same without sketches, 2, a bucket of each
- * granularity, and 1, read only), its keys and close-time header, and the headers of the dead
- * letters bucketer writes. Today's encoders must write the current files byte for byte, and every
- * file must decode to the values written out in {@link io.bucketer.testing.GoldenBuckets} or here.
+ * (format 5, a minute, an hour and a part of a window written as two, with their time-weighted
+ * parts, quantile sketches, resends, late readings and expected interval; formats 4, the same
+ * without the last three, 3, without sketches, 2, a bucket of each granularity, and 1, read only),
+ * its keys and close-time header, and the headers of the dead letters bucketer writes. Today's
+ * encoders must write the current files byte for byte, and every file must decode to the values
+ * written out in {@link io.bucketer.testing.GoldenBuckets} or here.
  *
  * <p>Missing golden files are written, once, by {@link #shouldWriteTheGoldenFilesThatAreMissing}
  * with {@code -Dbucketer.golden.write=true}; the normal build writes none.
@@ -60,10 +68,10 @@ class GoldenTopicFormatsTest {
   /** Today's encodings: each must equal its golden file. */
   private static Map<String, byte[]> current() {
     final Map<String, byte[]> files = new LinkedHashMap<>();
-    files.put("closed-bucket-v4-1m.bin", ClosedBucketSerde.encode(MINUTE_BUCKET_V4));
-    files.put("closed-bucket-v4-1h.bin", ClosedBucketSerde.encode(HOUR_BUCKET_V4));
+    files.put("closed-bucket-v5-1m.bin", ClosedBucketSerde.encode(MINUTE_BUCKET_V5));
+    files.put("closed-bucket-v5-1h.bin", ClosedBucketSerde.encode(HOUR_BUCKET_V5));
     files.put(
-        "closed-bucket-v4-1m-part-2-of-2.bin", ClosedBucketSerde.encode(MINUTE_PART_BUCKET_V4));
+        "closed-bucket-v5-1m-part-2-of-2.bin", ClosedBucketSerde.encode(MINUTE_PART_BUCKET_V5));
     files.put("bucket-keys.txt", utf8(String.join("\n", bucketKeys()) + "\n"));
     files.put("closed-at-header.bin", BucketHeaders.closedAt(T0 + 2_345).value());
     files.put("dead-letter-headers-v1.txt", utf8(headerLines(deadLetterHeaders())));
@@ -72,26 +80,30 @@ class GoldenTopicFormatsTest {
 
   /** Formats no longer written, built as their builds wrote them. */
   private static Map<String, byte[]> older() {
-    return Map.of(
-        "closed-bucket-v3-1m.bin", formatThree(MINUTE_BUCKET_V4),
-        "closed-bucket-v3-1h.bin", formatThree(HOUR_BUCKET_V4),
-        "closed-bucket-v3-1m-part-2-of-2.bin", formatThree(MINUTE_PART_BUCKET_V4),
-        "closed-bucket-v1-1m.bin", closedBucketFormatOne(),
-        "closed-bucket-v2-1m.bin", formatTwo(MINUTE_BUCKET),
-        "closed-bucket-v2-1h.bin", formatTwo(HOUR_BUCKET),
-        "closed-bucket-v2-1d.bin", formatTwo(DAY_BUCKET),
-        "closed-bucket-v2-1m-part-2-of-2.bin", formatTwo(MINUTE_PART_BUCKET));
+    return Map.ofEntries(
+        Map.entry("closed-bucket-v4-1m.bin", formatFour(MINUTE_BUCKET_V5)),
+        Map.entry("closed-bucket-v4-1h.bin", formatFour(HOUR_BUCKET_V5)),
+        Map.entry("closed-bucket-v4-1m-part-2-of-2.bin", formatFour(MINUTE_PART_BUCKET_V5)),
+        Map.entry("closed-bucket-v3-1m.bin", formatThree(MINUTE_BUCKET_V4)),
+        Map.entry("closed-bucket-v3-1h.bin", formatThree(HOUR_BUCKET_V4)),
+        Map.entry("closed-bucket-v3-1m-part-2-of-2.bin", formatThree(MINUTE_PART_BUCKET_V4)),
+        Map.entry("closed-bucket-v1-1m.bin", closedBucketFormatOne()),
+        Map.entry("closed-bucket-v2-1m.bin", formatTwo(MINUTE_BUCKET)),
+        Map.entry("closed-bucket-v2-1h.bin", formatTwo(HOUR_BUCKET)),
+        Map.entry("closed-bucket-v2-1d.bin", formatTwo(DAY_BUCKET)),
+        Map.entry("closed-bucket-v2-1m-part-2-of-2.bin", formatTwo(MINUTE_PART_BUCKET)));
   }
 
   @Test
-  void shouldStillWriteFormatsTwoAndThreeAsTheirBuildsDid() {
-    // The format 2 and 3 files were written by those builds; writing them again as older() does
+  void shouldStillWriteFormatsTwoToFourAsTheirBuildsDid() {
+    // The format 2, 3 and 4 files were written by those builds; writing them again as older() does
     // shows the fields each later format added come after the earlier ones' in every record.
     older().entrySet().stream()
         .filter(
             file ->
                 file.getKey().startsWith("closed-bucket-v2-")
-                    || file.getKey().startsWith("closed-bucket-v3-"))
+                    || file.getKey().startsWith("closed-bucket-v3-")
+                    || file.getKey().startsWith("closed-bucket-v4-"))
         .forEach(
             file ->
                 assertThat(file.getValue())
@@ -109,6 +121,25 @@ class GoldenTopicFormatsTest {
                     .isEqualTo(GoldenFiles.read(name)));
   }
 
+  @Test
+  void shouldReadTheGoldenClosedBucketsOfFormatFiveWithTheirQuality() {
+    assertThat(ClosedBucketSerde.decode(GoldenFiles.read("closed-bucket-v5-1m.bin")))
+        .isEqualTo(MINUTE_BUCKET_V5);
+    final ClosedBucket hour = ClosedBucketSerde.decode(GoldenFiles.read("closed-bucket-v5-1h.bin"));
+    assertThat(hour).isEqualTo(HOUR_BUCKET_V5);
+    assertThat(hour.extras().quality()).isEqualTo(new WindowQuality(1, 1));
+    assertThat(hour.extras().expectedIntervalMillis()).isEqualTo(1_000L);
+    assertThat(hour.summaries())
+        .extracting(WindowSummary::quality)
+        .containsExactly(new WindowQuality(0, 1), new WindowQuality(1, 0));
+    final ClosedBucket part =
+        ClosedBucketSerde.decode(GoldenFiles.read("closed-bucket-v5-1m-part-2-of-2.bin"));
+    assertThat(part).isEqualTo(MINUTE_PART_BUCKET_V5);
+    assertThat(part.extras().quality()).isEqualTo(WindowQuality.NONE);
+    assertThat(part.extras().expectedIntervalMillis()).isNull();
+  }
+
+  /** Format 4 buckets read as buckets whose quality is unknown and that expect no interval. */
   @Test
   void shouldReadTheGoldenClosedBucketsOfFormatFourWithTheirSketches() {
     assertThat(ClosedBucketSerde.decode(GoldenFiles.read("closed-bucket-v4-1m.bin")))
@@ -251,23 +282,33 @@ class GoldenTopicFormatsTest {
     return lines.toString();
   }
 
-  /**
-   * A bucket as format 3 wrote it: a version byte 3 and the Avro binary of its v3 record. The v3
-   * record is today's read by Avro's schema resolution with the v3 schema, which drops the fields
-   * added since (a nested record of today's namespace is not one of the v3 schema's unions).
-   */
+  /** A bucket as format 4 wrote it: a version byte 4 and the Avro binary of its v4 record. */
+  static byte[] formatFour(final ClosedBucket bucket) {
+    return asWrittenBy(4, io.bucketer.avro.v4.ClosedBucketRecord.getClassSchema(), bucket);
+  }
+
+  /** A bucket as format 3 wrote it: a version byte 3 and the Avro binary of its v3 record. */
   static byte[] formatThree(final ClosedBucket bucket) {
+    return asWrittenBy(3, io.bucketer.avro.v3.ClosedBucketRecord.getClassSchema(), bucket);
+  }
+
+  /**
+   * A bucket as an older format wrote it: its version byte and the Avro binary of its record in
+   * that format's schema. That record is today's read by Avro's schema resolution with the older
+   * schema, which drops the fields added since (a nested record of today's namespace is not one of
+   * the older schema's unions).
+   */
+  private static byte[] asWrittenBy(
+      final int version, final Schema schema, final ClosedBucket bucket) {
     final ByteArrayOutputStream out = new ByteArrayOutputStream();
-    out.write(3);
+    out.write(version);
     final BinaryEncoder encoder = EncoderFactory.get().directBinaryEncoder(out, null);
     try {
       final byte[] current = ClosedBucketSerde.encode(bucket);
-      final io.bucketer.avro.v3.ClosedBucketRecord old =
-          new SpecificDatumReader<io.bucketer.avro.v3.ClosedBucketRecord>(
-                  io.bucketer.avro.ClosedBucketRecord.getClassSchema(),
-                  io.bucketer.avro.v3.ClosedBucketRecord.getClassSchema())
+      final Object old =
+          new GenericDatumReader<>(io.bucketer.avro.ClosedBucketRecord.getClassSchema(), schema)
               .read(null, DecoderFactory.get().binaryDecoder(current, 1, current.length - 1, null));
-      new SpecificDatumWriter<>(io.bucketer.avro.v3.ClosedBucketRecord.class).write(old, encoder);
+      new GenericDatumWriter<>(schema).write(old, encoder);
       encoder.flush();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
