@@ -17,9 +17,9 @@ public final class BucketDocumentNames {
   public static final String SEQ = "seq";
 
   /**
-   * The document's format, MongoDB's schema versioning pattern: an int, {@code 3} in documents
-   * written now; documents written before it existed lack it and are version 1 (see {@code
-   * docs/upgrades.md}).
+   * The document's format, MongoDB's schema versioning pattern: an int, {@code 4} in documents
+   * written now ({@code 3} where their counts of resends and late readings are unknown); documents
+   * written before it existed lack it and are version 1 (see {@code docs/upgrades.md}).
    */
   public static final String SCHEMA_VERSION = "schema_version";
 
@@ -65,9 +65,20 @@ public final class BucketDocumentNames {
   public static final String MAX_GAP_MS = "max_gap_ms";
   public static final String INTERPOLATION = "interpolation";
 
+  // Only in a document's window (schema_version 4), when the metric has an expected.interval: the
+  // interval, and the readings the window should have had, its length over the interval.
+  public static final String EXPECTED_INTERVAL_MS = "expected_interval_ms";
+  public static final String EXPECTED = "expected";
+
   // The quantile sketch of a window's values, in its window and in each summary: BSON binary,
   // subtype 0, the bytes of io.bucketer.sketch.ValueSketch (docs/quantiles.md).
   public static final String QUANTILE_SKETCH = "quantile_sketch";
+
+  // How a window's readings arrived, in its window and in each summary (schema_version 4): the
+  // readings collapsed onto a time the window held, and those that joined it after it closed;
+  // absent when 0 (in a document of an earlier version they are unknown).
+  public static final String RESENDS = "resends";
+  public static final String LATE_READINGS = "late_readings";
 
   // A measurement (and the carried-in reading).
   public static final String TIMESTAMP = "timestamp";

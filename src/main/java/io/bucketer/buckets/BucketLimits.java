@@ -16,14 +16,15 @@ public final class BucketLimits {
 
   /**
    * Upper bound of the BSON bytes one summary of a finer window adds to a document: the array index
-   * key and an embedded document of its start, computed fields and time-weighted part (about 200
-   * bytes and 120 more). A test checks it as above.
+   * key and an embedded document of its start, computed fields, time-weighted part and counts of
+   * resends and late readings (about 200 bytes, 120 and 40 more). A test checks it as above.
    */
   public static final int MAX_BSON_BYTES_PER_SUMMARY = 384;
 
   /**
    * Room kept for the document's other fields: ids, dates, computed fields, the window's
-   * time-weighted part and up to {@link #SKETCH_BYTES_IN_OVERHEAD} bytes of its quantile sketch.
+   * time-weighted part, counts and expected readings, and up to {@link #SKETCH_BYTES_IN_OVERHEAD}
+   * bytes of its quantile sketch.
    */
   public static final int DOCUMENT_OVERHEAD_BYTES = 2048;
 

@@ -7,6 +7,8 @@ import static io.bucketer.buckets.BucketDocumentNames.COUNT;
 import static io.bucketer.buckets.BucketDocumentNames.COVERAGE;
 import static io.bucketer.buckets.BucketDocumentNames.COVERED_MS;
 import static io.bucketer.buckets.BucketDocumentNames.END_DATE;
+import static io.bucketer.buckets.BucketDocumentNames.EXPECTED;
+import static io.bucketer.buckets.BucketDocumentNames.EXPECTED_INTERVAL_MS;
 import static io.bucketer.buckets.BucketDocumentNames.FIRST_TIMESTAMP;
 import static io.bucketer.buckets.BucketDocumentNames.FIRST_VALUE;
 import static io.bucketer.buckets.BucketDocumentNames.GAPS;
@@ -19,6 +21,7 @@ import static io.bucketer.buckets.BucketDocumentNames.INTEGRAL;
 import static io.bucketer.buckets.BucketDocumentNames.INTERPOLATION;
 import static io.bucketer.buckets.BucketDocumentNames.LAST_TIMESTAMP;
 import static io.bucketer.buckets.BucketDocumentNames.LAST_VALUE;
+import static io.bucketer.buckets.BucketDocumentNames.LATE_READINGS;
 import static io.bucketer.buckets.BucketDocumentNames.LONGEST_GAP_MS;
 import static io.bucketer.buckets.BucketDocumentNames.MAX;
 import static io.bucketer.buckets.BucketDocumentNames.MAX_GAP_MS;
@@ -26,6 +29,7 @@ import static io.bucketer.buckets.BucketDocumentNames.MEASUREMENTS;
 import static io.bucketer.buckets.BucketDocumentNames.METRIC;
 import static io.bucketer.buckets.BucketDocumentNames.MIN;
 import static io.bucketer.buckets.BucketDocumentNames.QUANTILE_SKETCH;
+import static io.bucketer.buckets.BucketDocumentNames.RESENDS;
 import static io.bucketer.buckets.BucketDocumentNames.REVISION;
 import static io.bucketer.buckets.BucketDocumentNames.SCHEMA_VERSION;
 import static io.bucketer.buckets.BucketDocumentNames.SENSOR_ID;
@@ -46,6 +50,7 @@ import io.bucketer.buckets.ClosedBucket;
 import io.bucketer.buckets.Measurement;
 import io.bucketer.buckets.TimeWeighted;
 import io.bucketer.buckets.WindowExtras;
+import io.bucketer.buckets.WindowQuality;
 import io.bucketer.buckets.WindowSummary;
 import io.bucketer.sketch.ValueSketch;
 import java.util.List;
@@ -76,14 +81,26 @@ import org.bson.io.BasicOutputBuffer;
  * each summary (never at the top: a {@code seq} part of a window has none of its own); every field
  * it adds is optional, absent when unknown. The quantile sketches ({@code quantile_sketch}, in
  * {@code window} and in each summary) came later in version 3, optional as well: absent when
- * quantiles are off or the document was written before. A change of the document's fields raises
- * the version, and the readers keep reading every earlier one (a golden document of each is read by
- * {@code GoldenDocumentFormatTest}).
+ * quantiles are off or the document was written before. Version 4 adds how the readings arrived:
+ * {@code resends} and {@code late_readings} in {@code window} and in each summary, written only
+ * when not 0, so that a window of a sensor on time costs no byte more; and, in {@code window}, the
+ * metric's {@code expected_interval_ms} and the readings {@code expected}, when it has one. Because
+ * an absent count means 0 there, a bucket whose counts are unknown (a record of buckets format 4
+ * still in the topic, a backfill over documents older than version 4) is written as version 3,
+ * without counts: what a version 3 document says of them, unknown. A change of the document's
+ * fields raises the version, and the readers keep reading every earlier one (a golden document of
+ * each is read by {@code GoldenDocumentFormatTest}).
  */
 public final class BucketDocuments {
 
   /** The {@code schema_version} of the documents this build writes. */
-  public static final int SCHEMA_VERSION_WRITTEN = 3;
+  public static final int SCHEMA_VERSION_WRITTEN = 4;
+
+  /**
+   * The {@code schema_version} of the documents this build writes for a bucket whose counts of
+   * resends and late readings are unknown: version 3, whose counts are unknown to every reader.
+   */
+  public static final int SCHEMA_VERSION_WITHOUT_QUALITY = 3;
 
   private BucketDocuments() {}
 
@@ -113,7 +130,9 @@ public final class BucketDocuments {
       writer.writeStartDocument();
       writer.writeName(ID);
       writer.pipe(new BsonDocumentReader(idOf(bucket)));
-      writer.writeInt32(SCHEMA_VERSION, SCHEMA_VERSION_WRITTEN);
+      final boolean qualityKnown = qualityKnown(bucket);
+      writer.writeInt32(
+          SCHEMA_VERSION, qualityKnown ? SCHEMA_VERSION_WRITTEN : SCHEMA_VERSION_WITHOUT_QUALITY);
       writer.writeString(SENSOR_ID, bucket.series().sensorId());
       if (bucket.series().metric() != null) {
         writer.writeString(METRIC, bucket.series().metric());
@@ -132,18 +151,35 @@ public final class BucketDocuments {
       writer.writeStartDocument(WINDOW);
       writeComputedFields(writer, bucket.window());
       if (bucket.extras() != null) {
-        writeWindowExtras(writer, bucket.extras(), bucket.windowEnd() - bucket.windowStart());
+        writeWindowExtras(
+            writer, bucket.extras(), bucket.windowEnd() - bucket.windowStart(), qualityKnown);
       }
       writer.writeEndDocument();
       if (bucket.summaries().isEmpty()) {
         writeMeasurements(writer, bucket.measurements());
       } else {
         writer.writeString(SUMMARY_GRANULARITY, bucket.summaries().get(0).granularity().label());
-        writeSummaries(writer, bucket.summaries());
+        writeSummaries(writer, bucket.summaries(), qualityKnown);
       }
       writer.writeEndDocument();
     }
     return new RawBsonDocument(buffer.getInternalBuffer(), 0, buffer.getPosition());
+  }
+
+  /**
+   * Whether the counts of resends and late readings of the bucket's window and of every summary in
+   * it are known: only then is its document version 4, in which an absent count is 0.
+   */
+  static boolean qualityKnown(final ClosedBucket bucket) {
+    if (bucket.extras() == null || bucket.extras().quality() == null) {
+      return false;
+    }
+    for (final WindowSummary summary : bucket.summaries()) {
+      if (summary.quality() == null) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /**
@@ -176,18 +212,37 @@ public final class BucketDocuments {
   }
 
   /**
-   * The window's time-weighted part, when known: covered time and its fraction of the window, the
-   * integral in value·s and the time-weighted average (absent when nothing is covered), the gaps,
-   * the reading carried in, and the max gap and interpolation they were computed with; then its
-   * quantile sketch, when known.
+   * The window's time-weighted part, when known; then its quantile sketch, when known; then its
+   * resends and late readings when {@code qualityKnown} (each only when not 0); then, when the
+   * metric has one, its expected interval and the readings the window should have had.
    */
   private static void writeWindowExtras(
+      final BsonWriter writer,
+      final WindowExtras extras,
+      final long spanMillis,
+      final boolean qualityKnown) {
+    if (extras.timeWeighted() != null) {
+      writeTimeWeightedPart(writer, extras, spanMillis);
+    }
+    writeSketch(writer, extras.sketch());
+    if (qualityKnown) {
+      writeQuality(writer, extras.quality());
+    }
+    final Long interval = extras.expectedIntervalMillis();
+    if (interval != null) {
+      writer.writeInt64(EXPECTED_INTERVAL_MS, interval);
+      writer.writeDouble(EXPECTED, (double) spanMillis / interval);
+    }
+  }
+
+  /**
+   * The window's time-weighted part: covered time and its fraction of the window, the integral in
+   * value·s and the time-weighted average (absent when nothing is covered), the gaps, the reading
+   * carried in, and the max gap and interpolation they were computed with.
+   */
+  private static void writeTimeWeightedPart(
       final BsonWriter writer, final WindowExtras extras, final long spanMillis) {
     final TimeWeighted part = extras.timeWeighted();
-    if (part == null) {
-      writeSketch(writer, extras.sketch());
-      return;
-    }
     writer.writeInt64(COVERED_MS, part.coveredMillis());
     writer.writeDouble(COVERAGE, part.coverage(spanMillis));
     writer.writeDouble(INTEGRAL, part.integralValueSeconds());
@@ -205,7 +260,19 @@ public final class BucketDocuments {
     }
     writer.writeInt64(MAX_GAP_MS, extras.weighting().maxGapMillis());
     writer.writeString(INTERPOLATION, extras.weighting().interpolation().label());
-    writeSketch(writer, extras.sketch());
+  }
+
+  /**
+   * The resends and late readings, each only when not 0: a window of a sensor on time has neither,
+   * and a version 4 document without them says so.
+   */
+  private static void writeQuality(final BsonWriter writer, final WindowQuality quality) {
+    if (quality.resends() > 0) {
+      writer.writeInt64(RESENDS, quality.resends());
+    }
+    if (quality.lateReadings() > 0) {
+      writer.writeInt64(LATE_READINGS, quality.lateReadings());
+    }
   }
 
   /** The quantile sketch's bytes as BSON binary of the generic subtype; nothing when unknown. */
@@ -243,7 +310,8 @@ public final class BucketDocuments {
     }
   }
 
-  private static void writeSummaries(final BsonWriter writer, final List<WindowSummary> summaries) {
+  private static void writeSummaries(
+      final BsonWriter writer, final List<WindowSummary> summaries, final boolean qualityKnown) {
     writer.writeStartArray(SUMMARIES);
     for (final WindowSummary summary : summaries) {
       writer.writeStartDocument();
@@ -253,6 +321,9 @@ public final class BucketDocuments {
         writeTimeWeight(writer, summary.timeWeighted());
       }
       writeSketch(writer, summary.sketch());
+      if (qualityKnown) {
+        writeQuality(writer, summary.quality());
+      }
       writer.writeEndDocument();
     }
     writer.writeEndArray();

@@ -4,17 +4,22 @@ import static io.bucketer.buckets.BucketDocumentNames.AVG;
 import static io.bucketer.buckets.BucketDocumentNames.CARRY_IN;
 import static io.bucketer.buckets.BucketDocumentNames.COVERAGE;
 import static io.bucketer.buckets.BucketDocumentNames.COVERED_MS;
+import static io.bucketer.buckets.BucketDocumentNames.EXPECTED;
+import static io.bucketer.buckets.BucketDocumentNames.EXPECTED_INTERVAL_MS;
 import static io.bucketer.buckets.BucketDocumentNames.GAPS;
 import static io.bucketer.buckets.BucketDocumentNames.GAP_AT_END_MS;
 import static io.bucketer.buckets.BucketDocumentNames.GAP_AT_START_MS;
 import static io.bucketer.buckets.BucketDocumentNames.ID;
 import static io.bucketer.buckets.BucketDocumentNames.INTEGRAL;
 import static io.bucketer.buckets.BucketDocumentNames.INTERPOLATION;
+import static io.bucketer.buckets.BucketDocumentNames.LATE_READINGS;
 import static io.bucketer.buckets.BucketDocumentNames.LONGEST_GAP_MS;
 import static io.bucketer.buckets.BucketDocumentNames.MAX_GAP_MS;
 import static io.bucketer.buckets.BucketDocumentNames.METRIC;
 import static io.bucketer.buckets.BucketDocumentNames.QUANTILE_SKETCH;
+import static io.bucketer.buckets.BucketDocumentNames.RESENDS;
 import static io.bucketer.buckets.BucketDocumentNames.REVISION;
+import static io.bucketer.buckets.BucketDocumentNames.SCHEMA_VERSION;
 import static io.bucketer.buckets.BucketDocumentNames.SENSOR_ID;
 import static io.bucketer.buckets.BucketDocumentNames.SEQ;
 import static io.bucketer.buckets.BucketDocumentNames.START_DATE;
@@ -44,6 +49,12 @@ import org.bson.conversions.Bson;
  * deviations and integrals to a relative 1e-12 (a backfill merges them from their stored form, the
  * stream from an exact one), is left as it is, so a repair run twice changes nothing the second
  * time.
+ *
+ * <p>The counts of resends and late readings do not make a window differ, either way, and neither
+ * does {@code schema_version} 3 against 4, which differ in those counts only: a backfill sums them
+ * from the stored finer windows, which may not show yet a resend that the stored coarser window
+ * counts (a resend alone does not rewrite a closed window), and does not know them at all from
+ * finer documents older than version 4. A window rewritten for another reason takes the backfill's.
  */
 final class WindowRepair {
 
@@ -161,10 +172,10 @@ final class WindowRepair {
   }
 
   /**
-   * Fields of the time-weighted part and the quantile sketch, which a backfill cannot always build
-   * (not from source windows written before them, or when the reading before a window is unknown):
-   * a stored window that has them, and is otherwise the same, is left as it is, rather than
-   * rewritten without them.
+   * Fields of the time-weighted part, the quantile sketch and the expected readings, which a
+   * backfill cannot always build (not from source windows written before them, or when the reading
+   * before a window is unknown): a stored window that has them, and is otherwise the same, is left
+   * as it is, rather than rewritten without them.
    */
   private static final Set<String> FIELDS_BACKFILL_DOES_NOT_BUILD =
       Set.of(
@@ -179,7 +190,23 @@ final class WindowRepair {
           CARRY_IN,
           MAX_GAP_MS,
           INTERPOLATION,
-          QUANTILE_SKETCH);
+          QUANTILE_SKETCH,
+          EXPECTED_INTERVAL_MS,
+          EXPECTED);
+
+  /** Counts that do not make a window differ (see the class's comment). */
+  private static final Set<String> COUNTS_NOT_COMPARED = Set.of(RESENDS, LATE_READINGS);
+
+  /** The same version, or versions 3 and 4, which differ in the counts only. */
+  private static boolean sameVersion(final BsonValue built, final BsonValue stored) {
+    return built.equals(stored) || (countsOnly(built) && countsOnly(stored));
+  }
+
+  private static boolean countsOnly(final BsonValue version) {
+    return version.isInt32()
+        && (version.asInt32().getValue() == BucketDocuments.SCHEMA_VERSION_WRITTEN
+            || version.asInt32().getValue() == BucketDocuments.SCHEMA_VERSION_WITHOUT_QUALITY);
+  }
 
   /**
    * Equal but for the revision, averages, deviations, integrals and time-weighted averages to
@@ -199,15 +226,24 @@ final class WindowRepair {
       final BsonDocument one = built.asDocument();
       final BsonDocument other = stored.asDocument();
       for (final String field : other.keySet()) {
-        if (!one.containsKey(field) && !FIELDS_BACKFILL_DOES_NOT_BUILD.contains(field)) {
+        if (!one.containsKey(field)
+            && !FIELDS_BACKFILL_DOES_NOT_BUILD.contains(field)
+            && !COUNTS_NOT_COMPARED.contains(field)) {
           return false;
         }
       }
-      if (!other.keySet().containsAll(one.keySet())) {
-        return false;
-      }
       for (final String field : one.keySet()) {
-        if (!(name.isEmpty() && field.equals(REVISION))
+        if (COUNTS_NOT_COMPARED.contains(field)) {
+          continue;
+        }
+        if (!other.containsKey(field)) {
+          return false;
+        }
+        final boolean top = name.isEmpty();
+        if (!(top && field.equals(REVISION))
+            && !(top
+                && field.equals(SCHEMA_VERSION)
+                && sameVersion(one.get(field), other.get(field)))
             && !same(one.get(field), other.get(field), field)) {
           return false;
         }

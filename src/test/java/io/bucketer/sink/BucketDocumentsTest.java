@@ -12,6 +12,8 @@ import io.bucketer.buckets.BucketStats;
 import io.bucketer.buckets.ClosedBucket;
 import io.bucketer.buckets.Measurement;
 import io.bucketer.buckets.SeriesKey;
+import io.bucketer.buckets.WindowExtras;
+import io.bucketer.buckets.WindowQuality;
 import io.bucketer.buckets.WindowSummary;
 import java.util.List;
 import org.bson.BsonDocument;
@@ -159,6 +161,54 @@ class BucketDocumentsTest {
     assertThat(
             document.getArray("summaries").get(1).asDocument().getDouble("first_value").getValue())
         .isEqualTo(5.0);
+  }
+
+  @Test
+  void shouldSayTheExpectedReadingsAndLeaveOutCountsOfNoneInAVersionFourDocument() {
+    // a minute at an expected 5 s should have 12 readings; nothing was resent or late
+    final ClosedBucket minute =
+        bucket("s", "m", MINUTE, START, null, 1.0, 2.0)
+            .withExtras(new WindowExtras(null, null, null, null, WindowQuality.NONE, 5_000L));
+    final ClosedBucket unexpected =
+        minute.withExtras(new WindowExtras(null, null, null, null, new WindowQuality(0, 2), null));
+
+    final BsonDocument document = BucketDocuments.toDocument(minute);
+    final BsonDocument late = BucketDocuments.toDocument(unexpected);
+
+    assertThat(document.getInt32("schema_version").getValue()).isEqualTo(4);
+    assertSameDocument(
+        withoutComputedFields(document.getDocument("window")),
+        BsonDocument.parse(
+            """
+            {"expected_interval_ms": {"$numberLong": "5000"}, "expected": 12.0}
+            """));
+    assertSameDocument(
+        withoutComputedFields(late.getDocument("window")),
+        BsonDocument.parse(
+            """
+            {"late_readings": {"$numberLong": "2"}}
+            """));
+  }
+
+  /** {@code fields} without count, sum, avg, min, max, first, last and stddev. */
+  private static BsonDocument withoutComputedFields(final BsonDocument fields) {
+    final BsonDocument rest = new BsonDocument();
+    rest.putAll(fields);
+    for (final String name :
+        List.of(
+            "count",
+            "sum",
+            "avg",
+            "min",
+            "max",
+            "first_timestamp",
+            "first_value",
+            "last_timestamp",
+            "last_value",
+            "stddev")) {
+      rest.remove(name);
+    }
+    return rest;
   }
 
   @Test

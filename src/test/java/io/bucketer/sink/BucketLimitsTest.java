@@ -11,6 +11,7 @@ import io.bucketer.buckets.SeriesKey;
 import io.bucketer.buckets.TimeWeighted;
 import io.bucketer.buckets.TimeWeighting;
 import io.bucketer.buckets.WindowExtras;
+import io.bucketer.buckets.WindowQuality;
 import io.bucketer.buckets.WindowSummary;
 import io.bucketer.sketch.ValueSketch;
 import java.nio.ByteBuffer;
@@ -87,7 +88,12 @@ class BucketLimitsTest {
       final ValueSketch sketch = ValueSketch.of(readings, Measurement::value, 0.01);
       summaries.add(
           new WindowSummary(
-              minute, start, stats, new TimeWeighted(60_000, 1.0, 0, 0, 0, 0), sketch));
+              minute,
+              start,
+              stats,
+              new TimeWeighted(60_000, 1.0, 0, 0, 0, 0),
+              sketch,
+              new WindowQuality(1_000, 1_000)));
       sketches.add(sketch);
       window = window == null ? stats : window.merge(stats);
     }
@@ -108,7 +114,9 @@ class BucketLimitsTest {
                 new TimeWeighted(3_600_000, 1.0, 0, 0, 0, 0),
                 null,
                 new TimeWeighting(300_000),
-                whole));
+                whole,
+                new WindowQuality(1_000, 1_000),
+                1_000L));
 
     assertThat(maxSummaries).isGreaterThanOrEqualTo(60);
     assertThat(buckets).hasSizeGreaterThan(1);
@@ -161,7 +169,9 @@ class BucketLimitsTest {
             new TimeWeighted(3_600_000, 1.0, 0, 0, 0, 0),
             new Measurement(-1, 2.0),
             new TimeWeighting(300_000),
-            sketch));
+            sketch,
+            new WindowQuality(1_000, 1_000),
+            1_000L));
   }
 
   /** A window of {@code count} minute summaries, each with its time-weighted part. */
@@ -175,9 +185,15 @@ class BucketLimitsTest {
           BucketStats.ofAll(
               List.of(new Measurement(start + 1, Math.PI * i), new Measurement(start + 59_999, -i)),
               -300);
+      // the most a summary holds: every count of resends and late readings written
       summaries.add(
           new WindowSummary(
-              minute, start, stats, new TimeWeighted(59_999, Math.E * i * 1e6, 1, 1, 1, 0)));
+              minute,
+              start,
+              stats,
+              new TimeWeighted(59_999, Math.E * i * 1e6, 1, 1, 1, 0),
+              null,
+              new WindowQuality(Long.MAX_VALUE / count, Long.MAX_VALUE / count)));
       window = window == null ? stats : window.merge(stats);
     }
     return BucketDocuments.toDocument(
@@ -195,7 +211,10 @@ class BucketLimitsTest {
             new WindowExtras(
                 new TimeWeighted(59_999L * count, 1.5, 1, 1, 1, 0),
                 null,
-                new TimeWeighting(300_000))));
+                new TimeWeighting(300_000),
+                null,
+                new WindowQuality(Long.MAX_VALUE, Long.MAX_VALUE),
+                1_000L)));
   }
 
   private static BsonDocument document(final int count) {

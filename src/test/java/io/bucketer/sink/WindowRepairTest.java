@@ -7,6 +7,8 @@ import io.bucketer.buckets.ClosedBucket;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.Measurement;
 import io.bucketer.buckets.SeriesKey;
+import io.bucketer.buckets.WindowExtras;
+import io.bucketer.buckets.WindowQuality;
 import io.bucketer.buckets.WindowSummary;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -79,6 +81,93 @@ class WindowRepairTest {
 
     assertThat(WindowRepair.windows(hour(6, 4, 0), stored).get(0).unchanged()).isTrue();
     assertThat(WindowRepair.windows(hour(6, 4, 0), otherwiseChanged).get(0).unchanged()).isFalse();
+  }
+
+  /**
+   * {@code buckets} with their window's and summaries' counts known: {@code resends} in the window
+   * and its first minute, and {@code expectedInterval} (null for none).
+   */
+  private static List<ClosedBucket> withQuality(
+      final List<ClosedBucket> buckets, final long resends, final Long expectedInterval) {
+    return buckets.stream()
+        .map(
+            bucket ->
+                new ClosedBucket(
+                    bucket.series(),
+                    bucket.granularity(),
+                    bucket.windowStart(),
+                    bucket.stats(),
+                    List.of(),
+                    bucket.summaries().stream()
+                        .map(
+                            summary ->
+                                new WindowSummary(
+                                    summary.granularity(),
+                                    summary.start(),
+                                    summary.stats(),
+                                    null,
+                                    null,
+                                    summary.start() == START
+                                        ? new WindowQuality(resends, 0)
+                                        : WindowQuality.NONE))
+                        .toList(),
+                    bucket.window(),
+                    bucket.seq(),
+                    bucket.buckets(),
+                    bucket.revision(),
+                    new WindowExtras(
+                        null, null, null, null, new WindowQuality(resends, 0), expectedInterval)))
+        .toList();
+  }
+
+  @Test
+  void shouldLeaveAWindowWhoseStoredCountsOfResendsDifferOrAreUnknownToTheBackfill() {
+    // the stream's hour counts 3 resends its stored minutes do not show yet, or the backfill's
+    // sources are older than version 4
+    final List<BsonDocument> stored = stored(withQuality(hour(6, 4, 5), 3, null));
+    assertThat(stored.get(0).getInt32("schema_version").getValue()).isEqualTo(4);
+    assertThat(stored.get(0).getDocument("window").getInt64("resends").getValue()).isEqualTo(3);
+
+    assertThat(WindowRepair.windows(withQuality(hour(6, 4, 0), 1, null), stored).get(0).unchanged())
+        .isTrue();
+    assertThat(WindowRepair.windows(hour(6, 4, 0), stored).get(0).unchanged()).isTrue();
+    // and the other way: a stored version 3 window the backfill now knows the counts of
+    assertThat(
+            WindowRepair.windows(withQuality(hour(6, 4, 0), 3, null), stored(hour(6, 4, 5)))
+                .get(0)
+                .unchanged())
+        .isTrue();
+  }
+
+  @Test
+  void shouldLeaveStoredExpectedReadingsABackfillDoesNotBuildButWriteThoseItDoes() {
+    final List<BsonDocument> withExpected = stored(withQuality(hour(6, 4, 5), 0, 5_000L));
+    final List<BsonDocument> withoutExpected = stored(withQuality(hour(6, 4, 5), 0, null));
+
+    assertThat(
+            WindowRepair.windows(withQuality(hour(6, 4, 0), 0, null), withExpected)
+                .get(0)
+                .unchanged())
+        .isTrue();
+    assertThat(
+            WindowRepair.windows(withQuality(hour(6, 4, 0), 0, 5_000L), withoutExpected)
+                .get(0)
+                .unchanged())
+        .isFalse();
+    assertThat(
+            WindowRepair.windows(withQuality(hour(6, 4, 0), 0, 60_000L), withExpected)
+                .get(0)
+                .unchanged())
+        .isFalse();
+  }
+
+  @Test
+  void shouldStillRewriteAWindowStoredAtSchemaVersionTwo() {
+    final List<BsonDocument> stored = stored(hour(6, 4, 5));
+    stored.forEach(document -> document.put("schema_version", new BsonInt32(2)));
+
+    assertThat(WindowRepair.windows(withQuality(hour(6, 4, 0), 0, null), stored).get(0).unchanged())
+        .isFalse();
   }
 
   @Test

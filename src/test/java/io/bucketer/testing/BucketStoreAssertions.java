@@ -45,7 +45,7 @@ public final class BucketStoreAssertions {
     for (final BsonDocument document : store.all(granularity)) {
       assertThat(document.getInt32("schema_version").getValue())
           .as("schema_version of %s", document.get("_id"))
-          .isEqualTo(3);
+          .isEqualTo(4);
       final String metric =
           document.containsKey("metric") ? document.getString("metric").getValue() : null;
       windows
