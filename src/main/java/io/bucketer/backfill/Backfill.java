@@ -236,10 +236,8 @@ public final class Backfill {
                     step,
                     () ->
                         stored.firstReadingFrom(
-                            first.series(),
-                            step.source(),
-                            step.target().windowEnd(start),
-                            maxGap))));
+                            first.series(), step.source(), step.target().windowEnd(start), maxGap)),
+            SourceQuality.AS_READ));
     target.window();
     if (pending.size() >= batch) {
       flush(target);

@@ -12,15 +12,20 @@ import io.bucketer.buckets.Measurement;
 import io.bucketer.buckets.SeriesKey;
 import io.bucketer.buckets.TimeWeighted;
 import io.bucketer.buckets.TimeWeighting;
+import io.bucketer.buckets.WindowQuality;
 import io.bucketer.buckets.WindowSummary;
 import io.bucketer.query.StoredBuckets.NearReading;
 import io.bucketer.query.StoredWindows.StoredWindow;
+import io.bucketer.sink.BucketDocuments;
 import io.bucketer.sketch.ValueSketch;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.function.Function;
 import java.util.function.Supplier;
+import org.bson.BsonDocument;
 import org.junit.jupiter.api.Test;
 
 class RolledUpWindowTest {
@@ -124,6 +129,135 @@ class RolledUpWindowTest {
     assertThat(bucket.window().sum()).isEqualTo(2 * (1 + 10 + 100) + 3);
     assertThat(bucket.window().utcOffsetMinutes()).isEqualTo(120);
     assertThat(bucket.revision()).isZero();
+  }
+
+  /** Each source window's quality by its start; a start not given is unknown. */
+  private static Function<StoredWindow, SourceQuality> qualities(
+      final Map<Long, SourceQuality> byStart) {
+    return stored -> byStart.getOrDefault(stored.start(), SourceQuality.UNKNOWN);
+  }
+
+  @Test
+  void shouldCarryEachSourcesCountsIntoItsSummaryAndTheirSumIntoTheWindow() {
+    final List<StoredWindow> sources =
+        List.of(minute(0, 1, 0, null), minute(3, 10, 1, null), minute(14, 100, 0, null));
+    final Map<Long, SourceQuality> stated =
+        Map.of(
+            sources.get(0).start(), new SourceQuality(WindowQuality.NONE, 5_000L),
+            sources.get(1).start(), new SourceQuality(new WindowQuality(2, 1), 5_000L),
+            sources.get(2).start(), new SourceQuality(new WindowQuality(3, 0), 5_000L));
+
+    final ClosedBucket bucket =
+        RolledUpWindow.buckets(
+                SERIES, QUARTER, MINUTE, START, sources, 100, UNASKED, UNASKED, qualities(stated))
+            .get(0);
+
+    assertThat(bucket.summaries())
+        .extracting(WindowSummary::quality)
+        .containsExactly(WindowQuality.NONE, new WindowQuality(2, 1), new WindowQuality(3, 0));
+    assertThat(bucket.extras().quality()).isEqualTo(new WindowQuality(5, 1));
+    assertThat(bucket.extras().expectedIntervalMillis()).isEqualTo(5_000L);
+    // written as the stream writes it: version 4, 180 readings expected in a quarter at 5 s
+    final BsonDocument document = BucketDocuments.toDocument(bucket);
+    assertThat(document.getInt32("schema_version").getValue()).isEqualTo(4);
+    assertThat(document.getDocument("window").getInt64("resends").getValue()).isEqualTo(5);
+    assertThat(document.getDocument("window").getInt64("late_readings").getValue()).isEqualTo(1);
+    assertThat(document.getDocument("window").getDouble("expected").getValue()).isEqualTo(180.0);
+    assertThat(document.getArray("summaries").get(0).asDocument()).doesNotContainKey("resends");
+  }
+
+  @Test
+  void shouldLeaveTheWindowsCountsUnknownWhenOneSourceDoesNotKnowThem() {
+    final List<StoredWindow> sources =
+        List.of(minute(0, 1, 0, null), minute(3, 10, 0, null), minute(14, 100, 0, null));
+    // the middle minute's document is older than schema_version 4
+    final Map<Long, SourceQuality> stated =
+        Map.of(
+            sources.get(0).start(), new SourceQuality(new WindowQuality(1, 0), null),
+            sources.get(2).start(), new SourceQuality(WindowQuality.NONE, null));
+
+    final ClosedBucket bucket =
+        RolledUpWindow.buckets(
+                SERIES, QUARTER, MINUTE, START, sources, 100, UNASKED, UNASKED, qualities(stated))
+            .get(0);
+
+    // nothing else known of the window: no extras at all
+    assertThat(bucket.extras()).isNull();
+    assertThat(bucket.summaries())
+        .extracting(WindowSummary::quality)
+        .containsExactly(new WindowQuality(1, 0), null, WindowQuality.NONE);
+    // a version 3 document, without counts: unknown, not 1
+    final BsonDocument document = BucketDocuments.toDocument(bucket);
+    assertThat(document.getInt32("schema_version").getValue()).isEqualTo(3);
+    assertThat(document.getDocument("window")).doesNotContainKey("resends");
+    assertThat(document.getArray("summaries").get(0).asDocument()).doesNotContainKey("resends");
+  }
+
+  @Test
+  void shouldExpectTheIntervalItsSourcesAgreeOnAndNoneWhenTheyDiffer() {
+    final List<StoredWindow> sources = List.of(minute(0, 1, 0, null), minute(3, 10, 0, null));
+    final long first = sources.get(0).start();
+    final long second = sources.get(1).start();
+
+    final Function<Map<Long, SourceQuality>, Long> expected =
+        stated ->
+            RolledUpWindow.buckets(
+                    SERIES,
+                    QUARTER,
+                    MINUTE,
+                    START,
+                    sources,
+                    100,
+                    UNASKED,
+                    UNASKED,
+                    qualities(stated))
+                .get(0)
+                .extras()
+                .expectedIntervalMillis();
+
+    assertThat(
+            expected.apply(
+                Map.of(
+                    first, new SourceQuality(WindowQuality.NONE, 5_000L),
+                    second, new SourceQuality(WindowQuality.NONE, 5_000L))))
+        .isEqualTo(5_000L);
+    // changed within the window
+    assertThat(
+            expected.apply(
+                Map.of(
+                    first, new SourceQuality(WindowQuality.NONE, 5_000L),
+                    second, new SourceQuality(WindowQuality.NONE, 10_000L))))
+        .isNull();
+    // set for a part of it only
+    assertThat(
+            expected.apply(
+                Map.of(
+                    first, new SourceQuality(WindowQuality.NONE, null),
+                    second, new SourceQuality(WindowQuality.NONE, 5_000L))))
+        .isNull();
+  }
+
+  @Test
+  void shouldKnowNoSourcesQualityAsTheQuerySidesReaderReadsThem() {
+    final List<StoredWindow> sources = List.of(minute(0, 1, 0, null), minute(3, 10, 0, null));
+
+    final ClosedBucket bucket =
+        RolledUpWindow.buckets(
+                SERIES,
+                QUARTER,
+                MINUTE,
+                START,
+                sources,
+                100,
+                UNASKED,
+                UNASKED,
+                SourceQuality.AS_READ)
+            .get(0);
+
+    // nothing but the stats is known of these sources: no extras, a version 3 document
+    assertThat(bucket.extras()).isNull();
+    assertThat(BucketDocuments.toDocument(bucket).getInt32("schema_version").getValue())
+        .isEqualTo(3);
   }
 
   @Test
