@@ -66,8 +66,10 @@ public final class BucketDocumentNames {
   public static final String INTERPOLATION = "interpolation";
 
   // Only in a document's window (schema_version 4), when the metric has an expected.interval: the
-  // interval, and the readings the window should have had, its length over the interval.
+  // configured interval, or the window's learned one (expected.interval=learned), and the readings
+  // the window should have had, its length over the interval.
   public static final String EXPECTED_INTERVAL_MS = "expected_interval_ms";
+  public static final String LEARNED_INTERVAL_MS = "learned_interval_ms";
   public static final String EXPECTED = "expected";
 
   // The quantile sketch of a window's values, in its window and in each summary: BSON binary,

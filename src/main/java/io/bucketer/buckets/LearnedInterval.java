@@ -34,6 +34,7 @@ public final class LearnedInterval {
       previous = time;
     }
     Arrays.sort(between);
-    return between[(intervals - 1) / 2];
+    final long median = between[(intervals - 1) / 2];
+    return median > 0 ? median : null;
   }
 }

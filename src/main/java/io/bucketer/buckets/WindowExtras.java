@@ -19,6 +19,9 @@ import io.bucketer.sketch.ValueSketch;
  *     was kept)
  * @param expectedIntervalMillis the metric's configured interval between readings ({@code
  *     expected.interval}), against which its readings are counted; null when none is configured
+ * @param learnedIntervalMillis the window's own typical interval ({@link LearnedInterval}), for a
+ *     metric whose interval is {@code learned}; null otherwise, or when the window cannot tell (one
+ *     reading, none carried in)
  */
 public record WindowExtras(
     TimeWeighted timeWeighted,
@@ -26,7 +29,8 @@ public record WindowExtras(
     TimeWeighting weighting,
     ValueSketch sketch,
     WindowQuality quality,
-    Long expectedIntervalMillis) {
+    Long expectedIntervalMillis,
+    Long learnedIntervalMillis) {
 
   public WindowExtras {
     if (timeWeighted != null && weighting == null) {
@@ -39,6 +43,32 @@ public record WindowExtras(
       throw new IllegalArgumentException(
           "expected interval must be positive: " + expectedIntervalMillis + " ms");
     }
+    if (learnedIntervalMillis != null && expectedIntervalMillis != null) {
+      throw new IllegalArgumentException("an interval both configured and learned");
+    }
+    if (learnedIntervalMillis != null && learnedIntervalMillis <= 0) {
+      throw new IllegalArgumentException(
+          "a learned interval must be positive: " + learnedIntervalMillis + " ms");
+    }
+  }
+
+  /** Extras of a window whose interval, if any, is configured, not learned. */
+  public WindowExtras(
+      final TimeWeighted timeWeighted,
+      final Measurement carryIn,
+      final TimeWeighting weighting,
+      final ValueSketch sketch,
+      final WindowQuality quality,
+      final Long expectedIntervalMillis) {
+    this(timeWeighted, carryIn, weighting, sketch, quality, expectedIntervalMillis, null);
+  }
+
+  /**
+   * The interval the window's expected readings are counted at: the configured one, else the
+   * learned one; null for none.
+   */
+  public Long intervalMillis() {
+    return expectedIntervalMillis != null ? expectedIntervalMillis : learnedIntervalMillis;
   }
 
   /**

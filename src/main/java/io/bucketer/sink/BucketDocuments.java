@@ -22,6 +22,7 @@ import static io.bucketer.buckets.BucketDocumentNames.INTERPOLATION;
 import static io.bucketer.buckets.BucketDocumentNames.LAST_TIMESTAMP;
 import static io.bucketer.buckets.BucketDocumentNames.LAST_VALUE;
 import static io.bucketer.buckets.BucketDocumentNames.LATE_READINGS;
+import static io.bucketer.buckets.BucketDocumentNames.LEARNED_INTERVAL_MS;
 import static io.bucketer.buckets.BucketDocumentNames.LONGEST_GAP_MS;
 import static io.bucketer.buckets.BucketDocumentNames.MAX;
 import static io.bucketer.buckets.BucketDocumentNames.MAX_GAP_MS;
@@ -228,9 +229,16 @@ public final class BucketDocuments {
     if (qualityKnown) {
       writeQuality(writer, extras.quality());
     }
-    final Long interval = extras.expectedIntervalMillis();
+    final Long configured = extras.expectedIntervalMillis();
+    if (configured != null) {
+      writer.writeInt64(EXPECTED_INTERVAL_MS, configured);
+    }
+    final Long learned = extras.learnedIntervalMillis();
+    if (learned != null) {
+      writer.writeInt64(LEARNED_INTERVAL_MS, learned);
+    }
+    final Long interval = extras.intervalMillis();
     if (interval != null) {
-      writer.writeInt64(EXPECTED_INTERVAL_MS, interval);
       writer.writeDouble(EXPECTED, (double) spanMillis / interval);
     }
   }

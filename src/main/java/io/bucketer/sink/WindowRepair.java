@@ -13,6 +13,7 @@ import static io.bucketer.buckets.BucketDocumentNames.ID;
 import static io.bucketer.buckets.BucketDocumentNames.INTEGRAL;
 import static io.bucketer.buckets.BucketDocumentNames.INTERPOLATION;
 import static io.bucketer.buckets.BucketDocumentNames.LATE_READINGS;
+import static io.bucketer.buckets.BucketDocumentNames.LEARNED_INTERVAL_MS;
 import static io.bucketer.buckets.BucketDocumentNames.LONGEST_GAP_MS;
 import static io.bucketer.buckets.BucketDocumentNames.MAX_GAP_MS;
 import static io.bucketer.buckets.BucketDocumentNames.METRIC;
@@ -192,6 +193,7 @@ final class WindowRepair {
           INTERPOLATION,
           QUANTILE_SKETCH,
           EXPECTED_INTERVAL_MS,
+          LEARNED_INTERVAL_MS,
           EXPECTED);
 
   /** Counts that do not make a window differ (see the class's comment). */

@@ -210,6 +210,7 @@ public final class ClosedBucketSerde implements Serde<ClosedBucket> {
         .setResends(quality == null ? null : quality.resends())
         .setLateReadings(quality == null ? null : quality.lateReadings())
         .setExpectedIntervalMs(extras == null ? null : extras.expectedIntervalMillis())
+        .setLearnedIntervalMs(extras == null ? null : extras.learnedIntervalMillis())
         .build();
   }
 
@@ -263,13 +264,22 @@ public final class ClosedBucketSerde implements Serde<ClosedBucket> {
     final ValueSketch sketch = sketchOf(record.getWindowSketch());
     final WindowQuality quality = qualityOf(record.getResends(), record.getLateReadings());
     final Long expectedInterval = record.getExpectedIntervalMs();
-    if (expectedInterval != null && expectedInterval <= 0) {
-      throw new SerializationException("an expected interval that is not positive");
+    final Long learnedInterval = record.getLearnedIntervalMs();
+    if (expectedInterval != null && expectedInterval <= 0
+        || learnedInterval != null && learnedInterval <= 0) {
+      throw new SerializationException(
+          "an expected interval, configured or learned, that is not positive");
+    }
+    if (expectedInterval != null && learnedInterval != null) {
+      throw new SerializationException("an expected interval both configured and learned");
     }
     if (record.getWindowTimeWeight() == null) {
-      return sketch == null && quality == null && expectedInterval == null
+      return sketch == null
+              && quality == null
+              && expectedInterval == null
+              && learnedInterval == null
           ? null
-          : new WindowExtras(null, null, null, sketch, quality, expectedInterval);
+          : new WindowExtras(null, null, null, sketch, quality, expectedInterval, learnedInterval);
     }
     final Interpolation interpolation = interpolationOf(record.getInterpolation());
     if (record.getMaxGapMs() == null || interpolation == null) {
@@ -283,7 +293,8 @@ public final class ClosedBucketSerde implements Serde<ClosedBucket> {
         new TimeWeighting(record.getMaxGapMs(), interpolation),
         sketch,
         quality,
-        expectedInterval);
+        expectedInterval,
+        learnedInterval);
   }
 
   /**

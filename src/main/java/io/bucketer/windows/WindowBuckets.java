@@ -5,6 +5,7 @@ import io.bucketer.buckets.ClosedBucket;
 import io.bucketer.buckets.ExpectedIntervals;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.Interpolation;
+import io.bucketer.buckets.LearnedInterval;
 import io.bucketer.buckets.Measurement;
 import io.bucketer.buckets.RollupPlan;
 import io.bucketer.buckets.SeriesKey;
@@ -154,7 +155,13 @@ final class WindowBuckets {
         state.revision(),
         maxSummaries,
         new WindowExtras(
-            whole, carryIn, weighting, sketch, state.quality(), expectedInterval(series)));
+            whole,
+            carryIn,
+            weighting,
+            sketch,
+            state.quality(),
+            expectedInterval(series),
+            learnedInterval(series, carryIn, readings)));
   }
 
   private List<ClosedBucket> withMeasurements(
@@ -194,7 +201,14 @@ final class WindowBuckets {
             weighting,
             sketch,
             state.quality(),
-            expectedInterval(series)));
+            expectedInterval(series),
+            learnedInterval(series, carryIn, readings)));
+  }
+
+  /** The window's own typical interval, for a series that learns it; else null. */
+  private Long learnedInterval(
+      final SeriesKey series, final Measurement carryIn, final List<Measurement> readings) {
+    return expectedIntervals.learns(series) ? LearnedInterval.of(carryIn, readings) : null;
   }
 
   private Long expectedInterval(final SeriesKey series) {

@@ -9,6 +9,7 @@ import static io.bucketer.testing.GoldenBuckets.MINUTE_BEFORE_SKETCH;
 import static io.bucketer.testing.GoldenBuckets.MINUTE_BUCKET_V3;
 import static io.bucketer.testing.GoldenBuckets.MINUTE_BUCKET_V4;
 import static io.bucketer.testing.GoldenBuckets.MINUTE_BUCKET_V5;
+import static io.bucketer.testing.GoldenBuckets.MINUTE_LEARNED_BUCKET_V5;
 import static io.bucketer.testing.GoldenBuckets.MINUTE_PART_BUCKET_V3;
 import static io.bucketer.testing.GoldenBuckets.MINUTE_PART_BUCKET_V4;
 import static io.bucketer.testing.GoldenBuckets.MINUTE_PART_BUCKET_V5;
@@ -539,6 +540,9 @@ class GoldenDocumentFormatsTest {
     files.put(
         "bucket-document-v4-1m-part-2-of-2.bson",
         bytes(BucketDocuments.toDocument(MINUTE_PART_BUCKET_V5)));
+    files.put(
+        "bucket-document-v4-1m-learned.bson",
+        bytes(BucketDocuments.toDocument(MINUTE_LEARNED_BUCKET_V5)));
     return files;
   }
 
@@ -670,6 +674,28 @@ class GoldenDocumentFormatsTest {
     assertGolden("bucket-document-v2-1d.bson", DAY_DOCUMENT);
     assertGolden("bucket-document-v2-1m-part-2-of-2.bson", MINUTE_PART_DOCUMENT);
     assertGolden("bucket-document-v1-1m.bson", MINUTE_DOCUMENT_VERSION_ONE);
+  }
+
+  /**
+   * A learned interval is the minute's own, named apart from a configured one, and its expected
+   * readings follow from it; the rest of the document is the minute's as any version 4 writes it.
+   */
+  @Test
+  void shouldHoldALearnedIntervalApartFromAConfiguredOne() {
+    final BsonDocument learned =
+        new RawBsonDocument(GoldenFiles.read("bucket-document-v4-1m-learned.bson")).decode(CODEC);
+    final BsonDocument window = learned.getDocument("window");
+
+    assertThat(window.getInt64("learned_interval_ms").getValue()).isEqualTo(1_000L);
+    assertThat(window.getDouble("expected").getValue()).isEqualTo(60.0);
+    assertThat(window).doesNotContainKey("expected_interval_ms");
+    final BsonDocument configured = BsonDocument.parse(MINUTE_DOCUMENT_V4);
+    for (final String field : List.of("resends", "expected_interval_ms", "expected")) {
+      configured.getDocument("window").remove(field);
+    }
+    window.remove("learned_interval_ms");
+    window.remove("expected");
+    assertThat(learned).isEqualTo(configured);
   }
 
   /**

@@ -341,6 +341,22 @@ public final class GoldenBuckets {
   public static final ClosedBucket MINUTE_PART_BUCKET_V5 =
       withQuality(MINUTE_PART_BUCKET_V4, WindowQuality.NONE, null);
 
+  /**
+   * {@link #MINUTE_BUCKET_V4} as format 5 writes it for a metric whose interval is learned: its
+   * readings at 22:14:00, :01 and :02, after the one carried in from 22:13:01, are 59 s, 1 s and 1
+   * s apart, so it learns 1 s; nothing resent or late.
+   */
+  public static final ClosedBucket MINUTE_LEARNED_BUCKET_V5 =
+      MINUTE_BUCKET_V4.withExtras(
+          new WindowExtras(
+              MINUTE_BUCKET_V4.extras().timeWeighted(),
+              MINUTE_BUCKET_V4.extras().carryIn(),
+              MINUTE_BUCKET_V4.extras().weighting(),
+              MINUTE_BUCKET_V4.extras().sketch(),
+              WindowQuality.NONE,
+              null,
+              1_000L));
+
   private GoldenBuckets() {}
 
   private static ValueSketch sketch(final String hex) {

@@ -269,9 +269,15 @@ class ClosedBucketSerdeTest {
           .isInstanceOf(SerializationException.class)
           .hasMessageContaining("malformed counts");
     }
-    assertThatThrownBy(() -> ClosedBucketSerde.decode(formatFive(noInterval)))
-        .isInstanceOf(SerializationException.class)
-        .hasMessageContaining("expected interval");
+    final ClosedBucketRecord noLearnedInterval = ClosedBucketSerde.toRecord(hourWithQuality(null));
+    noLearnedInterval.setLearnedIntervalMs(0L);
+    final ClosedBucketRecord bothIntervals = ClosedBucketSerde.toRecord(hourWithQuality(5_000L));
+    bothIntervals.setLearnedIntervalMs(5_000L);
+    for (final ClosedBucketRecord record : List.of(noInterval, noLearnedInterval, bothIntervals)) {
+      assertThatThrownBy(() -> ClosedBucketSerde.decode(formatFive(record)))
+          .isInstanceOf(SerializationException.class)
+          .hasMessageContaining("expected interval");
+    }
   }
 
   /** An hour whose window and minutes carry their time-weighted parts, a reading carried in. */

@@ -12,6 +12,7 @@ import static io.bucketer.testing.GoldenBuckets.MINUTE_BUCKET;
 import static io.bucketer.testing.GoldenBuckets.MINUTE_BUCKET_V3;
 import static io.bucketer.testing.GoldenBuckets.MINUTE_BUCKET_V4;
 import static io.bucketer.testing.GoldenBuckets.MINUTE_BUCKET_V5;
+import static io.bucketer.testing.GoldenBuckets.MINUTE_LEARNED_BUCKET_V5;
 import static io.bucketer.testing.GoldenBuckets.MINUTE_PART_BUCKET;
 import static io.bucketer.testing.GoldenBuckets.MINUTE_PART_BUCKET_V3;
 import static io.bucketer.testing.GoldenBuckets.MINUTE_PART_BUCKET_V4;
@@ -72,6 +73,8 @@ class GoldenTopicFormatsTest {
     files.put("closed-bucket-v5-1h.bin", ClosedBucketSerde.encode(HOUR_BUCKET_V5));
     files.put(
         "closed-bucket-v5-1m-part-2-of-2.bin", ClosedBucketSerde.encode(MINUTE_PART_BUCKET_V5));
+    files.put(
+        "closed-bucket-v5-1m-learned.bin", ClosedBucketSerde.encode(MINUTE_LEARNED_BUCKET_V5));
     files.put("bucket-keys.txt", utf8(String.join("\n", bucketKeys()) + "\n"));
     files.put("closed-at-header.bin", BucketHeaders.closedAt(T0 + 2_345).value());
     files.put("dead-letter-headers-v1.txt", utf8(headerLines(deadLetterHeaders())));
@@ -135,6 +138,8 @@ class GoldenTopicFormatsTest {
     final ClosedBucket part =
         ClosedBucketSerde.decode(GoldenFiles.read("closed-bucket-v5-1m-part-2-of-2.bin"));
     assertThat(part).isEqualTo(MINUTE_PART_BUCKET_V5);
+    assertThat(ClosedBucketSerde.decode(GoldenFiles.read("closed-bucket-v5-1m-learned.bin")))
+        .isEqualTo(MINUTE_LEARNED_BUCKET_V5);
     assertThat(part.extras().quality()).isEqualTo(WindowQuality.NONE);
     assertThat(part.extras().expectedIntervalMillis()).isNull();
   }

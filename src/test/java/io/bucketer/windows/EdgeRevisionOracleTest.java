@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.bucketer.buckets.BucketLayout;
 import io.bucketer.buckets.ClosedBucket;
+import io.bucketer.buckets.ExpectedIntervals;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.Interpolation;
 import io.bucketer.buckets.Measurement;
@@ -68,13 +69,20 @@ class EdgeRevisionOracleTest {
       final int seed, final Map<SeriesKey, Integer> edgeRevisions, final long[] qualitySeen) {
     final SplittableRandom random = new SplittableRandom(seed);
     // Five measurements and seven summaries per document: busy minutes and hours are cut in parts.
+    // Every metric learns its expected interval: each window's is the median of its final
+    // readings' intervals.
     final WindowLifecycle lifecycle =
         LifecycleRuns.restored(
-            LifecycleRuns.settings(
+            new WindowLifecycle.Settings(
                 List.of(MINUTE, HOUR),
+                Duration.ofSeconds(10),
+                Duration.ofSeconds(30),
+                Duration.ofHours(2),
                 new BucketLayout(5, 7, Set.of()),
+                DuplicateTimestamps.KEEP_LAST,
                 WEIGHTINGS,
-                SketchAccuracies.DEFAULT),
+                SketchAccuracies.DEFAULT,
+                new ExpectedIntervals(ExpectedIntervals.LEARNED, Map.of())),
             TEN);
     final List<ClosedBucket> emitted = new ArrayList<>();
     for (final SeriesKey series : List.of(TEMPERATURE, FLOW)) {
@@ -122,6 +130,9 @@ class EdgeRevisionOracleTest {
             .isEqualTo(TimeWeightChecks.carryIn(all, start, how));
         TimeWeightChecks.assertMatches(
             bucket.extras().timeWeighted(), all, start, bucket.windowEnd(), how, what);
+        assertThat(bucket.extras().learnedIntervalMillis())
+            .as(what + " learned interval")
+            .isEqualTo(medianInterval(all, start, bucket.windowEnd(), how));
         for (final WindowSummary summary : bucket.summaries()) {
           TimeWeightChecks.assertMatches(
               summary.timeWeighted(),
@@ -140,6 +151,28 @@ class EdgeRevisionOracleTest {
       }
     }
     return edgeOnly;
+  }
+
+  /**
+   * The median of the intervals between the readings of {@code [start, end)} and the one carried
+   * into it, the lower of the two middle ones; null for fewer than two.
+   */
+  private static Long medianInterval(
+      final List<Measurement> all, final long start, final long end, final TimeWeighting how) {
+    final List<Long> times = new ArrayList<>();
+    final Measurement carryIn = TimeWeightChecks.carryIn(all, start, how);
+    if (carryIn != null) {
+      times.add(carryIn.timestamp());
+    }
+    all.stream()
+        .filter(reading -> reading.timestamp() >= start && reading.timestamp() < end)
+        .forEach(reading -> times.add(reading.timestamp()));
+    final List<Long> intervals = new ArrayList<>();
+    for (int i = 1; i < times.size(); i++) {
+      intervals.add(times.get(i) - times.get(i - 1));
+    }
+    intervals.sort(null);
+    return intervals.isEmpty() ? null : intervals.get((intervals.size() - 1) / 2);
   }
 
   /**
