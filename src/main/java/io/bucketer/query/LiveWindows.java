@@ -4,6 +4,7 @@ import io.bucketer.buckets.BucketStats;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.Measurement;
 import io.bucketer.buckets.SeriesKey;
+import io.bucketer.buckets.WindowQuality;
 import java.util.List;
 
 /**
@@ -16,8 +17,19 @@ import java.util.List;
  */
 public interface LiveWindows {
 
-  /** One window as the state holds it. */
-  record Window(long start, BucketStats stats, boolean open) {}
+  /**
+   * One window as the state holds it.
+   *
+   * @param quality the resends and late readings it counted so far; a window of a rolled-up
+   *     granularity counts those of the finer windows that have closed, as its readings
+   */
+  record Window(long start, BucketStats stats, boolean open, WindowQuality quality) {
+
+    /** A window that collapsed no resend and took no late reading. */
+    public Window(final long start, final BucketStats stats, final boolean open) {
+      this(start, stats, open, WindowQuality.NONE);
+    }
+  }
 
   /** The windows of {@code granularity} of {@code series} starting in {@code [from, to)}. */
   List<Window> windows(SeriesKey series, Granularity granularity, long from, long to);

@@ -6,6 +6,7 @@ import io.bucketer.buckets.Interpolation;
 import io.bucketer.buckets.Measurement;
 import io.bucketer.buckets.TimeWeighted;
 import io.bucketer.buckets.TimeWeighting;
+import io.bucketer.buckets.WindowQuality;
 import io.bucketer.sketch.ValueSketch;
 import java.util.ArrayList;
 import java.util.List;
@@ -60,7 +61,9 @@ final class PointMerge {
 
   /**
    * One point {@code [start, start + point)} from its windows with readings, in start order: their
-   * readings' totals (each window's taken as later than the one before), open while any window is.
+   * readings' totals (each window's taken as later than the one before), open while any window is,
+   * and their resends and late readings added up (unknown when a window's are; the windows without
+   * readings count none).
    *
    * @param before the window with readings before the point, or null when none was read
    * @param after the window with readings after the point, or null when none was read
@@ -73,9 +76,11 @@ final class PointMerge {
       final WindowTotals after) {
     BucketStats stats = windows.get(0).stats();
     boolean open = windows.get(0).open();
+    WindowQuality quality = windows.get(0).quality();
     for (final WindowTotals window : windows.subList(1, windows.size())) {
       stats = stats.merge(window.stats());
       open |= window.open();
+      quality = quality == null || window.quality() == null ? null : quality.plus(window.quality());
     }
     return new WindowTotals(
         point,
@@ -84,7 +89,8 @@ final class PointMerge {
         open,
         timeWeighted(point, start, windows, before, after),
         null,
-        sketch(windows));
+        sketch(windows),
+        quality);
   }
 
   /**

@@ -4,6 +4,7 @@ import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.Measurement;
 import io.bucketer.buckets.RollupPlan;
 import io.bucketer.buckets.SeriesKey;
+import io.bucketer.buckets.WindowQuality;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -56,7 +57,15 @@ final class SeriesView {
       stateWindowsRead++;
       byStart.put(
           window.start(),
-          new WindowTotals(granularity, window.start(), window.stats(), window.open()));
+          new WindowTotals(
+              granularity,
+              window.start(),
+              window.stats(),
+              window.open(),
+              null,
+              null,
+              null,
+              window.quality()));
     }
     // Finer windows of every window starting before `to`, even where it ends after `to`.
     final long windowsEnd = granularity.windowEnd(granularity.windowStart(to - 1));
@@ -69,7 +78,8 @@ final class SeriesView {
           final long start = granularity.windowStart(window.start());
           byStart.merge(
               start,
-              new WindowTotals(granularity, start, window.stats(), true),
+              new WindowTotals(
+                  granularity, start, window.stats(), true, null, null, null, window.quality()),
               WindowTotals::plus);
         }
       }
@@ -105,7 +115,8 @@ final class SeriesView {
   /**
    * The state's window, which is newer than MongoDB's; with the stored time-weighted part and
    * quantile sketch when the window has closed and its document holds the same readings (the state
-   * keeps neither of its own).
+   * keeps neither of its own). Its resends and late readings are the state's always: a resend does
+   * not revise a closed window, so its document may count fewer.
    */
   private static WindowTotals newer(final WindowTotals live, final WindowTotals stored) {
     final boolean sameReadings =
@@ -122,7 +133,8 @@ final class SeriesView {
             false,
             stored.timeWeighted(),
             stored.weighting(),
-            stored.sketch());
+            stored.sketch(),
+            live.quality());
   }
 
   /**
@@ -130,22 +142,35 @@ final class SeriesView {
    * from the state's reading log while it holds that window, else from MongoDB.
    */
   List<Measurement> measurements(final long from, final long to) {
+    return stretch(from, to).readings();
+  }
+
+  /**
+   * The readings with {@code from <= timestamp < to}, as {@link #measurements} reads them, and the
+   * resends and late readings of the finest windows they were read from (the state's, where it
+   * holds the window).
+   */
+  StoredBuckets.Stretch stretch(final long from, final long to) {
     final Granularity finest = plan.granularities().get(0);
     final List<Measurement> found = new ArrayList<>();
+    final Map<Long, WindowQuality> windows = new HashMap<>();
     for (long start = finest.windowStart(from); start < to; start = finest.windowEnd(start)) {
       final long stretchFrom = Math.max(from, start);
       final long stretchTo = Math.min(to, finest.windowEnd(start));
-      if (live.windows(series, finest, start, start + 1).isEmpty()) {
-        final StoredBuckets.Read<List<Measurement>> fromMongo =
-            stored.measurements(series, stretchFrom, stretchTo);
+      final List<LiveWindows.Window> held = live.windows(series, finest, start, start + 1);
+      if (held.isEmpty()) {
+        final StoredBuckets.Read<StoredBuckets.Stretch> fromMongo =
+            stored.stretch(series, stretchFrom, stretchTo);
         documentsRead += fromMongo.documentsRead();
-        found.addAll(fromMongo.found());
+        found.addAll(fromMongo.found().readings());
+        windows.putAll(fromMongo.found().windows());
       } else {
         stateWindowsRead++;
         found.addAll(live.measurements(series, stretchFrom, stretchTo));
+        windows.put(start, held.get(0).quality());
       }
     }
-    return found;
+    return new StoredBuckets.Stretch(found, windows);
   }
 
   /**

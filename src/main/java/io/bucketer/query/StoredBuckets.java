@@ -4,9 +4,12 @@ import static io.bucketer.buckets.BucketDocumentNames.FIRST_TIMESTAMP;
 import static io.bucketer.buckets.BucketDocumentNames.ID;
 import static io.bucketer.buckets.BucketDocumentNames.INTERPOLATION;
 import static io.bucketer.buckets.BucketDocumentNames.LAST_TIMESTAMP;
+import static io.bucketer.buckets.BucketDocumentNames.LATE_READINGS;
 import static io.bucketer.buckets.BucketDocumentNames.MAX_GAP_MS;
 import static io.bucketer.buckets.BucketDocumentNames.MEASUREMENTS;
 import static io.bucketer.buckets.BucketDocumentNames.METRIC;
+import static io.bucketer.buckets.BucketDocumentNames.RESENDS;
+import static io.bucketer.buckets.BucketDocumentNames.SCHEMA_VERSION;
 import static io.bucketer.buckets.BucketDocumentNames.SENSOR_ID;
 import static io.bucketer.buckets.BucketDocumentNames.SEQ;
 import static io.bucketer.buckets.BucketDocumentNames.START_DATE;
@@ -30,6 +33,7 @@ import io.bucketer.buckets.Measurement;
 import io.bucketer.buckets.RollupPlan;
 import io.bucketer.buckets.SeriesKey;
 import io.bucketer.buckets.TimeWeighting;
+import io.bucketer.buckets.WindowQuality;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -42,6 +46,7 @@ import java.util.Set;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.bson.BsonDocument;
+import org.bson.BsonInt32;
 import org.bson.BsonString;
 import org.bson.BsonValue;
 import org.bson.conversions.Bson;
@@ -210,7 +215,11 @@ public final class StoredBuckets {
             coarser,
             query,
             Projections.include(
-                START_DATE, SUMMARIES, WINDOW + "." + MAX_GAP_MS, WINDOW + "." + INTERPOLATION));
+                START_DATE,
+                SCHEMA_VERSION,
+                SUMMARIES,
+                WINDOW + "." + MAX_GAP_MS,
+                WINDOW + "." + INTERPOLATION));
     final List<WindowTotals> windows = new ArrayList<>();
     final Set<Long> covered = new HashSet<>();
     for (final BsonDocument document : documents) {
@@ -218,6 +227,7 @@ public final class StoredBuckets {
       final BsonDocument coarseWindow = document.getDocument(WINDOW, new BsonDocument());
       final TimeWeighting weighting = StoredStats.weighting(coarseWindow);
       final boolean partsUnknown = StoredStats.unknownInterpolation(coarseWindow);
+      final int version = StoredStats.schemaVersion(document);
       for (final BsonValue value : document.getArray(SUMMARIES)) {
         final BsonDocument summary = value.asDocument();
         final long start = summary.getDateTime(START_DATE).getValue();
@@ -230,7 +240,8 @@ public final class StoredBuckets {
                   false,
                   partsUnknown ? null : StoredStats.timeWeighted(summary),
                   weighting,
-                  StoredStats.sketch(summary, malformedSketches)));
+                  StoredStats.sketch(summary, malformedSketches),
+                  StoredStats.quality(summary, version)));
         }
       }
     }
@@ -246,7 +257,7 @@ public final class StoredBuckets {
             Filters.lt(START_DATE, new Date(to)),
             Filters.eq(SEQ, 0));
     final List<BsonDocument> documents =
-        find(granularity, query, Projections.include(START_DATE, WINDOW));
+        find(granularity, query, Projections.include(START_DATE, SCHEMA_VERSION, WINDOW));
     final List<WindowTotals> windows = new ArrayList<>();
     for (final BsonDocument bucket : documents) {
       final long start = bucket.getDateTime(START_DATE).getValue();
@@ -259,15 +270,36 @@ public final class StoredBuckets {
               false,
               StoredStats.unknownInterpolation(window) ? null : StoredStats.timeWeighted(window),
               StoredStats.weighting(window),
-              StoredStats.sketch(window, malformedSketches)));
+              StoredStats.sketch(window, malformedSketches),
+              StoredStats.quality(window, StoredStats.schemaVersion(bucket))));
     }
     windows.sort(Comparator.comparingLong(WindowTotals::start));
     return new Read<>(windows, documents.size());
   }
 
+  /**
+   * The readings of a stretch of time, and the stored finest windows it cuts: what a range reads
+   * raw where an edge falls inside a window.
+   *
+   * @param readings the readings in the stretch, in time order
+   * @param windows the resends and late readings of each stored finest window that overlaps the
+   *     stretch, by its start, each null when unknown (a document written before schema_version 4);
+   *     a window without readings is not stored, and counts none
+   */
+  public record Stretch(List<Measurement> readings, Map<Long, WindowQuality> windows) {}
+
   /** The stored readings of {@code series} with {@code from <= timestamp < to}, in time order. */
   public Read<List<Measurement>> measurements(
       final SeriesKey series, final long from, final long to) {
+    final Read<Stretch> stretch = stretch(series, from, to);
+    return new Read<>(stretch.found().readings(), stretch.documentsRead());
+  }
+
+  /**
+   * The stored readings of {@code series} with {@code from <= timestamp < to}, in time order, and
+   * the counts of the finest windows that hold them, from the same documents.
+   */
+  public Read<Stretch> stretch(final SeriesKey series, final long from, final long to) {
     final Granularity finest = granularities.get(0);
     // Every part of every finest bucket that overlaps the stretch: parts split by count, not time.
     final Bson query =
@@ -275,9 +307,27 @@ public final class StoredBuckets {
             seriesFilter(series),
             Filters.gte(START_DATE, new Date(finest.windowStart(from))),
             Filters.lt(START_DATE, new Date(to)));
-    final List<BsonDocument> documents = find(finest, query, Projections.include(MEASUREMENTS));
+    final List<BsonDocument> documents =
+        find(
+            finest,
+            query,
+            Projections.include(
+                MEASUREMENTS,
+                START_DATE,
+                SEQ,
+                SCHEMA_VERSION,
+                WINDOW + "." + RESENDS,
+                WINDOW + "." + LATE_READINGS));
     final List<Measurement> measurements = new ArrayList<>();
+    final Map<Long, WindowQuality> windows = new HashMap<>();
     for (final BsonDocument bucket : documents) {
+      // The window's counts are in its first document, as its totals are.
+      if (bucket.getInt32(SEQ, new BsonInt32(0)).getValue() == 0) {
+        windows.put(
+            bucket.getDateTime(START_DATE).getValue(),
+            StoredStats.quality(
+                bucket.getDocument(WINDOW, new BsonDocument()), StoredStats.schemaVersion(bucket)));
+      }
       for (final BsonValue value : bucket.getArray(MEASUREMENTS)) {
         final BsonDocument measurement = value.asDocument();
         final long timestamp = measurement.getDateTime(TIMESTAMP).getValue();
@@ -287,7 +337,7 @@ public final class StoredBuckets {
       }
     }
     measurements.sort(Comparator.comparingLong(Measurement::timestamp));
-    return new Read<>(measurements, documents.size());
+    return new Read<>(new Stretch(measurements, windows), documents.size());
   }
 
   /**

@@ -13,11 +13,14 @@ import static io.bucketer.buckets.BucketDocumentNames.INTEGRAL;
 import static io.bucketer.buckets.BucketDocumentNames.INTERPOLATION;
 import static io.bucketer.buckets.BucketDocumentNames.LAST_TIMESTAMP;
 import static io.bucketer.buckets.BucketDocumentNames.LAST_VALUE;
+import static io.bucketer.buckets.BucketDocumentNames.LATE_READINGS;
 import static io.bucketer.buckets.BucketDocumentNames.LONGEST_GAP_MS;
 import static io.bucketer.buckets.BucketDocumentNames.MAX;
 import static io.bucketer.buckets.BucketDocumentNames.MAX_GAP_MS;
 import static io.bucketer.buckets.BucketDocumentNames.MIN;
 import static io.bucketer.buckets.BucketDocumentNames.QUANTILE_SKETCH;
+import static io.bucketer.buckets.BucketDocumentNames.RESENDS;
+import static io.bucketer.buckets.BucketDocumentNames.SCHEMA_VERSION;
 import static io.bucketer.buckets.BucketDocumentNames.STDDEV;
 import static io.bucketer.buckets.BucketDocumentNames.SUM;
 import static io.bucketer.buckets.BucketDocumentNames.TIMESTAMP;
@@ -28,6 +31,7 @@ import io.bucketer.buckets.Interpolation;
 import io.bucketer.buckets.Measurement;
 import io.bucketer.buckets.TimeWeighted;
 import io.bucketer.buckets.TimeWeighting;
+import io.bucketer.buckets.WindowQuality;
 import io.bucketer.sketch.ValueSketch;
 import org.bson.BsonBinarySubType;
 import org.bson.BsonDocument;
@@ -40,7 +44,46 @@ import org.bson.BsonValue;
  */
 final class StoredStats {
 
+  /**
+   * The first {@code schema_version} that counts each window's resends and late readings: from it
+   * on an absent count is 0; before it, the counts are unknown.
+   */
+  static final int QUALITY_VERSION = 4;
+
   private StoredStats() {}
+
+  /** A document's {@code schema_version}; 1 when it has none (written before versions existed). */
+  static int schemaVersion(final BsonDocument document) {
+    return document.isNumber(SCHEMA_VERSION) ? document.getNumber(SCHEMA_VERSION).intValue() : 1;
+  }
+
+  /**
+   * The resends and late readings a document's {@code window} or a summary counts, in a document of
+   * {@code schemaVersion}; null when unknown: written before they were counted ({@link
+   * #QUALITY_VERSION}), or a count that is not a number of 0 or more (a damaged document is
+   * answered without its counts rather than failing the read).
+   */
+  static WindowQuality quality(final BsonDocument fields, final int schemaVersion) {
+    if (schemaVersion < QUALITY_VERSION) {
+      return null;
+    }
+    final long resends = count(fields, RESENDS);
+    final long lateReadings = count(fields, LATE_READINGS);
+    return resends < 0 || lateReadings < 0 ? null : new WindowQuality(resends, lateReadings);
+  }
+
+  /** A count written only when it is not 0: absent is 0; -1 when it is no count. */
+  private static long count(final BsonDocument fields, final String name) {
+    final BsonValue value = fields.get(name);
+    if (value == null) {
+      return 0;
+    }
+    if (!value.isNumber()) {
+      return -1;
+    }
+    final double number = value.asNumber().doubleValue();
+    return number >= 0 && number == Math.rint(number) ? value.asNumber().longValue() : -1;
+  }
 
   /**
    * @param fields a document holding {@code count}, {@code sum}, {@code avg}, {@code min}, {@code

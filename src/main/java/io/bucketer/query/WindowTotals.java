@@ -4,6 +4,7 @@ import io.bucketer.buckets.BucketStats;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.TimeWeighted;
 import io.bucketer.buckets.TimeWeighting;
+import io.bucketer.buckets.WindowQuality;
 import io.bucketer.sketch.ValueSketch;
 
 /**
@@ -18,6 +19,8 @@ import io.bucketer.sketch.ValueSketch;
  * @param sketch the quantile sketch of the window's values as its document stores it; null when
  *     unknown (quantiles off, a document written before sketches were kept or whose sketch does not
  *     decode, a window read from the processor's state)
+ * @param quality the resends and late readings the window counted; null when unknown (a document
+ *     written before schema_version 4)
  */
 public record WindowTotals(
     Granularity granularity,
@@ -26,7 +29,20 @@ public record WindowTotals(
     boolean open,
     TimeWeighted timeWeighted,
     TimeWeighting weighting,
-    ValueSketch sketch) {
+    ValueSketch sketch,
+    WindowQuality quality) {
+
+  /** Totals whose resends and late readings are not known. */
+  public WindowTotals(
+      final Granularity granularity,
+      final long start,
+      final BucketStats stats,
+      final boolean open,
+      final TimeWeighted timeWeighted,
+      final TimeWeighting weighting,
+      final ValueSketch sketch) {
+    this(granularity, start, stats, open, timeWeighted, weighting, sketch, null);
+  }
 
   /** Totals without a quantile sketch. */
   public WindowTotals(
@@ -36,7 +52,7 @@ public record WindowTotals(
       final boolean open,
       final TimeWeighted timeWeighted,
       final TimeWeighting weighting) {
-    this(granularity, start, stats, open, timeWeighted, weighting, null);
+    this(granularity, start, stats, open, timeWeighted, weighting, null, null);
   }
 
   /** Totals with a time-weighted part whose weighting is not known. */
@@ -46,7 +62,7 @@ public record WindowTotals(
       final BucketStats stats,
       final boolean open,
       final TimeWeighted timeWeighted) {
-    this(granularity, start, stats, open, timeWeighted, null, null);
+    this(granularity, start, stats, open, timeWeighted, null, null, null);
   }
 
   /** Totals without a time-weighted part. */
@@ -55,7 +71,7 @@ public record WindowTotals(
       final long start,
       final BucketStats stats,
       final boolean open) {
-    this(granularity, start, stats, open, null, null, null);
+    this(granularity, start, stats, open, null, null, null, null);
   }
 
   public long end() {
@@ -83,8 +99,9 @@ public record WindowTotals(
   }
 
   /**
-   * The totals of both windows' readings, in this window: open while either part is. Only open
-   * parts are added, which have no time-weighted part and no sketch yet.
+   * The totals of both windows' readings, in this window: open while either part is, with the
+   * resends and late readings of both (unknown when either's are). Only open parts are added, which
+   * have no time-weighted part and no sketch yet.
    */
   WindowTotals plus(final WindowTotals other) {
     final boolean otherIsLater = other.stats.lastTimestamp() >= stats.lastTimestamp();
@@ -92,6 +109,10 @@ public record WindowTotals(
         granularity,
         start,
         otherIsLater ? stats.merge(other.stats) : other.stats.merge(stats),
-        open || other.open);
+        open || other.open,
+        null,
+        null,
+        null,
+        quality == null || other.quality == null ? null : quality.plus(other.quality));
   }
 }

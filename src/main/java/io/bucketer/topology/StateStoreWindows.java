@@ -37,7 +37,13 @@ public final class StateStoreWindows implements LiveWindows {
   public List<Window> windows(
       final SeriesKey series, final Granularity granularity, final long from, final long to) {
     return reader().range(series, granularity, from, to - 1).stream()
-        .map(window -> new Window(window.start(), window.state().stats(), !window.state().closed()))
+        .map(
+            window ->
+                new Window(
+                    window.start(),
+                    window.state().stats(),
+                    !window.state().closed(),
+                    window.state().quality()))
         .toList();
   }
 
