@@ -1,5 +1,6 @@
 package io.bucketer.app;
 
+import io.bucketer.buckets.ExpectedIntervals;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.IntegralUnits;
 import io.bucketer.buckets.Retention;
@@ -117,6 +118,7 @@ public final class BucketerApp implements AutoCloseable {
   private final TimeWeightings timeWeightings;
   private final IntegralUnits integralUnits;
   private final SketchAccuracies sketchAccuracies;
+  private final ExpectedIntervals expectedIntervals;
   private final HostInfo advertised;
   private final InputPartitioning partitioning;
   private final CloseOptions.GroupMembershipOperation onClose;
@@ -161,6 +163,7 @@ public final class BucketerApp implements AutoCloseable {
     this.timeWeightings = config.windows().timeWeightings();
     this.integralUnits = config.windows().integralUnits();
     this.sketchAccuracies = config.windows().sketchAccuracies();
+    this.expectedIntervals = config.windows().expectedIntervals();
     this.onClose = groupMembershipOnClose(config);
     this.streams = streams;
     this.streamsMetrics = streamsMetrics;
@@ -475,7 +478,8 @@ public final class BucketerApp implements AutoCloseable {
             Clock.systemUTC(),
             timeWeightings,
             integralUnits,
-            sketchAccuracies);
+            sketchAccuracies,
+            expectedIntervals);
     final SeriesOwnerLookup owners =
         new SeriesOwnerLookup(
             streams,

@@ -1,6 +1,7 @@
 package io.bucketer.query;
 
 import io.bucketer.buckets.BucketStats;
+import io.bucketer.buckets.ExpectedIntervals;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.IntegralUnits;
 import io.bucketer.buckets.Interpolation;
@@ -13,6 +14,7 @@ import io.bucketer.buckets.TimeSpans;
 import io.bucketer.buckets.TimeWeighted;
 import io.bucketer.buckets.TimeWeighting;
 import io.bucketer.buckets.TimeWeightings;
+import io.bucketer.buckets.WindowQuality;
 import io.bucketer.sketch.ValueSketch;
 import java.time.Clock;
 import java.time.Instant;
@@ -33,11 +35,14 @@ public final class SeriesQueries {
    * The statistics of a range, and what was read to compute them.
    *
    * @param stats the computed fields of the range's readings; null when it has none
+   * @param quality how the range's readings arrived, and how many were expected ({@link
+   *     RangeCounts})
    */
   public record Statistics(
       BucketStats stats,
       TimeWeight timeWeight,
       RangeSketch sketch,
+      ReadingQuality quality,
       long documentsRead,
       long stateWindowsRead) {
 
@@ -143,13 +148,28 @@ public final class SeriesQueries {
    * The points of a chart, how they were drawn, and what was read to find them.
    *
    * @param readFrom where the windows read are stored: a collection, or a coarser one's summaries
+   * @param expected what the series is expected to send, for each point's {@link #quality}
    */
   public record Points(
       List<ChartPoint> points,
       Resolution resolution,
       String readFrom,
+      ExpectedReadings expected,
       long documentsRead,
-      long stateWindowsRead) {}
+      long stateWindowsRead) {
+
+    /**
+     * How {@code point}'s readings arrived, over its whole span: its windows' counts added up, and
+     * the readings expected in the span. A point without readings has counted no resend and no late
+     * reading (each is a reading its window holds), whatever fills it.
+     */
+    public ReadingQuality quality(final ChartPoint point) {
+      return point instanceof ChartPoint.Measured measured
+          ? expected.of(
+              point.start(), point.end(), measured.totals().count(), measured.totals().quality())
+          : expected.of(point.start(), point.end(), 0, WindowQuality.NONE);
+    }
+  }
 
   private final StoredBuckets stored;
   private final RollupPlan plan;
@@ -158,6 +178,7 @@ public final class SeriesQueries {
   private final TimeWeightings weightings;
   private final IntegralUnits integralUnits;
   private final SketchAccuracies accuracies;
+  private final ExpectedIntervals expectedIntervals;
 
   /** Queries of documents kept for ever, of series weighted by the default max gap. */
   public SeriesQueries(final StoredBuckets stored) {
@@ -179,6 +200,17 @@ public final class SeriesQueries {
     this(stored, retention, clock, weightings, integralUnits, SketchAccuracies.DEFAULT);
   }
 
+  /** Queries of series expected to send at no interval. */
+  public SeriesQueries(
+      final StoredBuckets stored,
+      final Retention retention,
+      final Clock clock,
+      final TimeWeightings weightings,
+      final IntegralUnits integralUnits,
+      final SketchAccuracies accuracies) {
+    this(stored, retention, clock, weightings, integralUnits, accuracies, ExpectedIntervals.NONE);
+  }
+
   /**
    * @param retention how long MongoDB keeps each granularity's documents: a query that would need
    *     documents already expired is refused rather than answered from what is left
@@ -187,6 +219,9 @@ public final class SeriesQueries {
    * @param integralUnits the unit of each metric's integral in answers
    * @param accuracies each metric's sketch accuracy, as the processor builds sketches with it: a
    *     range's sketch merges only stored sketches of it, and sketches its raw readings with it
+   * @param expectedIntervals how often each metric is expected to send: the readings expected in a
+   *     range or a point, and so its completeness, follow from it alone (not from what documents
+   *     were written with), so that a span without any document expects its readings too
    */
   public SeriesQueries(
       final StoredBuckets stored,
@@ -194,8 +229,10 @@ public final class SeriesQueries {
       final Clock clock,
       final TimeWeightings weightings,
       final IntegralUnits integralUnits,
-      final SketchAccuracies accuracies) {
+      final SketchAccuracies accuracies,
+      final ExpectedIntervals expectedIntervals) {
     this.stored = stored;
+    this.expectedIntervals = expectedIntervals;
     this.accuracies = accuracies;
     this.weightings = weightings;
     this.integralUnits = integralUnits;
@@ -215,7 +252,9 @@ public final class SeriesQueries {
    * leading stretch held by the series' last reading before {@code from} (one more document read
    * when the range does not start with a stored window; with linear interpolation, also one for the
    * reading after {@code to} when it does not end with one); and its quantile sketch ({@link
-   * RangeQuantiles}), merged from the same windows' sketches and the same raw readings.
+   * RangeQuantiles}), merged from the same windows' sketches and the same raw readings; and the
+   * resends and late readings of the windows read ({@link RangeCounts}), beside the readings
+   * expected over the range.
    *
    * @throws IllegalArgumentException when {@code from >= to}
    */
@@ -242,6 +281,7 @@ public final class SeriesQueries {
             view::fromState);
     final RangeQuantiles quantiles =
         new RangeQuantiles(accuracies.of(series), view::readingsOf, view::fromState);
+    final RangeCounts counts = new RangeCounts();
     // The parts come in time order, so each merges in as the later one.
     BucketStats stats = null;
     for (final RangePlan.Part part : parts) {
@@ -251,9 +291,12 @@ public final class SeriesQueries {
           stats = stats == null ? window.stats() : stats.merge(window.stats());
           timeWeight.window(window);
           quantiles.window(window);
+          counts.window(window);
         }
       } else {
-        final List<Measurement> readings = view.measurements(part.from(), part.to());
+        final StoredBuckets.Stretch stretch = view.stretch(part.from(), part.to());
+        final List<Measurement> readings = stretch.readings();
+        counts.cut(stretch.windows());
         timeWeight.readings(part.from(), part.to(), readings);
         quantiles.readings(readings);
         if (!readings.isEmpty()) {
@@ -272,6 +315,8 @@ public final class SeriesQueries {
             integralUnits.of(series),
             folded.missing()),
         quantiles.finish(),
+        new ExpectedReadings(series, expectedIntervals)
+            .of(from, to, stats == null ? 0 : stats.count(), counts.finish()),
         view.documentsRead(),
         view.stateWindowsRead());
   }
@@ -323,6 +368,7 @@ public final class SeriesQueries {
         fill.apply(PointMerge.of(windows, resolution), resolution),
         resolution,
         stored.readFrom(granularity),
+        new ExpectedReadings(series, expectedIntervals),
         view.documentsRead(),
         view.stateWindowsRead());
   }
@@ -371,7 +417,8 @@ public final class SeriesQueries {
               part == null ? null : how,
               accuracy.isPresent()
                   ? ValueSketch.of(readings, Measurement::value, accuracy.getAsDouble())
-                  : null));
+                  : null,
+              window.quality()));
     }
     return completed;
   }
