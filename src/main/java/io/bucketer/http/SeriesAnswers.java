@@ -3,8 +3,10 @@ package io.bucketer.http;
 import io.bucketer.buckets.Measurement;
 import io.bucketer.buckets.SeriesKey;
 import io.bucketer.buckets.TimeWeighted;
+import io.bucketer.buckets.WindowQuality;
 import io.bucketer.query.ChartPoint;
 import io.bucketer.query.Quantiles;
+import io.bucketer.query.ReadingQuality;
 import io.bucketer.query.SeriesQueries.Points;
 import io.bucketer.query.SeriesQueries.RangeSketch;
 import io.bucketer.query.SeriesQueries.Statistics;
@@ -42,6 +44,7 @@ final class SeriesAnswers {
     body.put("last", found.last().map(SeriesAnswers::reading).orElse(null));
     timeWeight(body, found.timeWeight());
     quantiles(body, quantiles, found.sketch());
+    quality(body, found.quality());
     body.put("documents_read", found.documentsRead());
     body.put("state_windows_read", found.stateWindowsRead());
     return body;
@@ -86,6 +89,26 @@ final class SeriesAnswers {
   }
 
   /**
+   * How the readings arrived: {@code resends} and {@code late_readings} of the windows read (null
+   * when a window read does not know them), and, where an interval is configured, the readings
+   * {@code expected} and the {@code completeness} (null otherwise).
+   */
+  private static void quality(final Map<String, Object> body, final ReadingQuality found) {
+    final WindowQuality counts = found.counts();
+    body.put("resends", counts == null ? null : counts.resends());
+    body.put("late_readings", counts == null ? null : counts.lateReadings());
+    body.put(
+        "expected_interval_ms",
+        found.expectedIntervalMillis().isPresent()
+            ? found.expectedIntervalMillis().getAsLong()
+            : null);
+    body.put("expected", found.expected().isPresent() ? found.expected().getAsDouble() : null);
+    body.put(
+        "completeness",
+        found.completeness().isPresent() ? found.completeness().getAsDouble() : null);
+  }
+
+  /**
    * {@code GET .../buckets}: the points over the range, open ones marked, filled ones saying by
    * which rule; {@code granularity} is the points' width, {@code resolution} what was read for
    * them.
@@ -98,7 +121,11 @@ final class SeriesAnswers {
       final Points found) {
     final Map<String, Object> body = header(series, from, to);
     body.put("granularity", found.resolution().point().label());
-    body.put("buckets", found.points().stream().map(point -> point(point, quantiles)).toList());
+    body.put(
+        "buckets",
+        found.points().stream()
+            .map(point -> point(point, quantiles, found.quality(point)))
+            .toList());
     final Map<String, Object> resolution = new LinkedHashMap<>();
     resolution.put("granularity", found.resolution().read().label());
     resolution.put("read_from", found.readFrom());
@@ -120,14 +147,19 @@ final class SeriesAnswers {
     return body;
   }
 
-  private static Map<String, Object> point(final ChartPoint point, final Quantiles quantiles) {
+  private static Map<String, Object> point(
+      final ChartPoint point, final Quantiles quantiles, final ReadingQuality quality) {
     return point instanceof ChartPoint.Measured measured
-        ? window(measured.totals(), quantiles)
-        : filled((ChartPoint.Filled) point);
+        ? window(measured.totals(), quantiles, quality)
+        : filled((ChartPoint.Filled) point, quality);
   }
 
-  /** A point without readings: its avg, min and max the value its fill rule gives, or null. */
-  private static Map<String, Object> filled(final ChartPoint.Filled point) {
+  /**
+   * A point without readings: its avg, min and max the value its fill rule gives, or null; its
+   * counts 0 and its completeness 0 where readings are expected, as they are, not filled.
+   */
+  private static Map<String, Object> filled(
+      final ChartPoint.Filled point, final ReadingQuality quality) {
     final Map<String, Object> fields = new LinkedHashMap<>();
     fields.put("start", Instant.ofEpochMilli(point.start()).toString());
     fields.put("end", Instant.ofEpochMilli(point.end()).toString());
@@ -140,12 +172,14 @@ final class SeriesAnswers {
     fields.put("first", null);
     fields.put("last", null);
     fields.put("quantiles", null);
+    quality(fields, quality);
     fields.put("open", false);
     fields.put("filled", point.rule().label());
     return fields;
   }
 
-  private static Map<String, Object> window(final WindowTotals window, final Quantiles quantiles) {
+  private static Map<String, Object> window(
+      final WindowTotals window, final Quantiles quantiles, final ReadingQuality quality) {
     final Map<String, Object> fields = new LinkedHashMap<>();
     fields.put("start", Instant.ofEpochMilli(window.start()).toString());
     fields.put("end", Instant.ofEpochMilli(window.end()).toString());
@@ -166,6 +200,8 @@ final class SeriesAnswers {
     // (documents written before sketches were kept or with them off, windows of the state).
     final ValueSketch sketch = window.sketch();
     fields.put("quantiles", sketch == null ? null : quantiles.of(sketch));
+    // Its windows' resends and late readings, and the readings expected over its whole span.
+    quality(fields, quality);
     fields.put("open", window.open());
     return fields;
   }

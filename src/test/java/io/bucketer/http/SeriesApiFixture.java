@@ -7,9 +7,14 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.mongodb.reactivestreams.client.MongoClient;
 import com.mongodb.reactivestreams.client.MongoClients;
 import io.bucketer.buckets.ClosedBucket;
+import io.bucketer.buckets.ExpectedIntervals;
 import io.bucketer.buckets.Granularity;
+import io.bucketer.buckets.IntegralUnits;
 import io.bucketer.buckets.Measurement;
+import io.bucketer.buckets.Retention;
 import io.bucketer.buckets.SeriesKey;
+import io.bucketer.buckets.SketchAccuracies;
+import io.bucketer.buckets.TimeWeightings;
 import io.bucketer.embedded.EmbeddedMongoServer;
 import io.bucketer.query.LiveWindows;
 import io.bucketer.query.QueryLimits;
@@ -23,6 +28,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -33,8 +39,8 @@ import reactor.core.publisher.Mono;
 /**
  * The series API over stored documents, for tests that ask it over HTTP: a MongoDB stand-in with
  * minute and hour collections, and {@link SeriesApi} on a free loopback port reading them with the
- * default query settings (no retention, the default max gap and sketch accuracy), no open windows,
- * at most 100 points and a day per range.
+ * default query settings (no retention, the default max gap and sketch accuracy, no expected
+ * interval unless given), no open windows, at most 100 points and a day per range.
  */
 final class SeriesApiFixture implements AutoCloseable {
 
@@ -47,7 +53,8 @@ final class SeriesApiFixture implements AutoCloseable {
   private final MongoClient client;
   private final OpsServer server;
 
-  private SeriesApiFixture(final EmbeddedMongoServer mongo) {
+  private SeriesApiFixture(
+      final EmbeddedMongoServer mongo, final ExpectedIntervals expectedIntervals) {
     this.mongo = mongo;
     this.client = MongoClients.create(mongo.connectionString());
     this.server =
@@ -57,7 +64,13 @@ final class SeriesApiFixture implements AutoCloseable {
                 new SeriesApi(
                     new SeriesQueries(
                         new StoredBuckets(
-                            client.getDatabase("iot"), "buckets_", GRANULARITIES, TIMEOUT)),
+                            client.getDatabase("iot"), "buckets_", GRANULARITIES, TIMEOUT),
+                        Retention.NONE,
+                        Clock.systemUTC(),
+                        TimeWeightings.DEFAULT,
+                        IntegralUnits.SECONDS,
+                        SketchAccuracies.DEFAULT,
+                        expectedIntervals),
                     series -> new SeriesOwner.Local(LiveWindows.NONE),
                     new QueryLimits(Duration.ofDays(1), 100, TIMEOUT),
                     "")));
@@ -65,7 +78,12 @@ final class SeriesApiFixture implements AutoCloseable {
 
   /** Serves the API over a MongoDB stand-in that holds no document yet. */
   static SeriesApiFixture start() {
-    return new SeriesApiFixture(EmbeddedMongoServer.start());
+    return start(ExpectedIntervals.NONE);
+  }
+
+  /** As {@link #start()}, each series expected to send at its interval in {@code intervals}. */
+  static SeriesApiFixture start(final ExpectedIntervals intervals) {
+    return new SeriesApiFixture(EmbeddedMongoServer.start(), intervals);
   }
 
   /**

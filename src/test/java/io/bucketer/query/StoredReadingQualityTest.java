@@ -20,7 +20,7 @@ import io.bucketer.buckets.WindowQuality;
 import io.bucketer.embedded.EmbeddedMongoServer;
 import io.bucketer.query.SeriesQueries.Points;
 import io.bucketer.query.SeriesQueries.Statistics;
-import io.bucketer.sink.BucketDocuments;
+import io.bucketer.testing.CountedDocuments;
 import io.bucketer.testing.SeriesBuckets;
 import java.time.Clock;
 import java.time.Duration;
@@ -33,13 +33,9 @@ import java.util.OptionalLong;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
 import org.bson.BsonDocument;
-import org.bson.BsonDocumentReader;
 import org.bson.BsonInt32;
 import org.bson.BsonInt64;
 import org.bson.BsonString;
-import org.bson.BsonValue;
-import org.bson.codecs.BsonDocumentCodec;
-import org.bson.codecs.DecoderContext;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -93,7 +89,9 @@ class StoredReadingQualityTest {
         READINGS.stream().filter(m -> m.timestamp() < at("14:00")).toList();
     for (final ClosedBucket bucket : SeriesBuckets.closed(SERIES, GRANULARITIES, closedEarlier)) {
       final BsonDocument document =
-          bucket.windowStart() < at("11:00") ? asVersion3(bucket) : asVersion4(bucket);
+          bucket.windowStart() < at("11:00")
+              ? CountedDocuments.beforeCounts(bucket)
+              : CountedDocuments.of(bucket, MINUTE, COUNTS);
       Mono.from(
               client
                   .getDatabase("iot")
@@ -329,69 +327,6 @@ class StoredReadingQualityTest {
       counts.put(start, new WindowQuality(i % 4 == 1 ? 1 + i % 5 : 0, i % 7 == 3 ? 1 + i % 2 : 0));
     }
     return counts;
-  }
-
-  /** {@code bucket} as schema_version 3 wrote it: without counts. */
-  private static BsonDocument asVersion3(final ClosedBucket bucket) {
-    final BsonDocument document = mutable(bucket);
-    document.put(BucketDocumentNames.SCHEMA_VERSION, new BsonInt32(3));
-    for (final BsonDocument fields : windowAndSummaries(document)) {
-      fields.remove(BucketDocumentNames.RESENDS);
-      fields.remove(BucketDocumentNames.LATE_READINGS);
-    }
-    return document;
-  }
-
-  /**
-   * {@code bucket} as schema_version 4 writes it: each window's and summary's counts, written only
-   * when not 0; an hour's the sum of its minutes'.
-   */
-  private static BsonDocument asVersion4(final ClosedBucket bucket) {
-    final BsonDocument document = mutable(bucket);
-    document.put(BucketDocumentNames.SCHEMA_VERSION, new BsonInt32(4));
-    final long start = bucket.windowStart();
-    WindowQuality window = WindowQuality.NONE;
-    for (final Map.Entry<Long, WindowQuality> minute : COUNTS.entrySet()) {
-      if (minute.getKey() >= start && minute.getKey() < bucket.granularity().windowEnd(start)) {
-        window = window.plus(minute.getValue());
-      }
-    }
-    stamp(document.getDocument(BucketDocumentNames.WINDOW), window);
-    if (document.containsKey(BucketDocumentNames.SUMMARIES)) {
-      for (final BsonValue summary : document.getArray(BucketDocumentNames.SUMMARIES)) {
-        final long minute =
-            summary.asDocument().getDateTime(BucketDocumentNames.START_DATE).getValue();
-        stamp(summary.asDocument(), COUNTS.get(minute));
-      }
-    }
-    return document;
-  }
-
-  private static void stamp(final BsonDocument fields, final WindowQuality quality) {
-    fields.remove(BucketDocumentNames.RESENDS);
-    fields.remove(BucketDocumentNames.LATE_READINGS);
-    if (quality.resends() > 0) {
-      fields.put(BucketDocumentNames.RESENDS, new BsonInt64(quality.resends()));
-    }
-    if (quality.lateReadings() > 0) {
-      fields.put(BucketDocumentNames.LATE_READINGS, new BsonInt64(quality.lateReadings()));
-    }
-  }
-
-  private static List<BsonDocument> windowAndSummaries(final BsonDocument document) {
-    final List<BsonDocument> fields = new ArrayList<>();
-    fields.add(document.getDocument(BucketDocumentNames.WINDOW));
-    if (document.containsKey(BucketDocumentNames.SUMMARIES)) {
-      document.getArray(BucketDocumentNames.SUMMARIES).forEach(s -> fields.add(s.asDocument()));
-    }
-    return fields;
-  }
-
-  private static BsonDocument mutable(final ClosedBucket bucket) {
-    return new BsonDocumentCodec()
-        .decode(
-            new BsonDocumentReader(BucketDocuments.toDocument(bucket)),
-            DecoderContext.builder().build());
   }
 
   private static LiveWindows state() {
