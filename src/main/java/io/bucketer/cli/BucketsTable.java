@@ -11,7 +11,10 @@ import java.util.List;
  * not closed yet marked {@code open}: their figures still change; points without readings marked
  * with the rule that filled them. The time-weighted average and the coverage (as a percentage) are
  * blank where the answer has none: windows written before they were kept, and open ones; so are the
- * quantiles, one column each of those the answer names (p50, p95, p99 as the command asks).
+ * quantiles, one column each of those the answer names (p50, p95, p99 as the command asks). Then,
+ * from a processor that answers them, each point's resends and late readings (blank where unknown:
+ * documents written before they were counted) and, where the metric has an expected interval, its
+ * completeness as a percentage.
  */
 final class BucketsTable {
 
@@ -37,9 +40,17 @@ final class BucketsTable {
             body.path("from").asText(),
             body.path("to").asText()));
     final List<String> quantiles = quantileNames(buckets);
+    final boolean counts = anyHas(buckets, "resends");
+    final boolean completeness = anyKnown(buckets, "completeness");
     final List<String> headers =
         new ArrayList<>(List.of("start", "count", "min", "avg", "max", "sum", "twa", "coverage"));
     headers.addAll(quantiles);
+    if (counts) {
+      headers.addAll(List.of("resends", "late"));
+    }
+    if (completeness) {
+      headers.add("completeness");
+    }
     headers.add("");
     final List<String[]> rows = new ArrayList<>();
     rows.add(headers.toArray(String[]::new));
@@ -56,6 +67,15 @@ final class BucketsTable {
       for (int i = 0; i < quantiles.size(); i++) {
         final JsonNode quantile = bucket.path("quantiles").get(quantiles.get(i));
         row[FIRST_QUANTILE + i] = known(quantile) ? Figures.of(quantile) : "";
+      }
+      int column = FIRST_QUANTILE + quantiles.size();
+      if (counts) {
+        row[column++] = known(bucket.get("resends")) ? Figures.of(bucket.get("resends")) : "";
+        row[column++] =
+            known(bucket.get("late_readings")) ? Figures.of(bucket.get("late_readings")) : "";
+      }
+      if (completeness) {
+        row[column] = known(bucket.get("completeness")) ? percent(bucket.get("completeness")) : "";
       }
       final boolean isOpen = bucket.path("open").asBoolean(false);
       final boolean isFilled = bucket.path("filled").isTextual();
@@ -103,6 +123,24 @@ final class BucketsTable {
       }
     }
     return names;
+  }
+
+  private static boolean anyHas(final JsonNode buckets, final String field) {
+    for (final JsonNode bucket : buckets) {
+      if (bucket.has(field)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static boolean anyKnown(final JsonNode buckets, final String field) {
+    for (final JsonNode bucket : buckets) {
+      if (known(bucket.get(field))) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static boolean known(final JsonNode value) {

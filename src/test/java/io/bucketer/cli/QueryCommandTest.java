@@ -303,6 +303,81 @@ class QueryCommandTest {
   }
 
   @Test
+  void shouldShowEachPointsResendsLateReadingsAndCompletenessWhereTheAnswerHasThem() {
+    final String points =
+        """
+        {"sensor_id":"sensor 7/a","metric":"temperature","granularity":"15m",\
+        "from":"2026-11-22T14:00:00Z","to":"2026-11-22T14:45:00Z","buckets":[\
+        {"start":"2026-11-22T14:00:00Z","end":"2026-11-22T14:15:00Z",\
+        "count":180,"sum":3600.0,"avg":20.0,"min":19.1,"max":21.0,"twa":19.8,\
+        "coverage":1.0,"quantiles":null,"resends":3,"late_readings":0,\
+        "expected_interval_ms":5000,"expected":180.0,"completeness":1.0,"open":false},\
+        {"start":"2026-11-22T14:15:00Z","end":"2026-11-22T14:30:00Z",\
+        "count":0,"sum":null,"avg":null,"min":null,"max":null,"quantiles":null,\
+        "resends":0,"late_readings":0,"expected_interval_ms":5000,"expected":180.0,\
+        "completeness":0.0,"open":false,"filled":"null"},\
+        {"start":"2026-11-22T14:30:00Z","end":"2026-11-22T14:45:00Z",\
+        "count":121,"sum":2420.0,"avg":20.0,"min":19.5,"max":20.5,"twa":20.0,\
+        "coverage":0.97,"quantiles":null,"resends":null,"late_readings":null,\
+        "expected_interval_ms":5000,"expected":180.0,"completeness":0.67222,"open":false}],\
+        "documents_read":1,"state_windows_read":0}
+        """;
+
+    final int exitCode =
+        queryBuckets(
+            points,
+            "--max-data-points",
+            "3",
+            "--fill",
+            "null",
+            "--from",
+            "2026-11-22T14:00:00Z",
+            "--to",
+            "2026-11-22T14:45:00Z");
+
+    assertThat(exitCode).isZero();
+    // the last point's counts are unknown: a document written before they were counted
+    assertThat(out.toString())
+        .isEqualTo(
+            """
+            sensor 7/a temperature, 15m buckets in [2026-11-22T14:00:00Z, 2026-11-22T14:45:00Z)
+            start                 count   min  avg   max   sum   twa  coverage  resends  late  completeness
+            2026-11-22T14:00:00Z    180  19.1   20    21  3600  19.8      100%        3     0          100%
+            2026-11-22T14:15:00Z      0     -    -     -     -                        0     0            0%  filled: null
+            2026-11-22T14:30:00Z    121  19.5   20  20.5  2420    20       97%                        67.2%
+            3 buckets (0 open, 1 filled); documents_read: 1, state_windows_read: 0
+            """);
+  }
+
+  @Test
+  void shouldPrintARangesResendsLateReadingsAndCompleteness() {
+    body =
+        STATISTICS.replace(
+            "\"documents_read\"",
+            "\"resends\":12,\"late_readings\":null,\"expected_interval_ms\":1000,"
+                + "\"expected\":3600.0,\"completeness\":1.0,\"documents_read\"");
+
+    final int exitCode =
+        execute(
+            "query",
+            "statistics",
+            "--sensor",
+            "sensor 7/a",
+            "--from",
+            "2026-11-22T13:00:00Z",
+            "--to",
+            "2026-11-22T14:00:00Z");
+
+    assertThat(exitCode).isZero();
+    assertThat(out.toString())
+        .contains("resends:                    12\n")
+        .contains("late_readings:              -\n")
+        .contains("expected_interval_ms:       1000\n")
+        .contains("expected:                   3600\n")
+        .contains("completeness:               1\n");
+  }
+
+  @Test
   void shouldRefuseBucketsWithoutAGranularityAPointCountOrAnIntervalAndAnUnknownFill() {
     assertThat(execute("query", "buckets", "--sensor", "s", "--last", "1h")).isEqualTo(2);
     assertThat(err.toString()).contains("give --granularity, or --max-data-points or --interval");
