@@ -24,7 +24,8 @@ import picocli.CommandLine.Spec;
           + " avg, max and sum; windows not closed yet are marked open. Without --granularity,"
           + " the processor picks one for --max-data-points or --interval and merges its windows"
           + " into points that wide; --fill shows the points without readings. Each window's"
-          + " p50, p95 and p99, or the --quantiles asked."
+          + " p50, p95 and p99, or the --quantiles asked; its resends and late readings, and,"
+          + " where the metric has an expected.interval, its completeness."
     },
     footerHeading = "%nExamples:%n",
     footer = {
