@@ -7,7 +7,9 @@
 // written before it was kept, open windows), so an older series draws as before. A third line, dashed,
 // through each bucket's p95 (quantiles.p95, from its stored quantile sketch), breaks likewise where a
 // bucket has none. A bucket whose readings cover less than 90 % of its time is shaded: its figures
-// stand for part of it only.
+// stand for part of it only; so is one that holds less than 90 % of the readings expected of it,
+// where the metric has an expected interval (its completeness): a sensor that sends less often
+// than it should, or drops readings, while its readings still cover the time.
 //
 // Each bucket is also an invisible column (rect.bucket) carrying its figures in data-* attributes:
 // its tooltip on hover, and what a test reads back from the page to check what was drawn.
@@ -18,8 +20,10 @@ const HEIGHT = 420;
 const PLOT = { left: 70, right: WIDTH - 24, top: 40, bottom: HEIGHT - 50 };
 // Dots on the avg line while buckets are this wide (pixels); narrower, they blur into the line.
 const MIN_WIDTH_FOR_DOTS = 8;
-// Below this covered fraction a bucket is shaded (the legend says "coverage < 90 %").
+// Below this covered fraction, or this fraction of the readings expected, a bucket is shaded (the
+// legend says "coverage or completeness < 90 %").
 const LOW_COVERAGE = 0.9;
+const LOW_COMPLETENESS = 0.9;
 const TIME_STEPS = [
   1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 43200, 86400,
   172800, 604800, 2592000,
@@ -45,7 +49,7 @@ export function drawChart(svg, answer, range) {
   valueAxis(root, yTicks, y);
   timeAxis(root, range, x);
   const data = element('g', { 'clip-path': 'url(#plot-area)' }, root);
-  lowCoverage(data, buckets, x);
+  lowQuality(data, buckets, x);
   const columns = element('g', { class: 'buckets' }, data);
   for (const bucket of buckets) {
     column(columns, bucket, x);
@@ -146,32 +150,63 @@ function column(parent, bucket, x) {
   if (known(p95Of(bucket))) {
     rect.setAttribute('data-p95', String(p95Of(bucket)));
   }
+  // How its readings arrived: absent from an older processor's answer, null where unknown.
+  for (const field of ['completeness', 'resends', 'late_readings']) {
+    if (known(bucket[field])) {
+      rect.setAttribute(`data-${field.replace('_', '-')}`, String(bucket[field]));
+    }
+  }
   const timeWeighted = [
     known(bucket.twa) ? `twa ${figure(bucket.twa)} (time-weighted avg)` : null,
     known(bucket.coverage) ? `coverage ${percent(bucket.coverage)}` : null,
     known(p95Of(bucket)) ? `p95 ${figure(p95Of(bucket))}` : null,
   ].filter((text) => text !== null);
+  const arrival = [
+    known(bucket.completeness)
+      ? `completeness ${percent(bucket.completeness)} (${bucket.count} of ${figure(bucket.expected)} expected)`
+      : null,
+    known(bucket.resends) ? `resends ${bucket.resends}` : null,
+    known(bucket.late_readings) ? `late readings ${bucket.late_readings}` : null,
+  ].filter((text) => text !== null);
   element('title', {}, rect).textContent =
     `${bucket.start.replace('T', ' ').replace('Z', ' UTC')}${bucket.open ? ' (open)' : ''}\n` +
     `count ${bucket.count}   min ${figure(bucket.min)}   avg ${figure(bucket.avg)}   max ${figure(bucket.max)}` +
-    (timeWeighted.length > 0 ? `\n${timeWeighted.join('   ')}` : '');
+    (timeWeighted.length > 0 ? `\n${timeWeighted.join('   ')}` : '') +
+    (arrival.length > 0 ? `\n${arrival.join('   ')}` : '');
 }
 
-/** A light band behind each bucket whose readings cover less than LOW_COVERAGE of its time. */
-function lowCoverage(parent, buckets, x) {
+/**
+ * A light band behind each bucket whose readings cover less than LOW_COVERAGE of its time, or hold
+ * less than LOW_COMPLETENESS of the readings expected of it (only where the metric has an expected
+ * interval: completeness is null otherwise; and only once the bucket has closed): one band,
+ * classed by each reason that holds.
+ */
+function lowQuality(parent, buckets, x) {
   const shades = element('g', { class: 'coverage' }, parent);
   for (const bucket of buckets) {
+    const reasons = [];
     if (known(bucket.coverage) && bucket.coverage < LOW_COVERAGE) {
+      reasons.push('low-coverage');
+    }
+    // An open bucket is still receiving what its whole span expects: not shaded for that.
+    if (!bucket.open && known(bucket.completeness) && bucket.completeness < LOW_COMPLETENESS) {
+      reasons.push('low-completeness');
+    }
+    if (reasons.length > 0) {
       const left = x(bucket.startMillis);
-      element('rect', {
-        class: 'low-coverage',
+      const shade = element('rect', {
+        class: reasons.join(' '),
         x: round(left),
         y: PLOT.top,
         width: round(Math.max(1, x(bucket.endMillis) - left)),
         height: PLOT.bottom - PLOT.top,
         'data-start': bucket.start,
-        'data-coverage': bucket.coverage,
       }, shades);
+      for (const field of ['coverage', 'completeness']) {
+        if (known(bucket[field])) {
+          shade.setAttribute(`data-${field}`, String(bucket[field]));
+        }
+      }
     }
   }
 }

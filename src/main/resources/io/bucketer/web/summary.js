@@ -13,6 +13,10 @@ const FIELDS = [
   ['quantiles.p50', 'p50'],
   ['quantiles.p95', 'p95'],
   ['quantiles.p99', 'p99'],
+  ['resends', 'resends'],
+  ['late_readings', 'late readings'],
+  ['expected', 'readings expected'],
+  ['completeness', 'completeness'],
   ['documents_read', 'documents read'],
   ['state_windows_read', 'state windows read'],
 ];

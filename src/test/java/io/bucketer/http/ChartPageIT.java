@@ -38,7 +38,8 @@ import org.junit.jupiter.api.Timeout;
  * draws is exactly what the API answered, open buckets included, and an error answer is shown; the
  * time-weighted average is a line of its own and buckets of low coverage are shaded, the p95 is a
  * dashed line of its own, while an answer from documents without those fields draws none of them
- * and still draws.
+ * and still draws; and, for a metric with an expected interval, buckets that hold too few of the
+ * readings expected are shaded as those of low coverage are.
  */
 // A hung run fails here, after five minutes, instead of holding CI until its limit.
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
@@ -49,6 +50,8 @@ class ChartPageIT {
   // The stub answers this metric as from documents written before schema_version 3: twa and
   // coverage null in every bucket.
   private static final String OLD_METRIC = "humidity";
+  // The stub answers this metric as for one with an expected interval: each bucket's completeness.
+  private static final String EXPECTED_METRIC = "power";
   private static final Path SCREENSHOTS = Path.of("target", "chart-page");
   private static final Instant FROM = Instant.parse("2026-11-22T14:00:00Z");
   private static final Instant TO = Instant.parse("2026-11-22T14:15:00Z");
@@ -85,6 +88,23 @@ class ChartPageIT {
           timeWeighted("14:09", 19.1, 1.0),
           timeWeighted("14:10", 19.5, 1.0),
           timeWeighted("14:11", 20.3, 1.0));
+
+  // completeness by start: 14:01 received half of what it should, though its readings cover it;
+  // 14:07 is low on both; 14:08's 0.9 is not low; the open 14:12 is still filling and not shaded.
+  private static final Map<Instant, Double> COMPLETENESS =
+      Map.ofEntries(
+          Map.entry(minute("14:00"), 1.0),
+          Map.entry(minute("14:01"), 0.5),
+          Map.entry(minute("14:02"), 0.95),
+          Map.entry(minute("14:03"), 1.0),
+          Map.entry(minute("14:04"), 0.92),
+          Map.entry(minute("14:05"), 1.0),
+          Map.entry(minute("14:07"), 0.6),
+          Map.entry(minute("14:08"), 0.9),
+          Map.entry(minute("14:09"), 1.0),
+          Map.entry(minute("14:10"), 1.02),
+          Map.entry(minute("14:11"), 0.98),
+          Map.entry(minute("14:12"), 0.3833));
 
   /** Each closed bucket's p95, by start: a little below its max. The open 14:12 has none. */
   private static final Map<Instant, Double> P95 = p95OfClosedBuckets();
@@ -200,6 +220,32 @@ class ChartPageIT {
   }
 
   @Test
+  void shouldShadeTheClosedBucketsThatHoldTooFewOfTheReadingsExpected() throws IOException {
+    final URI page = page(SENSOR, EXPECTED_METRIC, "1m");
+    final URI withoutExpectation = page(SENSOR, "1m");
+
+    final Path png = chromium.screenshot(page, SCREENSHOTS.resolve("chart-completeness.png"));
+    final Path coverageOnly =
+        chromium.screenshot(withoutExpectation, SCREENSHOTS.resolve("chart-coverage-only.png"));
+    final ChartPage drawn = reader.read(page);
+
+    assertThat(drawn.state()).as(drawn.message()).isEqualTo("ready");
+    assertThat(drawn.buckets()).containsExactlyElementsOf(BUCKETS);
+    assertThat(drawn.completeness()).isEqualTo(COMPLETENESS);
+    assertThat(drawn.lowCompleteness()).containsExactly(minute("14:01"), minute("14:07"));
+    assertThat(drawn.lowCoverage()).containsExactly(minute("14:05"), minute("14:07"));
+    assertThat(drawn.statistics())
+        .containsEntry("resends", "14")
+        .containsEntry("late_readings", "2")
+        .containsEntry("expected", "900")
+        .containsEntry("completeness", "0.7533");
+    // Three shaded buckets in the tint of low coverage, against the two of coverage alone.
+    final int shaded = pixels(readPng(png), 545, near(0xf8e0dd, 8));
+    final int shadedForCoverage = pixels(readPng(coverageOnly), 545, near(0xf8e0dd, 8));
+    assertThat(shaded).as("shaded pixels").isGreaterThan(shadedForCoverage * 5 / 4);
+  }
+
+  @Test
   void shouldAskForPointsAtAnAutomaticResolutionAndSayWhatWasRead() {
     final ChartPage drawn = reader.read(page(SENSOR, "auto"));
 
@@ -282,6 +328,7 @@ class ChartPageIT {
               List.of(
                   series(SENSOR, "temperature"),
                   series(SENSOR, "humidity"),
+                  series(SENSOR, EXPECTED_METRIC),
                   series("sensor-0001", null)),
               "granularities",
               List.of("1m", "1h")));
@@ -321,6 +368,13 @@ class ChartPageIT {
                   bucket.put("twa", figures == null ? null : figures[0]);
                   bucket.put("coverage", figures == null ? null : figures[1]);
                   bucket.put("quantiles", timeWeighted ? quantiles(P95.get(b.start())) : null);
+                  if (EXPECTED_METRIC.equals(query.get("metric"))) {
+                    bucket.put("resends", b.count() % 3);
+                    bucket.put("late_readings", 0);
+                    bucket.put("expected_interval_ms", 1_000);
+                    bucket.put("expected", 60.0);
+                    bucket.put("completeness", COMPLETENESS.get(b.start()));
+                  }
                   bucket.put("open", b.open());
                   return bucket;
                 })
@@ -365,6 +419,13 @@ class ChartPageIT {
     answer.put("quantiles", quantiles);
     answer.put("quantile_relative_accuracy", 0.01);
     answer.put("quantiles_missing", null);
+    if (EXPECTED_METRIC.equals(query.get("metric"))) {
+      answer.put("resends", 14);
+      answer.put("late_readings", 2);
+      answer.put("expected_interval_ms", 1_000);
+      answer.put("expected", 900.0);
+      answer.put("completeness", readings() / 900.0);
+    }
     answer.put("documents_read", 3);
     answer.put("state_windows_read", 1);
     return answer;

@@ -19,8 +19,10 @@ import java.util.regex.Pattern;
  * twa and coverage where it had them, the twa line's pieces ({@code path.twa}), the buckets shaded
  * for low coverage ({@code rect.low-coverage}) and the resolution it says it got ({@code
  * #resolution}); and each bucket's p95 where it had one, and the p95 line's pieces ({@code
- * path.p95}), and the avg line's pieces ({@code path.avg}, closed and open ones). For tests against
- * a stub of the API or a real processor: {@code new ChartPageReader(new
+ * path.p95}), and the avg line's pieces ({@code path.avg}, closed and open ones); and each bucket's
+ * completeness where it had one, and the buckets shaded for low completeness ({@code
+ * rect.low-completeness}, the same band as for low coverage). For tests against a stub of the API
+ * or a real processor: {@code new ChartPageReader(new
  * HeadlessChromium()).read(URI.create("http://host:8080/ui/?..."))}.
  *
  * <p>Regular expressions over Chromium's serialization suffice: it quotes every attribute value
@@ -38,8 +40,8 @@ public final class ChartPageReader {
       Pattern.compile("<path\\b[^>]*\\bclass=\"avg (?:closed|open)\"[^>]*>");
   private static final Pattern TWA_LINE = Pattern.compile("<path\\b[^>]*\\bclass=\"twa\"[^>]*>");
   private static final Pattern P95_LINE = Pattern.compile("<path\\b[^>]*\\bclass=\"p95\"[^>]*>");
-  private static final Pattern LOW_COVERAGE =
-      Pattern.compile("<rect\\b[^>]*\\bclass=\"low-coverage\"[^>]*>");
+  private static final Pattern LOW_COVERAGE = shading("low-coverage");
+  private static final Pattern LOW_COMPLETENESS = shading("low-completeness");
   private static final Pattern RESOLUTION =
       Pattern.compile("<span\\b[^>]*\\bid=\"resolution\"[^>]*>([^<]*)</span>");
   private static final Pattern ATTRIBUTE =
@@ -72,6 +74,9 @@ public final class ChartPageReader {
    * @param avgLines the avg line's pieces in order, each as the number of buckets it passes: it
    *     breaks where buckets are not adjacent (a time without readings), and passes from closed to
    *     open buckets in a piece of its own that starts at the last closed one
+   * @param completeness each bucket's fraction of the readings expected by its start, for the
+   *     buckets that had one
+   * @param lowCompleteness the starts of the buckets shaded for a completeness below 90 %, in order
    */
   public record ChartPage(
       String state,
@@ -86,7 +91,9 @@ public final class ChartPageReader {
       String resolution,
       Map<Instant, Double> p95,
       List<Integer> p95Lines,
-      List<Integer> avgLines) {
+      List<Integer> avgLines,
+      Map<Instant, Double> completeness,
+      List<Instant> lowCompleteness) {
 
     public boolean ready() {
       return "ready".equals(state);
@@ -107,6 +114,7 @@ public final class ChartPageReader {
     final Map<Instant, Double> twa = new LinkedHashMap<>();
     final Map<Instant, Double> coverage = new LinkedHashMap<>();
     final Map<Instant, Double> p95 = new LinkedHashMap<>();
+    final Map<Instant, Double> completeness = new LinkedHashMap<>();
     final Matcher bucket = BUCKET.matcher(dom);
     while (bucket.find()) {
       final Map<String, String> attributes = attributes(bucket.group());
@@ -120,6 +128,9 @@ public final class ChartPageReader {
       }
       if (attributes.containsKey("data-p95")) {
         p95.put(drawn.start(), Double.parseDouble(attributes.get("data-p95")));
+      }
+      if (attributes.containsKey("data-completeness")) {
+        completeness.put(drawn.start(), Double.parseDouble(attributes.get("data-completeness")));
       }
     }
     final List<Integer> twaLines = new ArrayList<>();
@@ -137,11 +148,8 @@ public final class ChartPageReader {
     while (avgLine.find()) {
       avgLines.add(Integer.parseInt(required(attributes(avgLine.group()), "data-points")));
     }
-    final List<Instant> lowCoverage = new ArrayList<>();
-    final Matcher shade = LOW_COVERAGE.matcher(dom);
-    while (shade.find()) {
-      lowCoverage.add(Instant.parse(required(attributes(shade.group()), "data-start")));
-    }
+    final List<Instant> lowCoverage = shadedStarts(LOW_COVERAGE, dom);
+    final List<Instant> lowCompleteness = shadedStarts(LOW_COMPLETENESS, dom);
     final Matcher resolution = RESOLUTION.matcher(dom);
     final Map<String, String> statistics = new LinkedHashMap<>();
     final Matcher statistic = STATISTIC.matcher(dom);
@@ -161,7 +169,24 @@ public final class ChartPageReader {
         resolution.find() ? unescape(resolution.group(1)) : "",
         p95,
         p95Lines,
-        avgLines);
+        avgLines,
+        completeness,
+        lowCompleteness);
+  }
+
+  /** A shading band whose classes include {@code reason}. */
+  private static Pattern shading(final String reason) {
+    return Pattern.compile(
+        "<rect\\b[^>]*\\bclass=\"(?:[^\"]* )?" + reason + "(?: [^\"]*)?\"[^>]*>");
+  }
+
+  private static List<Instant> shadedStarts(final Pattern shading, final String dom) {
+    final List<Instant> starts = new ArrayList<>();
+    final Matcher shade = shading.matcher(dom);
+    while (shade.find()) {
+      starts.add(Instant.parse(required(attributes(shade.group()), "data-start")));
+    }
+    return starts;
   }
 
   private static DrawnBucket drawnBucket(final Map<String, String> attributes) {

@@ -76,6 +76,33 @@ class ChartPageReaderTest {
   }
 
   @Test
+  void shouldReadABandShadedForLowCoverageAndLowCompletenessAsBoth() {
+    final String dom =
+        """
+        <html><body><p id="status" data-state="ready" data-message=""></p>
+        <svg id="plot"><g class="coverage">\
+        <rect class="low-completeness" x="70" y="40" width="17.8" height="330" \
+        data-start="2026-11-22T14:00:00Z" data-completeness="0.5"></rect>\
+        <rect class="low-coverage low-completeness" x="88" y="40" width="17.8" height="330" \
+        data-start="2026-11-22T14:01:00Z" data-coverage="0.6" data-completeness="0.7"></rect>\
+        </g><g class="buckets">\
+        <rect class="bucket" x="70" y="40" width="17.8" height="330" \
+        data-start="2026-11-22T14:00:00Z" data-end="2026-11-22T14:01:00Z" data-count="30" \
+        data-min="19.1" data-avg="20" data-max="21" data-open="false" \
+        data-completeness="0.5"></rect></g></svg></body></html>
+        """;
+
+    final ChartPage page = ChartPageReader.parse(dom);
+
+    assertThat(page.lowCoverage()).containsExactly(Instant.parse("2026-11-22T14:01:00Z"));
+    assertThat(page.lowCompleteness())
+        .containsExactly(
+            Instant.parse("2026-11-22T14:00:00Z"), Instant.parse("2026-11-22T14:01:00Z"));
+    assertThat(page.completeness())
+        .containsExactly(Map.entry(Instant.parse("2026-11-22T14:00:00Z"), 0.5));
+  }
+
+  @Test
   void shouldRefuseAPageThatIsNotTheChart() {
     assertThatThrownBy(() -> ChartPageReader.parse("<html><body>not found</body></html>"))
         .isInstanceOf(IllegalArgumentException.class)
