@@ -11,6 +11,7 @@ import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.Measurement;
 import io.bucketer.buckets.Retention;
 import io.bucketer.buckets.SeriesKey;
+import io.bucketer.buckets.WindowQuality;
 import io.bucketer.embedded.EmbeddedMongoServer;
 import io.bucketer.metrics.BucketerMetrics;
 import io.bucketer.query.ChartPoint;
@@ -100,6 +101,23 @@ class LiveSeriesQueriesTest {
           BucketTopologyTest.frame(
               reading(FRESH, new Measurement(at(12, 57) + second * 1_000L, second))));
     }
+    // resends, which change no figure: the first five of the fresh series' open minute, and one
+    // reading of 12:41, closed and written, which no new revision tells MongoDB of
+    for (int second = 0; second < 5; second++) {
+      input.pipeInput(
+          null,
+          BucketTopologyTest.frame(
+              reading(FRESH, new Measurement(at(12, 57) + second * 1_000L, second))));
+    }
+    input.pipeInput(
+        null,
+        BucketTopologyTest.frame(
+            reading(
+                SERIES,
+                onTime.stream()
+                    .filter(m -> m.timestamp() >= at(12, 41))
+                    .findFirst()
+                    .orElseThrow())));
 
     final List<ClosedBucket> closed = topics.buckets().readValuesToList();
     final List<ClosedBucket> ofSeries =
@@ -275,6 +293,27 @@ class LiveSeriesQueriesTest {
     final SeriesQueries.Windows hours = queries.windows(SERIES, HOUR, at(10, 0), at(13, 0), live);
     assertWindowsEqualSent(hours.windows(), HOUR, at(10, 0), at(13, 0));
     assertThat(hours.windows()).extracting(WindowTotals::open).containsExactly(false, false, true);
+  }
+
+  @Test
+  void shouldCountTheResendsAndLateReadingsOfTheWindowsTheStateHolds() {
+    final Statistics lateMinute = queries.statistics(SERIES, at(12, 40), at(12, 41), live);
+    final Statistics resentMinute = queries.statistics(SERIES, at(12, 41), at(12, 42), live);
+    final Statistics openHour = queries.statistics(SERIES, at(12, 0), at(13, 0), live);
+    final Statistics fresh = queries.statistics(FRESH, at(12, 0), at(13, 0), live);
+    final SeriesQueries.Points freshMinutes =
+        queries.points(FRESH, Resolution.of(MINUTE, at(12, 0), at(13, 0)), GapFill.NONE, live);
+
+    // the state's counts, newer than what MongoDB holds of these minutes
+    assertThat(lateMinute.quality().counts()).isEqualTo(new WindowQuality(0, 1));
+    assertThat(resentMinute.quality().counts()).isEqualTo(new WindowQuality(1, 0));
+    // the open hour took both minutes: their counts are its own
+    assertThat(openHour.documentsRead()).isZero();
+    assertThat(openHour.quality().counts()).isEqualTo(new WindowQuality(1, 1));
+    assertThat(fresh.quality().counts()).isEqualTo(new WindowQuality(5, 0));
+    assertThat(freshMinutes.points()).hasSize(1);
+    assertThat(freshMinutes.quality(freshMinutes.points().get(0)).counts())
+        .isEqualTo(new WindowQuality(5, 0));
   }
 
   @Test
