@@ -7,7 +7,8 @@ import io.bucketer.buckets.WindowQuality;
 /**
  * What one series is expected to send, as the answering process is configured ({@link
  * ExpectedIntervals}): the interval applies to every span asked about, also to stretches without
- * any document (a sensor down for hours) and to windows written before it was set.
+ * any document (a sensor down for hours) and to windows written before it was set. A learned
+ * interval is no interval here: each window learns its own, and a span without readings has none.
  */
 public record ExpectedReadings(SeriesKey series, ExpectedIntervals intervals) {
 

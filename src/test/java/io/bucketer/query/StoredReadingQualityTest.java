@@ -226,13 +226,25 @@ class StoredReadingQualityTest {
   }
 
   @Test
-  void shouldAnswerNoExpectedReadingsWithoutAnInterval() {
-    final Statistics found = withoutInterval.statistics(SERIES, at("11:00"), at("12:00"), state());
+  void shouldAnswerNoExpectedReadingsWithoutAnIntervalOrWithALearnedOne() {
+    final SeriesQueries learned =
+        new SeriesQueries(
+            new StoredBuckets(client.getDatabase("iot"), "buckets_", GRANULARITIES, TIMEOUT),
+            Retention.NONE,
+            Clock.systemUTC(),
+            TimeWeightings.DEFAULT,
+            IntegralUnits.SECONDS,
+            SketchAccuracies.DEFAULT,
+            new ExpectedIntervals(ExpectedIntervals.LEARNED, Map.of()));
 
-    assertThat(found.quality().counts()).isEqualTo(expectedCounts(at("11:00"), at("12:00")));
-    assertThat(found.quality().expectedIntervalMillis()).isEmpty();
-    assertThat(found.quality().expected()).isEmpty();
-    assertThat(found.quality().completeness()).isEmpty();
+    for (final SeriesQueries queries : List.of(withoutInterval, learned)) {
+      final Statistics found = queries.statistics(SERIES, at("11:00"), at("12:00"), state());
+
+      assertThat(found.quality().counts()).isEqualTo(expectedCounts(at("11:00"), at("12:00")));
+      assertThat(found.quality().expectedIntervalMillis()).isEmpty();
+      assertThat(found.quality().expected()).isEmpty();
+      assertThat(found.quality().completeness()).isEmpty();
+    }
   }
 
   @Test
