@@ -4,6 +4,7 @@ import static io.bucketer.buckets.BucketDocumentNames.AVG;
 import static io.bucketer.buckets.BucketDocumentNames.CARRY_IN;
 import static io.bucketer.buckets.BucketDocumentNames.COUNT;
 import static io.bucketer.buckets.BucketDocumentNames.COVERED_MS;
+import static io.bucketer.buckets.BucketDocumentNames.EXPECTED_INTERVAL_MS;
 import static io.bucketer.buckets.BucketDocumentNames.FIRST_TIMESTAMP;
 import static io.bucketer.buckets.BucketDocumentNames.FIRST_VALUE;
 import static io.bucketer.buckets.BucketDocumentNames.GAPS;
@@ -70,6 +71,19 @@ final class StoredStats {
     final long resends = count(fields, RESENDS);
     final long lateReadings = count(fields, LATE_READINGS);
     return resends < 0 || lateReadings < 0 ? null : new WindowQuality(resends, lateReadings);
+  }
+
+  /**
+   * The expected interval a document's {@code window} was written with, in a document of {@code
+   * schemaVersion}; null when it names none, or none a reader can use (not a positive whole
+   * number).
+   */
+  static Long expectedInterval(final BsonDocument window, final int schemaVersion) {
+    if (schemaVersion < QUALITY_VERSION) {
+      return null;
+    }
+    final long interval = count(window, EXPECTED_INTERVAL_MS);
+    return interval > 0 ? interval : null;
   }
 
   /** A count written only when it is not 0: absent is 0; -1 when it is no count. */

@@ -3,6 +3,7 @@ package io.bucketer.query;
 import static io.bucketer.buckets.BucketDocumentNames.BUCKETS;
 import static io.bucketer.buckets.BucketDocumentNames.METRIC;
 import static io.bucketer.buckets.BucketDocumentNames.REVISION;
+import static io.bucketer.buckets.BucketDocumentNames.SCHEMA_VERSION;
 import static io.bucketer.buckets.BucketDocumentNames.SENSOR_ID;
 import static io.bucketer.buckets.BucketDocumentNames.SEQ;
 import static io.bucketer.buckets.BucketDocumentNames.START_DATE;
@@ -21,6 +22,7 @@ import io.bucketer.buckets.Measurement;
 import io.bucketer.buckets.SeriesKey;
 import io.bucketer.buckets.TimeWeighted;
 import io.bucketer.buckets.TimeWeighting;
+import io.bucketer.buckets.WindowQuality;
 import io.bucketer.sketch.ValueSketch;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -64,6 +66,10 @@ public final class StoredWindows {
    *     computed with an interpolation this build does not know
    * @param weighting the max gap and interpolation of that part; null with it
    * @param carryIn the reading the window carries in; null when none
+   * @param quality the window's resends and late readings; null when unknown (documents older than
+   *     schema_version 4)
+   * @param expectedIntervalMillis the expected interval its documents were written with; null when
+   *     they name none (no interval configured, or documents older than schema_version 4)
    */
   public record StoredWindow(
       SeriesKey series,
@@ -73,7 +79,22 @@ public final class StoredWindows {
       ValueSketch sketch,
       TimeWeighted timeWeighted,
       TimeWeighting weighting,
-      Measurement carryIn) {
+      Measurement carryIn,
+      WindowQuality quality,
+      Long expectedIntervalMillis) {
+
+    /** A window whose counts and expected interval are not known. */
+    public StoredWindow(
+        final SeriesKey series,
+        final long start,
+        final int revision,
+        final BucketStats stats,
+        final ValueSketch sketch,
+        final TimeWeighted timeWeighted,
+        final TimeWeighting weighting,
+        final Measurement carryIn) {
+      this(series, start, revision, stats, sketch, timeWeighted, weighting, carryIn, null, null);
+    }
 
     /** A window without a time-weighted part. */
     public StoredWindow(
@@ -82,7 +103,7 @@ public final class StoredWindows {
         final int revision,
         final BucketStats stats,
         final ValueSketch sketch) {
-      this(series, start, revision, stats, sketch, null, null, null);
+      this(series, start, revision, stats, sketch, null, null, null, null, null);
     }
   }
 
@@ -92,7 +113,15 @@ public final class StoredWindows {
   /** Only what a window's totals need: no measurements, no summaries. */
   private static final Bson PROJECTION =
       Projections.include(
-          SENSOR_ID, METRIC, START_DATE, SEQ, BUCKETS, REVISION, UTC_OFFSET_MINUTES, WINDOW);
+          SENSOR_ID,
+          METRIC,
+          START_DATE,
+          SEQ,
+          SCHEMA_VERSION,
+          BUCKETS,
+          REVISION,
+          UTC_OFFSET_MINUTES,
+          WINDOW);
 
   private static final Bson SERIES_TIME_ORDER = Sorts.ascending(SENSOR_ID, METRIC, START_DATE);
 
@@ -322,6 +351,7 @@ public final class StoredWindows {
       }
     }
     final BsonDocument window = first.getDocument(WINDOW);
+    final int version = StoredStats.schemaVersion(first);
     final TimeWeighting weighting = StoredStats.weighting(window);
     final TimeWeighted part =
         weighting == null || StoredStats.unknownInterpolation(window)
@@ -335,7 +365,9 @@ public final class StoredWindows {
         StoredStats.sketch(window, malformedSketches),
         part,
         part == null ? null : weighting,
-        part == null ? null : StoredStats.carryIn(window));
+        part == null ? null : StoredStats.carryIn(window),
+        StoredStats.quality(window, version),
+        StoredStats.expectedInterval(window, version));
   }
 
   private static int seq(final BsonDocument part) {

@@ -12,6 +12,7 @@ import io.bucketer.buckets.ClosedBucket;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.Measurement;
 import io.bucketer.buckets.SeriesKey;
+import io.bucketer.buckets.WindowQuality;
 import io.bucketer.embedded.EmbeddedMongoServer;
 import io.bucketer.query.StoredWindows.StoredWindow;
 import io.bucketer.sink.BucketDocuments;
@@ -21,7 +22,9 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import org.bson.BsonDocument;
+import org.bson.BsonDouble;
 import org.bson.BsonInt32;
+import org.bson.BsonInt64;
 import org.bson.codecs.BsonDocumentCodec;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -122,6 +125,41 @@ class StoredWindowsTest {
     assertThat(read(T0, T0 + 60_000))
         .singleElement()
         .satisfies(window -> assertThat(window.stats().utcOffsetMinutes()).isEqualTo(120));
+  }
+
+  @Test
+  void shouldReadTheCountsAndExpectedIntervalOfSchemaVersionFourAndKnowNoneOfEarlierOnes() {
+    final List<BsonDocument> counted = minute(A, T0, 12, 60);
+    for (final BsonDocument part : counted) {
+      part.put("schema_version", new BsonInt32(4));
+      part.getDocument("window")
+          .append("resends", new BsonInt64(3))
+          .append("expected_interval_ms", new BsonInt64(5_000))
+          .append("expected", new BsonDouble(12));
+    }
+    final List<BsonDocument> uncounted = minute(A, T0 + 60_000, 2, 60);
+    uncounted.forEach(part -> part.put("schema_version", new BsonInt32(3)));
+    // version 4 with no count: none, and without an interval configured
+    final List<BsonDocument> quiet = minute(B, T0, 3, null);
+    for (final BsonDocument part : quiet) {
+      part.put("schema_version", new BsonInt32(4));
+      part.getDocument("window").remove("resends");
+      part.getDocument("window").remove("late_readings");
+      part.getDocument("window").remove("expected_interval_ms");
+    }
+    store(counted);
+    store(uncounted);
+    store(quiet);
+
+    final List<StoredWindow> windows = read(T0, T0 + 120_000);
+
+    assertThat(windows)
+        .extracting(
+            StoredWindow::start, StoredWindow::quality, StoredWindow::expectedIntervalMillis)
+        .containsExactly(
+            tuple(T0, new WindowQuality(3, 0), 5_000L),
+            tuple(T0 + 60_000, null, null),
+            tuple(T0, WindowQuality.NONE, null));
   }
 
   @Test
