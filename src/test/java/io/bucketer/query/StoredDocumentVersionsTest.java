@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.within;
 import io.bucketer.buckets.BucketStats;
 import io.bucketer.buckets.Measurement;
 import io.bucketer.buckets.TimeWeighted;
+import io.bucketer.buckets.WindowQuality;
 import io.bucketer.testing.GoldenFiles;
 import org.bson.BsonDocument;
 import org.bson.RawBsonDocument;
@@ -15,10 +16,49 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The query side reads the golden documents ({@link GoldenFiles}) of every {@code schema_version}:
- * version 3, with the time-weighted parts, version 2, which says so, and version 1, which has no
- * {@code schema_version} and, from the oldest builds, no first and last values or spread.
+ * version 4, with the counts of resends and late readings, version 3, with the time-weighted parts,
+ * version 2, which says so, and version 1, which has no {@code schema_version} and, from the oldest
+ * builds, no first and last values or spread.
  */
 class StoredDocumentVersionsTest {
+
+  @Test
+  void shouldReadTheCountsAndExpectedIntervalOfASchemaVersionFourDocument() {
+    final BsonDocument hour = new RawBsonDocument(GoldenFiles.read("bucket-document-v4-1h.bson"));
+    final BsonDocument part =
+        new RawBsonDocument(GoldenFiles.read("bucket-document-v4-1m-part-2-of-2.bson"));
+    final int version = StoredStats.schemaVersion(hour);
+
+    assertThat(version).isEqualTo(4);
+    // the minute before T0 took a late reading, the minute T0 a resend; the hour counts both
+    assertThat(StoredStats.quality(hour.getDocument("window"), version))
+        .isEqualTo(new WindowQuality(1, 1));
+    assertThat(StoredStats.quality(hour.getArray("summaries").get(0).asDocument(), version))
+        .isEqualTo(new WindowQuality(0, 1));
+    assertThat(StoredStats.quality(hour.getArray("summaries").get(1).asDocument(), version))
+        .isEqualTo(new WindowQuality(1, 0));
+    assertThat(StoredStats.expectedInterval(hour.getDocument("window"), version)).isEqualTo(1_000);
+    // nothing resent or late, known: no count written; and no interval expected
+    assertThat(StoredStats.quality(part.getDocument("window"), StoredStats.schemaVersion(part)))
+        .isEqualTo(WindowQuality.NONE);
+    assertThat(StoredStats.expectedInterval(part.getDocument("window"), 4)).isNull();
+  }
+
+  @Test
+  void shouldKnowNoCountsInDocumentsBeforeSchemaVersionFour() {
+    for (final String name :
+        new String[] {
+          "bucket-document-v3-1h.bson", "bucket-document-v2-1h.bson", "bucket-document-v1-1m.bson"
+        }) {
+      final BsonDocument document = new RawBsonDocument(GoldenFiles.read(name));
+      final int version = StoredStats.schemaVersion(document);
+      assertThat(version).as(name).isLessThan(4);
+      assertThat(StoredStats.quality(document.getDocument("window"), version)).as(name).isNull();
+      assertThat(StoredStats.expectedInterval(document.getDocument("window"), version))
+          .as(name)
+          .isNull();
+    }
+  }
 
   @Test
   void shouldReadTheTimeWeightedPartsOfASchemaVersionThreeDocument() {
