@@ -301,6 +301,7 @@ class LiveSeriesQueriesTest {
     final Statistics resentMinute = queries.statistics(SERIES, at(12, 41), at(12, 42), live);
     final Statistics openHour = queries.statistics(SERIES, at(12, 0), at(13, 0), live);
     final Statistics fresh = queries.statistics(FRESH, at(12, 0), at(13, 0), live);
+    final Statistics storedHours = queries.statistics(SERIES, at(10, 0), at(12, 0), live);
     final SeriesQueries.Points freshMinutes =
         queries.points(FRESH, Resolution.of(MINUTE, at(12, 0), at(13, 0)), GapFill.NONE, live);
 
@@ -311,6 +312,9 @@ class LiveSeriesQueriesTest {
     assertThat(openHour.documentsRead()).isZero();
     assertThat(openHour.quality().counts()).isEqualTo(new WindowQuality(1, 1));
     assertThat(fresh.quality().counts()).isEqualTo(new WindowQuality(5, 0));
+    // the sink's documents count too: none in the hours before, known
+    assertThat(storedHours.documentsRead()).isPositive();
+    assertThat(storedHours.quality().counts()).isEqualTo(WindowQuality.NONE);
     assertThat(freshMinutes.points()).hasSize(1);
     assertThat(freshMinutes.quality(freshMinutes.points().get(0)).counts())
         .isEqualTo(new WindowQuality(5, 0));
