@@ -104,6 +104,8 @@ class QueryApiIT {
                 WindowSettings.IDLE_TIMEOUT, "1h",
                 // hour 09:00 leaves the state once 10:10 has passed: then MongoDB alone answers it
                 WindowSettings.LATENESS_HORIZON, "10m",
+                // the readings come every 5 s: so many are expected
+                WindowSettings.EXPECTED_INTERVAL, "5s",
                 HttpSettings.ADVERTISED_HOST, LoopbackPorts.HOST,
                 HttpSettings.BIND_ADDRESS, LoopbackPorts.HOST));
     ports = LoopbackPorts.free(2);
@@ -174,6 +176,38 @@ class QueryApiIT {
         assertThat(answer.status).isEqualTo(200);
         assertEqualsSent(answer.body, sent(series, range[0], range[1]));
       }
+    }
+  }
+
+  @Test
+  void shouldAnswerTheReadingsExpectedAtTheIntervalConfiguredAndTheWindowsCounts()
+      throws Exception {
+    for (final SeriesKey series : series()) {
+      final JsonNode closed = statistics(ports.get(0), series, NINE, NINE.plusSeconds(3_600)).body;
+      final JsonNode hour =
+          get(ports.get(1), bucketsPath(series, "1h", NINE, NINE.plusSeconds(3_600)))
+              .body
+              .get("buckets")
+              .get(0);
+      final JsonNode minutes =
+          get(ports.get(1), bucketsPath(series, "1m", NINE, NINE.plusSeconds(3_600)))
+              .body
+              .get("buckets");
+
+      assertThat(closed.get("expected_interval_ms").asLong()).isEqualTo(5_000);
+      assertThat(closed.get("expected").asDouble()).isEqualTo(720.0);
+      assertThat(closed.get("completeness").asDouble())
+          .isCloseTo(sent(series, NINE, NINE.plusSeconds(3_600)).size() / 720.0, within(1e-12));
+      // the documents the sink wrote count, and the hour's counts are its minutes'
+      assertThat(closed.get("resends").isIntegralNumber()).as(closed.toString()).isTrue();
+      assertThat(closed.get("late_readings").isIntegralNumber()).as(closed.toString()).isTrue();
+      assertThat(hour.get("resends").asLong())
+          .isEqualTo(closed.get("resends").asLong())
+          .isEqualTo(sum(minutes, "resends"));
+      assertThat(hour.get("late_readings").asLong())
+          .isEqualTo(closed.get("late_readings").asLong())
+          .isEqualTo(sum(minutes, "late_readings"));
+      assertThat(minutes.get(0).get("expected").asDouble()).isEqualTo(12.0);
     }
   }
 
@@ -381,5 +415,15 @@ class QueryApiIT {
       Thread.currentThread().interrupt();
       throw new IllegalStateException(e);
     }
+  }
+
+  /** The sum of {@code field} over {@code points}, each of which must know it. */
+  private static long sum(final JsonNode points, final String field) {
+    long sum = 0;
+    for (final JsonNode point : points) {
+      assertThat(point.get(field).isIntegralNumber()).as(point.toString()).isTrue();
+      sum += point.get(field).asLong();
+    }
+    return sum;
   }
 }
