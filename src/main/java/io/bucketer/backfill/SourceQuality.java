@@ -18,10 +18,10 @@ record SourceQuality(WindowQuality quality, Long expectedIntervalMillis) {
   static final SourceQuality UNKNOWN = new SourceQuality(null, null);
 
   /**
-   * The quality of every source window as the query side's reader gives it: unknown, as long as
-   * {@link io.bucketer.query.StoredWindows} does not read the counts and expected interval of a
-   * window's documents. Then every window a backfill builds has unknown counts and no expected
-   * interval (its documents are {@code schema_version} 3), never made-up ones.
+   * The quality of every source window as its documents say (the query side's reader): unknown for
+   * a document older than {@code schema_version} 4, and then the window a backfill builds from it
+   * is written without counts (version 3), never with made-up ones.
    */
-  static final Function<StoredWindow, SourceQuality> AS_READ = stored -> UNKNOWN;
+  static final Function<StoredWindow, SourceQuality> AS_READ =
+      stored -> new SourceQuality(stored.quality(), stored.expectedIntervalMillis());
 }

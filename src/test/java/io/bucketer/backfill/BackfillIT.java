@@ -58,9 +58,8 @@ import reactor.core.publisher.Flux;
  * only 1m and 1h; each writes its buckets with the sink's writer into a database of its own in the
  * MongoDB stand-in. Backfilling 15m and 1d into B must then give A's documents: the same ids, and
  * per document the same counts, sums, extremes, first and last readings, summaries, cutting into
- * documents and revisions, with the average and deviation equal to rounding. Not yet the same
- * counts of resends and late readings: a backfill does not know its source windows' ({@link
- * SourceQuality#AS_READ}), and writes its windows' as unknown (see {@link #COUNTS}).
+ * documents and revisions, and counts of resends and late readings, with the average and deviation
+ * equal to rounding.
  *
  * <p>The readings are multiples of 1/16 well below 2^40, so every sum of them is exact whatever the
  * order of the additions: the stream adds a late reading to a coarse window's running sum, a
@@ -217,8 +216,8 @@ class BackfillIT {
                 .getInt64("late_readings")
                 .getValue())
         .isEqualTo(1);
-    assertCountsUnknown(quartersOfB);
-    assertCountsUnknown(daysOfB);
+    assertCountsKnown(quartersOfB);
+    assertCountsKnown(daysOfB);
     assertEqualToRounding(quartersOfB, quartersOfA, Set.of());
     // boiler-2's late reading was the first of its minute, quarter and hour, and reached day one
     // when it had closed: the stream's day counts it as a revision, and no source window does.
@@ -271,7 +270,7 @@ class BackfillIT {
     final BackfillCounts repaired =
         backfill("added-later", List.of(HOUR), new Backfill.Mode(true, false), repairLines);
     final Map<String, BsonDocument> hoursOfB = documents("added-later", HOUR);
-    assertCountsUnknown(hoursOfB);
+    assertCountsKnown(hoursOfB);
     assertEqualToRounding(hoursOfB, hoursOfA, hoursOfA.keySet());
     hoursOfB.forEach(
         (id, hour) ->
@@ -552,7 +551,7 @@ class BackfillIT {
    * Every document of {@code actual} equals {@code expected}'s of the same id, but that averages
    * deviations, integrals and time-weighted averages (at the top, in the window and in each
    * summary) are equal to a relative 1e-12, that the revisions of the documents of {@code
-   * revisedOtherwise} may differ, and but for the {@link #COUNTS}.
+   * revisedOtherwise} may differ.
    */
   private static void assertEqualToRounding(
       final Map<String, BsonDocument> actual,
@@ -580,40 +579,12 @@ class BackfillIT {
 
   private static final Set<String> ROUNDED = Set.of("avg", "stddev", "integral", "twa");
 
-  /**
-   * The counts of resends and late readings, and the {@code schema_version} that says whether they
-   * are known, which {@link #assertEqualToRounding} leaves out: a backfill does not know its source
-   * windows' counts as long as the query side's reader does not read them ({@link
-   * SourceQuality#AS_READ}), so it writes its windows at version 3, without counts (unknown), where
-   * the stream writes version 4 with them. {@link #assertCountsKnown} and {@link
-   * #assertCountsUnknown} check each side.
-   */
-  private static final Set<String> COUNTS = Set.of("schema_version", "resends", "late_readings");
-
-  /** The stream's documents, version 4: a count absent from them is 0. */
+  /** Documents of version 4, whose counts are known: a count absent from them is 0. */
   private static void assertCountsKnown(final Map<String, BsonDocument> documents) {
     assertThat(documents)
         .allSatisfy(
             (id, document) ->
                 assertThat(document.getInt32("schema_version").getValue()).as(id).isEqualTo(4));
-  }
-
-  /** A backfill's documents, version 3 and without counts: unknown, not 0. */
-  private static void assertCountsUnknown(final Map<String, BsonDocument> documents) {
-    assertThat(documents)
-        .allSatisfy(
-            (id, document) -> {
-              assertThat(document.getInt32("schema_version").getValue()).as(id).isEqualTo(3);
-              final List<BsonDocument> withCounts = new ArrayList<>();
-              withCounts.add(document.getDocument("window"));
-              document
-                  .getArray("summaries", new BsonArray())
-                  .forEach(summary -> withCounts.add(summary.asDocument()));
-              assertThat(withCounts)
-                  .as(id)
-                  .allSatisfy(
-                      fields -> assertThat(fields).doesNotContainKeys("resends", "late_readings"));
-            });
   }
 
   /**
@@ -626,9 +597,6 @@ class BackfillIT {
     for (final Map.Entry<String, BsonValue> field : document.entrySet()) {
       final String name = field.getKey();
       final BsonValue value = field.getValue();
-      if (COUNTS.contains(name)) {
-        continue;
-      }
       if (ROUNDED.contains(name)) {
         rounded.put(path + name, value.asNumber().doubleValue());
       } else if (value.isDocument() && !name.equals("_id")) {
