@@ -90,8 +90,10 @@ final class SeriesAnswers {
 
   /**
    * How the readings arrived: {@code resends} and {@code late_readings} of the windows read (null
-   * when a window read does not know them), and, where an interval is configured, the readings
-   * {@code expected} and the {@code completeness} (null otherwise).
+   * when a window read does not know them), the configured {@code expected_interval_ms} and, for a
+   * metric that learns its interval, the {@code learned_interval_ms} of the windows read (each null
+   * otherwise), and, where either is known, the readings {@code expected} and the {@code
+   * completeness} (null otherwise).
    */
   private static void quality(final Map<String, Object> body, final ReadingQuality found) {
     final WindowQuality counts = found.counts();
@@ -101,6 +103,11 @@ final class SeriesAnswers {
         "expected_interval_ms",
         found.expectedIntervalMillis().isPresent()
             ? found.expectedIntervalMillis().getAsLong()
+            : null);
+    body.put(
+        "learned_interval_ms",
+        found.learnedIntervalMillis().isPresent()
+            ? found.learnedIntervalMillis().getAsLong()
             : null);
     body.put("expected", found.expected().isPresent() ? found.expected().getAsDouble() : null);
     body.put(

@@ -63,7 +63,8 @@ final class PointMerge {
    * One point {@code [start, start + point)} from its windows with readings, in start order: their
    * readings' totals (each window's taken as later than the one before), open while any window is,
    * and their resends and late readings added up (unknown when a window's are; the windows without
-   * readings count none).
+   * readings count none), and the weighted median of their learned intervals ({@link
+   * LearnedIntervals}: each window's weighted by its readings).
    *
    * @param before the window with readings before the point, or null when none was read
    * @param after the window with readings after the point, or null when none was read
@@ -90,7 +91,8 @@ final class PointMerge {
         timeWeighted(point, start, windows, before, after),
         null,
         sketch(windows),
-        quality);
+        quality,
+        LearnedIntervals.medianOf(windows));
   }
 
   /**

@@ -19,9 +19,12 @@ import io.bucketer.sketch.ValueSketch;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
+import java.util.OptionalLong;
 
 /**
  * The read path: statistics of a series over a range, and its windows of one granularity, from
@@ -160,14 +163,22 @@ public final class SeriesQueries {
 
     /**
      * How {@code point}'s readings arrived, over its whole span: its windows' counts added up, and
-     * the readings expected in the span. A point without readings has counted no resend and no late
-     * reading (each is a reading its window holds), whatever fills it.
+     * the readings expected in the span, at the configured interval or at the one its windows
+     * learned. A point without readings has counted no resend and no late reading (each is a
+     * reading its window holds), whatever fills it, and has learned no interval.
      */
     public ReadingQuality quality(final ChartPoint point) {
-      return point instanceof ChartPoint.Measured measured
-          ? expected.of(
-              point.start(), point.end(), measured.totals().count(), measured.totals().quality())
-          : expected.of(point.start(), point.end(), 0, WindowQuality.NONE);
+      if (point instanceof ChartPoint.Measured measured) {
+        final WindowTotals totals = measured.totals();
+        final Long learned = totals.learnedIntervalMillis();
+        return expected.of(
+            point.start(),
+            point.end(),
+            totals.count(),
+            totals.quality(),
+            learned == null ? OptionalLong.empty() : OptionalLong.of(learned));
+      }
+      return expected.of(point.start(), point.end(), 0, WindowQuality.NONE);
     }
   }
 
@@ -268,8 +279,9 @@ public final class SeriesQueries {
               : plan.granularities().get(0),
           part.from());
     }
-    final SeriesView view = new SeriesView(series, stored, live, plan);
     final TimeWeighting how = weightings.of(series);
+    final boolean learns = expectedIntervals.learns(series);
+    final SeriesView view = new SeriesView(series, stored, live, plan, learns ? how : null);
     final RangeTimeWeight timeWeight =
         new RangeTimeWeight(
             from,
@@ -282,6 +294,7 @@ public final class SeriesQueries {
     final RangeQuantiles quantiles =
         new RangeQuantiles(accuracies.of(series), view::readingsOf, view::fromState);
     final RangeCounts counts = new RangeCounts();
+    final LearnedIntervals intervals = new LearnedIntervals();
     // The parts come in time order, so each merges in as the later one.
     BucketStats stats = null;
     for (final RangePlan.Part part : parts) {
@@ -292,11 +305,21 @@ public final class SeriesQueries {
           timeWeight.window(window);
           quantiles.window(window);
           counts.window(window);
+          if (learns) {
+            intervals.add(
+                view.fromState(window)
+                    ? view.learnedInterval(window)
+                    : window.learnedIntervalMillis(),
+                window.count());
+          }
         }
       } else {
         final StoredBuckets.Stretch stretch = view.stretch(part.from(), part.to());
         final List<Measurement> readings = stretch.readings();
         counts.cut(stretch.windows());
+        if (learns) {
+          cutIntervals(intervals, stretch);
+        }
         timeWeight.readings(part.from(), part.to(), readings);
         quantiles.readings(readings);
         if (!readings.isEmpty()) {
@@ -316,9 +339,24 @@ public final class SeriesQueries {
             folded.missing()),
         quantiles.finish(),
         new ExpectedReadings(series, expectedIntervals)
-            .of(from, to, stats == null ? 0 : stats.count(), counts.finish()),
+            .of(from, to, stats == null ? 0 : stats.count(), counts.finish(), intervals.median()),
         view.documentsRead(),
         view.stateWindowsRead());
+  }
+
+  /**
+   * Adds the learned intervals of the finest windows a stretch read raw, each weighted by the
+   * readings it gives the stretch, not by all of its own: a range that cuts a minute holds only
+   * part of it.
+   */
+  private void cutIntervals(final LearnedIntervals intervals, final StoredBuckets.Stretch stretch) {
+    final Granularity finest = plan.granularities().get(0);
+    final Map<Long, Long> readingsByWindow = new HashMap<>();
+    for (final Measurement reading : stretch.readings()) {
+      readingsByWindow.merge(finest.windowStart(reading.timestamp()), 1L, Long::sum);
+    }
+    readingsByWindow.forEach(
+        (start, readings) -> intervals.add(stretch.learnedIntervals().get(start), readings));
   }
 
   /**
@@ -360,7 +398,13 @@ public final class SeriesQueries {
       throw new IllegalArgumentException("not a configured granularity: " + granularity);
     }
     checkKept(stored.documentsOf(granularity), resolution.firstStart());
-    final SeriesView view = new SeriesView(series, stored, live, plan);
+    final SeriesView view =
+        new SeriesView(
+            series,
+            stored,
+            live,
+            plan,
+            expectedIntervals.learns(series) ? weightings.of(series) : null);
     final List<WindowTotals> windows =
         withStateParts(
             series, view, view.windows(granularity, resolution.firstStart(), resolution.lastEnd()));
@@ -378,15 +422,23 @@ public final class SeriesQueries {
    * processor's state, which keeps neither, computed from its readings there as a range's
    * statistics compute them: an open window's as if it closed now. Its part stays unknown when the
    * reading held into it (or, with linear interpolation, the one after a closed window) cannot be
-   * told.
+   * told. For a series that learns its interval, each such window also learns its own from its
+   * readings ({@link SeriesView#learnedInterval}), also one whose document lent it the rest: a
+   * minute read from its hour's summary would have the hour's.
    */
   private List<WindowTotals> withStateParts(
       final SeriesKey series, final SeriesView view, final List<WindowTotals> windows) {
     final TimeWeighting how = weightings.of(series);
     final OptionalDouble accuracy = accuracies.of(series);
     final List<WindowTotals> completed = new ArrayList<>(windows.size());
-    for (final WindowTotals window : windows) {
-      if (!view.fromState(window) || window.timeWeighted() != null) {
+    for (final WindowTotals stateOrStored : windows) {
+      if (!view.fromState(stateOrStored)) {
+        completed.add(stateOrStored);
+        continue;
+      }
+      final WindowTotals window =
+          stateOrStored.withLearnedInterval(view.learnedInterval(stateOrStored));
+      if (window.timeWeighted() != null) {
         completed.add(window);
         continue;
       }
@@ -418,7 +470,8 @@ public final class SeriesQueries {
               accuracy.isPresent()
                   ? ValueSketch.of(readings, Measurement::value, accuracy.getAsDouble())
                   : null,
-              window.quality()));
+              window.quality(),
+              window.learnedIntervalMillis()));
     }
     return completed;
   }

@@ -1,9 +1,11 @@
 package io.bucketer.query;
 
 import io.bucketer.buckets.Granularity;
+import io.bucketer.buckets.LearnedInterval;
 import io.bucketer.buckets.Measurement;
 import io.bucketer.buckets.RollupPlan;
 import io.bucketer.buckets.SeriesKey;
+import io.bucketer.buckets.TimeWeighting;
 import io.bucketer.buckets.WindowQuality;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -30,6 +32,13 @@ final class SeriesView {
   private final StoredBuckets stored;
   private final LiveWindows live;
   private final RollupPlan plan;
+
+  /**
+   * The series' weighting when it learns its interval, whose max gap bounds the reading a window
+   * carries in; null when it does not learn one.
+   */
+  private final TimeWeighting learnsWith;
+
   private long documentsRead;
   private long stateWindowsRead;
 
@@ -39,15 +48,34 @@ final class SeriesView {
   /** The readings of windows of the state, read once for all the fields computed from them. */
   private final Map<String, List<Measurement>> stateReadings = new HashMap<>();
 
+  /** The readings before a time, by time and look-back: a window's carry-in is asked for twice. */
+  private final Map<String, StoredBuckets.NearReading> readingsBefore = new HashMap<>();
+
+  /** A view of a series that does not learn its interval. */
   SeriesView(
       final SeriesKey series,
       final StoredBuckets stored,
       final LiveWindows live,
       final RollupPlan plan) {
+    this(series, stored, live, plan, null);
+  }
+
+  /**
+   * @param learnsWith the series' weighting when it learns its interval: the state's windows then
+   *     learn theirs from their readings, as the processor does when it writes them; null when it
+   *     does not learn one
+   */
+  SeriesView(
+      final SeriesKey series,
+      final StoredBuckets stored,
+      final LiveWindows live,
+      final RollupPlan plan,
+      final TimeWeighting learnsWith) {
     this.series = series;
     this.stored = stored;
     this.live = live;
     this.plan = plan;
+    this.learnsWith = learnsWith;
   }
 
   /** The windows of {@code granularity} starting in {@code [from, to)} that have readings. */
@@ -113,6 +141,30 @@ final class SeriesView {
   }
 
   /**
+   * The interval {@code window}, one of the state's ({@link #fromState}), learns from its readings
+   * there and the reading it carries in, as the processor learns it when it writes the window
+   * ({@link LearnedInterval}); null when the series does not learn one, when the window cannot tell
+   * (a single reading, none carried in), or when not every reading of it is in the state's log. A
+   * carried-in reading the documents cannot tell (written before schema_version 3) is left out: one
+   * interval more or less hardly moves a median.
+   */
+  Long learnedInterval(final WindowTotals window) {
+    return learnsWith == null ? null : learned(window.start(), readingsOf(window), window.count());
+  }
+
+  private Long learned(final long start, final List<Measurement> readings, final long count) {
+    if (readings.size() != count) {
+      return null;
+    }
+    final long maxGap = learnsWith.maxGapMillis();
+    final Measurement before = readingBefore(start, maxGap).reading();
+    // The processor carries in a reading only while its hold reaches into the window.
+    final Measurement carryIn =
+        before != null && before.timestamp() + maxGap > start ? before : null;
+    return LearnedInterval.of(carryIn, readings);
+  }
+
+  /**
    * The state's window, which is newer than MongoDB's; with the stored time-weighted part and
    * quantile sketch when the window has closed and its document holds the same readings (the state
    * keeps neither of its own). Its resends and late readings are the state's always: a resend does
@@ -142,18 +194,24 @@ final class SeriesView {
    * from the state's reading log while it holds that window, else from MongoDB.
    */
   List<Measurement> measurements(final long from, final long to) {
-    return stretch(from, to).readings();
+    return stretch(from, to, false).readings();
   }
 
   /**
    * The readings with {@code from <= timestamp < to}, as {@link #measurements} reads them, and the
    * resends and late readings of the finest windows they were read from (the state's, where it
-   * holds the window).
+   * holds the window), and, for a series that learns its interval, those windows' learned intervals
+   * (a window of the state's learned from its readings there).
    */
   StoredBuckets.Stretch stretch(final long from, final long to) {
+    return stretch(from, to, learnsWith != null);
+  }
+
+  private StoredBuckets.Stretch stretch(final long from, final long to, final boolean learn) {
     final Granularity finest = plan.granularities().get(0);
     final List<Measurement> found = new ArrayList<>();
     final Map<Long, WindowQuality> windows = new HashMap<>();
+    final Map<Long, Long> learned = new HashMap<>();
     for (long start = finest.windowStart(from); start < to; start = finest.windowEnd(start)) {
       final long stretchFrom = Math.max(from, start);
       final long stretchTo = Math.min(to, finest.windowEnd(start));
@@ -164,13 +222,25 @@ final class SeriesView {
         documentsRead += fromMongo.documentsRead();
         found.addAll(fromMongo.found().readings());
         windows.putAll(fromMongo.found().windows());
+        learned.putAll(fromMongo.found().learnedIntervals());
       } else {
         stateWindowsRead++;
         found.addAll(live.measurements(series, stretchFrom, stretchTo));
         windows.put(start, held.get(0).quality());
+        if (learn) {
+          // The whole window's readings, not the stretch's: it learns from all of them.
+          final Long interval =
+              learned(
+                  start,
+                  live.measurements(series, start, finest.windowEnd(start)),
+                  held.get(0).stats().count());
+          if (interval != null) {
+            learned.put(start, interval);
+          }
+        }
       }
     }
-    return new StoredBuckets.Stretch(found, windows);
+    return new StoredBuckets.Stretch(found, windows, learned);
   }
 
   /**
@@ -179,6 +249,17 @@ final class SeriesView {
    * documents know it.
    */
   StoredBuckets.NearReading readingBefore(final long time, final long lookBackMillis) {
+    final String key = time + "-" + lookBackMillis;
+    final StoredBuckets.NearReading known = readingsBefore.get(key);
+    if (known != null) {
+      return known;
+    }
+    final StoredBuckets.NearReading found = findReadingBefore(time, lookBackMillis);
+    readingsBefore.put(key, found);
+    return found;
+  }
+
+  private StoredBuckets.NearReading findReadingBefore(final long time, final long lookBackMillis) {
     final List<Measurement> held = live.measurements(series, time - lookBackMillis, time);
     if (!held.isEmpty()) {
       stateWindowsRead++;

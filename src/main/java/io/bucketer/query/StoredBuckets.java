@@ -5,6 +5,7 @@ import static io.bucketer.buckets.BucketDocumentNames.ID;
 import static io.bucketer.buckets.BucketDocumentNames.INTERPOLATION;
 import static io.bucketer.buckets.BucketDocumentNames.LAST_TIMESTAMP;
 import static io.bucketer.buckets.BucketDocumentNames.LATE_READINGS;
+import static io.bucketer.buckets.BucketDocumentNames.LEARNED_INTERVAL_MS;
 import static io.bucketer.buckets.BucketDocumentNames.MAX_GAP_MS;
 import static io.bucketer.buckets.BucketDocumentNames.MEASUREMENTS;
 import static io.bucketer.buckets.BucketDocumentNames.METRIC;
@@ -219,7 +220,8 @@ public final class StoredBuckets {
                 SCHEMA_VERSION,
                 SUMMARIES,
                 WINDOW + "." + MAX_GAP_MS,
-                WINDOW + "." + INTERPOLATION));
+                WINDOW + "." + INTERPOLATION,
+                WINDOW + "." + LEARNED_INTERVAL_MS));
     final List<WindowTotals> windows = new ArrayList<>();
     final Set<Long> covered = new HashSet<>();
     for (final BsonDocument document : documents) {
@@ -228,6 +230,8 @@ public final class StoredBuckets {
       final TimeWeighting weighting = StoredStats.weighting(coarseWindow);
       final boolean partsUnknown = StoredStats.unknownInterpolation(coarseWindow);
       final int version = StoredStats.schemaVersion(document);
+      // A summary learns no interval of its own: its window takes the document's.
+      final Long learned = StoredStats.learnedInterval(coarseWindow, version);
       for (final BsonValue value : document.getArray(SUMMARIES)) {
         final BsonDocument summary = value.asDocument();
         final long start = summary.getDateTime(START_DATE).getValue();
@@ -241,7 +245,8 @@ public final class StoredBuckets {
                   partsUnknown ? null : StoredStats.timeWeighted(summary),
                   weighting,
                   StoredStats.sketch(summary, malformedSketches),
-                  StoredStats.quality(summary, version)));
+                  StoredStats.quality(summary, version),
+                  learned));
         }
       }
     }
@@ -262,6 +267,7 @@ public final class StoredBuckets {
     for (final BsonDocument bucket : documents) {
       final long start = bucket.getDateTime(START_DATE).getValue();
       final BsonDocument window = bucket.getDocument(WINDOW);
+      final int version = StoredStats.schemaVersion(bucket);
       windows.add(
           new WindowTotals(
               granularity,
@@ -271,7 +277,8 @@ public final class StoredBuckets {
               StoredStats.unknownInterpolation(window) ? null : StoredStats.timeWeighted(window),
               StoredStats.weighting(window),
               StoredStats.sketch(window, malformedSketches),
-              StoredStats.quality(window, StoredStats.schemaVersion(bucket))));
+              StoredStats.quality(window, version),
+              StoredStats.learnedInterval(window, version)));
     }
     windows.sort(Comparator.comparingLong(WindowTotals::start));
     return new Read<>(windows, documents.size());
@@ -285,8 +292,13 @@ public final class StoredBuckets {
    * @param windows the resends and late readings of each stored finest window that overlaps the
    *     stretch, by its start, each null when unknown (a document written before schema_version 4);
    *     a window without readings is not stored, and counts none
+   * @param learnedIntervals the learned interval of each of those windows that has one, by its
+   *     start: the windows whose readings the stretch reads raw
    */
-  public record Stretch(List<Measurement> readings, Map<Long, WindowQuality> windows) {}
+  public record Stretch(
+      List<Measurement> readings,
+      Map<Long, WindowQuality> windows,
+      Map<Long, Long> learnedIntervals) {}
 
   /** The stored readings of {@code series} with {@code from <= timestamp < to}, in time order. */
   public Read<List<Measurement>> measurements(
@@ -317,16 +329,22 @@ public final class StoredBuckets {
                 SEQ,
                 SCHEMA_VERSION,
                 WINDOW + "." + RESENDS,
-                WINDOW + "." + LATE_READINGS));
+                WINDOW + "." + LATE_READINGS,
+                WINDOW + "." + LEARNED_INTERVAL_MS));
     final List<Measurement> measurements = new ArrayList<>();
     final Map<Long, WindowQuality> windows = new HashMap<>();
+    final Map<Long, Long> learned = new HashMap<>();
     for (final BsonDocument bucket : documents) {
       // The window's counts are in its first document, as its totals are.
       if (bucket.getInt32(SEQ, new BsonInt32(0)).getValue() == 0) {
-        windows.put(
-            bucket.getDateTime(START_DATE).getValue(),
-            StoredStats.quality(
-                bucket.getDocument(WINDOW, new BsonDocument()), StoredStats.schemaVersion(bucket)));
+        final long start = bucket.getDateTime(START_DATE).getValue();
+        final BsonDocument window = bucket.getDocument(WINDOW, new BsonDocument());
+        final int version = StoredStats.schemaVersion(bucket);
+        windows.put(start, StoredStats.quality(window, version));
+        final Long interval = StoredStats.learnedInterval(window, version);
+        if (interval != null) {
+          learned.put(start, interval);
+        }
       }
       for (final BsonValue value : bucket.getArray(MEASUREMENTS)) {
         final BsonDocument measurement = value.asDocument();
@@ -337,7 +355,7 @@ public final class StoredBuckets {
       }
     }
     measurements.sort(Comparator.comparingLong(Measurement::timestamp));
-    return new Read<>(new Stretch(measurements, windows), documents.size());
+    return new Read<>(new Stretch(measurements, windows, learned), documents.size());
   }
 
   /**

@@ -15,6 +15,7 @@ import static io.bucketer.buckets.BucketDocumentNames.INTERPOLATION;
 import static io.bucketer.buckets.BucketDocumentNames.LAST_TIMESTAMP;
 import static io.bucketer.buckets.BucketDocumentNames.LAST_VALUE;
 import static io.bucketer.buckets.BucketDocumentNames.LATE_READINGS;
+import static io.bucketer.buckets.BucketDocumentNames.LEARNED_INTERVAL_MS;
 import static io.bucketer.buckets.BucketDocumentNames.LONGEST_GAP_MS;
 import static io.bucketer.buckets.BucketDocumentNames.MAX;
 import static io.bucketer.buckets.BucketDocumentNames.MAX_GAP_MS;
@@ -83,6 +84,20 @@ final class StoredStats {
       return null;
     }
     final long interval = count(window, EXPECTED_INTERVAL_MS);
+    return interval > 0 ? interval : null;
+  }
+
+  /**
+   * The interval a document's {@code window} learned from its readings, in a document of {@code
+   * schemaVersion}; null when it has none (a single reading, a configured interval instead, none
+   * learned) or none a reader can use (not a positive whole number), and before schema_version 4,
+   * which learned none.
+   */
+  static Long learnedInterval(final BsonDocument window, final int schemaVersion) {
+    if (schemaVersion < QUALITY_VERSION) {
+      return null;
+    }
+    final long interval = count(window, LEARNED_INTERVAL_MS);
     return interval > 0 ? interval : null;
   }
 

@@ -21,6 +21,11 @@ import io.bucketer.sketch.ValueSketch;
  *     decode, a window read from the processor's state)
  * @param quality the resends and late readings the window counted; null when unknown (a document
  *     written before schema_version 4)
+ * @param learnedIntervalMillis the window's learned interval, for a metric that learns it: its
+ *     document's {@code window.learned_interval_ms} (a summary's, that of the document holding it),
+ *     or learned from its readings for a window of the processor's state; for a chart point, the
+ *     weighted median of its windows' ({@link LearnedIntervals}). Null when it has none, or the
+ *     metric does not learn one
  */
 public record WindowTotals(
     Granularity granularity,
@@ -30,7 +35,35 @@ public record WindowTotals(
     TimeWeighted timeWeighted,
     TimeWeighting weighting,
     ValueSketch sketch,
-    WindowQuality quality) {
+    WindowQuality quality,
+    Long learnedIntervalMillis) {
+
+  /** Totals without a learned interval. */
+  public WindowTotals(
+      final Granularity granularity,
+      final long start,
+      final BucketStats stats,
+      final boolean open,
+      final TimeWeighted timeWeighted,
+      final TimeWeighting weighting,
+      final ValueSketch sketch,
+      final WindowQuality quality) {
+    this(granularity, start, stats, open, timeWeighted, weighting, sketch, quality, null);
+  }
+
+  /** These totals with {@code learnedIntervalMillis}. */
+  WindowTotals withLearnedInterval(final Long learnedIntervalMillis) {
+    return new WindowTotals(
+        granularity,
+        start,
+        stats,
+        open,
+        timeWeighted,
+        weighting,
+        sketch,
+        quality,
+        learnedIntervalMillis);
+  }
 
   /** Totals whose resends and late readings are not known. */
   public WindowTotals(
@@ -101,7 +134,8 @@ public record WindowTotals(
   /**
    * The totals of both windows' readings, in this window: open while either part is, with the
    * resends and late readings of both (unknown when either's are). Only open parts are added, which
-   * have no time-weighted part and no sketch yet.
+   * have no time-weighted part, no sketch and no learned interval yet: the state's windows learn
+   * theirs from their readings once read ({@link SeriesView#learnedInterval}).
    */
   WindowTotals plus(final WindowTotals other) {
     final boolean otherIsLater = other.stats.lastTimestamp() >= stats.lastTimestamp();
