@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import org.bson.BsonDocument;
 import org.bson.BsonDocumentReader;
+import org.bson.BsonDouble;
 import org.bson.BsonInt32;
 import org.bson.BsonInt64;
 import org.bson.BsonValue;
@@ -62,6 +63,43 @@ public final class CountedDocuments {
       document.getArray(BucketDocumentNames.SUMMARIES).forEach(s -> fields.add(s.asDocument()));
     }
     fields.forEach(f -> stamp(f, WindowQuality.NONE));
+    return document;
+  }
+
+  /**
+   * {@code document} with the interval its window learned, as the sink writes it for a metric whose
+   * interval is learned: {@code window.learned_interval_ms} and the readings {@code expected} at
+   * it; neither when {@code intervalMillis} is null (the window could not tell). Summaries have
+   * none.
+   */
+  public static BsonDocument learned(
+      final BsonDocument document, final Granularity granularity, final Long intervalMillis) {
+    return withInterval(
+        document, granularity, BucketDocumentNames.LEARNED_INTERVAL_MS, intervalMillis);
+  }
+
+  /** {@code document} with a configured interval: {@code window.expected_interval_ms}. */
+  public static BsonDocument configured(
+      final BsonDocument document, final Granularity granularity, final long intervalMillis) {
+    return withInterval(
+        document, granularity, BucketDocumentNames.EXPECTED_INTERVAL_MS, intervalMillis);
+  }
+
+  private static BsonDocument withInterval(
+      final BsonDocument document,
+      final Granularity granularity,
+      final String field,
+      final Long intervalMillis) {
+    final BsonDocument window = document.getDocument(BucketDocumentNames.WINDOW);
+    window.remove(BucketDocumentNames.EXPECTED_INTERVAL_MS);
+    window.remove(BucketDocumentNames.LEARNED_INTERVAL_MS);
+    window.remove(BucketDocumentNames.EXPECTED);
+    if (intervalMillis != null) {
+      window.put(field, new BsonInt64(intervalMillis));
+      window.put(
+          BucketDocumentNames.EXPECTED,
+          new BsonDouble((double) granularity.sizeMillis() / intervalMillis));
+    }
     return document;
   }
 
