@@ -25,7 +25,8 @@ import org.junit.jupiter.api.Test;
  * Resends, late readings, the readings expected and the completeness in the query API's answers,
  * over HTTP: in a range's statistics and in each point of a chart, filled points included; null
  * where a document of schema_version 3 leaves the counts unknown, and where no interval is
- * configured for the metric.
+ * configured for the metric; for a metric whose interval is learned, the one the windows read
+ * learned, weighted by their readings.
  */
 class ReadingQualityApiTest {
 
@@ -34,6 +35,9 @@ class ReadingQualityApiTest {
 
   /** A metric without an expected interval. */
   private static final SeriesKey HUMIDITY = new SeriesKey("sensor-5", "humidity");
+
+  /** A metric whose interval is learned: each window's is in its document. */
+  private static final SeriesKey PRESSURE = new SeriesKey("sensor-5", "pressure");
 
   private static final long TWELVE = Instant.parse("2026-11-22T12:00:00Z").toEpochMilli();
 
@@ -60,7 +64,19 @@ class ReadingQualityApiTest {
   static void serve() {
     api =
         SeriesApiFixture.start(
-            new ExpectedIntervals(0, Map.of("temperature", Duration.ofSeconds(10))));
+            new ExpectedIntervals(
+                0, Map.of("temperature", Duration.ofSeconds(10), "pressure", Duration.ZERO)));
+    api.store(
+        SeriesBuckets.closed(PRESSURE, SeriesApiFixture.GRANULARITIES, READINGS),
+        bucket ->
+            bucket.windowStart() < at("13:00")
+                ? CountedDocuments.learned(
+                    CountedDocuments.of(bucket, MINUTE, COUNTS),
+                    bucket.granularity(),
+                    learnedInterval(bucket.granularity(), bucket.windowStart()))
+                // written before schema_version 4, which learned none: not read
+                : CountedDocuments.learned(
+                    CountedDocuments.beforeCounts(bucket), bucket.granularity(), 4_000L));
     for (final SeriesKey series : List.of(SERIES, HUMIDITY)) {
       final List<ClosedBucket> buckets =
           SeriesBuckets.closed(series, SeriesApiFixture.GRANULARITIES, READINGS);
@@ -159,9 +175,85 @@ class ReadingQualityApiTest {
       assertThat(answer.get("resends").asLong()).isEqualTo(7);
       assertThat(answer.has("expected_interval_ms")).isTrue();
       assertThat(answer.get("expected_interval_ms").isNull()).isTrue();
+      assertThat(answer.get("learned_interval_ms").isNull()).isTrue();
       assertThat(answer.get("expected").isNull()).isTrue();
       assertThat(answer.get("completeness").isNull()).isTrue();
     }
+  }
+
+  @Test
+  void shouldAnswerTheIntervalTheWindowsReadLearnedForALearnedMetric() throws Exception {
+    // hour 12 learned 10 s; hour 13 is of schema_version 3, and left out
+    final JsonNode both = api.ok(STATISTICS + "pressure" + range("12:00", "14:00"));
+    final JsonNode older = api.ok(STATISTICS + "pressure" + range("13:00", "14:00"));
+
+    assertThat(both.get("expected_interval_ms").isNull()).isTrue();
+    assertThat(both.get("learned_interval_ms").asLong()).isEqualTo(10_000);
+    assertThat(both.get("expected").asDouble()).isEqualTo(720.0);
+    assertThat(both.get("completeness").asDouble())
+        .isCloseTo(readings("12:00", "14:00") / 720.0, within(1e-12));
+    assertThat(fieldNames(both))
+        .containsSubsequence(
+            "late_readings",
+            "expected_interval_ms",
+            "learned_interval_ms",
+            "expected",
+            "completeness");
+    for (final String field : List.of("learned_interval_ms", "expected", "completeness")) {
+      assertThat(older.get(field).isNull()).as(field).isTrue();
+    }
+    assertThat(older.get("count").asLong()).isPositive();
+  }
+
+  @Test
+  void shouldWeighTheIntervalsOfCutMinutesByTheReadingsTheRangeHoldsOfThem() throws Exception {
+    // 12:03 and 12:04 cut: each read raw, with its own document's interval
+    final JsonNode cut = api.ok(STATISTICS + "pressure" + range("12:03:20", "12:04:40"));
+
+    final List<Long> intervals = new ArrayList<>();
+    for (final Measurement reading : READINGS) {
+      if (reading.timestamp() >= at("12:03:20") && reading.timestamp() < at("12:04:40")) {
+        intervals.add(learnedInterval(MINUTE, MINUTE.windowStart(reading.timestamp())));
+      }
+    }
+    intervals.sort(null);
+    final long median = intervals.get((intervals.size() - 1) / 2);
+    assertThat(cut.get("learned_interval_ms").asLong()).isEqualTo(median);
+    assertThat(cut.get("expected").asDouble()).isCloseTo(80_000.0 / median, within(1e-9));
+  }
+
+  @Test
+  void shouldGiveEachPointOfALearnedMetricItsWindowsInterval() throws Exception {
+    final JsonNode points =
+        api.ok(BUCKETS + "pressure" + range("12:00", "14:00") + "&granularity=1h").get("buckets");
+
+    assertThat(points).hasSize(2);
+    assertThat(points.get(0).get("learned_interval_ms").asLong()).isEqualTo(10_000);
+    assertThat(points.get(0).get("expected").asDouble()).isEqualTo(360.0);
+    assertThat(points.get(0).get("completeness").asDouble())
+        .isCloseTo(readings("12:00", "13:00") / 360.0, within(1e-12));
+    assertThat(points.get(1).get("learned_interval_ms").isNull()).isTrue();
+    assertThat(points.get(1).get("completeness").isNull()).isTrue();
+    assertThat(fieldNames(points.get(0)))
+        .containsSubsequence("expected_interval_ms", "learned_interval_ms", "expected", "open");
+    // a configured interval learns none
+    final JsonNode configured =
+        api.ok(BUCKETS + "temperature" + range("12:00", "13:00") + "&granularity=1h")
+            .get("buckets")
+            .get(0);
+    assertThat(configured.get("learned_interval_ms").isNull()).isTrue();
+    assertThat(configured.get("expected_interval_ms").asLong()).isEqualTo(10_000);
+  }
+
+  /** The interval each window of hour 12 learned, as the test gives it: 12:03 and 12:04 differ. */
+  private static Long learnedInterval(final Granularity granularity, final long start) {
+    if (granularity.equals(MINUTE) && start == at("12:03")) {
+      return 9_000L;
+    }
+    if (granularity.equals(MINUTE) && start == at("12:04")) {
+      return 12_000L;
+    }
+    return 10_000L;
   }
 
   private static List<String> fieldNames(final JsonNode object) {
