@@ -13,8 +13,8 @@ import java.util.List;
  * blank where the answer has none: windows written before they were kept, and open ones; so are the
  * quantiles, one column each of those the answer names (p50, p95, p99 as the command asks). Then,
  * from a processor that answers them, each point's resends and late readings (blank where unknown:
- * documents written before they were counted) and, where the metric has an expected interval, its
- * completeness as a percentage.
+ * documents written before they were counted) and, where the metric has an expected interval
+ * (configured or learned), its completeness as a percentage.
  */
 final class BucketsTable {
 

@@ -25,7 +25,8 @@ import picocli.CommandLine.Spec;
           + " the processor picks one for --max-data-points or --interval and merges its windows"
           + " into points that wide; --fill shows the points without readings. Each window's"
           + " p50, p95 and p99, or the --quantiles asked; its resends and late readings, and,"
-          + " where the metric has an expected.interval, its completeness."
+          + " where the metric has an expected.interval (configured or learned), its"
+          + " completeness."
     },
     footerHeading = "%nExamples:%n",
     footer = {

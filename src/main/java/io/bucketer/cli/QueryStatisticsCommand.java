@@ -15,7 +15,7 @@ import picocli.CommandLine.Spec;
       "Count, sum, avg, min and max of one series over [from, to), its time-weighted average,"
           + " coverage and quantiles (p50, p90, p95 and p99, or the --quantiles asked), its"
           + " resends and late readings, the readings expected and its completeness (where the"
-          + " metric has an expected.interval), and the documents read."
+          + " metric has an expected.interval, configured or learned), and the documents read."
     },
     footerHeading = "%nExample:%n",
     footer = {

@@ -378,6 +378,62 @@ class QueryCommandTest {
   }
 
   @Test
+  void shouldPrintTheLearnedIntervalAndTheCompletenessAtItOfALearnedMetric() {
+    body =
+        STATISTICS.replace(
+            "\"documents_read\"",
+            "\"resends\":0,\"late_readings\":0,\"expected_interval_ms\":null,"
+                + "\"learned_interval_ms\":5000,\"expected\":720.0,\"completeness\":0.5,"
+                + "\"documents_read\"");
+
+    final int exitCode =
+        execute(
+            "query",
+            "statistics",
+            "--sensor",
+            "sensor 7/a",
+            "--from",
+            "2026-11-22T13:00:00Z",
+            "--to",
+            "2026-11-22T14:00:00Z");
+
+    assertThat(exitCode).isZero();
+    assertThat(out.toString())
+        .contains("expected_interval_ms:       -\n")
+        .contains("learned_interval_ms:        5000\n")
+        .contains("expected:                   720\n")
+        .contains("completeness:               0.5\n");
+  }
+
+  @Test
+  void shouldShowTheCompletenessOfPointsOfALearnedMetric() {
+    final String points =
+        """
+        {"sensor_id":"sensor 7/a","metric":"door","granularity":"1h",\
+        "from":"2026-11-22T14:00:00Z","to":"2026-11-22T15:00:00Z","buckets":[\
+        {"start":"2026-11-22T14:00:00Z","end":"2026-11-22T15:00:00Z",\
+        "count":9,"sum":9.0,"avg":1.0,"min":1.0,"max":1.0,"twa":1.0,\
+        "coverage":1.0,"quantiles":null,"resends":0,"late_readings":0,\
+        "expected_interval_ms":null,"learned_interval_ms":300000,"expected":12.0,\
+        "completeness":0.75,"open":false}],\
+        "documents_read":1,"state_windows_read":0}
+        """;
+
+    final int exitCode =
+        queryBuckets(
+            points,
+            "--granularity",
+            "1h",
+            "--from",
+            "2026-11-22T14:00:00Z",
+            "--to",
+            "2026-11-22T15:00:00Z");
+
+    assertThat(exitCode).isZero();
+    assertThat(out.toString()).contains("completeness").contains("75%");
+  }
+
+  @Test
   void shouldRefuseBucketsWithoutAGranularityAPointCountOrAnIntervalAndAnUnknownFill() {
     assertThat(execute("query", "buckets", "--sensor", "s", "--last", "1h")).isEqualTo(2);
     assertThat(err.toString()).contains("give --granularity, or --max-data-points or --interval");
