@@ -14,6 +14,8 @@
 // Each bucket is also an invisible column (rect.bucket) carrying its figures in data-* attributes:
 // its tooltip on hover, and what a test reads back from the page to check what was drawn.
 
+import { formatSpan } from './time.js';
+
 const SVG = 'http://www.w3.org/2000/svg';
 const WIDTH = 1160;
 const HEIGHT = 420;
@@ -163,7 +165,7 @@ function column(parent, bucket, x) {
   ].filter((text) => text !== null);
   const arrival = [
     known(bucket.completeness)
-      ? `completeness ${percent(bucket.completeness)} (${bucket.count} of ${figure(bucket.expected)} expected)`
+      ? `completeness ${percent(bucket.completeness)} (${bucket.count} of ${figure(bucket.expected)} expected${interval(bucket)})`
       : null,
     known(bucket.resends) ? `resends ${bucket.resends}` : null,
     known(bucket.late_readings) ? `late readings ${bucket.late_readings}` : null,
@@ -173,6 +175,20 @@ function column(parent, bucket, x) {
     `count ${bucket.count}   min ${figure(bucket.min)}   avg ${figure(bucket.avg)}   max ${figure(bucket.max)}` +
     (timeWeighted.length > 0 ? `\n${timeWeighted.join('   ')}` : '') +
     (arrival.length > 0 ? `\n${arrival.join('   ')}` : '');
+}
+
+/**
+ * The interval a bucket's readings are expected at, as its tooltip names it: the configured one,
+ * or the one its windows learned (a metric whose expected.interval is learned); empty when the
+ * answer names neither (an older processor's).
+ */
+function interval(bucket) {
+  if (known(bucket.expected_interval_ms)) {
+    return ` at ${formatSpan(bucket.expected_interval_ms)}`;
+  }
+  return known(bucket.learned_interval_ms)
+    ? ` at ${formatSpan(bucket.learned_interval_ms)}, learned`
+    : '';
 }
 
 /**
