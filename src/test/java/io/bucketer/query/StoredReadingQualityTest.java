@@ -226,7 +226,9 @@ class StoredReadingQualityTest {
   }
 
   @Test
-  void shouldAnswerNoExpectedReadingsWithoutAnIntervalOrWithALearnedOne() {
+  void shouldAnswerNoExpectedReadingsWithoutAnIntervalOrWhenNoWindowReadLearnedOne() {
+    // These documents were written without a learned interval (StoredLearnedIntervalTest has
+    // those), and the state holds no window of the range: a learned metric has none to go by.
     final SeriesQueries learned =
         new SeriesQueries(
             new StoredBuckets(client.getDatabase("iot"), "buckets_", GRANULARITIES, TIMEOUT),
