@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.within;
 import io.bucketer.avro.Reading;
 import io.bucketer.buckets.BucketLayout;
 import io.bucketer.buckets.ClosedBucket;
+import io.bucketer.buckets.ExpectedIntervals;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.Measurement;
 import io.bucketer.buckets.WindowSummary;
@@ -26,6 +27,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -183,6 +185,55 @@ class BucketTopologyTest {
                 .toList());
     // The hour is emitted after the minutes it is made of.
     assertThat(closed.get(closed.size() - 1)).isEqualTo(hour);
+  }
+
+  /**
+   * The expected interval reaches the buckets topic from the settings: configured for one metric,
+   * learned from each window's readings for another, none for the rest.
+   */
+  @Test
+  void shouldWriteEachWindowsExpectedIntervalConfiguredOrLearned(
+      @TempDir final Path otherStateDir) {
+    final BucketTopology.Settings settings =
+        SETTINGS.withExpectedIntervals(
+            new ExpectedIntervals(
+                0, Map.of("temperature", Duration.ofSeconds(5), "door", Duration.ZERO)));
+    final Map<String, ClosedBucket> closed = new HashMap<>();
+    try (TopologyTestDriver other =
+        TopologyTopics.driver(
+            otherStateDir,
+            () -> new ReadingDecoder(id -> Reading.getClassSchema()),
+            new BucketerMetrics(new SimpleMeterRegistry()),
+            Instant.now(),
+            settings)) {
+      final TestInputTopic<byte[], byte[]> in =
+          TopologyTopics.input(other, BucketerTopics.input(settings.inputTopic()));
+      for (final String metric : List.of("temperature", "door", "flow")) {
+        // 10:00:00, :05, :10, :30: intervals 5 s, 5 s, 20 s; then a reading that closes the hour
+        for (final String time :
+            List.of("10:00:00", "10:00:05", "10:00:10", "10:00:30", "11:01:00")) {
+          in.pipeInput(null, frame(withMetric(reading("s1", time, 1.0), metric)));
+        }
+      }
+      TopologyTopics.output(other, BucketerTopics.closedBuckets(settings.bucketsTopic()))
+          .readValuesToList()
+          .forEach(
+              bucket -> closed.put(bucket.series().metric() + " " + bucket.granularity(), bucket));
+    }
+
+    assertThat(closed.get("temperature 1m").extras().expectedIntervalMillis()).isEqualTo(5_000L);
+    assertThat(closed.get("temperature 1h").extras().expectedIntervalMillis()).isEqualTo(5_000L);
+    assertThat(closed.get("temperature 1m").extras().learnedIntervalMillis()).isNull();
+    assertThat(closed.get("door 1m").extras().learnedIntervalMillis()).isEqualTo(5_000L);
+    assertThat(closed.get("door 1h").extras().learnedIntervalMillis()).isEqualTo(5_000L);
+    assertThat(closed.get("door 1m").extras().expectedIntervalMillis()).isNull();
+    assertThat(closed.get("flow 1m").extras().intervalMillis()).isNull();
+    assertThat(closed.get("flow 1h").extras().intervalMillis()).isNull();
+  }
+
+  private static Reading withMetric(final Reading reading, final String metric) {
+    reading.setMetric(metric);
+    return reading;
   }
 
   @Test

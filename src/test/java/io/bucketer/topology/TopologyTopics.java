@@ -30,12 +30,24 @@ record TopologyTopics(
       final Supplier<? extends InputDecoder> decoders,
       final BucketerMetrics metrics,
       final Instant now) {
+    return driver(stateDir, decoders, metrics, now, BucketTopologyTest.SETTINGS);
+  }
+
+  /**
+   * A driver of the topology of {@code settings}, whose topics are those of the tests' settings.
+   */
+  static TopologyTestDriver driver(
+      final Path stateDir,
+      final Supplier<? extends InputDecoder> decoders,
+      final BucketerMetrics metrics,
+      final Instant now,
+      final BucketTopology.Settings settings) {
     final Properties properties = new Properties();
     properties.put(StreamsConfig.APPLICATION_ID_CONFIG, "bucketer-test");
     properties.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
     properties.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
     return new TopologyTestDriver(
-        BucketTopology.build(BucketTopologyTest.SETTINGS, decoders, metrics), properties, now);
+        BucketTopology.build(settings, decoders, metrics), properties, now);
   }
 
   /** The input, buckets and dead-letter topics of {@code driver}. */
