@@ -6,7 +6,7 @@ import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.Measurement;
 import io.bucketer.buckets.SeriesKey;
 import io.bucketer.buckets.SketchAccuracies;
-import io.bucketer.buckets.TimeWeightings;
+import io.bucketer.buckets.WindowComputations;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -71,8 +71,8 @@ public class LifecycleAcceptBenchmark {
                 Duration.ofHours(2),
                 BucketLayout.finestKeepsMeasurements(1000),
                 DuplicateTimestamps.KEEP_LAST,
-                TimeWeightings.DEFAULT,
-                quantiles ? SketchAccuracies.DEFAULT : SketchAccuracies.OFF),
+                WindowComputations.DEFAULT.withSketchAccuracies(
+                    quantiles ? SketchAccuracies.DEFAULT : SketchAccuracies.OFF)),
             new InMemoryWindowStore(),
             delta -> {});
     lifecycle.restore(START);

@@ -7,6 +7,7 @@ import io.bucketer.buckets.Retention;
 import io.bucketer.buckets.SketchAccuracies;
 import io.bucketer.buckets.TimeSpans;
 import io.bucketer.buckets.TimeWeightings;
+import io.bucketer.buckets.WindowComputations;
 import io.bucketer.config.BucketerConfig;
 import io.bucketer.http.CachedCheck;
 import io.bucketer.http.PeerAccess;
@@ -523,9 +524,11 @@ public final class BucketerApp implements AutoCloseable {
                 config.timestampFloor(), config.maxFutureSkew(), config.maxReadingBytes()),
             config.windowCacheMaxBytes(),
             config.duplicateTimestamps())
-        .withTimeWeightings(config.windows().timeWeightings())
-        .withSketchAccuracies(config.windows().sketchAccuracies())
-        .withExpectedIntervals(config.windows().expectedIntervals());
+        .withComputations(
+            new WindowComputations(
+                config.windows().timeWeightings(),
+                config.windows().sketchAccuracies(),
+                config.windows().expectedIntervals()));
   }
 
   /** The default backoff, within the configured total: a registry restart takes seconds. */

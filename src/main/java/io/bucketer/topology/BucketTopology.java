@@ -3,12 +3,10 @@ package io.bucketer.topology;
 import io.bucketer.avro.Reading;
 import io.bucketer.buckets.BucketLayout;
 import io.bucketer.buckets.ClosedBucket;
-import io.bucketer.buckets.ExpectedIntervals;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.RollupPlan;
 import io.bucketer.buckets.SeriesKey;
-import io.bucketer.buckets.SketchAccuracies;
-import io.bucketer.buckets.TimeWeightings;
+import io.bucketer.buckets.WindowComputations;
 import io.bucketer.ingest.InputDecoder;
 import io.bucketer.ingest.sparkplug.SparkplugSettings;
 import io.bucketer.metrics.BucketerMetrics;
@@ -57,9 +55,7 @@ public final class BucketTopology {
       long windowCacheBytes,
       DuplicateTimestamps duplicateTimestamps,
       Optional<SparkplugSettings> sparkplug,
-      TimeWeightings timeWeightings,
-      SketchAccuracies sketchAccuracies,
-      ExpectedIntervals expectedIntervals) {
+      WindowComputations computations) {
 
     /** Settings of input decoded by an {@link InputDecoder}, not Sparkplug B. */
     public Settings(
@@ -89,9 +85,7 @@ public final class BucketTopology {
           windowCacheBytes,
           duplicateTimestamps,
           Optional.empty(),
-          TimeWeightings.DEFAULT,
-          SketchAccuracies.DEFAULT,
-          ExpectedIntervals.NONE);
+          WindowComputations.DEFAULT);
     }
 
     /**
@@ -113,13 +107,11 @@ public final class BucketTopology {
           windowCacheBytes,
           duplicateTimestamps,
           Optional.of(sparkplug),
-          timeWeightings,
-          sketchAccuracies,
-          expectedIntervals);
+          computations);
     }
 
-    /** These settings with each series' max gap and interpolation for its time-weighted parts. */
-    public Settings withTimeWeightings(final TimeWeightings weightings) {
+    /** These settings with what each window computes per series beyond count, sum, min and max. */
+    public Settings withComputations(final WindowComputations windowComputations) {
       return new Settings(
           inputTopic,
           bucketsTopic,
@@ -134,51 +126,7 @@ public final class BucketTopology {
           windowCacheBytes,
           duplicateTimestamps,
           sparkplug,
-          weightings,
-          sketchAccuracies,
-          expectedIntervals);
-    }
-
-    /** These settings with each series' quantile sketch accuracy, or none. */
-    public Settings withSketchAccuracies(final SketchAccuracies accuracies) {
-      return new Settings(
-          inputTopic,
-          bucketsTopic,
-          deadLetterTopic,
-          granularities,
-          grace,
-          idleTimeout,
-          partitioning,
-          latenessHorizon,
-          layout,
-          readingChecks,
-          windowCacheBytes,
-          duplicateTimestamps,
-          sparkplug,
-          timeWeightings,
-          accuracies,
-          expectedIntervals);
-    }
-
-    /** These settings with how often each series is expected to send, where configured. */
-    public Settings withExpectedIntervals(final ExpectedIntervals intervals) {
-      return new Settings(
-          inputTopic,
-          bucketsTopic,
-          deadLetterTopic,
-          granularities,
-          grace,
-          idleTimeout,
-          partitioning,
-          latenessHorizon,
-          layout,
-          readingChecks,
-          windowCacheBytes,
-          duplicateTimestamps,
-          sparkplug,
-          timeWeightings,
-          sketchAccuracies,
-          intervals);
+          windowComputations);
     }
 
     /** What the window lifecycle needs of these settings. */
@@ -190,9 +138,7 @@ public final class BucketTopology {
           latenessHorizon,
           layout,
           duplicateTimestamps,
-          timeWeightings,
-          sketchAccuracies,
-          expectedIntervals);
+          computations);
     }
   }
 

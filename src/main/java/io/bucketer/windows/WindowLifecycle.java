@@ -3,13 +3,11 @@ package io.bucketer.windows;
 import io.bucketer.buckets.BucketLayout;
 import io.bucketer.buckets.BucketStats;
 import io.bucketer.buckets.ClosedBucket;
-import io.bucketer.buckets.ExpectedIntervals;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.Measurement;
 import io.bucketer.buckets.RollupPlan;
 import io.bucketer.buckets.SeriesKey;
-import io.bucketer.buckets.SketchAccuracies;
-import io.bucketer.buckets.TimeWeightings;
+import io.bucketer.buckets.WindowComputations;
 import io.bucketer.windows.HeldReadings.HeldReading;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -75,53 +73,12 @@ public final class WindowLifecycle {
       Duration latenessHorizon,
       BucketLayout layout,
       DuplicateTimestamps duplicateTimestamps,
-      TimeWeightings timeWeightings,
-      SketchAccuracies sketchAccuracies,
-      ExpectedIntervals expectedIntervals) {
+      WindowComputations computations) {
 
-    /** Settings that expect no interval of any series. */
-    public Settings(
-        final List<Granularity> granularities,
-        final Duration grace,
-        final Duration idleTimeout,
-        final Duration latenessHorizon,
-        final BucketLayout layout,
-        final DuplicateTimestamps duplicateTimestamps,
-        final TimeWeightings timeWeightings,
-        final SketchAccuracies sketchAccuracies) {
-      this(
-          granularities,
-          grace,
-          idleTimeout,
-          latenessHorizon,
-          layout,
-          duplicateTimestamps,
-          timeWeightings,
-          sketchAccuracies,
-          ExpectedIntervals.NONE);
-    }
-
-    /** Settings with quantile sketches of the default accuracy. */
-    public Settings(
-        final List<Granularity> granularities,
-        final Duration grace,
-        final Duration idleTimeout,
-        final Duration latenessHorizon,
-        final BucketLayout layout,
-        final DuplicateTimestamps duplicateTimestamps,
-        final TimeWeightings timeWeightings) {
-      this(
-          granularities,
-          grace,
-          idleTimeout,
-          latenessHorizon,
-          layout,
-          duplicateTimestamps,
-          timeWeightings,
-          SketchAccuracies.DEFAULT);
-    }
-
-    /** Settings with the default time weighting: step, a max gap of five minutes. */
+    /**
+     * Settings with the default computations: step with a max gap of five minutes, sketches of the
+     * default accuracy, no expected interval.
+     */
     public Settings(
         final List<Granularity> granularities,
         final Duration grace,
@@ -136,7 +93,7 @@ public final class WindowLifecycle {
           latenessHorizon,
           layout,
           duplicateTimestamps,
-          TimeWeightings.DEFAULT);
+          WindowComputations.DEFAULT);
     }
 
     /** Settings with the default policy for readings at a time already held, keep-last. */
@@ -193,6 +150,7 @@ public final class WindowLifecycle {
   public WindowLifecycle(
       final Settings settings, final WindowStore store, final LongConsumer openWindowsChanged) {
     final RollupPlan plan = new RollupPlan(settings.granularities());
+    final WindowComputations computations = settings.computations();
     this.times = new WindowTimes(plan, settings.grace(), settings.latenessHorizon());
     this.finest = times.finest();
     this.idleTimeoutMillis = settings.idleTimeout().toMillis();
@@ -201,12 +159,12 @@ public final class WindowLifecycle {
             store,
             plan,
             settings.layout(),
-            settings.timeWeightings(),
-            settings.sketchAccuracies(),
-            settings.expectedIntervals());
+            computations.timeWeightings(),
+            computations.sketchAccuracies(),
+            computations.expectedIntervals());
     this.heldReadings = new HeldReadings(store, times, buckets, settings.duplicateTimestamps());
-    this.edgeRevisions = new EdgeRevisions(store, times, settings.timeWeightings(), buckets);
-    this.expiry = new WindowExpiry(store, times, settings.timeWeightings());
+    this.edgeRevisions = new EdgeRevisions(store, times, computations.timeWeightings(), buckets);
+    this.expiry = new WindowExpiry(store, times, computations.timeWeightings());
     this.quietSeries =
         new QuietSeries(store, times, expiry, settings.idleTimeout(), settings.latenessHorizon());
     this.store = store;

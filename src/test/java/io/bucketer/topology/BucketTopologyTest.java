@@ -195,9 +195,12 @@ class BucketTopologyTest {
   void shouldWriteEachWindowsExpectedIntervalConfiguredOrLearned(
       @TempDir final Path otherStateDir) {
     final BucketTopology.Settings settings =
-        SETTINGS.withExpectedIntervals(
-            new ExpectedIntervals(
-                0, Map.of("temperature", Duration.ofSeconds(5), "door", Duration.ZERO)));
+        SETTINGS.withComputations(
+            SETTINGS
+                .computations()
+                .withExpectedIntervals(
+                    new ExpectedIntervals(
+                        0, Map.of("temperature", Duration.ofSeconds(5), "door", Duration.ZERO))));
     final Map<String, ClosedBucket> closed = new HashMap<>();
     try (TopologyTestDriver other =
         TopologyTopics.driver(

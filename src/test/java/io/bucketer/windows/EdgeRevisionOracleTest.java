@@ -12,6 +12,7 @@ import io.bucketer.buckets.SeriesKey;
 import io.bucketer.buckets.SketchAccuracies;
 import io.bucketer.buckets.TimeWeighting;
 import io.bucketer.buckets.TimeWeightings;
+import io.bucketer.buckets.WindowComputations;
 import io.bucketer.buckets.WindowSummary;
 import io.bucketer.testing.IrregularReadings;
 import java.time.Duration;
@@ -80,9 +81,10 @@ class EdgeRevisionOracleTest {
                 Duration.ofHours(2),
                 new BucketLayout(5, 7, Set.of()),
                 DuplicateTimestamps.KEEP_LAST,
-                WEIGHTINGS,
-                SketchAccuracies.DEFAULT,
-                new ExpectedIntervals(ExpectedIntervals.LEARNED, Map.of())),
+                new WindowComputations(
+                    WEIGHTINGS,
+                    SketchAccuracies.DEFAULT,
+                    new ExpectedIntervals(ExpectedIntervals.LEARNED, Map.of()))),
             TEN);
     final List<ClosedBucket> emitted = new ArrayList<>();
     for (final SeriesKey series : List.of(TEMPERATURE, FLOW)) {

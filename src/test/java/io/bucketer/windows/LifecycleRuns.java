@@ -4,11 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.bucketer.buckets.BucketLayout;
 import io.bucketer.buckets.ClosedBucket;
+import io.bucketer.buckets.ExpectedIntervals;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.Measurement;
 import io.bucketer.buckets.SeriesKey;
 import io.bucketer.buckets.SketchAccuracies;
 import io.bucketer.buckets.TimeWeightings;
+import io.bucketer.buckets.WindowComputations;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -83,8 +85,7 @@ public final class LifecycleRuns {
         Duration.ofHours(2),
         layout,
         DuplicateTimestamps.KEEP_LAST,
-        weightings,
-        accuracies);
+        new WindowComputations(weightings, accuracies, ExpectedIntervals.NONE));
   }
 
   /** A lifecycle of {@code settings} over an empty in-memory store, restored at {@code clock}. */

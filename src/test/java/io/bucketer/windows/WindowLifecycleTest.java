@@ -12,10 +12,10 @@ import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.Interpolation;
 import io.bucketer.buckets.Measurement;
 import io.bucketer.buckets.SeriesKey;
-import io.bucketer.buckets.SketchAccuracies;
 import io.bucketer.buckets.TimeWeighted;
 import io.bucketer.buckets.TimeWeighting;
 import io.bucketer.buckets.TimeWeightings;
+import io.bucketer.buckets.WindowComputations;
 import io.bucketer.buckets.WindowExtras;
 import io.bucketer.buckets.WindowQuality;
 import io.bucketer.buckets.WindowSummary;
@@ -441,9 +441,8 @@ class WindowLifecycleTest {
                 Duration.ofHours(2),
                 BucketLayout.finestKeepsMeasurements(1000),
                 DuplicateTimestamps.KEEP_LAST,
-                TimeWeightings.DEFAULT,
-                SketchAccuracies.DEFAULT,
-                new ExpectedIntervals(0, Map.of("temperature", Duration.ofSeconds(5)))),
+                WindowComputations.DEFAULT.withExpectedIntervals(
+                    new ExpectedIntervals(0, Map.of("temperature", Duration.ofSeconds(5))))),
             store,
             delta -> {});
     lifecycle.restore(WALL_CLOCK);
@@ -699,7 +698,9 @@ class WindowLifecycleTest {
                 Duration.ofHours(2),
                 BucketLayout.finestKeepsMeasurements(1000),
                 DuplicateTimestamps.KEEP_LAST,
-                new TimeWeightings(new TimeWeighting(300_000, Interpolation.LINEAR), Map.of())),
+                WindowComputations.DEFAULT.withTimeWeightings(
+                    new TimeWeightings(
+                        new TimeWeighting(300_000, Interpolation.LINEAR), Map.of()))),
             store,
             delta -> {});
     linear.restore(at(0, 10));
