@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.within;
 import com.mongodb.reactivestreams.client.MongoClient;
 import com.mongodb.reactivestreams.client.MongoClients;
 import io.bucketer.buckets.BucketLayout;
-import io.bucketer.buckets.BucketStats;
 import io.bucketer.buckets.ClosedBucket;
 import io.bucketer.buckets.ExpectedIntervals;
 import io.bucketer.buckets.Granularity;
@@ -444,53 +443,9 @@ class StoredLearnedIntervalTest {
     return READINGS.stream().filter(m -> m.timestamp() >= from && m.timestamp() < to).toList();
   }
 
-  private static LiveWindows state() {
-    return new HeldWindows();
-  }
-
   /** The state: 13:59 closed, the open hour 14 of closed minutes, and the open minute 14:29. */
-  private record HeldWindows() implements LiveWindows {
-
-    @Override
-    public List<Window> windows(
-        final SeriesKey series, final Granularity granularity, final long from, final long to) {
-      final List<Window> held = new ArrayList<>();
-      if (!series.equals(SERIES)) {
-        return held;
-      }
-      if (granularity.equals(HOUR)) {
-        // the open hour holds its closed minutes, not the open one
-        final long hour = at("14:00");
-        if (hour >= from && hour < to) {
-          held.add(new Window(hour, BucketStats.ofAll(readings(hour, OPEN_MINUTE), null), true));
-        }
-        return held;
-      }
-      for (long minute = Math.max(HELD_FROM, MINUTE.windowStart(from));
-          minute < to && minute <= OPEN_MINUTE;
-          minute += 60_000) {
-        if (minute >= from) {
-          held.add(
-              new Window(
-                  minute,
-                  BucketStats.ofAll(readings(minute, minute + 60_000), null),
-                  minute == OPEN_MINUTE));
-        }
-      }
-      return held;
-    }
-
-    @Override
-    public List<Measurement> measurements(final SeriesKey series, final long from, final long to) {
-      return series.equals(SERIES)
-          ? readings(Math.max(from, HELD_FROM), Math.min(to, OPEN_MINUTE + 60_000))
-          : List.of();
-    }
-
-    @Override
-    public boolean holdsAny(final SeriesKey series, final Granularity granularity) {
-      return series.equals(SERIES);
-    }
+  private static LiveWindows state() {
+    return new FakeLiveWindows(SERIES, READINGS, HELD_FROM, OPEN_MINUTE);
   }
 
   private static String describe(final long from, final long to) {

@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.within;
 import com.mongodb.reactivestreams.client.MongoClient;
 import com.mongodb.reactivestreams.client.MongoClients;
 import io.bucketer.buckets.BucketDocumentNames;
-import io.bucketer.buckets.BucketStats;
 import io.bucketer.buckets.ClosedBucket;
 import io.bucketer.buckets.ExpectedIntervals;
 import io.bucketer.buckets.Granularity;
@@ -25,7 +24,6 @@ import io.bucketer.testing.SeriesBuckets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -347,66 +345,14 @@ class StoredReadingQualityTest {
     return state(Map.of());
   }
 
-  /** The state: 13:59 closed, the open hour 14 of closed minutes, and the open minute 14:29. */
+  /**
+   * The state: 13:59 closed, the open hour 14 of closed minutes, and the open minute 14:29, with
+   * {@link #COUNTS} but where {@code changed} says otherwise.
+   */
   private static LiveWindows state(final Map<Long, WindowQuality> changed) {
     final Map<Long, WindowQuality> counts = new HashMap<>(COUNTS);
     counts.putAll(changed);
-    return new HeldWindows(counts);
-  }
-
-  private record HeldWindows(Map<Long, WindowQuality> counts) implements LiveWindows {
-
-    @Override
-    public List<Window> windows(
-        final SeriesKey series, final Granularity granularity, final long from, final long to) {
-      final List<Window> held = new ArrayList<>();
-      if (!series.equals(SERIES)) {
-        return held;
-      }
-      if (granularity.equals(HOUR)) {
-        // the open hour holds its closed minutes, not the open one
-        final long hour = at("14:00");
-        if (hour >= from && hour < to) {
-          WindowQuality quality = WindowQuality.NONE;
-          for (long minute = hour; minute < OPEN_MINUTE; minute += 60_000) {
-            quality = quality.plus(counts.getOrDefault(minute, WindowQuality.NONE));
-          }
-          held.add(
-              new Window(
-                  hour, BucketStats.ofAll(readings(hour, OPEN_MINUTE), null), true, quality));
-        }
-        return held;
-      }
-      for (long minute = Math.max(HELD_FROM, MINUTE.windowStart(from));
-          minute < to && minute <= OPEN_MINUTE;
-          minute += 60_000) {
-        if (minute >= from) {
-          held.add(
-              new Window(
-                  minute,
-                  BucketStats.ofAll(readings(minute, minute + 60_000), null),
-                  minute == OPEN_MINUTE,
-                  counts.get(minute)));
-        }
-      }
-      return held;
-    }
-
-    @Override
-    public List<Measurement> measurements(final SeriesKey series, final long from, final long to) {
-      return series.equals(SERIES)
-          ? readings(Math.max(from, HELD_FROM), Math.min(to, OPEN_MINUTE + 60_000))
-          : List.of();
-    }
-
-    @Override
-    public boolean holdsAny(final SeriesKey series, final Granularity granularity) {
-      return series.equals(SERIES);
-    }
-
-    private static List<Measurement> readings(final long from, final long to) {
-      return READINGS.stream().filter(m -> m.timestamp() >= from && m.timestamp() < to).toList();
-    }
+    return new FakeLiveWindows(SERIES, READINGS, HELD_FROM, OPEN_MINUTE, counts);
   }
 
   private static String describe(final long[] range) {
