@@ -7,7 +7,6 @@ import io.bucketer.buckets.Retention;
 import io.bucketer.buckets.SketchAccuracies;
 import io.bucketer.buckets.TimeSpans;
 import io.bucketer.buckets.TimeWeightings;
-import io.bucketer.buckets.WindowComputations;
 import io.bucketer.config.BucketerConfig;
 import io.bucketer.http.CachedCheck;
 import io.bucketer.http.PeerAccess;
@@ -524,11 +523,7 @@ public final class BucketerApp implements AutoCloseable {
                 config.timestampFloor(), config.maxFutureSkew(), config.maxReadingBytes()),
             config.windowCacheMaxBytes(),
             config.duplicateTimestamps())
-        .withComputations(
-            new WindowComputations(
-                config.windows().timeWeightings(),
-                config.windows().sketchAccuracies(),
-                config.windows().expectedIntervals()));
+        .withComputations(config.windows().computations());
   }
 
   /** The default backoff, within the configured total: a registry restart takes seconds. */

@@ -14,6 +14,7 @@ import io.bucketer.buckets.Retention;
 import io.bucketer.buckets.SketchAccuracies;
 import io.bucketer.buckets.TimeSpans;
 import io.bucketer.buckets.TimeWeightings;
+import io.bucketer.buckets.WindowComputations;
 import io.bucketer.windows.DuplicateTimestamps;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -381,6 +382,15 @@ public final class WindowSettings {
     return new ExpectedIntervals(
         ExpectedIntervals.parseDefault(values.getString(EXPECTED_INTERVAL)),
         ExpectedIntervals.parseMetrics(values.getString(EXPECTED_INTERVAL_METRICS)));
+  }
+
+  /**
+   * What every window computes per series beyond its counts: {@link #timeWeightings()}, {@link
+   * #sketchAccuracies()} and {@link #expectedIntervals()}, as the processor computes documents and
+   * the query API reads them.
+   */
+  public WindowComputations computations() {
+    return new WindowComputations(timeWeightings(), sketchAccuracies(), expectedIntervals());
   }
 
   /** The unit of each metric's integral in the query API. */
