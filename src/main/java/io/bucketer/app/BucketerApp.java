@@ -1,12 +1,10 @@
 package io.bucketer.app;
 
-import io.bucketer.buckets.ExpectedIntervals;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.IntegralUnits;
 import io.bucketer.buckets.Retention;
-import io.bucketer.buckets.SketchAccuracies;
 import io.bucketer.buckets.TimeSpans;
-import io.bucketer.buckets.TimeWeightings;
+import io.bucketer.buckets.WindowComputations;
 import io.bucketer.config.BucketerConfig;
 import io.bucketer.http.CachedCheck;
 import io.bucketer.http.PeerAccess;
@@ -115,10 +113,8 @@ public final class BucketerApp implements AutoCloseable {
   private final List<Granularity> granularities;
   private final Set<Granularity> keepMeasurements;
   private final Retention retention;
-  private final TimeWeightings timeWeightings;
+  private final WindowComputations computations;
   private final IntegralUnits integralUnits;
-  private final SketchAccuracies sketchAccuracies;
-  private final ExpectedIntervals expectedIntervals;
   private final HostInfo advertised;
   private final InputPartitioning partitioning;
   private final CloseOptions.GroupMembershipOperation onClose;
@@ -160,10 +156,8 @@ public final class BucketerApp implements AutoCloseable {
     this.granularities = config.granularities();
     this.keepMeasurements = config.bucketLayout().keepMeasurements();
     this.retention = config.retention();
-    this.timeWeightings = config.windows().timeWeightings();
+    this.computations = config.windows().computations();
     this.integralUnits = config.windows().integralUnits();
-    this.sketchAccuracies = config.windows().sketchAccuracies();
-    this.expectedIntervals = config.windows().expectedIntervals();
     this.onClose = groupMembershipOnClose(config);
     this.streams = streams;
     this.streamsMetrics = streamsMetrics;
@@ -476,10 +470,8 @@ public final class BucketerApp implements AutoCloseable {
                 metrics::malformedSketchRead),
             retention,
             Clock.systemUTC(),
-            timeWeightings,
-            integralUnits,
-            sketchAccuracies,
-            expectedIntervals);
+            computations,
+            integralUnits);
     final SeriesOwnerLookup owners =
         new SeriesOwnerLookup(
             streams,

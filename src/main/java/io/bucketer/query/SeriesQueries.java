@@ -14,6 +14,7 @@ import io.bucketer.buckets.TimeSpans;
 import io.bucketer.buckets.TimeWeighted;
 import io.bucketer.buckets.TimeWeighting;
 import io.bucketer.buckets.TimeWeightings;
+import io.bucketer.buckets.WindowComputations;
 import io.bucketer.buckets.WindowQuality;
 import io.bucketer.sketch.ValueSketch;
 import java.time.Clock;
@@ -187,69 +188,46 @@ public final class SeriesQueries {
   private final Retention retention;
   private final Clock clock;
   private final TimeWeightings weightings;
-  private final IntegralUnits integralUnits;
   private final SketchAccuracies accuracies;
   private final ExpectedIntervals expectedIntervals;
+  private final IntegralUnits integralUnits;
 
-  /** Queries of documents kept for ever, of series weighted by the default max gap. */
+  /** Queries of documents kept for ever, of series computed with the defaults. */
   public SeriesQueries(final StoredBuckets stored) {
     this(stored, Retention.NONE, Clock.systemUTC());
   }
 
-  /** Queries of series weighted by the default max gap. */
+  /** Queries of series computed with the defaults, their integrals in value·seconds. */
   public SeriesQueries(final StoredBuckets stored, final Retention retention, final Clock clock) {
-    this(stored, retention, clock, TimeWeightings.DEFAULT, IntegralUnits.SECONDS);
-  }
-
-  /** Queries of series whose sketches have the default relative accuracy. */
-  public SeriesQueries(
-      final StoredBuckets stored,
-      final Retention retention,
-      final Clock clock,
-      final TimeWeightings weightings,
-      final IntegralUnits integralUnits) {
-    this(stored, retention, clock, weightings, integralUnits, SketchAccuracies.DEFAULT);
-  }
-
-  /** Queries of series expected to send at no interval. */
-  public SeriesQueries(
-      final StoredBuckets stored,
-      final Retention retention,
-      final Clock clock,
-      final TimeWeightings weightings,
-      final IntegralUnits integralUnits,
-      final SketchAccuracies accuracies) {
-    this(stored, retention, clock, weightings, integralUnits, accuracies, ExpectedIntervals.NONE);
+    this(stored, retention, clock, WindowComputations.DEFAULT, IntegralUnits.SECONDS);
   }
 
   /**
    * @param retention how long MongoDB keeps each granularity's documents: a query that would need
    *     documents already expired is refused rather than answered from what is left
-   * @param weightings each metric's max gap, as the processor computes documents with it: the
-   *     time-weighted part of a range is folded with it, and only from documents computed with it
+   * @param computations what the processor computes each window with, and so what answers follow:
+   *     each metric's max gap and interpolation (the time-weighted part of a range is folded with
+   *     them, and only from documents computed with them); its sketch accuracy (a range's sketch
+   *     merges only stored sketches of it, and sketches its raw readings with it); and how often it
+   *     is expected to send (the readings expected in a range or a point, and so its completeness,
+   *     follow from it alone, not from what documents were written with, so that a span without any
+   *     document expects its readings too)
    * @param integralUnits the unit of each metric's integral in answers
-   * @param accuracies each metric's sketch accuracy, as the processor builds sketches with it: a
-   *     range's sketch merges only stored sketches of it, and sketches its raw readings with it
-   * @param expectedIntervals how often each metric is expected to send: the readings expected in a
-   *     range or a point, and so its completeness, follow from it alone (not from what documents
-   *     were written with), so that a span without any document expects its readings too
    */
   public SeriesQueries(
       final StoredBuckets stored,
       final Retention retention,
       final Clock clock,
-      final TimeWeightings weightings,
-      final IntegralUnits integralUnits,
-      final SketchAccuracies accuracies,
-      final ExpectedIntervals expectedIntervals) {
+      final WindowComputations computations,
+      final IntegralUnits integralUnits) {
     this.stored = stored;
-    this.expectedIntervals = expectedIntervals;
-    this.accuracies = accuracies;
-    this.weightings = weightings;
-    this.integralUnits = integralUnits;
     this.plan = new RollupPlan(stored.granularities());
     this.retention = retention;
     this.clock = clock;
+    this.weightings = computations.timeWeightings();
+    this.accuracies = computations.sketchAccuracies();
+    this.expectedIntervals = computations.expectedIntervals();
+    this.integralUnits = integralUnits;
   }
 
   public List<Granularity> granularities() {

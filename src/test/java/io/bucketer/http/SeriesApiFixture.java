@@ -13,8 +13,7 @@ import io.bucketer.buckets.IntegralUnits;
 import io.bucketer.buckets.Measurement;
 import io.bucketer.buckets.Retention;
 import io.bucketer.buckets.SeriesKey;
-import io.bucketer.buckets.SketchAccuracies;
-import io.bucketer.buckets.TimeWeightings;
+import io.bucketer.buckets.WindowComputations;
 import io.bucketer.embedded.EmbeddedMongoServer;
 import io.bucketer.query.LiveWindows;
 import io.bucketer.query.QueryLimits;
@@ -67,10 +66,8 @@ final class SeriesApiFixture implements AutoCloseable {
                             client.getDatabase("iot"), "buckets_", GRANULARITIES, TIMEOUT),
                         Retention.NONE,
                         Clock.systemUTC(),
-                        TimeWeightings.DEFAULT,
-                        IntegralUnits.SECONDS,
-                        SketchAccuracies.DEFAULT,
-                        expectedIntervals),
+                        WindowComputations.DEFAULT.withExpectedIntervals(expectedIntervals),
+                        IntegralUnits.SECONDS),
                     series -> new SeriesOwner.Local(LiveWindows.NONE),
                     new QueryLimits(Duration.ofDays(1), 100, TIMEOUT),
                     "")));

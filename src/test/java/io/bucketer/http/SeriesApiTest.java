@@ -12,7 +12,7 @@ import io.bucketer.buckets.IntegralUnits;
 import io.bucketer.buckets.Measurement;
 import io.bucketer.buckets.Retention;
 import io.bucketer.buckets.SeriesKey;
-import io.bucketer.buckets.TimeWeightings;
+import io.bucketer.buckets.WindowComputations;
 import io.bucketer.embedded.EmbeddedMongoServer;
 import io.bucketer.query.LiveWindows;
 import io.bucketer.query.QueryLimits;
@@ -117,7 +117,7 @@ class SeriesApiTest {
                 client.getDatabase("iot"), "buckets_", GRANULARITIES, Duration.ofSeconds(30)),
             Retention.NONE,
             Clock.systemUTC(),
-            TimeWeightings.DEFAULT,
+            WindowComputations.DEFAULT,
             IntegralUnits.parse("temperature=hours")),
         owners,
         LIMITS,

@@ -13,8 +13,8 @@ import io.bucketer.buckets.IntegralUnits;
 import io.bucketer.buckets.Measurement;
 import io.bucketer.buckets.Retention;
 import io.bucketer.buckets.SeriesKey;
-import io.bucketer.buckets.SketchAccuracies;
 import io.bucketer.buckets.TimeWeightings;
+import io.bucketer.buckets.WindowComputations;
 import io.bucketer.embedded.EmbeddedMongoServer;
 import io.bucketer.query.SeriesQueries.Points;
 import io.bucketer.query.SeriesQueries.Statistics;
@@ -139,10 +139,8 @@ class StoredLearnedIntervalTest {
         stored,
         Retention.NONE,
         Clock.systemUTC(),
-        TimeWeightings.DEFAULT,
-        IntegralUnits.SECONDS,
-        SketchAccuracies.DEFAULT,
-        intervals);
+        WindowComputations.DEFAULT.withExpectedIntervals(intervals),
+        IntegralUnits.SECONDS);
   }
 
   @AfterAll

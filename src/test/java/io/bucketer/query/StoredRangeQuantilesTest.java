@@ -16,6 +16,7 @@ import io.bucketer.buckets.Retention;
 import io.bucketer.buckets.SeriesKey;
 import io.bucketer.buckets.SketchAccuracies;
 import io.bucketer.buckets.TimeWeightings;
+import io.bucketer.buckets.WindowComputations;
 import io.bucketer.metrics.BucketerMetrics;
 import io.bucketer.query.SeriesQueries.RangeSketch;
 import io.bucketer.sketch.ValueSketch;
@@ -135,9 +136,8 @@ class StoredRangeQuantilesTest {
         stored,
         Retention.NONE,
         Clock.systemUTC(),
-        TimeWeightings.DEFAULT,
-        IntegralUnits.SECONDS,
-        accuracies);
+        WindowComputations.DEFAULT.withSketchAccuracies(accuracies),
+        IntegralUnits.SECONDS);
   }
 
   @AfterAll

@@ -16,6 +16,7 @@ import io.bucketer.buckets.SeriesKey;
 import io.bucketer.buckets.TimeWeighted;
 import io.bucketer.buckets.TimeWeighting;
 import io.bucketer.buckets.TimeWeightings;
+import io.bucketer.buckets.WindowComputations;
 import io.bucketer.query.SeriesQueries.TimeWeight;
 import io.bucketer.sink.BucketDocuments;
 import io.bucketer.sink.MongoBucketWriter;
@@ -111,7 +112,7 @@ class StoredRangeTimeWeightTest {
             stored,
             Retention.NONE,
             Clock.systemUTC(),
-            WEIGHTINGS,
+            WindowComputations.DEFAULT.withTimeWeightings(WEIGHTINGS),
             IntegralUnits.parse("power=hours"));
   }
 
@@ -235,7 +236,7 @@ class StoredRangeTimeWeightTest {
             stored,
             Retention.NONE,
             Clock.systemUTC(),
-            TimeWeightings.DEFAULT,
+            WindowComputations.DEFAULT,
             IntegralUnits.SECONDS);
     final TimeWeight answer =
         otherGap.statistics(TEMPERATURE, TEN, ELEVEN, LiveWindows.NONE).timeWeight();

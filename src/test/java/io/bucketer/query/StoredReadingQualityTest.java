@@ -13,8 +13,7 @@ import io.bucketer.buckets.IntegralUnits;
 import io.bucketer.buckets.Measurement;
 import io.bucketer.buckets.Retention;
 import io.bucketer.buckets.SeriesKey;
-import io.bucketer.buckets.SketchAccuracies;
-import io.bucketer.buckets.TimeWeightings;
+import io.bucketer.buckets.WindowComputations;
 import io.bucketer.buckets.WindowQuality;
 import io.bucketer.embedded.EmbeddedMongoServer;
 import io.bucketer.query.SeriesQueries.Points;
@@ -104,10 +103,9 @@ class StoredReadingQualityTest {
             stored,
             Retention.NONE,
             Clock.systemUTC(),
-            TimeWeightings.DEFAULT,
-            IntegralUnits.SECONDS,
-            SketchAccuracies.DEFAULT,
-            new ExpectedIntervals(0, Map.of("temperature", Duration.ofMillis(INTERVAL))));
+            WindowComputations.DEFAULT.withExpectedIntervals(
+                new ExpectedIntervals(0, Map.of("temperature", Duration.ofMillis(INTERVAL)))),
+            IntegralUnits.SECONDS);
     withoutInterval = new SeriesQueries(stored);
   }
 
@@ -232,10 +230,9 @@ class StoredReadingQualityTest {
             new StoredBuckets(client.getDatabase("iot"), "buckets_", GRANULARITIES, TIMEOUT),
             Retention.NONE,
             Clock.systemUTC(),
-            TimeWeightings.DEFAULT,
-            IntegralUnits.SECONDS,
-            SketchAccuracies.DEFAULT,
-            new ExpectedIntervals(ExpectedIntervals.LEARNED, Map.of()));
+            WindowComputations.DEFAULT.withExpectedIntervals(
+                new ExpectedIntervals(ExpectedIntervals.LEARNED, Map.of())),
+            IntegralUnits.SECONDS);
 
     for (final SeriesQueries queries : List.of(withoutInterval, learned)) {
       final Statistics found = queries.statistics(SERIES, at("11:00"), at("12:00"), state());
