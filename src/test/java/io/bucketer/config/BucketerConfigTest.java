@@ -12,6 +12,7 @@ import io.bucketer.buckets.SeriesKey;
 import io.bucketer.buckets.SketchAccuracies;
 import io.bucketer.buckets.TimeWeighting;
 import io.bucketer.buckets.TimeWeightings;
+import io.bucketer.buckets.WindowComputations;
 import io.bucketer.ingest.FieldPath;
 import io.bucketer.ingest.InputFormat;
 import io.bucketer.ingest.ReadingMapping;
@@ -363,6 +364,24 @@ class BucketerConfigTest {
         .isInstanceOf(ConfigException.class)
         .hasMessageContaining("quantiles.relative.accuracy.metrics")
         .hasMessageContaining("whole millionths");
+  }
+
+  @Test
+  void shouldGiveTheWindowsComputationsAsTheirThreeSettingsSayThem() {
+    final Map<String, Object> set = required();
+    set.put("max.gap.metrics", "door=23h");
+    set.put("quantiles.relative.accuracy.metrics", "pressure=0.0001");
+    set.put("expected.interval.metrics", "temperature=5s");
+
+    final WindowComputations computations = new BucketerConfig(set).windows().computations();
+
+    assertThat(computations.timeWeightings().of(new SeriesKey("s", "door")))
+        .isEqualTo(new TimeWeighting(82_800_000));
+    assertThat(computations.sketchAccuracies().of(new SeriesKey("s", "pressure"))).hasValue(0.0001);
+    assertThat(computations.expectedIntervals().of(new SeriesKey("s", "temperature")))
+        .hasValue(5_000);
+    assertThat(new BucketerConfig(required()).windows().computations().expectedIntervals())
+        .isEqualTo(ExpectedIntervals.NONE);
   }
 
   @Test
