@@ -5,6 +5,8 @@ import static io.bucketer.query.StoredRangeFixture.HOUR;
 import static io.bucketer.query.StoredRangeFixture.MINUTE;
 import static io.bucketer.query.StoredRangeFixture.TEN;
 import static io.bucketer.query.StoredRangeFixture.TIMEOUT;
+import static io.bucketer.testing.ExactQuantiles.nearestRank;
+import static io.bucketer.testing.ExactQuantiles.sortedValues;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.bucketer.buckets.BucketStats;
@@ -23,8 +25,6 @@ import io.bucketer.sketch.ValueSketch;
 import io.bucketer.testing.SketchedDocuments;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import java.math.BigDecimal;
-import java.math.RoundingMode;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -338,26 +338,6 @@ class StoredRangeQuantilesTest {
     if (readings == 0) {
       kinds.merge("empty", 1, Integer::sum);
     }
-  }
-
-  /** The values of the readings in {@code [from, to)}, sorted. */
-  private static double[] sortedValues(
-      final List<Measurement> readings, final long from, final long to) {
-    return readings.stream()
-        .filter(m -> m.timestamp() >= from && m.timestamp() < to)
-        .mapToDouble(Measurement::value)
-        .sorted()
-        .toArray();
-  }
-
-  /** The smallest value whose 1-based rank is at least q·n. */
-  private static double nearestRank(final double[] sorted, final double q) {
-    final int rank =
-        new BigDecimal(Double.toString(q))
-            .multiply(BigDecimal.valueOf(sorted.length))
-            .setScale(0, RoundingMode.CEILING)
-            .intValueExact();
-    return sorted[Math.max(rank, 1) - 1];
   }
 
   /**

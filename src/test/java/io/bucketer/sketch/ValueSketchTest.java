@@ -1,10 +1,9 @@
 package io.bucketer.sketch;
 
+import static io.bucketer.testing.ExactQuantiles.nearestRank;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.math.BigDecimal;
-import java.math.RoundingMode;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -308,16 +307,6 @@ class ValueSketchTest {
   }
 
   // --- the oracle and the generated streams
-
-  /** The exact nearest-rank quantile: the smallest value whose 1-based rank is at least q·n. */
-  static double nearestRank(final double[] sorted, final double q) {
-    final int rank =
-        new BigDecimal(Double.toString(q))
-            .multiply(BigDecimal.valueOf(sorted.length))
-            .setScale(0, RoundingMode.CEILING)
-            .intValueExact();
-    return sorted[Math.max(rank, 1) - 1];
-  }
 
   /**
    * Whether the guarantee covers {@code exact}: each sign's store keeps the top 2,048 bins of
