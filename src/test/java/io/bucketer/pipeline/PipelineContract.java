@@ -2,30 +2,47 @@ package io.bucketer.pipeline;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
+import static org.assertj.core.api.Assertions.within;
 import static org.awaitility.Awaitility.await;
 
 import io.bucketer.app.BucketerApp;
 import io.bucketer.avro.Reading;
 import io.bucketer.buckets.Granularity;
+import io.bucketer.buckets.IntegralUnits;
+import io.bucketer.buckets.Measurement;
+import io.bucketer.buckets.Retention;
+import io.bucketer.buckets.SeriesKey;
+import io.bucketer.buckets.TimeWeighted;
+import io.bucketer.buckets.TimeWeighting;
+import io.bucketer.buckets.WindowComputations;
 import io.bucketer.config.KafkaSettings;
 import io.bucketer.config.WindowSettings;
 import io.bucketer.metrics.BucketerMetrics;
+import io.bucketer.query.LiveWindows;
+import io.bucketer.query.SeriesQueries;
 import io.bucketer.query.StoredDocuments;
 import io.bucketer.simulate.ReadingGenerator;
 import io.bucketer.testing.BucketStoreAssertions;
 import io.bucketer.testing.Endpoints;
+import io.bucketer.testing.ExactQuantiles;
 import io.bucketer.testing.GeneratedReadings;
 import io.bucketer.testing.InProcessRun;
+import io.bucketer.testing.IrregularReadings;
+import io.bucketer.testing.TimeWeightOracle;
 import io.bucketer.topics.DeadLetterHeaders;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.TreeMap;
 import org.apache.kafka.clients.admin.Admin;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -388,6 +405,106 @@ abstract class PipelineContract {
                                   dead.value()))
                       .containsExactlyInAnyOrderElementsOf(
                           bad.stream().map(b -> tuple(b.reason(), b.record().value())).toList()));
+    }
+  }
+
+  /**
+   * What a user asks of a range, answered from the documents this pipeline wrote, as the query API
+   * answers it: for series that report on change (steady spells, bursts, and silences longer than
+   * the default max gap of five minutes), the range's count, time-weighted average, integral,
+   * covered time and gaps equal an independent computation over the raw readings, and its p50, p90,
+   * p95 and p99 lie within the sketch's α of the exact quantiles. Ranges cut minutes and hours, and
+   * start or end inside silences. Against real MongoDB wherever Docker runs.
+   */
+  @Test
+  void shouldAnswerRangesOfIrregularSeriesAsTheIndependentComputationOfTheirReadingsSays()
+      throws Exception {
+    final long start = HISTORY.toEpochMilli();
+    final SplittableRandom random = new SplittableRandom(31);
+    final Map<String, List<Measurement>> sent = new TreeMap<>();
+    final List<Reading> readings = new ArrayList<>();
+    for (final String sensor : List.of("meter-1", "meter-2", "meter-3")) {
+      final List<Measurement> series = IrregularReadings.of(random, start, 3 * 3_600_000);
+      sent.put(sensor, series);
+      series.forEach(
+          m -> readings.add(reading(sensor, Instant.ofEpochMilli(m.timestamp()), m.value())));
+    }
+    readings.sort(Comparator.comparing(Reading::getTimestamp));
+    final List<long[]> ranges = new ArrayList<>();
+    ranges.add(new long[] {start, start + 3 * 3_600_000}); // whole hours
+    ranges.add(new long[] {start + 1_800_000, start + 7_230_500}); // cuts hours and minutes
+    for (int i = 0; i < 20; i++) {
+      final long from = start - 600_000 + random.nextLong(3 * 3_600_000);
+      ranges.add(new long[] {from, from + 1 + random.nextLong(2 * 3_600_000)});
+    }
+
+    try (InProcessRun run = newRun("2s");
+        BucketerApp app = run.start()) {
+      run.send(readings);
+      run.awaitReadingsInBuckets(readings.size(), MINUTE, HOUR);
+      final WindowComputations computations = run.config().windows().computations();
+      final SeriesQueries queries =
+          new SeriesQueries(
+              run.store().buckets(List.of(MINUTE, HOUR)),
+              Retention.NONE,
+              Clock.systemUTC(),
+              computations,
+              IntegralUnits.SECONDS);
+      // a window whose edge a later reading moved may still be on its way to MongoDB
+      await()
+          .atMost(InProcessRun.DEADLINE)
+          .untilAsserted(
+              () -> {
+                for (final Map.Entry<String, List<Measurement>> series : sent.entrySet()) {
+                  final SeriesKey key = new SeriesKey(series.getKey(), null);
+                  for (final long[] range : ranges) {
+                    assertRangeAnswered(
+                        queries.statistics(key, range[0], range[1], LiveWindows.NONE),
+                        series.getValue(),
+                        range,
+                        computations.timeWeightings().of(key),
+                        computations.sketchAccuracies().of(key).orElseThrow(),
+                        key + " [" + range[0] + ", " + range[1] + ")");
+                  }
+                }
+              });
+    }
+  }
+
+  private static void assertRangeAnswered(
+      final SeriesQueries.Statistics answer,
+      final List<Measurement> readings,
+      final long[] range,
+      final TimeWeighting weighting,
+      final double alpha,
+      final String what) {
+    final double[] exact = ExactQuantiles.sortedValues(readings, range[0], range[1]);
+    assertThat(answer.count()).as(what + " count").isEqualTo(exact.length);
+    final TimeWeightOracle expected = TimeWeightOracle.of(readings, range[0], range[1], weighting);
+    final TimeWeighted part = answer.timeWeight().part();
+    assertThat(part).as(what + " time-weighted part").isNotNull();
+    assertThat(part.coveredMillis()).as(what + " covered").isEqualTo(expected.covered());
+    assertThat(part.gaps()).as(what + " gaps").isEqualTo(expected.gaps());
+    assertThat(part.longestGapMillis()).as(what + " longest gap").isEqualTo(expected.longest());
+    assertThat(part.integral())
+        .as(what + " integral")
+        .isCloseTo(
+            expected.integral().doubleValue(),
+            within(1e-9 * Math.abs(expected.integral().doubleValue()) + 1e-9));
+    if (expected.covered() > 0) {
+      final double twa = expected.integral().doubleValue() / expected.covered();
+      assertThat(answer.timeWeight().twa())
+          .as(what + " twa")
+          .isCloseTo(twa, within(1e-9 * Math.abs(twa) + 1e-12));
+    }
+    for (final double level : new double[] {0.5, 0.9, 0.95, 0.99}) {
+      if (exact.length > 0) {
+        final double x = ExactQuantiles.nearestRank(exact, level);
+        final double bound = alpha * Math.abs(x) * (1 + 1e-12);
+        assertThat(answer.sketch().sketch().quantile(level).orElseThrow())
+            .as("%s q %s: exact %s", what, level, x)
+            .isBetween(x - bound, x + bound);
+      }
     }
   }
 
