@@ -2,7 +2,6 @@ package io.bucketer.pipeline;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
-import static org.assertj.core.api.Assertions.within;
 import static org.awaitility.Awaitility.await;
 
 import io.bucketer.app.BucketerApp;
@@ -12,7 +11,6 @@ import io.bucketer.buckets.IntegralUnits;
 import io.bucketer.buckets.Measurement;
 import io.bucketer.buckets.Retention;
 import io.bucketer.buckets.SeriesKey;
-import io.bucketer.buckets.TimeWeighted;
 import io.bucketer.buckets.TimeWeighting;
 import io.bucketer.buckets.WindowComputations;
 import io.bucketer.config.KafkaSettings;
@@ -28,6 +26,7 @@ import io.bucketer.testing.ExactQuantiles;
 import io.bucketer.testing.GeneratedReadings;
 import io.bucketer.testing.InProcessRun;
 import io.bucketer.testing.IrregularReadings;
+import io.bucketer.testing.TimeWeightAssertions;
 import io.bucketer.testing.TimeWeightOracle;
 import io.bucketer.topics.DeadLetterHeaders;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -480,23 +479,10 @@ abstract class PipelineContract {
       final String what) {
     final double[] exact = ExactQuantiles.sortedValues(readings, range[0], range[1]);
     assertThat(answer.count()).as(what + " count").isEqualTo(exact.length);
-    final TimeWeightOracle expected = TimeWeightOracle.of(readings, range[0], range[1], weighting);
-    final TimeWeighted part = answer.timeWeight().part();
-    assertThat(part).as(what + " time-weighted part").isNotNull();
-    assertThat(part.coveredMillis()).as(what + " covered").isEqualTo(expected.covered());
-    assertThat(part.gaps()).as(what + " gaps").isEqualTo(expected.gaps());
-    assertThat(part.longestGapMillis()).as(what + " longest gap").isEqualTo(expected.longest());
-    assertThat(part.integral())
-        .as(what + " integral")
-        .isCloseTo(
-            expected.integral().doubleValue(),
-            within(1e-9 * Math.abs(expected.integral().doubleValue()) + 1e-9));
-    if (expected.covered() > 0) {
-      final double twa = expected.integral().doubleValue() / expected.covered();
-      assertThat(answer.timeWeight().twa())
-          .as(what + " twa")
-          .isCloseTo(twa, within(1e-9 * Math.abs(twa) + 1e-12));
-    }
+    TimeWeightAssertions.assertPartMatches(
+        answer.timeWeight().part(),
+        TimeWeightOracle.of(readings, range[0], range[1], weighting),
+        what);
     for (final double level : new double[] {0.5, 0.9, 0.95, 0.99}) {
       if (exact.length > 0) {
         final double x = ExactQuantiles.nearestRank(exact, level);

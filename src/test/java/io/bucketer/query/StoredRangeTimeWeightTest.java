@@ -20,9 +20,8 @@ import io.bucketer.buckets.WindowComputations;
 import io.bucketer.query.SeriesQueries.TimeWeight;
 import io.bucketer.sink.BucketDocuments;
 import io.bucketer.sink.MongoBucketWriter;
+import io.bucketer.testing.TimeWeightAssertions;
 import io.bucketer.testing.TimeWeightOracle;
-import java.math.BigDecimal;
-import java.math.MathContext;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -297,35 +296,10 @@ class StoredRangeTimeWeightTest {
 
   private static void assertMatches(
       final TimeWeight answer, final TimeWeightOracle expected, final String what) {
-    final TimeWeighted part = answer.part();
-    assertThat(part).as(what).isNotNull();
-    assertThat(part.coveredMillis()).as(what + " covered").isEqualTo(expected.covered());
-    assertThat(part.gaps()).as(what + " gaps").isEqualTo(expected.gaps());
-    assertThat(part.longestGapMillis()).as(what + " longest").isEqualTo(expected.longest());
-    assertThat(part.gapAtStartMillis()).as(what + " gap at start").isEqualTo(expected.gapAtStart());
-    assertThat(part.gapAtEndMillis()).as(what + " gap at end").isEqualTo(expected.gapAtEnd());
-    assertRelative(part.integral(), expected.integral(), what + " integral");
-    if (expected.covered() == 0) {
-      assertThat(answer.twa()).as(what).isNaN();
-    } else {
-      assertRelative(
-          answer.twa(),
-          expected
-              .integral()
-              .divide(BigDecimal.valueOf(expected.covered()), MathContext.DECIMAL128),
-          what + " twa");
-    }
+    TimeWeightAssertions.assertPartMatches(answer.part(), expected, what);
     assertThat(answer.coverage())
         .as(what)
         .isEqualTo((double) expected.covered() / answer.spanMillis());
-  }
-
-  private static void assertRelative(
-      final double actual, final BigDecimal expected, final String what) {
-    final double error = Math.abs(actual - expected.doubleValue());
-    assertThat(error)
-        .as("%s: %s against %s", what, actual, expected)
-        .isLessThanOrEqualTo(1e-9 * Math.abs(expected.doubleValue()) + 1e-12);
   }
 
   private static List<Measurement> sorted(final List<Measurement> readings) {
