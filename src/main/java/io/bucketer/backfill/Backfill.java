@@ -3,10 +3,9 @@ package io.bucketer.backfill;
 import io.bucketer.buckets.ClosedBucket;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.Retention;
-import io.bucketer.query.StoreUnavailableException;
-import io.bucketer.query.StoredBuckets.NearReading;
 import io.bucketer.query.StoredWindows;
 import io.bucketer.query.StoredWindows.StoredWindow;
+import io.bucketer.sink.BucketDocuments;
 import io.bucketer.sink.MongoBucketWriter;
 import io.bucketer.sink.MongoBucketWriter.Repaired;
 import io.bucketer.sink.MongoConnection;
@@ -14,20 +13,27 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.StringJoiner;
 import java.util.function.Consumer;
-import java.util.function.Supplier;
+import org.bson.BsonDocument;
 
 /**
- * One backfill: for each target of a {@link BackfillPlan}, finest first, read the stored windows of
- * its source granularity in series and start order, build each target window from the source
- * windows it spans ({@link RolledUpWindow}), and write its documents through the sink's writer a
- * batch at a time. One series' window at a time is held, never the range: a year of a fleet's
- * minutes streams through. Idempotent: a document is replaced only by a higher revision, so a
- * second backfill changes nothing, and a backfill beside the running stream leaves what the stream
- * wrote (see {@link RolledUpWindow} for the one exception).
+ * One backfill: for each target of a {@link BackfillPlan}, read the stored windows of its source
+ * granularity in series and start order, build each target window from the source windows it spans
+ * ({@link TargetWindows}), and write its documents through the sink's writer a batch at a time. A
+ * chained target (15m from 5m, both built by this backfill) reads its source's windows as they are
+ * built, not stored: so a dry run, which stores nothing, builds and counts it as the real run does.
+ * One series' window at a time is held per target, never the range: a year of a fleet's minutes
+ * streams through. Idempotent: a document is replaced only by a higher revision, so a second
+ * backfill changes nothing, and a backfill beside the running stream leaves what the stream wrote
+ * (see {@link RolledUpWindow} for the one exception).
  */
 public final class Backfill {
 
@@ -46,7 +52,7 @@ public final class Backfill {
   private final Consumer<String> lines;
   private final Clock clock;
   private final Duration progressEvery;
-  private final List<ClosedBucket> pending = new ArrayList<>();
+  private final Map<Granularity, TargetOutput> outputs = new LinkedHashMap<>();
   private Instant lastProgress;
 
   Backfill(
@@ -161,145 +167,150 @@ public final class Backfill {
     plan.notes().forEach(lines);
     output.prepare();
     lastProgress = started;
+    final Map<Granularity, BackfillPlan.Step> byTarget = new LinkedHashMap<>();
+    for (final BackfillPlan.Step step : plan.steps()) {
+      byTarget.put(step.target(), step);
+      if (!step.isEmpty()) {
+        outputs.put(step.target(), new TargetOutput(counts.of(step.target(), step.source())));
+      }
+    }
+    // Coarsest first: a chained target pulls the windows of its source target as they are built,
+    // and that target is written as it is pulled (once: a second consumer builds it again unseen).
+    final List<BackfillPlan.Step> coarsestFirst = new ArrayList<>(plan.steps());
+    Collections.reverse(coarsestFirst);
+    final Set<Granularity> built = new HashSet<>();
+    for (final BackfillPlan.Step step : coarsestFirst) {
+      if (!step.isEmpty() && built.add(step.target())) {
+        final Iterator<List<ClosedBucket>> windows = windows(step, byTarget, built, true);
+        while (windows.hasNext()) {
+          windows.next();
+        }
+      }
+    }
     for (final BackfillPlan.Step step : plan.steps()) {
       if (step.isEmpty()) {
         lines.accept(step.target() + ": no window to build before " + step.until());
-        continue;
+      } else {
+        final TargetOutput target = outputs.get(step.target());
+        target.flush();
+        lines.accept(counts.progressLine(target.counts));
       }
-      final BackfillCounts.Target target = counts.of(step.target(), step.source());
-      build(step, target);
-      lines.accept(counts.progressLine(target));
     }
     lines.accept(counts.summary(Duration.between(started, clock.instant())));
     return counts;
   }
 
-  private void build(final BackfillPlan.Step step, final BackfillCounts.Target target) {
-    final Iterator<StoredWindow> windows = stored.read(step.source(), step.from(), step.until());
-    final List<StoredWindow> span = new ArrayList<>();
-    // The series' source window before the span, when this run read it: its last reading is the
-    // series' last before the span's window.
-    StoredWindow before = null;
-    while (hasNext(windows, step)) {
-      final StoredWindow window = next(windows, step);
-      target.sourceWindow();
-      if (!span.isEmpty()) {
-        final StoredWindow first = span.get(0);
-        final boolean sameSeries = first.series().equals(window.series());
-        if (!sameSeries
-            || step.target().windowStart(first.start())
-                != step.target().windowStart(window.start())) {
-          built(step, span, before, target);
-          before = sameSeries ? span.get(span.size() - 1) : null;
-          span.clear();
-          if (!sameSeries) {
-            target.seriesDone();
-          }
-        }
-      }
-      span.add(window);
-      progress(target);
-    }
-    if (!span.isEmpty()) {
-      built(step, span, before, target);
-      target.seriesDone();
-    }
-    flush(target);
-  }
-
-  private void built(
+  /**
+   * The windows of {@code step} as they are built, written and counted when {@code written}. Its
+   * source windows are the stored ones, or those its source target builds when that is a target of
+   * the same backfill, read as they would be read back from their documents.
+   */
+  private Iterator<List<ClosedBucket>> windows(
       final BackfillPlan.Step step,
-      final List<StoredWindow> span,
-      final StoredWindow before,
-      final BackfillCounts.Target target) {
-    final StoredWindow first = span.get(0);
-    final long start = step.target().windowStart(first.start());
-    // Asked only once the sources' weighting is known: it bounds how far to look.
-    final long maxGap = first.weighting() == null ? 0 : first.weighting().maxGapMillis();
-    pending.addAll(
-        RolledUpWindow.buckets(
-            first.series(),
-            step.target(),
-            step.source(),
-            start,
-            span,
-            maxSummaries,
-            () ->
-                before != null
-                    ? new NearReading(true, before.stats().last())
-                    : lookUp(
-                        step,
-                        () ->
-                            stored.lastReadingBefore(first.series(), step.source(), start, maxGap)),
-            () ->
-                lookUp(
-                    step,
-                    () ->
-                        stored.firstReadingFrom(
-                            first.series(), step.source(), step.target().windowEnd(start), maxGap)),
-            SourceQuality.AS_READ));
-    target.window();
-    if (pending.size() >= batch) {
-      flush(target);
-    }
-  }
-
-  private void flush(final BackfillCounts.Target target) {
-    if (pending.isEmpty()) {
-      return;
-    }
-    if (repair) {
-      final Repaired repaired = output.repair(pending);
-      target.documents(
-          repaired.written() + repaired.unchanged(), repaired.unchanged(), repaired.staleDeleted());
+      final Map<Granularity, BackfillPlan.Step> byTarget,
+      final Set<Granularity> built,
+      final boolean written) {
+    final BackfillPlan.Step producer = byTarget.get(step.source());
+    final Iterator<StoredWindow> sources;
+    if (producer == null) {
+      sources = stored.read(step.source(), step.from(), step.until());
     } else {
-      target.documents(pending.size(), output.write(pending), 0);
+      final Iterator<List<ClosedBucket>> produced =
+          windows(producer, byTarget, built, built.add(producer.target()));
+      sources = new ReadBack(producer.target(), produced);
     }
-    pending.clear();
+    final TargetWindows windows =
+        new TargetWindows(
+            step,
+            sources,
+            stored,
+            maxSummaries,
+            written
+                ? outputs.get(step.target()).counts
+                : new BackfillCounts(true).of(step.target(), step.source()));
+    if (!written) {
+      return windows;
+    }
+    final TargetOutput output = outputs.get(step.target());
+    return new Iterator<>() {
+      @Override
+      public boolean hasNext() {
+        return windows.hasNext();
+      }
+
+      @Override
+      public List<ClosedBucket> next() {
+        final List<ClosedBucket> window = windows.next();
+        output.add(window);
+        progress();
+        return window;
+      }
+    };
   }
 
-  private void progress(final BackfillCounts.Target target) {
+  /** Built windows read as their documents would be read back stored ({@link StoredWindows}). */
+  private final class ReadBack implements Iterator<StoredWindow> {
+
+    private final Granularity granularity;
+    private final Iterator<List<ClosedBucket>> built;
+
+    ReadBack(final Granularity granularity, final Iterator<List<ClosedBucket>> built) {
+      this.granularity = granularity;
+      this.built = built;
+    }
+
+    @Override
+    public boolean hasNext() {
+      return built.hasNext();
+    }
+
+    @Override
+    public StoredWindow next() {
+      final List<BsonDocument> documents = new ArrayList<>();
+      built.next().forEach(bucket -> documents.add(BucketDocuments.toDocument(bucket)));
+      return stored.windowOf(granularity, documents);
+    }
+  }
+
+  /** One target's documents waiting to be written, and its counts. */
+  private final class TargetOutput {
+
+    private final BackfillCounts.Target counts;
+    private final List<ClosedBucket> pending = new ArrayList<>();
+
+    TargetOutput(final BackfillCounts.Target counts) {
+      this.counts = counts;
+    }
+
+    void add(final List<ClosedBucket> window) {
+      pending.addAll(window);
+      if (pending.size() >= batch) {
+        flush();
+      }
+    }
+
+    void flush() {
+      if (pending.isEmpty()) {
+        return;
+      }
+      if (repair) {
+        final Repaired repaired = output.repair(pending);
+        counts.documents(
+            repaired.written() + repaired.unchanged(),
+            repaired.unchanged(),
+            repaired.staleDeleted());
+      } else {
+        counts.documents(pending.size(), output.write(pending), 0);
+      }
+      pending.clear();
+    }
+  }
+
+  private void progress() {
     final Instant now = clock.instant();
     if (Duration.between(lastProgress, now).compareTo(progressEvery) >= 0) {
-      lines.accept(counts.progressLine(target));
+      outputs.values().forEach(target -> lines.accept(counts.progressLine(target.counts)));
       lastProgress = now;
     }
-  }
-
-  private static NearReading lookUp(
-      final BackfillPlan.Step step, final Supplier<NearReading> read) {
-    try {
-      return read.get();
-    } catch (StoreUnavailableException e) {
-      throw failedRead(step, e);
-    }
-  }
-
-  private static boolean hasNext(
-      final Iterator<StoredWindow> windows, final BackfillPlan.Step step) {
-    try {
-      return windows.hasNext();
-    } catch (StoreUnavailableException | IllegalStateException e) {
-      throw failedRead(step, e);
-    }
-  }
-
-  private static StoredWindow next(
-      final Iterator<StoredWindow> windows, final BackfillPlan.Step step) {
-    try {
-      return windows.next();
-    } catch (StoreUnavailableException | IllegalStateException e) {
-      throw failedRead(step, e);
-    }
-  }
-
-  private static BackfillException failedRead(
-      final BackfillPlan.Step step, final RuntimeException e) {
-    return new BackfillException(
-        step.target()
-            + ": "
-            + e.getMessage()
-            + ". What was written stays: run backfill again once it is fixed",
-        e);
   }
 }

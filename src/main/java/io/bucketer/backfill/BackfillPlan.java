@@ -8,15 +8,20 @@ import io.bucketer.buckets.TimeSpans;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
 
 /**
  * What a backfill builds: for each granularity asked for, finest first, the granularity it is
- * rolled up from (as the stream rolls it up, {@link RollupPlan}) and the window starts it builds.
- * Finest first, so that a target that is another's source (15m for 1d, were 1d rolled up from 15m)
- * is built before it is read.
+ * rolled up from (as the stream rolls it up, {@link RollupPlan}) and the window starts it builds. A
+ * target that is another's source (5m for 15m, both asked for) is a chain: it feeds that target the
+ * windows it builds ({@link Backfill}), and starts where that target starts, so that every window
+ * built from it is whole whatever {@code --from} is.
  *
  * <p><b>Until.</b> By default a backfill stops at the windows no late reading can change any more:
  * those that end by {@code now - grace - lateness horizon}. A later {@code --until} is taken up to
@@ -77,8 +82,8 @@ public record BackfillPlan(List<Step> steps, List<String> notes) {
     for (final Granularity asked : request.targets()) {
       targets.add(configured(asked, request.configured()));
     }
-    final List<Step> steps = new ArrayList<>();
     final List<String> notes = new ArrayList<>();
+    final Map<Granularity, Granularity> sources = new LinkedHashMap<>();
     for (final Granularity target : targets) {
       final Granularity source =
           rollup
@@ -97,12 +102,14 @@ public record BackfillPlan(List<Step> steps, List<String> notes) {
                 + " keeps raw measurements (bucket.measurements.granularities): backfill builds"
                 + " summary documents only");
       }
+      sources.put(target, source);
+    }
+    final Map<Granularity, Instant> froms = chainedFroms(sources, request, now, notes);
+    final List<Step> steps = new ArrayList<>();
+    for (final Granularity target : targets) {
       steps.add(
           new Step(
-              target,
-              source,
-              from(target, request, now, notes),
-              until(target, request, now, notes)));
+              target, sources.get(target), froms.get(target), until(target, request, now, notes)));
     }
     return new BackfillPlan(steps, notes);
   }
@@ -122,33 +129,76 @@ public record BackfillPlan(List<Step> steps, List<String> notes) {
                         + ": add it to granularities, restart run, then backfill it"));
   }
 
-  private static Instant from(
-      final Granularity target,
+  /**
+   * Each target's first window: the one {@code --from} falls in, raised to what the target's
+   * retention keeps; then, for a chain (a target that is another target's source), lowered to the
+   * start of the first window its consumer builds, so that every window built from it is whole.
+   * {@code sources} is finest first. A consumer never starts before its source's retention: it is
+   * raised to the first of its windows that starts within it.
+   */
+  private static Map<Granularity, Instant> chainedFroms(
+      final Map<Granularity, Granularity> sources,
       final Request request,
       final Instant now,
       final List<String> notes) {
-    final Instant asked = aligned(target, request.from());
-    // A window that ends before the retention's start would be deleted by the TTL index at once.
-    final Optional<Instant> kept =
-        request
-            .retention()
-            .keptFrom(target, now)
-            .map(keptFrom -> aligned(target, keptFrom))
-            .filter(keptFrom -> keptFrom.isAfter(asked));
-    kept.ifPresent(
-        keptFrom ->
+    final Map<Granularity, Instant> kept = new HashMap<>();
+    final Map<Granularity, Instant> froms = new LinkedHashMap<>();
+    sources.forEach(
+        (target, source) -> {
+          final Optional<Instant> own = keptFrom(target, request, now);
+          // A chained target's source is built by this backfill from its own retention's start:
+          // a window before that would be built from part of its source windows.
+          final Optional<Instant> chained =
+              Optional.ofNullable(kept.get(source)).map(floor -> alignedUp(target, floor));
+          final Instant asked = aligned(target, request.from());
+          Instant from = asked;
+          if (own.isPresent() && own.get().isAfter(from)) {
+            from = own.get();
+          }
+          if (chained.isPresent() && chained.get().isAfter(from)) {
+            from = chained.get();
+            notes.add(
+                String.format(
+                    "%s from %s: its first window whose %s windows are all kept (retention)",
+                    target, from, source));
+          } else if (from.isAfter(asked)) {
+            // A window that ends before the retention's start would be deleted by the TTL index.
             notes.add(
                 String.format(
                     "%s from %s: its documents are kept %s (retention), earlier ones would expire"
                         + " at once",
                     target,
-                    keptFrom,
+                    from,
                     request
                         .retention()
                         .of(target)
                         .map(d -> TimeSpans.format(d.toMillis()))
-                        .orElse(""))));
-    return kept.orElse(asked);
+                        .orElse("")));
+          }
+          own.or(() -> chained)
+              .ifPresent(
+                  floor -> kept.put(target, chained.filter(c -> c.isAfter(floor)).orElse(floor)));
+          froms.put(target, from);
+        });
+    final List<Granularity> coarsestFirst = new ArrayList<>(sources.keySet());
+    Collections.reverse(coarsestFirst);
+    for (final Granularity consumer : coarsestFirst) {
+      final Granularity source = sources.get(consumer);
+      if (froms.containsKey(source) && froms.get(consumer).isBefore(froms.get(source))) {
+        froms.put(source, froms.get(consumer));
+        notes.add(
+            String.format(
+                "%s from %s: the first %s window built from it starts there, and is built whole",
+                source, froms.get(consumer), consumer));
+      }
+    }
+    return froms;
+  }
+
+  /** The first window of {@code target} its retention keeps, when it keeps a limited span. */
+  private static Optional<Instant> keptFrom(
+      final Granularity target, final Request request, final Instant now) {
+    return request.retention().keptFrom(target, now).map(keptFrom -> aligned(target, keptFrom));
   }
 
   private static Instant until(
@@ -181,5 +231,15 @@ public record BackfillPlan(List<Step> steps, List<String> notes) {
 
   private static Instant aligned(final Granularity granularity, final Instant instant) {
     return Instant.ofEpochMilli(granularity.windowStart(instant.toEpochMilli()));
+  }
+
+  /**
+   * The start of the first window of {@code granularity} that starts at or after {@code instant}.
+   */
+  private static Instant alignedUp(final Granularity granularity, final Instant instant) {
+    final Instant down = aligned(granularity, instant);
+    return down.equals(instant)
+        ? down
+        : Instant.ofEpochMilli(granularity.windowEnd(down.toEpochMilli()));
   }
 }

@@ -35,9 +35,15 @@ import picocli.CommandLine.Spec;
       "document is replaced only by a higher revision, so it is idempotent and safe while run",
       "writes. By default it stops at the windows no late reading can change any more.",
       "Exit status: 0 done, 1 MongoDB failed or refused a read or write, 2 invalid options or",
-      "settings, 3 MongoDB refused as configured."
+      "settings, 3 MongoDB refused as configured, 4 a window's stored source documents",
+      "contradict each other (named)."
     })
 final class BackfillCommand implements Callable<Integer> {
+
+  /**
+   * Exit status when stored source documents contradict each other and a window cannot be built.
+   */
+  static final int UNBUILDABLE_WINDOW = 4;
 
   @Spec CommandSpec spec;
 
@@ -57,7 +63,8 @@ final class BackfillCommand implements Callable<Integer> {
       paramLabel = "INSTANT",
       description =
           "The earliest window to build, ISO-8601 (2026-01-01T00:00:00Z); aligned down to the"
-              + " granularity's windows.")
+              + " granularity's windows, and a target another one is built from down to that"
+              + " one's.")
   Instant from;
 
   @Option(
@@ -116,10 +123,17 @@ final class BackfillCommand implements Callable<Integer> {
           });
     } catch (BackfillException e) {
       err.println("bucketer backfill: " + e.getMessage());
-      return 1;
+      return e.kind() == BackfillException.Kind.UNBUILDABLE_WINDOW ? UNBUILDABLE_WINDOW : 1;
     } catch (MongoUnusableException e) {
       err.println("bucketer backfill: " + e.getMessage());
       return CommandLines.FATAL_DEPENDENCY_FAILURE;
+    } catch (RuntimeException e) {
+      // No input should get here; if one does, the operator still gets one line, not a trace.
+      err.println(
+          "bucketer backfill: stopped: "
+              + (e.getMessage() == null ? "an unexpected failure" : e.getMessage())
+              + ". What was written stays: run backfill again once it is fixed");
+      return 1;
     }
     return 0;
   }

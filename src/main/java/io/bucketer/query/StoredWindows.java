@@ -207,6 +207,17 @@ public final class StoredWindows {
         : new StoredBuckets.NearReading(true, null);
   }
 
+  /**
+   * The window that {@code documents}, all of one window of {@code granularity} as the sink writes
+   * them, describe when read back: what a backfill reads of a window it built without storing it
+   * first (a chained target, a dry run).
+   *
+   * @throws IllegalStateException when its first document ({@code seq} 0) is missing
+   */
+  public StoredWindow windowOf(final Granularity granularity, final List<BsonDocument> documents) {
+    return window(granularity, documents);
+  }
+
   private MongoCollection<BsonDocument> collection(final Granularity granularity) {
     return database.getCollection(
         BucketDocumentNames.collectionName(collectionPrefix, granularity), BsonDocument.class);

@@ -3,10 +3,12 @@ package io.bucketer.backfill;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import com.mongodb.client.model.Filters;
 import com.mongodb.reactivestreams.client.MongoClient;
 import com.mongodb.reactivestreams.client.MongoClients;
 import de.bwaldvogel.mongo.MongoServer;
 import de.bwaldvogel.mongo.backend.memory.MemoryBackend;
+import io.bucketer.backfill.Backfill.Mode;
 import io.bucketer.buckets.BucketDocumentNames;
 import io.bucketer.buckets.BucketLayout;
 import io.bucketer.buckets.ClosedBucket;
@@ -27,6 +29,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.Date;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -73,7 +76,13 @@ class BackfillIT {
   private static final Granularity QUARTER = Granularity.parse("15m");
   private static final Granularity HOUR = Granularity.parse("1h");
   private static final Granularity DAY = Granularity.parse("1d");
+  private static final Granularity FIVE_MINUTES = Granularity.parse("5m");
   private static final List<Granularity> ALL = List.of(MINUTE, QUARTER, HOUR, DAY);
+
+  /** With 15m rolled up from 5m. */
+  private static final List<Granularity> CHAINED =
+      List.of(MINUTE, FIVE_MINUTES, QUARTER, HOUR, DAY);
+
   private static final String PREFIX = BucketDocumentNames.DEFAULT_COLLECTION_PREFIX;
   private static final Duration GRACE = Duration.ofSeconds(10);
   private static final Duration HORIZON = Duration.ofHours(36);
@@ -330,6 +339,215 @@ class BackfillIT {
   }
 
   /**
+   * A chain: 15m built from the 5m windows the same backfill builds (not stored before it), and 1d
+   * from the stored 1h. The dry run counts, per target, the documents the real run then writes, and
+   * writes none; the real run's 5m and 15m documents are those of a stream that had them from the
+   * start.
+   */
+  @Test
+  void shouldBuildAChainedTargetFromTheWindowsTheSameBackfillBuildsDryRunOrNot() {
+    final List<Sent> readings = readings();
+    stream(readings, CHAINED, "chain-reference");
+    stream(readings, List.of(MINUTE, HOUR), "chain-later");
+
+    final Command dryRun = backfillChain("chain-later", "2026-03-01T00:00:00Z", Mode.DRY_RUN);
+    assertThat(dryRun.exit()).as(dryRun.err()).isZero();
+    for (final Granularity target : List.of(FIVE_MINUTES, QUARTER, DAY)) {
+      assertThat(documents("chain-later", target)).as("%s after the dry run", target).isEmpty();
+    }
+    final Command written = backfillChain("chain-later", "2026-03-01T00:00:00Z", Mode.WRITE);
+    assertThat(written.exit()).as(written.err()).isZero();
+
+    final Map<String, BsonDocument> quarters = documents("chain-reference", QUARTER);
+    assertThat(dryRun.out())
+        .as("the dry run counts the chained target")
+        .contains(
+            String.format("15m from 5m: 3 series, %,d windows", windows(quarters)),
+            String.format("15m %,d documents to write", quarters.size()));
+    for (final Granularity target : List.of(FIVE_MINUTES, QUARTER, DAY)) {
+      final long toWrite = documentCount(dryRun.out(), target, "documents to write");
+      assertThat(toWrite).as("%s to write", target).isPositive();
+      assertThat(documentCount(written.out(), target, "documents written"))
+          .as("%s written, against the dry run's count", target)
+          .isEqualTo(toWrite);
+      assertThat(documents("chain-later", target)).hasSize((int) toWrite);
+    }
+    assertEqualToRounding(
+        documents("chain-later", FIVE_MINUTES),
+        documents("chain-reference", FIVE_MINUTES),
+        Set.of());
+    assertEqualToRounding(documents("chain-later", QUARTER), quarters, Set.of());
+    final Map<String, BsonDocument> days = documents("chain-reference", DAY);
+    final Set<String> revisedOtherwise = new HashSet<>(lateOpenedDay(days));
+    revisedOtherwise.addAll(meterDayTwo(days));
+    assertEqualToRounding(documents("chain-later", DAY), days, revisedOtherwise);
+  }
+
+  /**
+   * A {@code --from} inside a 15m window that the 15m target is built from 5m windows of the same
+   * backfill: the chain starts at the 15m window's start, so that its 5m windows are all built, and
+   * every window built is whole. At 09:00 boiler-1 carries in a reading; boiler-2 carries in none
+   * (it was silent from 05:00). Before, the 15m window at 09:00 saw only the 5m windows from 09:05,
+   * and the command failed on the reading carried into the 09:05 window.
+   */
+  @Test
+  void shouldBuildEveryWindowOfAChainWholeWhateverTheFrom() {
+    final List<Sent> readings = readings();
+    stream(readings, CHAINED, "unaligned-reference");
+    stream(readings, List.of(MINUTE, HOUR), "unaligned-later");
+    stream(readings, List.of(MINUTE, HOUR), "aligned-later");
+
+    final Command unaligned = backfillChain("unaligned-later", "2026-03-01T09:05:00Z", Mode.WRITE);
+    final Command aligned = backfillChain("aligned-later", "2026-03-01T09:00:00Z", Mode.WRITE);
+
+    assertThat(unaligned.exit()).as(unaligned.err()).isZero();
+    assertThat(aligned.exit()).as(aligned.err()).isZero();
+    assertThat(unaligned.out())
+        .contains(
+            "5m from 2026-03-01T09:00:00Z: the first 15m window built from it starts there, and is"
+                + " built whole");
+    final long nine = at("2026-03-01T09:00:00Z");
+    final Map<String, BsonDocument> quarters = documents("unaligned-later", QUARTER);
+    assertThat(
+            quarters
+                .get(id(BOILER_1, QUARTER, Instant.ofEpochMilli(nine), 0))
+                .getDocument("window")
+                .containsKey("carry_in"))
+        .as("boiler-1's 15m window at 09:00 carries a reading in")
+        .isTrue();
+    assertThat(
+            quarters
+                .get(id(BOILER_2, QUARTER, Instant.ofEpochMilli(nine), 0))
+                .getDocument("window")
+                .containsKey("carry_in"))
+        .as("boiler-2's 15m window at 09:00 carries no reading in")
+        .isFalse();
+    for (final Granularity target : List.of(FIVE_MINUTES, QUARTER)) {
+      final Map<String, BsonDocument> built = documents("unaligned-later", target);
+      assertThat(built).isEqualTo(documents("aligned-later", target));
+      assertThat(built.values())
+          .allSatisfy(
+              document ->
+                  assertThat(document.getDateTime("start_date").getValue())
+                      .isGreaterThanOrEqualTo(nine));
+      assertEqualToRounding(
+          built, startingFrom(documents("unaligned-reference", target), nine), Set.of());
+    }
+  }
+
+  /**
+   * Stored source documents that contradict each other (two minutes of a quarter lost, the next one
+   * carrying in a reading from within the quarter): the command names the window in one line, and
+   * exits with 4, writing the other windows.
+   */
+  @Test
+  void shouldNameAWindowItCannotBuildInOneLineAndExitWith4() {
+    stream(readings(), List.of(MINUTE, HOUR), "contradicting");
+    Flux.from(
+            client
+                .getDatabase("contradicting")
+                .getCollection(BucketDocumentNames.collectionName(PREFIX, MINUTE))
+                .deleteMany(
+                    Filters.and(
+                        Filters.eq("sensor_id", BOILER_1.sensorId()),
+                        Filters.in(
+                            "start_date",
+                            new Date(at("2026-03-01T10:00:00Z")),
+                            new Date(at("2026-03-01T10:01:00Z"))))))
+        .blockLast(Duration.ofSeconds(30));
+
+    final Command command = backfillCommand("contradicting", "2026-03-01T00:00:00Z");
+
+    assertThat(command.exit()).isEqualTo(4);
+    assertThat(command.err().strip())
+        .doesNotContain("\n", "Exception", "\tat ")
+        .startsWith(
+            "bucketer backfill: the 15m window of boiler-1/temperature at"
+                + " 2026-03-01T10:00:00Z cannot be built from its stored 1m windows:");
+    assertThat(command.err().strip().lines()).hasSize(1);
+  }
+
+  private record Command(int exit, String out, String err) {}
+
+  /**
+   * A backfill of 5m, 15m and 1d into {@code database}, as the command runs it, with the stream's
+   * layout: what it prints, one line after another, and its exit status.
+   */
+  private static Command backfillChain(final String database, final String from, final Mode mode) {
+    final BackfillPlan plan =
+        BackfillPlan.of(
+            new BackfillPlan.Request(
+                CHAINED,
+                LAYOUT,
+                Retention.NONE,
+                GRACE,
+                HORIZON,
+                List.of(FIVE_MINUTES, QUARTER, DAY),
+                Instant.parse(from),
+                Optional.empty()),
+            NOW);
+    final List<String> lines = new ArrayList<>();
+    Backfill.run(settings(database, CHAINED), plan, mode, Duration.ofMinutes(1), lines::add);
+    return new Command(0, String.join("\n", lines), "");
+  }
+
+  /** {@code bucketer backfill} of 15m into {@code database}, with run's settings. */
+  private static Command backfillCommand(final String database, final String from) {
+    final StringWriter out = new StringWriter();
+    final StringWriter err = new StringWriter();
+    final CommandLine command = BucketerCli.commandLine();
+    command.setOut(new PrintWriter(out));
+    command.setErr(new PrintWriter(err));
+    final int exit =
+        command.execute(
+            "backfill",
+            "-s",
+            "bootstrap.servers=localhost:1",
+            "-s",
+            "schema.registry.url=http://localhost:1",
+            "-s",
+            "mongodb.uri=" + uri,
+            "-s",
+            "mongodb.database=" + database,
+            "-s",
+            "granularities=1m,15m,1h,1d",
+            "--granularity",
+            "15m",
+            "--from",
+            from,
+            "--until",
+            "2026-03-03T00:00:00Z");
+    return new Command(exit, out.toString(), err.toString());
+  }
+
+  /** The count of documents the last line of {@code out} gives {@code target}. */
+  private static long documentCount(final String out, final Granularity target, final String what) {
+    final java.util.regex.Matcher matcher =
+        java.util.regex.Pattern.compile("[:;] " + target.label() + " ([\\d,]+) " + what)
+            .matcher(out.strip().lines().reduce((first, second) -> second).orElseThrow());
+    assertThat(matcher.find()).as("%s in %s", target, out).isTrue();
+    return Long.parseLong(matcher.group(1).replace(",", ""));
+  }
+
+  private static long windows(final Map<String, BsonDocument> documents) {
+    return documents.values().stream()
+        .filter(document -> document.getInt32("seq").getValue() == 0)
+        .count();
+  }
+
+  private static Map<String, BsonDocument> startingFrom(
+      final Map<String, BsonDocument> documents, final long from) {
+    final Map<String, BsonDocument> later = new TreeMap<>();
+    documents.forEach(
+        (id, document) -> {
+          if (document.getDateTime("start_date").getValue() >= from) {
+            later.put(id, document);
+          }
+        });
+    return later;
+  }
+
+  /**
    * Three series over two days and a half hour: boiler-1 every 90 s with a busy ten minutes and a
    * change of UTC offset, boiler-2 every 2 minutes with gaps of hours and of quarters, the meter
    * every 150 s with no metric. Three late readings are held back and sent once day one has closed:
@@ -471,22 +689,22 @@ class BackfillIT {
             new BackfillPlan.Request(
                 ALL, LAYOUT, Retention.NONE, GRACE, HORIZON, targets, DAY_ONE, Optional.empty()),
             NOW);
-    return Backfill.run(
-        new Backfill.Settings(
-            MongoConnection.of(uri),
-            database,
-            PREFIX,
-            ALL,
-            Retention.NONE,
-            LAYOUT.maxSummariesPerBucket(),
-            50,
-            2,
-            Duration.ofSeconds(30),
-            Duration.ofSeconds(1)),
-        plan,
-        mode,
-        Duration.ofMinutes(1),
-        lines::add);
+    return Backfill.run(settings(database, ALL), plan, mode, Duration.ofMinutes(1), lines::add);
+  }
+
+  private static Backfill.Settings settings(
+      final String database, final List<Granularity> granularities) {
+    return new Backfill.Settings(
+        MongoConnection.of(uri),
+        database,
+        PREFIX,
+        granularities,
+        Retention.NONE,
+        LAYOUT.maxSummariesPerBucket(),
+        50,
+        2,
+        Duration.ofSeconds(30),
+        Duration.ofSeconds(1));
   }
 
   /** The documents of one granularity by their {@code _id}'s JSON. */

@@ -107,6 +107,71 @@ class BackfillPlanTest {
   }
 
   @Test
+  void shouldStartAChainedSourceAtTheFirstWindowItsConsumerBuilds() {
+    final Granularity five = Granularity.parse("5m");
+    final List<Granularity> chained = List.of(MINUTE, five, QUARTER, HOUR, DAY);
+
+    // 15m rolled up from 5m, both built; --from 00:07 is inside a 5m window and a 15m one.
+    final BackfillPlan plan =
+        plan(chained, LAYOUT, Retention.NONE, List.of(DAY, QUARTER, five), Optional.empty());
+
+    assertThat(plan.steps())
+        .extracting(BackfillPlan.Step::target, BackfillPlan.Step::source, BackfillPlan.Step::from)
+        .containsExactly(
+            tuple(five, MINUTE, Instant.parse("2026-01-01T00:00:00Z")),
+            tuple(QUARTER, five, Instant.parse("2026-01-01T00:00:00Z")),
+            tuple(DAY, HOUR, Instant.parse("2026-01-01T00:00:00Z")));
+    final BackfillPlan unaligned =
+        BackfillPlan.of(
+            new BackfillPlan.Request(
+                chained,
+                LAYOUT,
+                Retention.NONE,
+                Duration.ofSeconds(10),
+                Duration.ofHours(24),
+                List.of(five, QUARTER),
+                Instant.parse("2026-01-01T09:55:00Z"),
+                Optional.empty()),
+            NOW);
+    assertThat(unaligned.steps())
+        .extracting(BackfillPlan.Step::from)
+        .containsExactly(
+            Instant.parse("2026-01-01T09:45:00Z"), Instant.parse("2026-01-01T09:45:00Z"));
+    assertThat(unaligned.notes())
+        .containsExactly(
+            "5m from 2026-01-01T09:45:00Z: the first 15m window built from it starts there, and is"
+                + " built whole");
+  }
+
+  @Test
+  void shouldStartAChainedTargetAtItsFirstWindowWhoseSourcesItsRetentionKeeps() {
+    final Granularity five = Granularity.parse("5m");
+    final List<Granularity> chained = List.of(MINUTE, five, QUARTER, HOUR, DAY);
+
+    // 5m kept 30 days from 06:37:12: 2026-10-27T06:35; the first 15m window wholly kept is 06:45.
+    final BackfillPlan plan =
+        plan(
+            chained,
+            LAYOUT,
+            Retention.parse("5m=30d", chained),
+            List.of(five, QUARTER),
+            Optional.empty());
+
+    assertThat(plan.steps())
+        .extracting(BackfillPlan.Step::from)
+        .containsExactly(
+            Instant.parse("2026-10-27T06:35:00Z"), Instant.parse("2026-10-27T06:45:00Z"));
+    assertThat(plan.notes())
+        .anySatisfy(note -> assertThat(note).startsWith("5m from 2026-10-27T06:35:00Z"))
+        .anySatisfy(
+            note ->
+                assertThat(note)
+                    .isEqualTo(
+                        "15m from 2026-10-27T06:45:00Z: its first window whose 5m windows are"
+                            + " all kept (retention)"));
+  }
+
+  @Test
   void shouldSayWhenATargetHasNoWindowToBuild() {
     final BackfillPlan plan =
         plan(List.of(QUARTER), Optional.of(Instant.parse("2026-01-01T00:10:00Z")));
