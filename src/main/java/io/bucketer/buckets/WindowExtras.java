@@ -11,8 +11,9 @@ import io.bucketer.sketch.ValueSketch;
  *
  * @param timeWeighted the window's part; null when unknown (a backfill, which rolls windows up from
  *     stored ones, does not build it), and then so are the next two
- * @param carryIn the series' last reading before the window, when its hold reaches into the window;
- *     else null
+ * @param carryIn the series' last reading before the window, when it is less than the max gap
+ *     before the window's start (its hold reaches into the window, or ends on its start when a
+ *     reading falls there); else null
  * @param weighting the max gap and interpolation it was computed with
  * @param sketch the quantile sketch of all the window's values; null when quantiles are off
  * @param quality how the window's readings arrived; null when unknown (a bucket written before it

@@ -236,11 +236,11 @@ final class WindowBuckets {
   }
 
   /**
-   * The series' last reading before {@code start} whose hold reaches {@code start}, or null: the
-   * last reading before it of the finest window holding {@code start - 1}, else of the latest one
-   * before, within the max gap. The store keeps closed finest windows for the lateness horizon and
-   * the series' max gap beyond it ({@link WindowExpiry}), so a window that can still be emitted
-   * finds that reading.
+   * The series' last reading before {@code start} if less than the max gap before it (its hold
+   * reaches {@code start}, also when a reading falls on {@code start}), or null: the last reading
+   * before it of the finest window holding {@code start - 1}, else of the latest one before, within
+   * the max gap. The store keeps closed finest windows for the lateness horizon and the series' max
+   * gap beyond it ({@link WindowExpiry}), so a window that can still be emitted finds that reading.
    */
   private Measurement carryIn(
       final SeriesKey series, final long start, final TimeWeighting weighting) {

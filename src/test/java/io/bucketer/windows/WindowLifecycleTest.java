@@ -150,6 +150,33 @@ class WindowLifecycleTest {
             new TimeWeighted(60_000, 5.0 * 50_000 + 4.0 * 10_000, 0, 0, 0, 0));
   }
 
+  /**
+   * {@code window.carry_in} is the series' last reading before the window when it is less than the
+   * max gap before the window's start, also when the window's first reading falls on its start, so
+   * that its hold covers nothing of the window; a reading exactly the max gap before the start is
+   * not carried in (bucket-document.md).
+   */
+  @Test
+  void shouldCarryInTheLastReadingWithinTheMaxGapOfTheStartEvenWhenAReadingFallsOnTheStart() {
+    send(at(0, 50), 2.0);
+    send(at(1, 0), 3.0); // on 10:01's start: 10:00:50's hold ends there
+    send(at(2, 0), 3.5);
+    send(at(7, 0), 4.0); // 10:02:00 + the 5-minute max gap is exactly 10:07's start
+    send(at(8, 30), 5.0); // closes 10:07
+
+    final List<ClosedBucket> minutes = emittedOf(MINUTE);
+    assertThat(minutes)
+        .extracting(ClosedBucket::windowStart)
+        .containsExactly(TEN, at(1, 0), at(2, 0), at(7, 0));
+    final WindowExtras onTheStart = minutes.get(1).extras();
+    assertThat(onTheStart.carryIn()).isEqualTo(new Measurement(at(0, 50), 2.0));
+    assertThat(onTheStart.timeWeighted())
+        .as("covered from its start by its own first reading, nothing by the one carried in")
+        .isEqualTo(new TimeWeighted(60_000, 3.0 * 60_000, 0, 0, 0, 0));
+    assertThat(minutes.get(2).extras().carryIn()).isEqualTo(new Measurement(at(1, 0), 3.0));
+    assertThat(minutes.get(3).extras().carryIn()).isNull();
+  }
+
   /** Starts the lifecycle again on the same store with {@code granularities}, as a restart does. */
   private void restartWith(final Granularity... granularities) {
     lifecycle =
