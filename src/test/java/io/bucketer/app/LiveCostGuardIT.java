@@ -1,0 +1,290 @@
+package io.bucketer.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.bucketer.avro.Reading;
+import io.bucketer.metrics.BucketerMetrics;
+import io.bucketer.metrics.BucketerMetrics.StateOperation;
+import io.bucketer.testing.InProcessRun;
+import io.bucketer.testing.LocalInfrastructure;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The live cost guard: Kafka records and state operations per reading when a fleet reports live,
+ * counted, not timed. {@link CostGuardTest} commits after every record (Kafka's test driver has no
+ * other way); a backlog's commits hold dozens of readings of each series. A live fleet is neither:
+ * each commit holds one reading of each of many series. So here a real broker and the real
+ * processor, with production defaults (but the test's three series partitions), take a fleet of
+ * {@value #SENSORS} sensors one round at a time: a reading of every sensor, two seconds of event
+ * time after the last, sent once the processor has counted and committed the round before. Every
+ * commit then holds at most one reading of a series, as at live traffic with a processor that keeps
+ * up, and the measured rounds close every series' minute twice.
+ *
+ * <p>What a round costs is read from the topics' end offsets (records and transaction markers, as
+ * the cluster stores them) and the processor's state-operation meter, over the rounds after a
+ * warm-up, and divided by the readings of those rounds. The bounds are the figures measured on the
+ * build that added this guard plus a margin for the commits that split a round (a commit inside a
+ * round takes one more record or marker per partition); a change that cuts a cost lowers its bound
+ * in the same commit. The figures are printed, one line each.
+ */
+@Tag("integration")
+// A hung run fails here, after ten minutes, instead of holding CI until its limit.
+@Timeout(value = 10, unit = TimeUnit.MINUTES)
+class LiveCostGuardIT {
+
+  private static final int SENSORS = 2_000;
+
+  /** Event time between two rounds: two minutes close in the measured rounds, at 70 s and 130 s. */
+  private static final long ROUND_MILLIS = 2_000;
+
+  private static final int WARM_UP_ROUNDS = 15;
+  private static final int MEASURED_ROUNDS = 60;
+  private static final Duration DEADLINE = Duration.ofSeconds(60);
+
+  /**
+   * The bounds, in records (markers included) or operations per reading, each with the figure
+   * measured when it was set. The internal topics are named by their suffix after the application
+   * id.
+   */
+  private static final Map<String, Double> BOUNDS =
+      Map.of(
+          // 1.0016: a record per series and commit, and a marker per partition and commit.
+          "readings-by-series-repartition", 1.02,
+          // 1.035: every minute window a commit changed, and a run of sealed readings: the next
+          // cut.
+          "window-1m-v2-store-changelog", 1.06,
+          // 0.0334: an hour window changes once per minute that closes into it (two a series).
+          "window-1h-v2-store-changelog", 0.04,
+          // 0.0334: two minutes of each series close in the measured rounds.
+          "buckets", 0.04,
+          // 1.217: a put per minute window a commit changed, and the closes' gets, puts and
+          // deletes.
+          "state operations", 1.26);
+
+  private static LocalInfrastructure infrastructure;
+
+  @TempDir Path stateDir;
+
+  @BeforeAll
+  static void startInfrastructure() {
+    infrastructure = LocalInfrastructure.start();
+  }
+
+  @AfterAll
+  static void stopInfrastructure() {
+    infrastructure.close();
+  }
+
+  @Test
+  void shouldKeepKafkaRecordsAndStateOperationsPerLiveReadingWithinTheirBounds() throws Exception {
+    final SimpleMeterRegistry meters = new SimpleMeterRegistry();
+    try (InProcessRun run = new InProcessRun(infrastructure.endpoints(), stateDir, 3, Map.of());
+        Admin admin = Admin.create(infrastructure.endpoints().testClientProperties());
+        BucketerApp app = run.start(meters)) {
+      final String applicationId = run.config().applicationId();
+      // A minute's start four minutes ago: the rounds (150 s of event time) stay in the past.
+      final long firstRound =
+          (Instant.now().minus(Duration.ofMinutes(4)).toEpochMilli() / 60_000) * 60_000;
+      for (int round = 0; round < WARM_UP_ROUNDS; round++) {
+        sendRoundAndAwaitItsCommit(run, admin, meters, applicationId, firstRound, round);
+      }
+      final Map<String, Long> endsBefore = endOffsets(admin, run, applicationId);
+      final double operationsBefore = stateOperations(meters);
+      for (int round = WARM_UP_ROUNDS; round < WARM_UP_ROUNDS + MEASURED_ROUNDS; round++) {
+        sendRoundAndAwaitItsCommit(run, admin, meters, applicationId, firstRound, round);
+      }
+      final Map<String, Long> endsAfter = endOffsets(admin, run, applicationId);
+      final double readings = (double) SENSORS * MEASURED_ROUNDS;
+
+      final Map<String, Double> perReading = new TreeMap<>();
+      endsAfter.forEach(
+          (topic, end) -> {
+            final long written = end - endsBefore.getOrDefault(topic, 0L);
+            if (written > 0) {
+              perReading.put(topic, written / readings);
+            }
+          });
+      perReading.put("state operations", (stateOperations(meters) - operationsBefore) / readings);
+      final double internal =
+          perReading.entrySet().stream()
+              .filter(
+                  figure ->
+                      figure.getKey().endsWith("-changelog")
+                          || figure.getKey().endsWith("-repartition"))
+              .mapToDouble(Map.Entry::getValue)
+              .sum();
+      perReading.forEach(
+          (figure, value) ->
+              System.out.printf(
+                  "live cost: %-40s %9.5f per reading (bound %s)%n",
+                  figure, value, BOUNDS.get(figure)));
+      System.out.printf("live cost: %-40s %9.5f per reading%n", "internal topics", internal);
+
+      final Set<String> unbounded = new TreeSet<>(perReading.keySet());
+      unbounded.removeAll(BOUNDS.keySet());
+      assertThat(unbounded)
+          .as("topics written without a bound: a new topic is a new cost")
+          .isEmpty();
+      final Map<String, Double> exceeded = new TreeMap<>();
+      perReading.forEach(
+          (figure, value) -> {
+            if (value > BOUNDS.get(figure)) {
+              exceeded.put(figure, value);
+            }
+          });
+      assertThat(exceeded).as("costs above their bounds").isEmpty();
+      assertThat(perReading.get("readings-by-series-repartition"))
+          .as("the rounds crossed the repartition")
+          .isPositive();
+    }
+  }
+
+  /**
+   * Sends round {@code round}, a reading of every sensor, and waits until the processor counted
+   * every reading sent and committed past the last record of its input and its repartition topic.
+   */
+  private static void sendRoundAndAwaitItsCommit(
+      final InProcessRun run,
+      final Admin admin,
+      final SimpleMeterRegistry meters,
+      final String applicationId,
+      final long firstRound,
+      final int round) {
+    final List<Reading> readings = new ArrayList<>(SENSORS);
+    final long timestamp = firstRound + round * ROUND_MILLIS;
+    for (int sensor = 0; sensor < SENSORS; sensor++) {
+      readings.add(
+          Reading.newBuilder()
+              .setSensorId(String.format("sensor-%05d", sensor))
+              .setMetric("temperature")
+              .setTimestamp(Instant.ofEpochMilli(timestamp + sensor % 500))
+              .setValue(20 + (sensor % 7) + Math.sin(round / 10.0 + sensor))
+              .setUtcOffsetMinutes(null)
+              .build());
+    }
+    run.send(readings);
+    final long expected = (long) SENSORS * (round + 1);
+    await("round " + round + " counted and committed")
+        .atMost(DEADLINE)
+        .pollInterval(Duration.ofMillis(20))
+        .until(
+            () ->
+                readingsCounted(meters) == expected
+                    && committedPastLastRecord(admin, applicationId, run));
+  }
+
+  private static double readingsCounted(final SimpleMeterRegistry meters) {
+    return meters.find(BucketerMetrics.READINGS).counters().stream()
+        .mapToDouble(Counter::count)
+        .sum();
+  }
+
+  private static double stateOperations(final SimpleMeterRegistry meters) {
+    double operations = 0;
+    for (final StateOperation operation : StateOperation.values()) {
+      final Counter counter =
+          meters.find(BucketerMetrics.STATE_OPERATIONS).tag("operation", operation.tag()).counter();
+      operations += counter == null ? 0 : counter.count();
+    }
+    return operations;
+  }
+
+  /**
+   * True when the application committed, on every partition of its input and repartition topics,
+   * past the last record: on the input, its end; on the repartition, written in transactions, at
+   * most the transaction marker that ends it.
+   */
+  private static boolean committedPastLastRecord(
+      final Admin admin, final String applicationId, final InProcessRun run) throws Exception {
+    final Map<TopicPartition, OffsetAndMetadata> committed =
+        admin
+            .listConsumerGroupOffsets(applicationId)
+            .partitionsToOffsetAndMetadata()
+            .get(10, TimeUnit.SECONDS);
+    final String repartition = applicationId + "-readings-by-series-repartition";
+    final Map<TopicPartition, Long> ends =
+        ends(admin, List.of(run.config().inputTopic(), repartition));
+    for (final Map.Entry<TopicPartition, Long> end : ends.entrySet()) {
+      final OffsetAndMetadata offset = committed.get(end.getKey());
+      final long position = offset == null ? 0 : offset.offset();
+      final long markerAllowance = end.getKey().topic().equals(repartition) ? 1 : 0;
+      if (end.getValue() > 0 && position < end.getValue() - markerAllowance) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** The end offset of every partition of the run's topics, summed per topic. */
+  private static Map<String, Long> endOffsets(
+      final Admin admin, final InProcessRun run, final String applicationId) throws Exception {
+    final List<String> topics = new ArrayList<>();
+    for (final String topic : admin.listTopics().names().get(10, TimeUnit.SECONDS)) {
+      if (topic.startsWith(applicationId + "-")
+          || topic.equals(run.config().bucketsTopic())
+          || topic.equals(run.config().deadLetterTopic())) {
+        topics.add(topic);
+      }
+    }
+    final Map<String, Long> sums = new HashMap<>();
+    ends(admin, topics)
+        .forEach(
+            (partition, end) -> {
+              final String topic = partition.topic();
+              final String figure =
+                  topic.startsWith(applicationId + "-")
+                      ? topic.substring(applicationId.length() + 1)
+                      : topic.equals(run.config().bucketsTopic()) ? "buckets" : "dead letters";
+              sums.merge(figure, end, Long::sum);
+            });
+    return sums;
+  }
+
+  private static Map<TopicPartition, Long> ends(final Admin admin, final List<String> topics)
+      throws Exception {
+    final Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
+    admin
+        .describeTopics(topics)
+        .allTopicNames()
+        .get(10, TimeUnit.SECONDS)
+        .forEach(
+            (topic, description) ->
+                description
+                    .partitions()
+                    .forEach(
+                        partition ->
+                            latest.put(
+                                new TopicPartition(topic, partition.partition()),
+                                OffsetSpec.latest())));
+    final Map<TopicPartition, Long> ends = new HashMap<>();
+    admin
+        .listOffsets(latest)
+        .all()
+        .get(10, TimeUnit.SECONDS)
+        .forEach((partition, info) -> ends.put(partition, info.offset()));
+    return ends;
+  }
+}
