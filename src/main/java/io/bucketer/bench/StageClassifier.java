@@ -30,8 +30,9 @@ import java.util.regex.Pattern;
  *         <li>decode: {@code io.bucketer.ingest}, the topology's {@code ReadingDecodeProcessor} and
  *             {@code ReadingChecks};
  *         <li>repartition: the topology's {@code ReadingBatcher} (it forwards only into the
- *             repartition's sink node, so that node's sends are its), {@code SeriesBatches}, {@code
- *             CommitTimeForwarder} and the repartition topic's serdes;
+ *             repartition's sink node, so that node's sends are its), {@code PartitionBatches},
+ *             {@code PartitionBatch}, {@code SeriesPartitioner}, {@code CommitTimeForwarder}, the
+ *             repartition topic's serdes, and {@code SeriesUnbatcher} after it;
  *         <li>aggregate: the rest of {@code io.bucketer.topology}, {@code io.bucketer.windows},
  *             {@code io.bucketer.buckets}, Kafka Streams' store layers ({@code
  *             org.apache.kafka.streams.state}: caching, metered, RocksDB) and {@code org.rocksdb};
@@ -119,7 +120,11 @@ final class StageClassifier {
           Map.entry("io.bucketer.topology.ReadingDecodeProcessor", Stage.DECODE),
           Map.entry("io.bucketer.topology.ReadingChecks", Stage.DECODE),
           Map.entry("io.bucketer.topology.ReadingBatcher", Stage.REPARTITION),
-          Map.entry("io.bucketer.topology.SeriesBatches", Stage.REPARTITION),
+          Map.entry("io.bucketer.topology.PartitionBatches", Stage.REPARTITION),
+          Map.entry("io.bucketer.topology.PartitionBatch", Stage.REPARTITION),
+          Map.entry("io.bucketer.topology.PartitionBatchSerde", Stage.REPARTITION),
+          Map.entry("io.bucketer.topology.SeriesPartitioner", Stage.REPARTITION),
+          Map.entry("io.bucketer.topology.SeriesUnbatcher", Stage.REPARTITION),
           Map.entry("io.bucketer.topology.CommitTimeForwarder", Stage.REPARTITION),
           Map.entry("io.bucketer.topology.ReadingBatchSerde", Stage.REPARTITION),
           Map.entry("io.bucketer.topology.ReadingBatch", Stage.REPARTITION),

@@ -105,8 +105,8 @@ public final class KafkaSettings {
               ConfigDef.ValidString.in(PARTITIONING_ANY, PARTITIONING_BY_SENSOR),
               Importance.HIGH,
               "any: records may have any key; every reading is repartitioned by series into"
-                  + " series.partitions partitions (each series' readings in batches, one Kafka"
-                  + " record per series and commit). by-sensor:"
+                  + " series.partitions partitions (in batches: one Kafka record per partition and"
+                  + " commit, holding each of its series' readings). by-sensor:"
                   + " the gateways key each record by its sensor id and let Kafka's default"
                   + " partitioner place it; the state is kept per input partition and nothing is"
                   + " repartitioned. A record on another partition than its sensor id maps to goes"

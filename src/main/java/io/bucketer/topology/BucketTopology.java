@@ -33,10 +33,11 @@ import org.apache.kafka.streams.state.StoreBuilder;
 import org.apache.kafka.streams.state.Stores;
 
 /**
- * The processor's topology, wiring only: decode and key by series, repartition by series, aggregate
- * into open buckets, and send closed buckets to the compacted buckets topic, from which the sink
- * writes them to MongoDB. Anything that cannot become part of a bucket goes to the dead-letter
- * topic. Tests build the topology with this same method.
+ * The processor's topology, wiring only: decode and key by series, repartition by series (one
+ * record per partition and commit, each series' readings in it), aggregate into open buckets, and
+ * send closed buckets to the compacted buckets topic, from which the sink writes them to MongoDB.
+ * Anything that cannot become part of a bucket goes to the dead-letter topic. Tests build the
+ * topology with this same method.
  */
 public final class BucketTopology {
 
@@ -202,14 +203,16 @@ public final class BucketTopology {
       bySeries =
           readings
               .process(
-                  ReadingBatcher::new,
+                  () -> new ReadingBatcher(repartitioned.seriesPartitions()),
                   Named.as(TopologyNames.BATCH),
                   TopologyNames.BATCH_COMMIT_HOOK)
               .repartition(
-                  Repartitioned.<SeriesKey, ReadingBatch>as(TopologyNames.READINGS_BY_SERIES)
+                  Repartitioned.<SeriesKey, PartitionBatch>as(TopologyNames.READINGS_BY_SERIES)
                       .withKeySerde(new SeriesKeySerde())
-                      .withValueSerde(new ReadingBatchSerde())
-                      .withNumberOfPartitions(repartitioned.seriesPartitions()));
+                      .withValueSerde(new PartitionBatchSerde())
+                      .withNumberOfPartitions(repartitioned.seriesPartitions())
+                      .withStreamPartitioner(SeriesPartitioner.INSTANCE))
+              .process(SeriesUnbatcher::new, Named.as(TopologyNames.UNBATCH));
     } else {
       // Keyed by sensor: the decoder let through only readings on their sensor's partition, each
       // as a ReadingBatch of one.

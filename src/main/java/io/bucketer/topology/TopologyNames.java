@@ -14,8 +14,11 @@ public final class TopologyNames {
   /** The decoder's child that takes rejected input to the dead-letter topic. */
   public static final String REJECTED_INPUT = "dead-letter-original-bytes";
 
-  /** Gathers each series' readings into one repartition record per commit. */
+  /** Gathers the readings bound for each repartition partition into one record per commit. */
   public static final String BATCH = "batch-readings-by-series";
+
+  /** Hands the aggregator each series' readings of a repartition record. */
+  public static final String UNBATCH = "unbatch-readings-by-series";
 
   /**
    * A store that holds nothing: the batcher's hook, which forwards its batches just before each

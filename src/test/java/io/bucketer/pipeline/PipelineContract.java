@@ -81,9 +81,9 @@ abstract class PipelineContract {
   }
 
   /**
-   * Each series' readings cross the repartition topic in batches, one record per series and task
-   * and commit at most: here every reading waits in the input before the processor starts, so a
-   * batch holds many. The buckets are the same.
+   * The readings cross the repartition topic in batches, one record per partition and task and
+   * commit at most, each series' readings in it: here every reading waits in the input before the
+   * processor starts, so a batch holds many. The buckets are the same.
    */
   @Test
   void shouldRepartitionEachSeriesReadingsInBatchesAndBucketThemAll() throws Exception {

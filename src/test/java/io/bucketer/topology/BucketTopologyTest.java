@@ -9,6 +9,7 @@ import io.bucketer.buckets.ClosedBucket;
 import io.bucketer.buckets.ExpectedIntervals;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.Measurement;
+import io.bucketer.buckets.SeriesKey;
 import io.bucketer.buckets.WindowSummary;
 import io.bucketer.ingest.ReadingDecoder;
 import io.bucketer.metrics.BucketerMetrics;
@@ -32,6 +33,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
@@ -355,6 +357,33 @@ class BucketTopologyTest {
             org.assertj.core.groups.Tuple.tuple(
                 at("10:30:00"), new Measurement(at("10:30:00"), 5.0)));
     assertThat(revisedHour.stats().count()).isEqualTo(2);
+  }
+
+  /**
+   * A stop-all upgrade from the builds that sent one series per repartition record (format 4, the
+   * series in the record's key): the records they left in the topic are read and bucketed with
+   * those this build sends, every series' readings in their windows.
+   */
+  @Test
+  void shouldBucketTheRepartitionRecordsOfOneSeriesThatEarlierBuildsLeftInTheTopic() {
+    final TestInputTopic<SeriesKey, byte[]> leftInTheTopic =
+        driver.createInputTopic(
+            TopologyNames.readingsBySeriesTopic("bucketer-test"),
+            new SeriesKeySerde().serializer(),
+            new ByteArraySerializer());
+    final ReadingBatch left = new ReadingBatch(2);
+    left.add(at("10:00:05"), 1.0, null);
+    left.add(at("10:00:20"), 2.0, null);
+    leftInTheTopic.pipeInput(
+        new SeriesKey("s1", "temperature"), ReadingBatchSerde.encode(left), at("10:00:20"));
+
+    send(reading("s1", "10:00:40", 4.0));
+    send(reading("s1", "10:01:10", 0.0)); // close [10:00, 10:01)
+
+    final ClosedBucket minute = buckets.readValuesToList().get(0);
+    assertThat(minute.series()).isEqualTo(new SeriesKey("s1", "temperature"));
+    assertThat(minute.stats().count()).isEqualTo(3);
+    assertThat(minute.stats().sum()).isEqualTo(7.0);
   }
 
   @Test

@@ -19,6 +19,7 @@ import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -156,6 +157,7 @@ class GoldenStateFormatsTest {
     files.put("series-key-without-metric.bin", SeriesKeySerde.toBytes(SERIES_WITHOUT_METRIC));
     files.put("series-clock-v1.bin", SeriesClockSerde.encode(T0 + 61_000));
     files.put("reading-batch-v4.bin", ReadingBatchSerde.encode(batch()));
+    files.put("partition-batch-v5.bin", PartitionBatchSerde.encode(partitionBatch()));
     files.put(
         "sparkplug-birth-v1.json", new SparkplugBirthSerde().serializer().serialize("", BIRTH));
     files.put(
@@ -364,6 +366,30 @@ class GoldenStateFormatsTest {
     assertReading(decoded, 2, T0 + 2_000, 1e9 + 0.001, -300);
   }
 
+  @Test
+  void shouldReadTheGoldenBatchOfSeveralSeriesOnTheRepartitionTopic() {
+    final PartitionBatch decoded =
+        new PartitionBatchSerde()
+            .deserializer()
+            .deserialize("", GoldenFiles.read("partition-batch-v5.bin"));
+
+    assertThat(decoded.partition()).isEqualTo(7);
+    final List<SeriesKey> series = new ArrayList<>();
+    final List<ReadingBatch> readings = new ArrayList<>();
+    decoded.forEach(
+        (key, batch) -> {
+          series.add(key);
+          readings.add(batch);
+        });
+    assertThat(series).containsExactly(SERIES, SERIES_WITHOUT_METRIC);
+    assertThat(readings.get(0).size()).isEqualTo(3);
+    assertReading(readings.get(0), 0, T0, 21.5, 60);
+    assertReading(readings.get(0), 1, T0 + 1_000, -3.25, null);
+    assertReading(readings.get(0), 2, T0 + 2_000, 1e9 + 0.001, -300);
+    assertThat(readings.get(1).size()).isEqualTo(1);
+    assertReading(readings.get(1), 0, T0 + 500, 7.0, null);
+  }
+
   /** Records of one reading each, which builds before batches left on the repartition topic. */
   @Test
   void shouldReadTheGoldenSingleReadingsOfEarlierRepartitionFormats() {
@@ -443,6 +469,14 @@ class GoldenStateFormatsTest {
     assertThat(batch.timestamp(index)).isEqualTo(timestamp);
     assertThat(batch.value(index)).isEqualTo(value);
     assertThat(batch.utcOffsetMinutes(index)).isEqualTo(utcOffsetMinutes);
+  }
+
+  /** A batch of format 5: three readings of one series, one of another, for partition 7. */
+  private static PartitionBatch partitionBatch() {
+    final PartitionBatch batch = new PartitionBatch(7, 8, 2);
+    batch.put(SERIES, batch());
+    batch.add(SERIES_WITHOUT_METRIC, T0 + 500, 7.0, null);
+    return batch;
   }
 
   private static ReadingBatch batch() {

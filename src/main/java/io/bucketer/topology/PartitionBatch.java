@@ -1,0 +1,107 @@
+package io.bucketer.topology;
+
+import io.bucketer.buckets.SeriesKey;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.BiConsumer;
+
+/**
+ * The readings one upstream task sends to one partition of the repartition topic between two
+ * commits: a {@link ReadingBatch} per series, in the order the series first sent. One record
+ * carries them all, so the repartition costs a record per partition and commit, not one per series:
+ * at live traffic, where a commit holds one reading of each series, that is the difference between
+ * about one record per reading and a few per thousand.
+ *
+ * <p>A record of an earlier format carried one series' batch, its series in the record's key: read
+ * back, it is a batch of that one series with the series unknown here ({@link #ofKeyedSeries}),
+ * which the reader takes from the key.
+ */
+final class PartitionBatch {
+
+  /** A new series batch's room: a few readings; a batch doubles as it fills. */
+  private static final int INITIAL_CAPACITY = 4;
+
+  private final int partition;
+  private final int partitions;
+  private final Map<SeriesKey, ReadingBatch> series;
+  private int readings;
+  private long latestTimestamp = Long.MIN_VALUE;
+
+  /**
+   * @param partitions the partitions it was gathered among; 0 when read back (not sent again)
+   * @param expectedSeries how many series it is sized for
+   */
+  PartitionBatch(final int partition, final int partitions, final int expectedSeries) {
+    this.partition = partition;
+    this.partitions = partitions;
+    this.series = new LinkedHashMap<>(Math.max(16, expectedSeries * 4 / 3 + 1));
+  }
+
+  /** A record of an earlier format: one series' readings, the series in the record's key. */
+  static PartitionBatch ofKeyedSeries(final ReadingBatch batch) {
+    final PartitionBatch keyed = new PartitionBatch(-1, 0, 1);
+    keyed.put(null, batch);
+    return keyed;
+  }
+
+  /** Adds one reading of {@code key}. */
+  void add(
+      final SeriesKey key,
+      final long timestamp,
+      final double value,
+      final Integer utcOffsetMinutes) {
+    ReadingBatch batch = series.get(key);
+    if (batch == null) {
+      batch = new ReadingBatch(INITIAL_CAPACITY);
+      series.put(key, batch);
+    }
+    batch.add(timestamp, value, utcOffsetMinutes);
+    readings++;
+    latestTimestamp = Math.max(latestTimestamp, timestamp);
+  }
+
+  /** Adds a series' readings, decoded; {@code key} null for the record's key. */
+  void put(final SeriesKey key, final ReadingBatch batch) {
+    series.put(key, batch);
+    readings += batch.size();
+    latestTimestamp = Math.max(latestTimestamp, batch.latestTimestamp());
+  }
+
+  /** The partition it was gathered for; -1 for a record of an earlier format. */
+  int partition() {
+    return partition;
+  }
+
+  /** The partitions it was gathered among; 0 for a batch read back. */
+  int partitions() {
+    return partitions;
+  }
+
+  /** Readings in all its series. */
+  int readings() {
+    return readings;
+  }
+
+  /** Series it holds readings of. */
+  int seriesCount() {
+    return series.size();
+  }
+
+  /** The latest of its readings' times: its record's timestamp. */
+  long latestTimestamp() {
+    return latestTimestamp;
+  }
+
+  /** One of its series, for the record's key; null when it holds none. */
+  SeriesKey firstSeries() {
+    return series.isEmpty() ? null : series.keySet().iterator().next();
+  }
+
+  /**
+   * Passes each series' batch to {@code each}, in the order the series first sent; a null series is
+   * the record's key (a record of an earlier format).
+   */
+  void forEach(final BiConsumer<SeriesKey, ReadingBatch> each) {
+    series.forEach(each);
+  }
+}

@@ -1,0 +1,105 @@
+package io.bucketer.topology;
+
+import io.bucketer.buckets.SeriesKey;
+import java.nio.ByteBuffer;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.Serializer;
+
+/**
+ * The values of the repartition topic, which only this application writes and reads: the readings
+ * that one upstream task gathered for one partition between two commits ({@link PartitionBatch}). A
+ * leading format byte says how the rest is laid out:
+ *
+ * <ul>
+ *   <li>5 (written now): the partition (4 bytes), the number of series (4 bytes), then for each
+ *       series its key as {@link SeriesKeySerde} lays it out, the number of its readings (4 bytes)
+ *       and each reading as format 4 lays one out. Big-endian.
+ *   <li>1 to 4 (one series per record, its series in the record's key, written by earlier
+ *       versions): read by {@link ReadingBatchSerde} as a batch of that one series, so that an
+ *       upgrade takes over a repartition topic that has records in it.
+ * </ul>
+ *
+ * The record's key is one of the batch's series: the partitioner ({@link SeriesPartitioner}) does
+ * not read it, and the reader takes each series from the value.
+ */
+final class PartitionBatchSerde implements Serde<PartitionBatch> {
+
+  private static final byte FORMAT = 5;
+  private final ReadingBatchSerde earlierFormats = new ReadingBatchSerde();
+
+  @Override
+  public Serializer<PartitionBatch> serializer() {
+    return (topic, batch) -> batch == null ? null : encode(batch);
+  }
+
+  @Override
+  public Deserializer<PartitionBatch> deserializer() {
+    final Deserializer<ReadingBatch> earlier = earlierFormats.deserializer();
+    return (topic, bytes) -> {
+      if (bytes == null) {
+        return null;
+      }
+      if (bytes.length > 0 && bytes[0] == FORMAT) {
+        return decode(ByteBuffer.wrap(bytes, 1, bytes.length - 1));
+      }
+      return PartitionBatch.ofKeyedSeries(earlier.deserialize(topic, bytes));
+    };
+  }
+
+  static byte[] encode(final PartitionBatch batch) {
+    final int[] length = {1 + 4 + 4};
+    batch.forEach(
+        (series, readings) -> {
+          length[0] += SeriesKeySerde.encodedLength(series) + 4;
+          for (int i = 0; i < readings.size(); i++) {
+            length[0] += ReadingSerde.readingBytes(readings.utcOffsetMinutes(i));
+          }
+        });
+    final ByteBuffer buffer =
+        ByteBuffer.allocate(length[0])
+            .put(FORMAT)
+            .putInt(batch.partition())
+            .putInt(batch.seriesCount());
+    batch.forEach(
+        (series, readings) -> {
+          SeriesKeySerde.write(series, buffer);
+          buffer.putInt(readings.size());
+          for (int i = 0; i < readings.size(); i++) {
+            ReadingSerde.putReading(
+                buffer, readings.timestamp(i), readings.value(i), readings.utcOffsetMinutes(i));
+          }
+        });
+    return buffer.array();
+  }
+
+  private static PartitionBatch decode(final ByteBuffer buffer) {
+    final int partition = buffer.getInt();
+    final int seriesCount = buffer.getInt();
+    if (partition < 0 || seriesCount < 1 || seriesCount > buffer.remaining()) {
+      throw new IllegalStateException(
+          "a batch of readings on the repartition topic claims partition "
+              + partition
+              + " and "
+              + seriesCount
+              + " series");
+    }
+    final PartitionBatch batch = new PartitionBatch(partition, 0, seriesCount);
+    for (int s = 0; s < seriesCount; s++) {
+      final SeriesKey series = SeriesKeySerde.read(buffer);
+      final int size = buffer.getInt();
+      if (size < 1 || size > buffer.remaining() / ReadingSerde.readingBytes(null)) {
+        throw new IllegalStateException(
+            "a batch of readings on the repartition topic claims "
+                + size
+                + " readings of a series");
+      }
+      final ReadingBatch readings = new ReadingBatch(size);
+      for (int i = 0; i < size; i++) {
+        ReadingSerde.readReading(buffer, readings);
+      }
+      batch.put(series, readings);
+    }
+    return batch;
+  }
+}

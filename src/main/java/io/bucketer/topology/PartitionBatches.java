@@ -1,0 +1,95 @@
+package io.bucketer.topology;
+
+import io.bucketer.buckets.SeriesKey;
+import java.util.function.Consumer;
+
+/**
+ * The readings one upstream task holds back until its next commit, a {@link PartitionBatch} per
+ * partition of the repartition topic ({@link SeriesPartitioner} picks a series' partition).
+ * Bounded: a partition's batch is handed on once it holds {@code maxBatchReadings}, and every batch
+ * once the task holds {@code maxHeldReadings}, so neither a busy partition nor a long commit
+ * interval makes it grow without end.
+ */
+final class PartitionBatches {
+
+  private final int partitions;
+  private final int maxBatchReadings;
+  private final int maxHeldReadings;
+  private final PartitionBatch[] batches;
+
+  /** Series each partition's last batch held: the next one is sized for as many. */
+  private final int[] lastSeries;
+
+  private int held;
+
+  PartitionBatches(final int partitions, final int maxBatchReadings, final int maxHeldReadings) {
+    if (partitions < 1 || maxBatchReadings < 1 || maxHeldReadings < maxBatchReadings) {
+      throw new IllegalArgumentException(
+          partitions
+              + " partitions, batches of at most "
+              + maxBatchReadings
+              + " readings, at most "
+              + maxHeldReadings
+              + " held in all");
+    }
+    this.partitions = partitions;
+    this.maxBatchReadings = maxBatchReadings;
+    this.maxHeldReadings = maxHeldReadings;
+    this.batches = new PartitionBatch[partitions];
+    this.lastSeries = new int[partitions];
+  }
+
+  /**
+   * Adds one reading of {@code series}; passes to {@code ready} the batches that reached a bound,
+   * this series' partition's alone when its batch is full, every batch when the task holds too many
+   * readings.
+   */
+  void add(
+      final SeriesKey series,
+      final long timestamp,
+      final double value,
+      final Integer utcOffsetMinutes,
+      final Consumer<PartitionBatch> ready) {
+    final int partition = SeriesPartitioner.partitionOf(series, partitions);
+    PartitionBatch batch = batches[partition];
+    if (batch == null) {
+      batch = new PartitionBatch(partition, partitions, lastSeries[partition]);
+      batches[partition] = batch;
+    }
+    batch.add(series, timestamp, value, utcOffsetMinutes);
+    held++;
+    if (batch.readings() >= maxBatchReadings) {
+      handOn(partition, ready);
+    } else if (held >= maxHeldReadings) {
+      drain(ready);
+    }
+  }
+
+  /** Passes every batch to {@code ready}, by partition, and forgets them. */
+  void drain(final Consumer<PartitionBatch> ready) {
+    for (int partition = 0; partition < partitions && held > 0; partition++) {
+      if (batches[partition] != null) {
+        handOn(partition, ready);
+      }
+    }
+  }
+
+  private void handOn(final int partition, final Consumer<PartitionBatch> ready) {
+    final PartitionBatch batch = batches[partition];
+    batches[partition] = null;
+    held -= batch.readings();
+    lastSeries[partition] = batch.seriesCount();
+    ready.accept(batch);
+  }
+
+  /** Forgets every batch: their readings will be read again from the input. */
+  void clear() {
+    java.util.Arrays.fill(batches, null);
+    held = 0;
+  }
+
+  /** Readings held, in all batches. */
+  int held() {
+    return held;
+  }
+}
