@@ -332,10 +332,7 @@ class BackfillIT {
     assertThat(counts.of(QUARTER).alreadyStored()).isEqualTo(quartersOfStream.size());
     assertEqualToRounding(
         documents("restarted", QUARTER), documents("reference", QUARTER), Set.of());
-    final Map<String, BsonDocument> days = documents("reference", DAY);
-    final Set<String> revisedOtherwise = new HashSet<>(lateOpenedDay(days));
-    revisedOtherwise.addAll(meterDayTwo(days));
-    assertEqualToRounding(documents("restarted", DAY), days, revisedOtherwise);
+    assertDaysEqualToTheStreams("restarted", "reference");
   }
 
   /**
@@ -377,10 +374,19 @@ class BackfillIT {
         documents("chain-reference", FIVE_MINUTES),
         Set.of());
     assertEqualToRounding(documents("chain-later", QUARTER), quarters, Set.of());
-    final Map<String, BsonDocument> days = documents("chain-reference", DAY);
+    assertDaysEqualToTheStreams("chain-later", "chain-reference");
+  }
+
+  /**
+   * The days of {@code database} equal those a stream with every granularity wrote into {@code
+   * stream}, but for the revisions of the two days whose late readings each counts otherwise
+   * ({@link #lateOpenedDay}, {@link #meterDayTwo}).
+   */
+  private static void assertDaysEqualToTheStreams(final String database, final String stream) {
+    final Map<String, BsonDocument> days = documents(stream, DAY);
     final Set<String> revisedOtherwise = new HashSet<>(lateOpenedDay(days));
     revisedOtherwise.addAll(meterDayTwo(days));
-    assertEqualToRounding(documents("chain-later", DAY), days, revisedOtherwise);
+    assertEqualToRounding(documents(database, DAY), days, revisedOtherwise);
   }
 
   /**
