@@ -27,13 +27,16 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.common.utils.Utils;
 
 /**
  * The memory benchmark: many series, each reporting at a steady rate in real time, into a processor
  * in a JVM of its own with a fixed heap; samples its live heap (after a full GC), its resident
- * memory and its state directory while it runs.
+ * memory and its state directory while it runs, and the Kafka records and transaction markers each
+ * topic was written per reading ({@link TopicRecords}): a live fleet's cost to the cluster.
  */
 public final class MemoryBench {
 
@@ -94,7 +97,10 @@ public final class MemoryBench {
                           ProcessorProcess.PRODUCTION_JVM.stream())
                       .toList());
           KafkaProducer<byte[], byte[]> producer =
-              FleetProducer.to(broker.bootstrapServers(), INPUT_TOPIC)) {
+              FleetProducer.to(broker.bootstrapServers(), INPUT_TOPIC);
+          Admin admin =
+              Admin.create(
+                  Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()))) {
         final ProcessorProbe probe = new ProcessorProbe(processor, httpPort, stateDir);
         final ReadingSimulator simulator =
             new ReadingSimulator(
@@ -116,7 +122,7 @@ public final class MemoryBench {
                     7));
         final CompletableFuture<Long> sending =
             CompletableFuture.supplyAsync(() -> simulator.run(fleet, rate));
-        final List<MemorySample> samples = sample(probe, simulator, sending);
+        final List<MemorySample> samples = sample(probe, simulator, sending, admin);
         out.println("processor log: " + log);
         return samples;
       }
@@ -128,9 +134,12 @@ public final class MemoryBench {
   private List<MemorySample> sample(
       final ProcessorProbe probe,
       final ReadingSimulator simulator,
-      final CompletableFuture<Long> sending)
+      final CompletableFuture<Long> sending,
+      final Admin admin)
       throws Exception {
     final List<MemorySample> samples = new ArrayList<>();
+    // The topics' end offsets at each sample: what the cluster was written meanwhile.
+    final List<Map<String, Long>> topics = new ArrayList<>();
     final long started = System.nanoTime();
     out.println(MemorySample.header());
     while (!sending.isDone()) {
@@ -141,10 +150,22 @@ public final class MemoryBench {
       final MemorySample sample =
           probe.sample(Duration.ofNanos(System.nanoTime() - started), simulator::acknowledged);
       samples.add(sample);
+      topics.add(TopicRecords.read(admin));
       out.println(sample.row());
     }
     sending.join();
     MemorySample.summarise(samples, options.series(), out);
+    if (samples.size() >= 3) {
+      // The same stretch as the summary's rates: the last two thirds.
+      final int third = samples.size() / 3;
+      final int last = samples.size() - 1;
+      TopicRecords.summarise(
+          topics.get(third),
+          topics.get(last),
+          samples.get(last).readingsProcessed() - samples.get(third).readingsProcessed(),
+          INPUT_TOPIC,
+          out);
+    }
     return samples;
   }
 
