@@ -1,6 +1,7 @@
 package io.bucketer.bench;
 
 import java.io.PrintStream;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.TreeMap;
@@ -16,19 +17,29 @@ import org.apache.kafka.common.TopicPartition;
  * store, replicate and serve them. Compaction and retention do not lower an end offset, so the
  * difference of two readings is what was written between them.
  */
-final class TopicRecords {
+public final class TopicRecords {
 
   private TopicRecords() {}
 
   /** The end offsets of every topic of the cluster, the broker's own included, summed per topic. */
   static Map<String, Long> read(final Admin admin) throws Exception {
-    final Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
-    admin
-        .describeTopics(
+    final Map<String, Long> ends = new TreeMap<>();
+    endOffsets(
+            admin,
             admin
                 .listTopics(new ListTopicsOptions().listInternal(true))
                 .names()
                 .get(30, TimeUnit.SECONDS))
+        .forEach((partition, end) -> ends.merge(partition.topic(), end, Long::sum));
+    return ends;
+  }
+
+  /** The end offset of every partition of {@code topics}. */
+  public static Map<TopicPartition, Long> endOffsets(
+      final Admin admin, final Collection<String> topics) throws Exception {
+    final Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
+    admin
+        .describeTopics(topics)
         .allTopicNames()
         .get(30, TimeUnit.SECONDS)
         .forEach(
@@ -40,12 +51,12 @@ final class TopicRecords {
                             latest.put(
                                 new TopicPartition(topic, partition.partition()),
                                 OffsetSpec.latest())));
-    final Map<String, Long> ends = new TreeMap<>();
+    final Map<TopicPartition, Long> ends = new HashMap<>();
     admin
         .listOffsets(latest)
         .all()
         .get(30, TimeUnit.SECONDS)
-        .forEach((partition, info) -> ends.merge(partition.topic(), info.offset(), Long::sum));
+        .forEach((partition, info) -> ends.put(partition, info.offset()));
     return ends;
   }
 

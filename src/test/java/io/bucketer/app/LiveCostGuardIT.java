@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.bucketer.avro.Reading;
+import io.bucketer.bench.TopicRecords;
 import io.bucketer.metrics.BucketerMetrics;
 import io.bucketer.metrics.BucketerMetrics.StateOperation;
 import io.bucketer.testing.InProcessRun;
@@ -22,7 +23,6 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.AfterAll;
@@ -227,7 +227,7 @@ class LiveCostGuardIT {
             .get(10, TimeUnit.SECONDS);
     final String repartition = applicationId + "-readings-by-series-repartition";
     final Map<TopicPartition, Long> ends =
-        ends(admin, List.of(run.config().inputTopic(), repartition));
+        TopicRecords.endOffsets(admin, List.of(run.config().inputTopic(), repartition));
     for (final Map.Entry<TopicPartition, Long> end : ends.entrySet()) {
       final OffsetAndMetadata offset = committed.get(end.getKey());
       final long position = offset == null ? 0 : offset.offset();
@@ -251,7 +251,7 @@ class LiveCostGuardIT {
       }
     }
     final Map<String, Long> sums = new HashMap<>();
-    ends(admin, topics)
+    TopicRecords.endOffsets(admin, topics)
         .forEach(
             (partition, end) -> {
               final String topic = partition.topic();
@@ -262,30 +262,5 @@ class LiveCostGuardIT {
               sums.merge(figure, end, Long::sum);
             });
     return sums;
-  }
-
-  private static Map<TopicPartition, Long> ends(final Admin admin, final List<String> topics)
-      throws Exception {
-    final Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
-    admin
-        .describeTopics(topics)
-        .allTopicNames()
-        .get(10, TimeUnit.SECONDS)
-        .forEach(
-            (topic, description) ->
-                description
-                    .partitions()
-                    .forEach(
-                        partition ->
-                            latest.put(
-                                new TopicPartition(topic, partition.partition()),
-                                OffsetSpec.latest())));
-    final Map<TopicPartition, Long> ends = new HashMap<>();
-    admin
-        .listOffsets(latest)
-        .all()
-        .get(10, TimeUnit.SECONDS)
-        .forEach((partition, info) -> ends.put(partition, info.offset()));
-    return ends;
   }
 }
