@@ -9,12 +9,14 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
+import java.util.stream.Stream;
 
 /**
  * What a backfill builds: for each granularity asked for, finest first, the granularity it is
@@ -175,9 +177,11 @@ public record BackfillPlan(List<Step> steps, List<String> notes) {
                         .map(d -> TimeSpans.format(d.toMillis()))
                         .orElse("")));
           }
-          own.or(() -> chained)
-              .ifPresent(
-                  floor -> kept.put(target, chained.filter(c -> c.isAfter(floor)).orElse(floor)));
+          // The later of the two: what a target built from this one can start from.
+          Stream.of(own, chained)
+              .flatMap(Optional::stream)
+              .max(Comparator.naturalOrder())
+              .ifPresent(floor -> kept.put(target, floor));
           froms.put(target, from);
         });
     final List<Granularity> coarsestFirst = new ArrayList<>(sources.keySet());
