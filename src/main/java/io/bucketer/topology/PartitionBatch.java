@@ -1,8 +1,8 @@
 package io.bucketer.topology;
 
 import io.bucketer.buckets.SeriesKey;
-import java.util.LinkedHashMap;
-import java.util.Map;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.BiConsumer;
 
 /**
@@ -23,7 +23,13 @@ final class PartitionBatch {
 
   private final int partition;
   private final int partitions;
-  private final Map<SeriesKey, ReadingBatch> series;
+
+  /**
+   * Its series in the order they first sent. A list, not a map: the gatherer ({@link
+   * PartitionBatches}) finds a series' readings itself, so a batch never looks a series up.
+   */
+  private final List<SeriesReadings> series;
+
   private int readings;
   private long latestTimestamp = Long.MIN_VALUE;
 
@@ -34,7 +40,7 @@ final class PartitionBatch {
   PartitionBatch(final int partition, final int partitions, final int expectedSeries) {
     this.partition = partition;
     this.partitions = partitions;
-    this.series = new LinkedHashMap<>(Math.max(16, expectedSeries * 4 / 3 + 1));
+    this.series = new ArrayList<>(Math.max(10, expectedSeries));
   }
 
   /** A record of an earlier format: one series' readings, the series in the record's key. */
@@ -44,25 +50,30 @@ final class PartitionBatch {
     return keyed;
   }
 
-  /** Adds one reading of {@code key}. */
+  /**
+   * Starts the readings of {@code key}, a series it does not hold yet, and returns them, for {@link
+   * #add}: the gatherer keeps them at hand and adds each further reading without a look-up.
+   */
+  ReadingBatch startSeries(final SeriesKey key) {
+    final ReadingBatch batch = new ReadingBatch(INITIAL_CAPACITY);
+    series.add(new SeriesReadings(key, batch));
+    return batch;
+  }
+
+  /** Adds one reading to {@code seriesReadings}, one of its series' from {@link #startSeries}. */
   void add(
-      final SeriesKey key,
+      final ReadingBatch seriesReadings,
       final long timestamp,
       final double value,
       final Integer utcOffsetMinutes) {
-    ReadingBatch batch = series.get(key);
-    if (batch == null) {
-      batch = new ReadingBatch(INITIAL_CAPACITY);
-      series.put(key, batch);
-    }
-    batch.add(timestamp, value, utcOffsetMinutes);
+    seriesReadings.add(timestamp, value, utcOffsetMinutes);
     readings++;
     latestTimestamp = Math.max(latestTimestamp, timestamp);
   }
 
   /** Adds a series' readings, decoded; {@code key} null for the record's key. */
   void put(final SeriesKey key, final ReadingBatch batch) {
-    series.put(key, batch);
+    series.add(new SeriesReadings(key, batch));
     readings += batch.size();
     latestTimestamp = Math.max(latestTimestamp, batch.latestTimestamp());
   }
@@ -94,7 +105,7 @@ final class PartitionBatch {
 
   /** One of its series, for the record's key; null when it holds none. */
   SeriesKey firstSeries() {
-    return series.isEmpty() ? null : series.keySet().iterator().next();
+    return series.isEmpty() ? null : series.get(0).key();
   }
 
   /**
@@ -102,6 +113,11 @@ final class PartitionBatch {
    * the record's key (a record of an earlier format).
    */
   void forEach(final BiConsumer<SeriesKey, ReadingBatch> each) {
-    series.forEach(each);
+    for (final SeriesReadings one : series) {
+      each.accept(one.key(), one.readings());
+    }
   }
+
+  /** One series' readings; a null key for the record's key (a record of an earlier format). */
+  private record SeriesReadings(SeriesKey key, ReadingBatch readings) {}
 }

@@ -1,6 +1,9 @@
 package io.bucketer.topology;
 
 import io.bucketer.buckets.SeriesKey;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.function.Consumer;
 
 /**
@@ -9,6 +12,12 @@ import java.util.function.Consumer;
  * Bounded: a partition's batch is handed on once it holds {@code maxBatchReadings}, and every batch
  * once the task holds {@code maxHeldReadings}, so neither a busy partition nor a long commit
  * interval makes it grow without end.
+ *
+ * <p>A series' partition is worked out once per batch it is in, when its first reading comes (its
+ * key encoded and hashed, {@link SeriesPartitioner}), not for every reading: each further reading
+ * costs one look-up of the series. At live traffic that is the same (one reading of each series per
+ * commit); in a backlog, where a commit holds dozens of each series' readings, it saves the key's
+ * encoding and hash for all but the first.
  */
 final class PartitionBatches {
 
@@ -16,6 +25,9 @@ final class PartitionBatches {
   private final int maxBatchReadings;
   private final int maxHeldReadings;
   private final PartitionBatch[] batches;
+
+  /** Each series the batches hold, with its batch and its readings in it. */
+  private final Map<SeriesKey, HeldSeries> heldSeries = new HashMap<>();
 
   /** Series each partition's last batch held: the next one is sized for as many. */
   private final int[] lastSeries;
@@ -50,23 +62,36 @@ final class PartitionBatches {
       final double value,
       final Integer utcOffsetMinutes,
       final Consumer<PartitionBatch> ready) {
+    HeldSeries gathered = heldSeries.get(series);
+    if (gathered == null) {
+      gathered = startSeries(series);
+    }
+    final PartitionBatch batch = gathered.batch();
+    batch.add(gathered.readings(), timestamp, value, utcOffsetMinutes);
+    held++;
+    if (batch.readings() >= maxBatchReadings) {
+      batch.forEach((batchSeries, readings) -> heldSeries.remove(batchSeries));
+      handOn(batch.partition(), ready);
+    } else if (held >= maxHeldReadings) {
+      drain(ready);
+    }
+  }
+
+  private HeldSeries startSeries(final SeriesKey series) {
     final int partition = SeriesPartitioner.partitionOf(series, partitions);
     PartitionBatch batch = batches[partition];
     if (batch == null) {
       batch = new PartitionBatch(partition, partitions, lastSeries[partition]);
       batches[partition] = batch;
     }
-    batch.add(series, timestamp, value, utcOffsetMinutes);
-    held++;
-    if (batch.readings() >= maxBatchReadings) {
-      handOn(partition, ready);
-    } else if (held >= maxHeldReadings) {
-      drain(ready);
-    }
+    final HeldSeries gathered = new HeldSeries(batch, batch.startSeries(series));
+    heldSeries.put(series, gathered);
+    return gathered;
   }
 
   /** Passes every batch to {@code ready}, by partition, and forgets them. */
   void drain(final Consumer<PartitionBatch> ready) {
+    heldSeries.clear();
     for (int partition = 0; partition < partitions && held > 0; partition++) {
       if (batches[partition] != null) {
         handOn(partition, ready);
@@ -84,7 +109,8 @@ final class PartitionBatches {
 
   /** Forgets every batch: their readings will be read again from the input. */
   void clear() {
-    java.util.Arrays.fill(batches, null);
+    Arrays.fill(batches, null);
+    heldSeries.clear();
     held = 0;
   }
 
@@ -92,4 +118,7 @@ final class PartitionBatches {
   int held() {
     return held;
   }
+
+  /** A series being gathered: the batch of its partition, and its readings there. */
+  private record HeldSeries(PartitionBatch batch, ReadingBatch readings) {}
 }

@@ -475,7 +475,7 @@ class GoldenStateFormatsTest {
   private static PartitionBatch partitionBatch() {
     final PartitionBatch batch = new PartitionBatch(7, 8, 2);
     batch.put(SERIES, batch());
-    batch.add(SERIES_WITHOUT_METRIC, T0 + 500, 7.0, null);
+    batch.add(batch.startSeries(SERIES_WITHOUT_METRIC), T0 + 500, 7.0, null);
     return batch;
   }
 

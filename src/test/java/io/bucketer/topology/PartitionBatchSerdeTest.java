@@ -18,9 +18,10 @@ class PartitionBatchSerdeTest {
   @Test
   void shouldRoundTripEverySeriesAndReadingOfABatchInOrder() {
     final PartitionBatch batch = new PartitionBatch(5, 8, 2);
-    batch.add(METER, 2_000, Double.NaN, -90);
-    batch.add(SENSOR, 1_000, 21.5, 60);
-    batch.add(METER, 900, -3.25, null);
+    final ReadingBatch meter = batch.startSeries(METER);
+    batch.add(meter, 2_000, Double.NaN, -90);
+    batch.add(batch.startSeries(SENSOR), 1_000, 21.5, 60);
+    batch.add(meter, 900, -3.25, null);
 
     final PartitionBatch read =
         serde.deserializer().deserialize("t", serde.serializer().serialize("t", batch));
@@ -51,7 +52,7 @@ class PartitionBatchSerdeTest {
   @Test
   void shouldWriteABatchByteForByte() {
     final PartitionBatch batch = new PartitionBatch(2, 8, 1);
-    batch.add(new SeriesKey("s", null), 1767225600000L, 21.0, -90);
+    batch.add(batch.startSeries(new SeriesKey("s", null)), 1767225600000L, 21.0, -90);
 
     assertThat(serde.serializer().serialize("t", batch))
         .containsExactly(

@@ -80,6 +80,29 @@ class PartitionBatchesTest {
   }
 
   @Test
+  void shouldGatherASeriesAfreshInTheBatchAfterADrainOrAClear() {
+    final PartitionBatches batches = new PartitionBatches(PARTITIONS, 10, 100);
+    batches.add(A, 1, 1.0, null, ready);
+    batches.add(C, 1, 1.0, null, ready);
+    batches.drain(ready);
+    batches.add(C, 2, 1.0, null, ready);
+    batches.clear();
+
+    batches.add(A, 3, 1.0, null, ready);
+    batches.add(C, 3, 1.0, null, ready);
+    batches.add(A, 4, 1.0, null, ready);
+    batches.drain(ready);
+
+    assertThat(handedOn)
+        .containsExactly(
+            "0: " + A.sensorId() + "[1]",
+            "2: " + C.sensorId() + "[1]",
+            "0: " + A.sensorId() + "[3, 4]",
+            "2: " + C.sensorId() + "[3]");
+    assertThat(batches.held()).isZero();
+  }
+
+  @Test
   void shouldForgetWhatItHeldWhenCleared() {
     final PartitionBatches batches = new PartitionBatches(PARTITIONS, 3, 4);
     batches.add(A, 1, 1.0, null, ready);

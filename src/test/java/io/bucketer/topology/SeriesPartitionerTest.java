@@ -35,7 +35,7 @@ class SeriesPartitionerTest {
   @Test
   void shouldSendABatchToThePartitionItWasGatheredFor() {
     final PartitionBatch batch = new PartitionBatch(4, 8, 1);
-    batch.add(new SeriesKey("a", null), 1, 1.0, null);
+    batch.add(batch.startSeries(new SeriesKey("a", null)), 1, 1.0, null);
 
     assertThat(SeriesPartitioner.INSTANCE.partitions("t", batch.firstSeries(), batch, 8))
         .isEqualTo(Optional.of(Set.of(4)));
