@@ -9,6 +9,8 @@ import io.bucketer.http.HttpSecurity;
 import io.bucketer.http.OpsServer;
 import io.bucketer.http.SeriesApi;
 import io.bucketer.http.WebPage;
+import io.bucketer.metrics.BucketerMetrics;
+import io.bucketer.metrics.MeterDescriptions;
 import io.bucketer.metrics.ProcessMeters;
 import io.bucketer.metrics.ReadinessGauge;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -56,13 +58,15 @@ final class RunCommand implements Callable<Integer> {
     final BucketerConfig config = configOptions.load();
     final CountDownLatch stopped = new CountDownLatch(1);
     final PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    MeterDescriptions.applyTo(meters);
     final AutoCloseable processMeters = ProcessMeters.bindTo(meters);
     final HttpSecurity security = config.http().security();
     final OpsServer ops =
         OpsServer.bind(
             config.http().address(),
             security,
-            reason -> meters.counter("bucketer.http.auth.failures", "reason", reason).increment());
+            reason ->
+                meters.counter(BucketerMetrics.HTTP_AUTH_FAILURES, "reason", reason).increment());
     final AtomicReference<BucketerApp> started = new AtomicReference<>();
     // Registered before anything starts, so that a stop during the start ends at once and says so.
     final Thread shutdown =

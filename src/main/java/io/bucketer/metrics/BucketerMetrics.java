@@ -9,8 +9,9 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * bucketer's own meters, in one place so that their names and tags stay consistent: what happened
- * to each reading, and why records were dead-lettered. Counters are created on first use and
- * cached, so counting stays cheap on the hot path.
+ * to each reading, and why records were dead-lettered. What each one means is in {@link
+ * MeterDescriptions}. Counters are created on first use and cached, so counting stays cheap on the
+ * hot path.
  */
 public final class BucketerMetrics {
 
@@ -26,6 +27,7 @@ public final class BucketerMetrics {
   public static final String SPARKPLUG_SEQ_GAPS = "bucketer.sparkplug.seq.gaps";
   public static final String SPARKPLUG_METRICS_SKIPPED = "bucketer.sparkplug.metrics.skipped";
   public static final String QUERY_MALFORMED_SKETCHES = "bucketer.query.malformed.sketches";
+  public static final String HTTP_AUTH_FAILURES = "bucketer.http.auth.failures";
 
   /** An operation of the window lifecycle on its task's state stores. */
   public enum StateOperation {

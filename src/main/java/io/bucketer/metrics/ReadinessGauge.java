@@ -47,9 +47,7 @@ public final class ReadinessGauge implements AutoCloseable {
   public static ReadinessGauge start(
       final MeterRegistry registry, final BooleanSupplier isReady, final Duration period) {
     final ReadinessGauge gauge = new ReadinessGauge(isReady);
-    Gauge.builder(READY, gauge.ready, AtomicInteger::get)
-        .description("1 while /ready answers 200 (the processor can do its work), else 0")
-        .register(registry);
+    Gauge.builder(READY, gauge.ready, AtomicInteger::get).register(registry);
     gauge.checks.scheduleWithFixedDelay(gauge::check, 0, period.toMillis(), TimeUnit.MILLISECONDS);
     return gauge;
   }

@@ -29,6 +29,7 @@ public final class SinkMeters {
   public static final String PENDING = "bucketer.sink.pending";
   public static final String LAG = "bucketer.sink.lag";
   public static final String BATCH_SIZE = "bucketer.sink.batch.size";
+  static final String BATCH_SIZE_UNIT = "buckets";
   public static final String CLOSE_TO_VISIBLE = "bucketer.bucket.close.to.visible";
 
   /** How a bulk write of a batch ended, the {@code outcome} tag of {@value #WRITE_LATENCY}. */
@@ -61,22 +62,11 @@ public final class SinkMeters {
     this.registry = registry;
     this.retries = registry.counter(RETRIES);
     registry.gauge(PENDING, pending);
-    Gauge.builder(LAG, lag, AtomicLong::get)
-        .description(
-            "closed buckets in the buckets topic this instance's sink has not read yet, over its"
-                + " partitions, as of its last poll")
-        .register(registry);
+    Gauge.builder(LAG, lag, AtomicLong::get).register(registry);
     this.batchSizes =
-        DistributionSummary.builder(BATCH_SIZE)
-            .description("buckets per polled batch written to MongoDB")
-            .baseUnit("buckets")
-            .register(registry);
+        DistributionSummary.builder(BATCH_SIZE).baseUnit("buckets").register(registry);
     this.closeToVisible =
-        Timer.builder(CLOSE_TO_VISIBLE)
-            .description(
-                "from a window's close in the topology to MongoDB's acknowledgement of its bucket")
-            .publishPercentileHistogram()
-            .register(registry);
+        Timer.builder(CLOSE_TO_VISIBLE).publishPercentileHistogram().register(registry);
   }
 
   /** A batch of {@code size} buckets was polled: they are pending until acknowledged. */

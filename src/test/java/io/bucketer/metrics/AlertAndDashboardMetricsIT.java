@@ -2,6 +2,7 @@ package io.bucketer.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.bucketer.config.HttpSettings;
 import io.bucketer.config.InputSettings;
@@ -10,6 +11,7 @@ import io.bucketer.embedded.LoopbackPorts;
 import io.bucketer.embedded.ProcessorProcess;
 import io.bucketer.testing.IsolatedRun;
 import io.bucketer.testing.LocalInfrastructure;
+import io.bucketer.testing.Promtool;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -19,6 +21,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -26,8 +29,12 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
@@ -38,9 +45,14 @@ import org.junit.jupiter.api.io.TempDir;
  * scrape of a processor in a child JVM, after the events that create the meters born of an event (a
  * dead letter by reason, a write to MongoDB, a wiped state) have happened. A renamed meter, or an
  * alert written against a name nobody exports, fails here rather than staying silent in Prometheus.
+ * The same scrape then passes Prometheus' own lint, {@code promtool check metrics}, for every
+ * {@code bucketer_} family (a HELP text on each, the suffixes its type asks for), where promtool is
+ * on the PATH.
  */
 @Tag("integration")
 @Timeout(value = 4, unit = TimeUnit.MINUTES)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class AlertAndDashboardMetricsIT {
 
   private static LocalInfrastructure infrastructure;
@@ -49,6 +61,9 @@ class AlertAndDashboardMetricsIT {
   Path dir;
 
   private final HttpClient http = HttpClient.newHttpClient();
+
+  /** The first test's last scrape of a live processor, for the lint. */
+  private String liveScrape;
 
   @BeforeAll
   static void startInfrastructure() {
@@ -61,6 +76,7 @@ class AlertAndDashboardMetricsIT {
   }
 
   @Test
+  @Order(1)
   void shouldExportEveryMetricThatAnAlertOrAPanelSelects() throws Exception {
     final MetricReferences references = MetricReferences.in(Path.of(""));
     try (IsolatedRun run =
@@ -126,7 +142,28 @@ class AlertAndDashboardMetricsIT {
           .pollInterval(Duration.ofMillis(500))
           .until(
               () -> status(port, "/ready") == 200 && scrape(port).contains("\nbucketer_ready 1.0"));
+      liveScrape = scrape(port);
     }
+  }
+
+  @Test
+  @Order(2)
+  void shouldPassPromtoolsLintOfTheLiveScrapeForEveryBucketerFamily() throws Exception {
+    final Optional<Promtool> promtool = Promtool.onPath();
+    assumeTrue(
+        promtool.isPresent(),
+        Promtool.MISSING + ": promtool check metrics of a live scrape is skipped");
+    assertThat(liveScrape).as("the live scrape the first test took").isNotNull();
+
+    final Promtool.Result lint = promtool.get().run(dir, liveScrape, "check", "metrics");
+
+    final List<String> findings = lint.output().lines().filter(line -> !line.isBlank()).toList();
+    // Other libraries' families are theirs to mend: listed, not failed.
+    findings.forEach(finding -> System.out.println("promtool check metrics: " + finding));
+    assertThat(findings)
+        .as("promtool check metrics on bucketer's families")
+        .noneMatch(finding -> finding.contains("bucketer_"))
+        .noneMatch(finding -> finding.contains("error while linting"));
   }
 
   /** An input record's key and value. */

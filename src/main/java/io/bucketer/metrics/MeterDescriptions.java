@@ -1,0 +1,257 @@
+package io.bucketer.metrics;
+
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.config.MeterFilter;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * What each of bucketer's meters counts or measures, its unit and what its labels mean: the HELP
+ * line Prometheus and Grafana show beside it, and the rows of docs/operations.md's meter table
+ * ({@link #markdownRows}), written once here so the two cannot drift. {@link #applyTo} gives every
+ * {@code bucketer.*} meter its description as it registers, wherever in the code that happens, so
+ * the code that registers a meter gives it none of its own.
+ */
+public final class MeterDescriptions {
+
+  /** How Prometheus shows a meter: its family's name, from the meter's name and kind. */
+  enum Kind {
+    COUNTER("counter", "_total"),
+    GAUGE("gauge", ""),
+    /** A Micrometer timer: a histogram in seconds, with a {@code _max} gauge beside it. */
+    TIMER("histogram", "_seconds"),
+    /** A Micrometer distribution summary, in the unit its meter names. */
+    SUMMARY("summary", "");
+
+    private final String prometheusType;
+    private final String suffix;
+
+    Kind(final String prometheusType, final String suffix) {
+      this.prometheusType = prometheusType;
+      this.suffix = suffix;
+    }
+
+    /** The type on the family's {@code # TYPE} line. */
+    String prometheusType() {
+      return prometheusType;
+    }
+  }
+
+  /**
+   * One meter: its Micrometer name, its kind, its labels, what it says about itself, and the unit a
+   * distribution summary names (null for the others).
+   */
+  record Family(String name, Kind kind, List<String> labels, String help, String unit) {
+
+    /** The name Prometheus shows: dots become underscores, with the unit and the kind's suffix. */
+    String prometheusName() {
+      return name.replace('.', '_') + (unit == null ? "" : "_" + unit) + kind.suffix;
+    }
+  }
+
+  private static final Map<String, Family> FAMILIES = new LinkedHashMap<>();
+
+  static {
+    family(
+        BucketerMetrics.READINGS,
+        Kind.COUNTER,
+        List.of("outcome"),
+        "Readings decoded from the input, by what became of each. outcome: on-time (added to"
+            + " its open windows), late-merged (merged into a closed window, which is written"
+            + " again), too-late (past the lateness horizon: dead-lettered), resent (the same time"
+            + " and value again: counted once), replaced or kept-first (another value at a time"
+            + " its series held: duplicate.timestamps keeps the last or the first).");
+    family(
+        BucketerMetrics.DEAD_LETTERS,
+        Kind.COUNTER,
+        List.of("reason"),
+        "Records sent to the dead-letter topic. reason: why, as in the record's"
+            + " bucketer.dlq.reason header (malformed-json, too-late, wrong-partition, ...).");
+    family(
+        BucketerMetrics.SENML_SKIPPED_VALUES,
+        Kind.COUNTER,
+        List.of("kind"),
+        "Values of SenML packs that are not numbers and so give no reading (valid SenML: not"
+            + " dead-lettered). kind: string, boolean or data.");
+    family(
+        BucketerMetrics.BUCKETS_EMITTED,
+        Kind.COUNTER,
+        List.of("granularity"),
+        "Bucket documents the topology closed and sent to the buckets topic, revisions of"
+            + " late-merged windows included. granularity: the window's, as configured (1m, 1h,"
+            + " ...).");
+    family(
+        SinkMeters.BUCKETS_WRITTEN,
+        Kind.COUNTER,
+        List.of("granularity"),
+        "Bucket documents MongoDB acknowledged, redeliveries included. granularity: the"
+            + " window's, as configured.");
+    family(
+        SinkMeters.WRITE_LATENCY,
+        Kind.TIMER,
+        List.of("outcome"),
+        "Time of one bulk write of a batch of buckets to MongoDB, in seconds. outcome: success,"
+            + " retryable (unreachable or slow: written again), rejected (its rejected documents"
+            + " dead-lettered) or error.");
+    FAMILIES.put(
+        SinkMeters.BATCH_SIZE,
+        new Family(
+            SinkMeters.BATCH_SIZE,
+            Kind.SUMMARY,
+            List.of(),
+            "Buckets per batch the sink polled from the buckets topic and wrote to MongoDB.",
+            SinkMeters.BATCH_SIZE_UNIT));
+    family(
+        SinkMeters.PENDING,
+        Kind.GAUGE,
+        List.of(),
+        "Buckets the sink polled and MongoDB has not acknowledged yet; it stays up while MongoDB"
+            + " is away.");
+    family(
+        SinkMeters.RETRIES,
+        Kind.COUNTER,
+        List.of(),
+        "Writes to MongoDB (of a batch, or of the indexes) that failed and will be tried again.");
+    family(
+        SinkMeters.LAG,
+        Kind.GAUGE,
+        List.of(),
+        "Closed buckets in the buckets topic this instance's sink has not read yet, over its"
+            + " partitions, as of its last poll: its backlog, before any of it is pending.");
+    family(
+        SinkMeters.CLOSE_TO_VISIBLE,
+        Kind.TIMER,
+        List.of(),
+        "Time from a window's close in the topology to MongoDB's acknowledgement of its bucket"
+            + " document, in seconds, on the processors' wall clocks.");
+    family(
+        BucketerMetrics.STREAM_THREAD_RESTARTS,
+        Kind.COUNTER,
+        List.of("cause"),
+        "Stream threads that failed with a transient error and were replaced, resuming from"
+            + " their last commit. cause: what failed (schema-registry-unavailable).");
+    family(
+        ReadinessGauge.READY,
+        Kind.GAUGE,
+        List.of(),
+        "1 while /ready answers 200 (the processor can do its work), else 0; checked every 5"
+            + " seconds.");
+    family(
+        BucketerMetrics.OPEN_BUCKETS,
+        Kind.GAUGE,
+        List.of(),
+        "Windows open on this instance, all granularities (a coarser window opens when the first"
+            + " finer one closes into it).");
+    family(
+        BucketerMetrics.STATE_WIPES,
+        Kind.COUNTER,
+        List.of("cause"),
+        "Starts that wiped the local state before processing: it belonged to another cluster or"
+            + " other topics. cause: other-cluster, other-input-topic, topic-missing or"
+            + " no-marker.");
+    family(
+        BucketerMetrics.STATE_OPERATIONS,
+        Kind.COUNTER,
+        List.of("operation"),
+        "Operations that reached the window state stores behind the aggregator's cache (a put is"
+            + " one RocksDB put and one changelog record). operation: get, put, delete or range"
+            + " (one per iterator).");
+    family(
+        BucketerMetrics.SPARKPLUG_MESSAGES,
+        Kind.COUNTER,
+        List.of("type"),
+        "Sparkplug B messages read from the input, whatever became of them. type: the message"
+            + " type (NBIRTH, NDATA, DDATA, NDEATH, DDEATH, NCMD, DCMD, STATE, ...).");
+    family(
+        BucketerMetrics.SPARKPLUG_SEQ_GAPS,
+        Kind.COUNTER,
+        List.of("edge_node"),
+        "Sparkplug B messages whose sequence number did not follow their edge node's last one:"
+            + " messages lost or reordered upstream. edge_node: group/edge.");
+    family(
+        BucketerMetrics.SPARKPLUG_METRICS_SKIPPED,
+        Kind.COUNTER,
+        List.of("reason"),
+        "Metrics of Sparkplug B data messages that gave no reading. reason: null, boolean (unless"
+            + " input.sparkplug.booleans) or not-numeric.");
+    family(
+        BucketerMetrics.HTTP_AUTH_FAILURES,
+        Kind.COUNTER,
+        List.of("reason"),
+        "Requests to the data API or /metrics that the access gate refused. reason: missing (no"
+            + " credentials) or invalid (wrong ones).");
+    family(
+        BucketerMetrics.QUERY_MALFORMED_SKETCHES,
+        Kind.COUNTER,
+        List.of(),
+        "Stored quantile sketches the query API read that do not decode; their windows are"
+            + " answered without quantiles, and the log names what was wrong with the first.");
+  }
+
+  private MeterDescriptions() {}
+
+  private static void family(
+      final String name, final Kind kind, final List<String> labels, final String help) {
+    FAMILIES.put(name, new Family(name, kind, labels, help, null));
+  }
+
+  /**
+   * Gives each {@code bucketer.*} meter registered on {@code registry} from now on its description.
+   * Call it before anything registers a meter: a filter does not reach meters already registered.
+   */
+  public static void applyTo(final MeterRegistry registry) {
+    registry
+        .config()
+        .meterFilter(
+            new MeterFilter() {
+              @Override
+              public Meter.Id map(final Meter.Id id) {
+                final Family family = FAMILIES.get(id.getName());
+                return family == null
+                    ? id
+                    : new Meter.Id(
+                        id.getName(),
+                        Tags.of(id.getTagsAsIterable()),
+                        id.getBaseUnit(),
+                        family.help(),
+                        id.getType());
+              }
+            });
+  }
+
+  /** The description of the meter named {@code name}; null for a meter that is not bucketer's. */
+  public static String of(final String name) {
+    final Family family = FAMILIES.get(name);
+    return family == null ? null : family.help();
+  }
+
+  /** Every family, in the order docs/operations.md lists them. */
+  static List<Family> families() {
+    return List.copyOf(FAMILIES.values());
+  }
+
+  /** docs/operations.md's meter table: one row per family, from the descriptions above. */
+  public static String markdownRows() {
+    return FAMILIES.values().stream()
+        .map(
+            family ->
+                "| `"
+                    + family.prometheusName()
+                    + "` | "
+                    + family.kind().prometheusType()
+                    + " | "
+                    + (family.labels().isEmpty()
+                        ? ""
+                        : family.labels().stream()
+                            .map(label -> "`" + label + "`")
+                            .collect(Collectors.joining(", ")))
+                    + " | "
+                    + family.help()
+                    + " |")
+        .collect(Collectors.joining("\n"));
+  }
+}
