@@ -36,17 +36,21 @@ import org.apache.kafka.common.utils.Utils;
  * The memory benchmark: many series, each reporting at a steady rate in real time, into a processor
  * in a JVM of its own with a fixed heap; samples its live heap (after a full GC), its resident
  * memory and its state directory while it runs, and the Kafka records and transaction markers each
- * topic was written per reading ({@link TopicRecords}): a live fleet's cost to the cluster.
+ * topic was written per reading ({@link TopicRecords}) and the bytes it was sent ({@link
+ * TopicBytes}): a live fleet's cost to the cluster. Its figures are taken over the stretch after a
+ * warm-up, which starts the processor, opens every series' windows and lets the JIT compile.
  */
 public final class MemoryBench {
 
   /**
-   * What to run; see {@code bucketer bench memory --help}. {@code cli} is the command line whose
-   * {@code run} starts the processor's JVM ({@code BucketerCli}, which starts this benchmark too).
+   * What to run; see {@code bucketer bench memory --help}. The fleet reports for {@code warmup},
+   * then for the measured {@code duration}. {@code cli} is the command line whose {@code run}
+   * starts the processor's JVM ({@code BucketerCli}, which starts this benchmark too).
    */
   public record Options(
       int series,
       Duration interval,
+      Duration warmup,
       Duration duration,
       Duration sampleEvery,
       String heap,
@@ -64,15 +68,26 @@ public final class MemoryBench {
     this.out = out;
   }
 
+  /**
+   * What one fleet's run came to: every sample, and the measured stretch's figures (null when too
+   * few samples fell in it).
+   */
+  public record Result(
+      List<MemorySample> samples,
+      MemorySample.Measured measured,
+      TopicRecords.PerReading perReading) {}
+
   /** Runs the fleet for the duration and prints one line per sample, then a summary. */
-  public List<MemorySample> run() throws Exception {
+  public Result run() throws Exception {
     final double rate = options.series() * 1000.0 / options.interval().toMillis();
     out.printf(
         "bucketer bench memory: %,d series, one reading every %s each (%,.0f readings/s),"
-            + " for %s; processor heap %s, with the deploy files' JVM options %s%n",
+            + " for %s of warm-up and %s measured; processor heap %s, with the deploy files' JVM"
+            + " options %s%n",
         options.series(),
         TimeSpans.format(options.interval().toMillis()),
         rate,
+        TimeSpans.format(options.warmup().toMillis()),
         TimeSpans.format(options.duration().toMillis()),
         options.heap(),
         String.join(" ", ProcessorProcess.PRODUCTION_JVM));
@@ -102,12 +117,13 @@ public final class MemoryBench {
               Admin.create(
                   Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()))) {
         final ProcessorProbe probe = new ProcessorProbe(processor, httpPort, stateDir);
+        probe.awaitMetrics(Duration.ofMinutes(2));
         final ReadingSimulator simulator =
             new ReadingSimulator(
                 producer,
                 new ReadingEncoder(new SchemaRegistryClient(registry.url()), INPUT_TOPIC),
                 INPUT_TOPIC);
-        final long readings = (long) (rate * options.duration().toSeconds());
+        final long readings = (long) (rate * options.warmup().plus(options.duration()).toSeconds());
         // Event time runs with the wall clock, starting now: windows close as they would live.
         final ReadingGenerator fleet =
             new ReadingGenerator(
@@ -122,24 +138,25 @@ public final class MemoryBench {
                     7));
         final CompletableFuture<Long> sending =
             CompletableFuture.supplyAsync(() -> simulator.run(fleet, rate));
-        final List<MemorySample> samples = sample(probe, simulator, sending, admin);
+        final Result result = sample(probe, simulator, sending, admin);
         out.println("processor log: " + log);
-        return samples;
+        return result;
       }
     } finally {
       Utils.delete(work.toFile());
     }
   }
 
-  private List<MemorySample> sample(
+  private Result sample(
       final ProcessorProbe probe,
       final ReadingSimulator simulator,
       final CompletableFuture<Long> sending,
       final Admin admin)
       throws Exception {
     final List<MemorySample> samples = new ArrayList<>();
-    // The topics' end offsets at each sample: what the cluster was written meanwhile.
-    final List<Map<String, Long>> topics = new ArrayList<>();
+    // The topics' end offsets and bytes at each sample: what the cluster was written meanwhile.
+    final List<Map<String, Long>> records = new ArrayList<>();
+    final List<Map<String, Long>> bytes = new ArrayList<>();
     final long started = System.nanoTime();
     out.println(MemorySample.header());
     while (!sending.isDone()) {
@@ -150,23 +167,40 @@ public final class MemoryBench {
       final MemorySample sample =
           probe.sample(Duration.ofNanos(System.nanoTime() - started), simulator::acknowledged);
       samples.add(sample);
-      topics.add(TopicRecords.read(admin));
+      records.add(TopicRecords.read(admin));
+      bytes.add(TopicBytes.read());
       out.println(sample.row());
     }
     sending.join();
-    MemorySample.summarise(samples, options.series(), out);
-    if (samples.size() >= 3) {
-      // The same stretch as the summary's rates: the last two thirds.
-      final int third = samples.size() / 3;
-      final int last = samples.size() - 1;
-      TopicRecords.summarise(
-          topics.get(third),
-          topics.get(last),
-          samples.get(last).readingsProcessed() - samples.get(third).readingsProcessed(),
-          INPUT_TOPIC,
-          out);
+    final int measuredFrom = firstAfterWarmup(samples);
+    if (samples.size() - measuredFrom < 2) {
+      out.println(
+          "too few samples after the warm-up for a summary; run longer or sample more often");
+      return new Result(samples, null, null);
     }
-    return samples;
+    final MemorySample.Measured measured =
+        MemorySample.summarise(samples, options.series(), measuredFrom, out);
+    final int last = samples.size() - 1;
+    final TopicRecords.PerReading perReading =
+        TopicRecords.summarise(
+            records.get(measuredFrom),
+            records.get(last),
+            bytes.get(measuredFrom),
+            bytes.get(last),
+            measured.processed(),
+            INPUT_TOPIC,
+            out);
+    return new Result(samples, measured, perReading);
+  }
+
+  /** The first sample taken once the warm-up was over: where the measured stretch starts. */
+  private int firstAfterWarmup(final List<MemorySample> samples) {
+    for (int index = 0; index < samples.size(); index++) {
+      if (samples.get(index).elapsed().compareTo(options.warmup()) >= 0) {
+        return index;
+      }
+    }
+    return samples.size();
   }
 
   private Map<String, String> settings(

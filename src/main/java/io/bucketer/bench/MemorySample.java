@@ -8,7 +8,8 @@ import java.util.List;
  * What the memory benchmark saw of the processor at one moment. {@code processorCpu} is the CPU
  * time its JVM has used since it started, all threads; zero where the platform does not say. {@code
  * closeToVisible} is the sink's histogram of the time from a window's close to MongoDB's
- * acknowledgement of its bucket, since the processor started.
+ * acknowledgement of its bucket, since the processor started; {@code bucketsWritten} the buckets
+ * MongoDB acknowledged since then.
  */
 public record MemorySample(
     Duration elapsed,
@@ -19,7 +20,8 @@ public record MemorySample(
     long residentBytes,
     long stateDirectoryBytes,
     Duration processorCpu,
-    LatencyHistogram closeToVisible) {
+    LatencyHistogram closeToVisible,
+    long bucketsWritten) {
 
   private static final double MIB = 1024.0 * 1024.0;
 
@@ -43,24 +45,55 @@ public record MemorySample(
   }
 
   /**
-   * Peak live heap, and its growth between the first and the last third of the run once every
-   * series has a window open: flat means the heap does not grow with time, only with series.
+   * Prints what the samples from {@code measuredFrom} on say, the stretch after the warm-up: peak
+   * live heap and its growth between the stretch's two halves (flat means the heap does not grow
+   * with time, only with series), the state directory, whether the processor kept up, its rate and
+   * CPU per reading, and close → visible; returns the figures for a table of fleets.
    */
-  static void summarise(final List<MemorySample> samples, final int series, final PrintStream out) {
-    if (samples.size() < 3) {
-      out.println("too few samples for a summary; run longer or sample more often");
-      return;
-    }
+  static Measured summarise(
+      final List<MemorySample> samples,
+      final int series,
+      final int measuredFrom,
+      final PrintStream out) {
+    final MemorySample from = samples.get(measuredFrom);
     final MemorySample last = samples.get(samples.size() - 1);
-    final long peak = samples.stream().mapToLong(MemorySample::liveHeapBytes).max().orElse(0);
-    final int third = samples.size() / 3;
-    final double early = average(samples.subList(third, 2 * third));
-    final double late = average(samples.subList(2 * third, samples.size()));
+    final List<MemorySample> measured = samples.subList(measuredFrom, samples.size());
+    final long peak = measured.stream().mapToLong(MemorySample::liveHeapBytes).max().orElse(0);
+    final long peakResident =
+        measured.stream().mapToLong(MemorySample::residentBytes).max().orElse(0);
+    final int half = measured.size() / 2;
+    final double early = average(measured.subList(0, Math.max(1, half)));
+    final double late = average(measured.subList(half, measured.size()));
+    final double seconds = (last.elapsed().toMillis() - from.elapsed().toMillis()) / 1000.0;
+    final long processed = last.readingsProcessed() - from.readingsProcessed();
+    final long sent = last.readingsSent() - from.readingsSent();
+    final LatencyHistogram latency = last.closeToVisible().since(from.closeToVisible());
+    final Measured figures =
+        new Measured(
+            series,
+            sent,
+            processed,
+            last.readingsSent(),
+            last.readingsProcessed(),
+            (last.processorCpu().toMillis() - from.processorCpu().toMillis())
+                * 1000.0
+                / Math.max(1, processed),
+            peak,
+            peakResident,
+            last.stateDirectoryBytes(),
+            latency.quantileMillis(0.5),
+            latency.quantileMillis(0.99),
+            latency.count(),
+            (last.bucketsWritten() - from.bucketsWritten()) / Math.max(seconds, 1e-3));
     out.println();
+    out.printf(
+        "Over the measured stretch, %.0f s from %.0f s on:%n",
+        seconds, from.elapsed().toMillis() / 1000.0);
     out.printf("%-36s %.1f MiB (target <= 512 MiB)%n", "peak heap after GC", peak / MIB);
     out.printf(
-        "%-36s %+.1f MiB from the middle third to the last (%.1f -> %.1f MiB)%n",
+        "%-36s %+.1f MiB from its first half to its second (%.1f -> %.1f MiB)%n",
         "heap after GC growth", (late - early) / MIB, early / MIB, late / MIB);
+    out.printf("%-36s %.0f MiB%n", "peak resident memory", peakResident / MIB);
     out.printf(
         "%-36s %,d bytes per series (%,d series, %.1f MiB)%n",
         "state directory at the end",
@@ -68,33 +101,57 @@ public record MemorySample(
         series,
         last.stateDirectoryBytes() / MIB);
     out.printf(
-        "%-36s %,d of %,d sent (%.0f%%)%n",
+        "%-36s %,d of %,d sent since the start (%.1f%%); %,d not yet processed at the end%n",
         "readings processed",
         last.readingsProcessed(),
         last.readingsSent(),
-        100.0 * last.readingsProcessed() / Math.max(1, last.readingsSent()));
-    // Past the first third: the processor's start, its first windows and the JIT are behind it.
+        100.0 * figures.keptUpShare(),
+        figures.behindAtTheEnd());
+    out.printf("%-36s %,.0f readings/s%n", "processing rate", processed / Math.max(seconds, 1e-3));
     // Its CPU per reading moves less from run to run than its rate, which the shared cores set.
-    final MemorySample from = samples.get(third);
-    final double seconds = (last.elapsed().toMillis() - from.elapsed().toMillis()) / 1000.0;
-    final long processed = last.readingsProcessed() - from.readingsProcessed();
     out.printf(
-        "%-36s %,.0f readings/s (the last two thirds)%n",
-        "processing rate", processed / Math.max(seconds, 1e-3));
+        "%-36s %.1f ms of the processor's CPU%n",
+        "CPU per 1,000 readings processed", figures.cpuMillisPerThousand());
     out.printf(
-        "%-36s %.1f ms of the processor's CPU (the last two thirds)%n",
-        "CPU per 1,000 readings processed",
-        (last.processorCpu().toMillis() - from.processorCpu().toMillis())
-            * 1000.0
-            / Math.max(1, processed));
-    final LatencyHistogram latency = last.closeToVisible().since(from.closeToVisible());
-    out.printf(
-        "%-36s p50 <= %.0f ms, p99 <= %.0f ms over %,d buckets (the last two thirds; the"
-            + " histogram's bounds; target p99 <= 1000 ms)%n",
+        "%-36s p50 <= %.0f ms, p99 <= %.0f ms over %,d buckets (the histogram's bounds; target"
+            + " p99 <= 1000 ms); MongoDB acknowledged %,.0f buckets/s meanwhile%n",
         "close -> visible in MongoDB",
-        latency.quantileMillis(0.5),
-        latency.quantileMillis(0.99),
-        latency.count());
+        figures.closeToVisibleP50Millis(),
+        figures.closeToVisibleP99Millis(),
+        figures.buckets(),
+        figures.bucketsWrittenPerSecond());
+    return figures;
+  }
+
+  /**
+   * What a fleet's measured stretch came to: one row of {@code bench live}'s table. {@code sent}
+   * and {@code processed} count the stretch's readings, the {@code InAll} ones those since the
+   * start.
+   */
+  public record Measured(
+      int series,
+      long sent,
+      long processed,
+      long sentInAll,
+      long processedInAll,
+      double cpuMillisPerThousand,
+      long peakHeapBytes,
+      long peakResidentBytes,
+      long stateDirectoryBytes,
+      double closeToVisibleP50Millis,
+      double closeToVisibleP99Millis,
+      long buckets,
+      double bucketsWrittenPerSecond) {
+
+    /** Readings processed over those sent, since the start. */
+    double keptUpShare() {
+      return (double) processedInAll / Math.max(1, sentInAll);
+    }
+
+    /** Readings sent and not yet processed at the end. */
+    long behindAtTheEnd() {
+      return sentInAll - processedInAll;
+    }
   }
 
   private static double average(final List<MemorySample> samples) {

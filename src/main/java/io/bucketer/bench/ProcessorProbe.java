@@ -13,6 +13,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import java.util.stream.Stream;
 
@@ -38,6 +39,28 @@ final class ProcessorProbe {
   }
 
   /**
+   * Waits until the processor's endpoint answers, so that the first sample finds it: a JVM on a
+   * loaded machine can take a while to start.
+   */
+  void awaitMetrics(final Duration atMost) throws InterruptedException {
+    final long deadline = System.nanoTime() + atMost.toNanos();
+    while (true) {
+      try {
+        scrape();
+        return;
+      } catch (UncheckedIOException notYet) {
+        if (!processor.isAlive()) {
+          throw new IllegalStateException("the processor died before it served /metrics", notYet);
+        }
+        if (System.nanoTime() > deadline) {
+          throw new IllegalStateException("the processor did not serve /metrics within " + atMost);
+        }
+        TimeUnit.MILLISECONDS.sleep(200);
+      }
+    }
+  }
+
+  /**
    * One sample. The live heap is read right after a full collection requested with {@code jcmd
    * GC.run}: what the heap holds, without the garbage a young collection leaves for later. The
    * readings sent are counted after the processor's figures are read, so that they include every
@@ -57,7 +80,8 @@ final class ProcessorProbe {
         residentBytes(),
         directoryBytes(stateDir),
         cpuTime(),
-        new LatencyHistogram(scrape.histogram("bucketer_bucket_close_to_visible_seconds")));
+        new LatencyHistogram(scrape.histogram("bucketer_bucket_close_to_visible_seconds")),
+        (long) scrape.sum("bucketer_sink_buckets_written_total"));
   }
 
   /** Its Prometheus endpoint's answer now. */

@@ -61,37 +61,51 @@ public final class TopicRecords {
   }
 
   /**
-   * Prints, per topic but {@code inputTopic}, the records and markers written between {@code from}
-   * and {@code to} per reading processed, then the sum of the application's (all but the broker's
-   * own {@code __} topics, which its commits write whatever the readings).
+   * Prints, per topic but {@code inputTopic}, the records and markers written between two readings
+   * of the end offsets ({@code recordsFrom}, {@code recordsTo}) per reading processed, and the
+   * bytes sent to it ({@link TopicBytes}, where the broker's meters are in this JVM), then the sums
+   * of the application's topics (all but the broker's own {@code __} topics, which its commits
+   * write whatever the readings); returns those sums.
    */
-  static void summarise(
-      final Map<String, Long> from,
-      final Map<String, Long> to,
+  static PerReading summarise(
+      final Map<String, Long> recordsFrom,
+      final Map<String, Long> recordsTo,
+      final Map<String, Long> bytesFrom,
+      final Map<String, Long> bytesTo,
       final long readingsProcessed,
       final String inputTopic,
       final PrintStream out) {
     final double readings = Math.max(1, readingsProcessed);
-    double application = 0;
+    double records = 0;
+    double bytes = 0;
     out.println();
     out.printf(
-        "Kafka records and transaction markers written per reading processed (the last two"
-            + " thirds, %,d readings):%n",
+        "Kafka records and transaction markers written, and bytes sent, per reading processed"
+            + " (%,d readings):%n",
         readingsProcessed);
-    for (final Map.Entry<String, Long> end : to.entrySet()) {
+    out.printf("  %-58s %10s %10s  %s%n", "topic", "records", "bytes", "(records in all)");
+    for (final Map.Entry<String, Long> end : recordsTo.entrySet()) {
       final String topic = end.getKey();
-      final long written = end.getValue() - from.getOrDefault(topic, 0L);
+      final long written = end.getValue() - recordsFrom.getOrDefault(topic, 0L);
       if (topic.equals(inputTopic) || written == 0) {
         continue;
       }
-      final double perReading = written / readings;
+      final double recordsPerReading = written / readings;
+      final double bytesPerReading =
+          (bytesTo.getOrDefault(topic, 0L) - bytesFrom.getOrDefault(topic, 0L)) / readings;
       if (!topic.startsWith("__")) {
-        application += perReading;
+        records += recordsPerReading;
+        bytes += bytesPerReading;
       }
-      out.printf("  %-58s %10.5f  (%,d)%n", topic, perReading, written);
+      out.printf(
+          "  %-58s %10.5f %10.1f  (%,d)%n", topic, recordsPerReading, bytesPerReading, written);
     }
     out.printf(
-        "  %-58s %10.5f  (the broker's own __ topics aside)%n",
-        "all of bucketer's topics together", application);
+        "  %-58s %10.5f %10.1f  (the broker's own __ topics aside)%n",
+        "all of bucketer's topics together", records, bytes);
+    return new PerReading(records, bytes);
   }
+
+  /** Records (markers included) and bytes written to the application's topics per reading. */
+  public record PerReading(double records, double bytes) {}
 }

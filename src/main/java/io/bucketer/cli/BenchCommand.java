@@ -16,7 +16,12 @@ import picocli.CommandLine.Option;
 @Command(
     name = "bench",
     mixinStandardHelpOptions = true,
-    subcommands = {MemoryBenchCommand.class, LatencyBenchCommand.class, FormatsBenchCommand.class},
+    subcommands = {
+      MemoryBenchCommand.class,
+      LiveBenchCommand.class,
+      LatencyBenchCommand.class,
+      FormatsBenchCommand.class
+    },
     description = {
       "Benchmarks bucketer on an embedded Kafka broker and MongoDB stand-in, side by side with",
       "a plain consumer (the limit) and MongoDB's Kafka sink connector, on the same readings."

@@ -2,6 +2,7 @@ package io.bucketer.cli;
 
 import io.bucketer.bench.MemoryBench;
 import io.bucketer.buckets.TimeSpans;
+import java.time.Duration;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -32,7 +33,9 @@ final class MemoryBenchCommand implements Callable<Integer> {
   @Option(
       names = "--duration",
       defaultValue = "5m",
-      description = "How long the fleet reports (default: ${DEFAULT-VALUE}).")
+      description =
+          "How long the fleet reports: the first third warms up, the rest is measured (default:"
+              + " ${DEFAULT-VALUE}).")
   String duration;
 
   @Option(
@@ -52,11 +55,14 @@ final class MemoryBenchCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     BenchSetupOptions.silenceLibraries();
+    final Duration total = TimeSpans.parse(duration);
+    final Duration warmup = total.dividedBy(3);
     new MemoryBench(
             new MemoryBench.Options(
                 series,
                 TimeSpans.parse(interval),
-                TimeSpans.parse(duration),
+                warmup,
+                total.minus(warmup),
                 TimeSpans.parse(sampleEvery),
                 heap,
                 setup.partitions,

@@ -261,15 +261,16 @@ class BenchIT {
   }
 
   @Test
-  void shouldSampleTheProcessorsMemoryWhileSeriesReport() throws Exception {
+  void shouldMeasureALiveFleetSampleBySampleAndInATable() throws Exception {
     final ByteArrayOutputStream printed = new ByteArrayOutputStream();
-    final List<MemorySample> samples =
-        new MemoryBench(
-                new MemoryBench.Options(
-                    2_000,
+    final List<LiveBench.Row> rows =
+        new LiveBench(
+                new LiveBench.Options(
+                    List.of(2_000),
                     Duration.ofSeconds(1),
-                    Duration.ofSeconds(24),
-                    Duration.ofSeconds(5),
+                    Duration.ofSeconds(8),
+                    Duration.ofSeconds(16),
+                    Duration.ofSeconds(4),
                     "256m",
                     2,
                     Map.of(),
@@ -277,22 +278,27 @@ class BenchIT {
                 new PrintStream(printed, true, StandardCharsets.UTF_8))
             .run();
 
-    assertThat(samples).hasSizeGreaterThanOrEqualTo(3);
-    final MemorySample last = samples.get(samples.size() - 1);
-    assertThat(last.readingsProcessed()).isPositive().isLessThanOrEqualTo(last.readingsSent());
-    assertThat(last.openBuckets()).isPositive();
-    assertThat(last.liveHeapBytes()).isBetween(1L, 256L * 1024 * 1024);
-    assertThat(last.residentBytes()).isPositive();
-    assertThat(last.stateDirectoryBytes()).isPositive();
-    assertThat(last.processorCpu()).isPositive().isGreaterThan(samples.get(0).processorCpu());
-    // the sink's close-to-visible histogram, scraped with every sample
-    assertThat(last.closeToVisible().cumulative()).containsKey(Double.POSITIVE_INFINITY);
+    assertThat(rows).hasSize(1);
+    final MemorySample.Measured measured = rows.get(0).measured();
+    assertThat(measured.series()).isEqualTo(2_000);
+    assertThat(measured.processed()).isPositive();
+    assertThat(measured.sent()).isPositive();
+    assertThat(measured.behindAtTheEnd()).isNotNegative();
+    assertThat(measured.cpuMillisPerThousand()).isPositive();
+    assertThat(measured.peakHeapBytes()).isBetween(1L, 256L * 1024 * 1024);
+    assertThat(measured.peakResidentBytes()).isPositive();
+    assertThat(measured.stateDirectoryBytes()).isPositive();
+    // the live fleet's cost to the cluster: its repartition, well under a record per reading
+    assertThat(rows.get(0).perReading().records()).isPositive();
+    assertThat(rows.get(0).perReading().bytes()).as("bytes from the broker's meters").isPositive();
     assertThat(printed.toString(StandardCharsets.UTF_8))
         .containsPattern("processing rate +[0-9,]+ readings/s")
         .containsPattern("CPU per 1,000 readings processed +[0-9.]+ ms")
         .containsPattern("close -> visible in MongoDB +p50 <= ")
-        // the live fleet's cost to the cluster: its repartition, well under a record per reading
-        .containsPattern("bucketer-bench-memory-readings-by-series-repartition +0\\.[0-9]+ ")
-        .containsPattern("all of bucketer's topics together +[0-9]+\\.[0-9]+ ");
+        .containsPattern(
+            "bucketer-bench-memory-readings-by-series-repartition +0\\.[0-9]+ +[0-9.]+ ")
+        .containsPattern("all of bucketer's topics together +[0-9]+\\.[0-9]+ +[0-9.]+ ")
+        .containsPattern("Live fleets, one reading per sensor every 1s")
+        .containsPattern("\n +2,000 +[0-9.]+% ");
   }
 }

@@ -1,0 +1,136 @@
+package io.bucketer.bench;
+
+import io.bucketer.buckets.TimeSpans;
+import java.io.PrintStream;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A live fleet at several sizes: for each, that many sensors report in real time into a processor
+ * in a JVM of its own with production defaults, on a broker and a MongoDB stand-in of its own
+ * ({@link MemoryBench}), and the stretch after a warm-up is measured. Then one table side by side:
+ * whether it kept up, what it cost the cluster per reading in records and bytes, its own CPU per
+ * reading, its memory, and close → visible beside the rate MongoDB acknowledged buckets at (the
+ * stand-in's, which bounds close → visible when a minute's windows all close at once).
+ */
+public final class LiveBench {
+
+  /** What to run; see {@code bucketer bench live --help}. */
+  public record Options(
+      List<Integer> fleets,
+      Duration interval,
+      Duration warmup,
+      Duration duration,
+      Duration sampleEvery,
+      String heap,
+      int inputPartitions,
+      Map<String, String> processorSettings,
+      Class<?> cli) {}
+
+  private static final double MIB = 1024.0 * 1024.0;
+
+  private final Options options;
+  private final PrintStream out;
+
+  public LiveBench(final Options options, final PrintStream out) {
+    this.options = options;
+    this.out = out;
+  }
+
+  /** Runs each fleet in turn and prints the table; returns each fleet's measured figures. */
+  public List<Row> run() throws Exception {
+    out.println(Machine.describe());
+    out.println(Machine.load("at the start"));
+    final List<Row> rows = new ArrayList<>();
+    for (final int sensors : options.fleets()) {
+      out.println();
+      out.printf("== %,d sensors ==%n", sensors);
+      final MemoryBench.Result result =
+          new MemoryBench(
+                  new MemoryBench.Options(
+                      sensors,
+                      options.interval(),
+                      options.warmup(),
+                      options.duration(),
+                      options.sampleEvery(),
+                      options.heap(),
+                      options.inputPartitions(),
+                      options.processorSettings(),
+                      options.cli()),
+                  out)
+              .run();
+      if (result.measured() != null) {
+        rows.add(new Row(result.measured(), result.perReading()));
+      }
+    }
+    out.println();
+    out.println(Machine.load("at the end"));
+    printTable(rows);
+    return rows;
+  }
+
+  /** One fleet's figures over its measured stretch. */
+  public record Row(MemorySample.Measured measured, TopicRecords.PerReading perReading) {}
+
+  private void printTable(final List<Row> rows) {
+    out.println();
+    out.printf(
+        "Live fleets, one reading per sensor every %s, %s measured after %s of warm-up:%n",
+        TimeSpans.format(options.interval().toMillis()),
+        TimeSpans.format(options.duration().toMillis()),
+        TimeSpans.format(options.warmup().toMillis()));
+    out.printf(
+        "%9s %9s %10s %9s %9s %10s %9s %9s %9s %17s %10s%n",
+        "sensors",
+        "processed",
+        "behind",
+        "records",
+        "bytes",
+        "CPU ms",
+        "heap",
+        "RSS",
+        "state",
+        "close->visible",
+        "MongoDB");
+    out.printf(
+        "%9s %9s %10s %9s %9s %10s %9s %9s %9s %17s %10s%n",
+        "",
+        "of sent",
+        "at the end",
+        "/reading",
+        "/reading",
+        "/1,000",
+        "peak MiB",
+        "peak MiB",
+        "MiB",
+        "p50 / p99 ms",
+        "buckets/s");
+    for (final Row row : rows) {
+      final MemorySample.Measured measured = row.measured();
+      out.printf(
+          "%,9d %8.1f%% %,10d %9.4f %9.1f %10.1f %9.0f %9.0f %9.0f %17s %,10.0f%n",
+          measured.series(),
+          100 * measured.keptUpShare(),
+          measured.behindAtTheEnd(),
+          row.perReading().records(),
+          row.perReading().bytes(),
+          measured.cpuMillisPerThousand(),
+          measured.peakHeapBytes() / MIB,
+          measured.peakResidentBytes() / MIB,
+          measured.stateDirectoryBytes() / MIB,
+          measured.buckets() == 0
+              ? "no bucket"
+              : String.format(
+                  "%.0f / %.0f",
+                  measured.closeToVisibleP50Millis(), measured.closeToVisibleP99Millis()),
+          measured.bucketsWrittenPerSecond());
+    }
+    out.println(
+        "records and bytes: bucketer's topics together, transaction markers in the records, not in"
+            + " the bytes (the broker appends them itself); CPU: the processor's JVM alone; MongoDB:"
+            + " buckets the stand-in acknowledged a second over the stretch, the bound of close ->"
+            + " visible when each minute's windows close at once (sensors / that rate, in seconds)");
+  }
+}

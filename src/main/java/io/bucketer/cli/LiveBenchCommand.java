@@ -1,0 +1,82 @@
+package io.bucketer.cli;
+
+import io.bucketer.bench.LiveBench;
+import io.bucketer.buckets.TimeSpans;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** {@code bucketer bench live}: live fleets of several sizes, side by side. */
+@Command(
+    name = "live",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Runs live fleets of several sizes in real time, each into a processor in its own JVM with",
+      "production defaults, and prints per fleet whether it kept up, the Kafka records and bytes",
+      "written per reading per topic, the processor's CPU per reading, its memory, and close ->",
+      "visible, then one table of all fleets."
+    })
+final class LiveBenchCommand implements Callable<Integer> {
+
+  @Option(
+      names = "--sensors",
+      split = ",",
+      defaultValue = "20000,50000,100000",
+      description = "The fleets' sizes, one run each (default: ${DEFAULT-VALUE}).")
+  List<Integer> sensors;
+
+  @Option(
+      names = "--interval",
+      defaultValue = "1s",
+      description = "Time between two readings of a sensor (default: ${DEFAULT-VALUE}).")
+  String interval;
+
+  @Option(
+      names = "--warmup",
+      defaultValue = "2m",
+      description =
+          "How long each fleet reports before the measured stretch: the processor starts, every"
+              + " series opens its windows, the JIT compiles (default: ${DEFAULT-VALUE}).")
+  String warmup;
+
+  @Option(
+      names = "--duration",
+      defaultValue = "10m",
+      description = "The measured stretch of each fleet (default: ${DEFAULT-VALUE}).")
+  String duration;
+
+  @Option(
+      names = "--sample-every",
+      defaultValue = "15s",
+      description = "Time between two samples (default: ${DEFAULT-VALUE}).")
+  String sampleEvery;
+
+  @Option(
+      names = "--heap",
+      defaultValue = "512m",
+      description = "The processor's -Xmx and -Xms (default: ${DEFAULT-VALUE}).")
+  String heap;
+
+  @Mixin BenchSetupOptions setup;
+
+  @Override
+  public Integer call() throws Exception {
+    BenchSetupOptions.silenceLibraries();
+    new LiveBench(
+            new LiveBench.Options(
+                sensors,
+                TimeSpans.parse(interval),
+                TimeSpans.parse(warmup),
+                TimeSpans.parse(duration),
+                TimeSpans.parse(sampleEvery),
+                heap,
+                setup.partitions,
+                setup.processorSettings,
+                BucketerCli.class),
+            System.out)
+        .run();
+    return 0;
+  }
+}
