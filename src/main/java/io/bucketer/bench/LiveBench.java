@@ -2,10 +2,8 @@ package io.bucketer.bench;
 
 import io.bucketer.buckets.TimeSpans;
 import java.io.PrintStream;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 /**
  * A live fleet at several sizes: for each, that many sensors report in real time into a processor
@@ -17,24 +15,19 @@ import java.util.Map;
  */
 public final class LiveBench {
 
-  /** What to run; see {@code bucketer bench live --help}. */
-  public record Options(
-      List<Integer> fleets,
-      Duration interval,
-      Duration warmup,
-      Duration duration,
-      Duration sampleEvery,
-      String heap,
-      int inputPartitions,
-      Map<String, String> processorSettings,
-      Class<?> cli) {}
-
   private static final double MIB = 1024.0 * 1024.0;
 
-  private final Options options;
+  private final List<Integer> fleets;
+  private final MemoryBench.Options options;
   private final PrintStream out;
 
-  public LiveBench(final Options options, final PrintStream out) {
+  /**
+   * @param fleets the fleets' sizes, in sensors
+   * @param options what each fleet's run is, but for its size
+   */
+  public LiveBench(
+      final List<Integer> fleets, final MemoryBench.Options options, final PrintStream out) {
+    this.fleets = List.copyOf(fleets);
     this.options = options;
     this.out = out;
   }
@@ -44,23 +37,10 @@ public final class LiveBench {
     out.println(Machine.describe());
     out.println(Machine.load("at the start"));
     final List<Row> rows = new ArrayList<>();
-    for (final int sensors : options.fleets()) {
+    for (final int sensors : fleets) {
       out.println();
       out.printf("== %,d sensors ==%n", sensors);
-      final MemoryBench.Result result =
-          new MemoryBench(
-                  new MemoryBench.Options(
-                      sensors,
-                      options.interval(),
-                      options.warmup(),
-                      options.duration(),
-                      options.sampleEvery(),
-                      options.heap(),
-                      options.inputPartitions(),
-                      options.processorSettings(),
-                      options.cli()),
-                  out)
-              .run();
+      final MemoryBench.Result result = new MemoryBench(options.withSeries(sensors), out).run();
       if (result.measured() != null) {
         rows.add(new Row(result.measured(), result.perReading()));
       }

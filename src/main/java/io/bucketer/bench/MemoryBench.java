@@ -56,7 +56,22 @@ public final class MemoryBench {
       String heap,
       int inputPartitions,
       Map<String, String> processorSettings,
-      Class<?> cli) {}
+      Class<?> cli) {
+
+    /** The same run with {@code sensors} series. */
+    public Options withSeries(final int sensors) {
+      return new Options(
+          sensors,
+          interval,
+          warmup,
+          duration,
+          sampleEvery,
+          heap,
+          inputPartitions,
+          processorSettings,
+          cli);
+    }
+  }
 
   static final String INPUT_TOPIC = "bench.memory.readings";
 

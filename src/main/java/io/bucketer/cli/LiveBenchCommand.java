@@ -28,12 +28,6 @@ final class LiveBenchCommand implements Callable<Integer> {
   List<Integer> sensors;
 
   @Option(
-      names = "--interval",
-      defaultValue = "1s",
-      description = "Time between two readings of a sensor (default: ${DEFAULT-VALUE}).")
-  String interval;
-
-  @Option(
       names = "--warmup",
       defaultValue = "2m",
       description =
@@ -47,35 +41,13 @@ final class LiveBenchCommand implements Callable<Integer> {
       description = "The measured stretch of each fleet (default: ${DEFAULT-VALUE}).")
   String duration;
 
-  @Option(
-      names = "--sample-every",
-      defaultValue = "15s",
-      description = "Time between two samples (default: ${DEFAULT-VALUE}).")
-  String sampleEvery;
-
-  @Option(
-      names = "--heap",
-      defaultValue = "512m",
-      description = "The processor's -Xmx and -Xms (default: ${DEFAULT-VALUE}).")
-  String heap;
-
-  @Mixin BenchSetupOptions setup;
+  @Mixin LiveFleetOptions fleet;
 
   @Override
   public Integer call() throws Exception {
     BenchSetupOptions.silenceLibraries();
     new LiveBench(
-            new LiveBench.Options(
-                sensors,
-                TimeSpans.parse(interval),
-                TimeSpans.parse(warmup),
-                TimeSpans.parse(duration),
-                TimeSpans.parse(sampleEvery),
-                heap,
-                setup.partitions,
-                setup.processorSettings,
-                BucketerCli.class),
-            System.out)
+            sensors, fleet.fleet(0, TimeSpans.parse(warmup), TimeSpans.parse(duration)), System.out)
         .run();
     return 0;
   }

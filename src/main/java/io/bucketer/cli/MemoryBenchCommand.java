@@ -25,12 +25,6 @@ final class MemoryBenchCommand implements Callable<Integer> {
   int series;
 
   @Option(
-      names = "--interval",
-      defaultValue = "1s",
-      description = "Time between two readings of a series (default: ${DEFAULT-VALUE}).")
-  String interval;
-
-  @Option(
       names = "--duration",
       defaultValue = "5m",
       description =
@@ -38,38 +32,14 @@ final class MemoryBenchCommand implements Callable<Integer> {
               + " ${DEFAULT-VALUE}).")
   String duration;
 
-  @Option(
-      names = "--sample-every",
-      defaultValue = "15s",
-      description = "Time between two samples (default: ${DEFAULT-VALUE}).")
-  String sampleEvery;
-
-  @Option(
-      names = "--heap",
-      defaultValue = "512m",
-      description = "The processor's -Xmx and -Xms (default: ${DEFAULT-VALUE}).")
-  String heap;
-
-  @Mixin BenchSetupOptions setup;
+  @Mixin LiveFleetOptions fleet;
 
   @Override
   public Integer call() throws Exception {
     BenchSetupOptions.silenceLibraries();
     final Duration total = TimeSpans.parse(duration);
     final Duration warmup = total.dividedBy(3);
-    new MemoryBench(
-            new MemoryBench.Options(
-                series,
-                TimeSpans.parse(interval),
-                warmup,
-                total.minus(warmup),
-                TimeSpans.parse(sampleEvery),
-                heap,
-                setup.partitions,
-                setup.processorSettings,
-                BucketerCli.class),
-            System.out)
-        .run();
+    new MemoryBench(fleet.fleet(series, warmup, total.minus(warmup)), System.out).run();
     return 0;
   }
 }

@@ -265,8 +265,9 @@ class BenchIT {
     final ByteArrayOutputStream printed = new ByteArrayOutputStream();
     final List<LiveBench.Row> rows =
         new LiveBench(
-                new LiveBench.Options(
-                    List.of(2_000),
+                List.of(2_000),
+                new MemoryBench.Options(
+                    0,
                     Duration.ofSeconds(1),
                     Duration.ofSeconds(8),
                     Duration.ofSeconds(16),
