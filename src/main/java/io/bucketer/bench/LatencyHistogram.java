@@ -50,4 +50,23 @@ record LatencyHistogram(SortedMap<Double, Double> cumulative) {
     }
     return Double.POSITIVE_INFINITY;
   }
+
+  /**
+   * The {@code quantile} as a reader takes it: {@code <= N ms}, or {@code > N ms} when it lies past
+   * the last finite bound N, or {@code -} when nothing was recorded.
+   */
+  String describe(final double quantile) {
+    final double millis = quantileMillis(quantile);
+    if (Double.isNaN(millis)) {
+      return "-";
+    }
+    if (Double.isInfinite(millis)) {
+      final double lastFinite =
+          cumulative.headMap(Double.POSITIVE_INFINITY).isEmpty()
+              ? 0
+              : cumulative.headMap(Double.POSITIVE_INFINITY).lastKey();
+      return String.format("> %,.0f ms", lastFinite * 1000.0);
+    }
+    return String.format("<= %,.0f ms", millis);
+  }
 }

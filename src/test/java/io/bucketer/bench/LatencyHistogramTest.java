@@ -54,6 +54,15 @@ class LatencyHistogramTest {
     assertThat(scrape(EARLIER).since(scrape(EARLIER)).quantileMillis(0.5)).isNaN();
   }
 
+  @Test
+  void shouldSayAQuantileAsABoundOrAsBeyondTheLastFiniteOne() {
+    final LatencyHistogram recent = scrape(LATER).since(scrape(EARLIER));
+
+    assertThat(recent.describe(0.4)).isEqualTo("<= 250 ms");
+    assertThat(recent.describe(1.0)).isEqualTo("> 500 ms");
+    assertThat(scrape(EARLIER).since(scrape(EARLIER)).describe(0.5)).isEqualTo("-");
+  }
+
   private static LatencyHistogram scrape(final String text) {
     return new LatencyHistogram(
         PrometheusText.parse(text).histogram("bucketer_bucket_close_to_visible_seconds"));
