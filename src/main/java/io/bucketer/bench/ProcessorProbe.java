@@ -1,5 +1,7 @@
 package io.bucketer.bench;
 
+import dev.failsafe.Failsafe;
+import dev.failsafe.RetryPolicy;
 import io.bucketer.embedded.LoopbackPorts;
 import io.bucketer.embedded.ProcessorProcess;
 import java.io.IOException;
@@ -13,7 +15,6 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import java.util.stream.Stream;
 
@@ -40,23 +41,24 @@ final class ProcessorProbe {
 
   /**
    * Waits until the processor's endpoint answers, so that the first sample finds it: a JVM on a
-   * loaded machine can take a while to start.
+   * loaded machine can take a while to start. Gives up at once if the processor died.
    */
-  void awaitMetrics(final Duration atMost) throws InterruptedException {
-    final long deadline = System.nanoTime() + atMost.toNanos();
-    while (true) {
-      try {
-        scrape();
-        return;
-      } catch (UncheckedIOException notYet) {
-        if (!processor.isAlive()) {
-          throw new IllegalStateException("the processor died before it served /metrics", notYet);
-        }
-        if (System.nanoTime() > deadline) {
-          throw new IllegalStateException("the processor did not serve /metrics within " + atMost);
-        }
-        TimeUnit.MILLISECONDS.sleep(200);
-      }
+  void awaitMetrics(final Duration atMost) {
+    final RetryPolicy<Object> untilItAnswers =
+        RetryPolicy.builder()
+            .handleIf(notYet -> notYet instanceof UncheckedIOException && processor.isAlive())
+            .withDelay(Duration.ofMillis(200))
+            .withMaxDuration(atMost)
+            .withMaxRetries(-1)
+            .build();
+    try {
+      Failsafe.with(untilItAnswers).run(this::scrape);
+    } catch (UncheckedIOException e) {
+      throw new IllegalStateException(
+          processor.isAlive()
+              ? "the processor did not serve /metrics within " + atMost
+              : "the processor died before it served /metrics",
+          e);
     }
   }
 
