@@ -77,18 +77,21 @@ final class TopicSetup {
     if (!config.inputKeyedBySensor()) {
       return new InputPartitioning.BySeries(config.seriesPartitions());
     }
-    final String finestChangelog =
-        config.applicationId()
-            + "-"
-            + TopologyNames.windowStore(
-                config.granularities().stream().min(Granularity::compareTo).orElseThrow())
-            + "-changelog";
+    // The window log's changelog, and that of the finest windows before it (kept after an
+    // upgrade): either, where it exists, says how many partitions the state was laid out for.
+    final String finest =
+        TopologyNames.legacyWindowStore(
+            config.granularities().stream().min(Granularity::compareTo).orElseThrow());
+    final List<String> stateChangelogs =
+        List.of(
+            config.applicationId() + "-" + TopologyNames.WINDOW_LOG_STORE + "-changelog",
+            config.applicationId() + "-" + finest + "-changelog");
+    final List<String> topics = new ArrayList<>(stateChangelogs);
+    topics.add(0, config.inputTopic());
     try (Admin admin = Admin.create(adminProperties())) {
       final Map<String, KafkaFuture<TopicDescription>> described =
           admin
-              .describeTopics(
-                  List.of(config.inputTopic(), finestChangelog),
-                  new DescribeTopicsOptions().timeoutMs(timeoutMs))
+              .describeTopics(topics, new DescribeTopicsOptions().timeoutMs(timeoutMs))
               .topicNameValues();
       final TopicDescription input =
           describedOrNull(config.inputTopic(), described.get(config.inputTopic()));
@@ -99,19 +102,21 @@ final class TopicSetup {
                 + " to exist: its partitions lay out the state");
       }
       final int partitions = input.partitions().size();
-      final TopicDescription changelog =
-          describedOrNull(finestChangelog, described.get(finestChangelog));
-      if (changelog != null && changelog.partitions().size() != partitions) {
-        throw new IllegalStateException(
-            "the input topic "
-                + config.inputTopic()
-                + " has "
-                + partitions
-                + " partitions, but this application's state was laid out for "
-                + changelog.partitions().size()
-                + ": with input.partitioning=by-sensor the input's partitions must not change."
-                + " Sensors now map to other partitions than their windows. Run a new deployment"
-                + " with a new application.id from one lateness horizon back (docs/sizing.md)");
+      for (final String stateChangelog : stateChangelogs) {
+        final TopicDescription changelog =
+            describedOrNull(stateChangelog, described.get(stateChangelog));
+        if (changelog != null && changelog.partitions().size() != partitions) {
+          throw new IllegalStateException(
+              "the input topic "
+                  + config.inputTopic()
+                  + " has "
+                  + partitions
+                  + " partitions, but this application's state was laid out for "
+                  + changelog.partitions().size()
+                  + ": with input.partitioning=by-sensor the input's partitions must not change."
+                  + " Sensors now map to other partitions than their windows. Run a new deployment"
+                  + " with a new application.id from one lateness horizon back (docs/sizing.md)");
+        }
       }
       return new InputPartitioning.BySensorKey(partitions);
     } catch (InterruptedException e) {

@@ -158,8 +158,8 @@ public final class MeterDescriptions {
         Kind.COUNTER,
         List.of("operation"),
         "Operations that reached the window state stores behind the aggregator's cache (a put is"
-            + " one RocksDB put and one changelog record). operation: get, put, delete or range"
-            + " (one per iterator).");
+            + " one RocksDB put and one change in the window log's entry for its commit). operation:"
+            + " get, put, delete or range (one per iterator).");
     family(
         BucketerMetrics.SPARKPLUG_MESSAGES,
         Kind.COUNTER,

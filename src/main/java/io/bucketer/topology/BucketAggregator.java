@@ -2,7 +2,6 @@ package io.bucketer.topology;
 
 import io.bucketer.avro.Reading;
 import io.bucketer.buckets.ClosedBucket;
-import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.Measurement;
 import io.bucketer.buckets.SeriesKey;
 import io.bucketer.metrics.BucketerMetrics;
@@ -13,15 +12,11 @@ import io.bucketer.windows.WindowCacheBudget;
 import io.bucketer.windows.WindowLifecycle;
 import io.bucketer.windows.WriteBehindWindows;
 import java.time.Duration;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import org.apache.kafka.common.header.internals.RecordHeaders;
-import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
-import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
  * Hosts a {@link WindowLifecycle} in a Kafka Streams task: gives it the task's stores, hands it
@@ -37,6 +32,7 @@ final class BucketAggregator
   private final BucketerMetrics metrics;
 
   private ProcessorContext<String, AggregatorOutput> context;
+  private TaskWindowStore store;
   private WriteBehindWindows windows;
   private WindowLifecycle lifecycle;
 
@@ -52,25 +48,23 @@ final class BucketAggregator
   @Override
   public void init(final ProcessorContext<String, AggregatorOutput> context) {
     this.context = context;
-    final Map<Granularity, PreCommitHookStore> hooked = new LinkedHashMap<>();
-    final Map<Granularity, KeyValueStore<Bytes, byte[]>> stores = new LinkedHashMap<>();
-    for (final Granularity granularity : settings.granularities()) {
-      final PreCommitHookStore store =
-          context.getStateStore(TopologyNames.windowStore(granularity));
-      hooked.put(granularity, store);
-      stores.put(granularity, store.store());
-    }
-    final TaskWindowStore store =
-        new TaskWindowStore(
-            stores,
-            context.getStateStore(TopologyNames.SEALED_READINGS_STORE),
-            context.getStateStore(TopologyNames.CLOCK_STORE),
-            metrics);
     // A task whose state was rolled back is initialised again: the lifecycle reads it afresh.
     forget();
+    store =
+        TaskWindowStore.open(
+            TaskWindowStore.Stores.of(context, settings.granularities()),
+            settings.granularities(),
+            metrics,
+            context.taskId().toString());
     windows = new WriteBehindWindows(store, settings.granularities().get(0), windowCache);
-    // Every window store runs the hook; the first to flush writes all changes, to every store.
-    hooked.values().forEach(hookedStore -> hookedStore.beforeCommit(windows::writeChanges));
+    final TaskWindowStore logged = store;
+    final WriteBehindWindows cached = windows;
+    final PreCommitHookStore hook = context.getStateStore(TopologyNames.WINDOW_LOG_STORE);
+    hook.beforeCommit(
+        () -> {
+          cached.writeChanges();
+          logged.flushLog();
+        });
     lifecycle = new WindowLifecycle(settings, windows, metrics::openBucketsChanged);
     lifecycle.restore(context.currentSystemTimeMs());
     final long idleTimeoutMillis = settings.idleTimeout().toMillis();
@@ -147,6 +141,10 @@ final class BucketAggregator
     if (windows != null) {
       windows.discard();
       windows = null;
+    }
+    if (store != null) {
+      store.discard();
+      store = null;
     }
   }
 }

@@ -258,16 +258,16 @@ public final class BucketTopology {
   private static List<String> addStores(final StreamsBuilder builder, final RollupPlan plan) {
     final List<StoreBuilder<?>> stores = new ArrayList<>();
     for (final Granularity granularity : plan.granularities()) {
-      stores.add(bytesStore(TopologyNames.windowStore(granularity)));
+      stores.add(localStore(TopologyNames.windowStore(granularity)));
+      stores.add(legacyStore(TopologyNames.legacyWindowStore(granularity)));
     }
-    // Written once per run and read back only when its window is emitted: a record cache would
-    // absorb nothing and evict the windows' entries.
+    stores.add(localStore(TopologyNames.SEALED_READINGS_STORE));
+    stores.add(legacyStore(TopologyNames.LEGACY_SEALED_READINGS_STORE));
+    // The windows' changes, one entry per group of windows and commit, written just before each
+    // commit so that they reach its transaction with the offsets of the readings they hold.
     stores.add(
-        Stores.keyValueStoreBuilder(
-                Stores.persistentKeyValueStore(TopologyNames.SEALED_READINGS_STORE),
-                Serdes.Bytes(),
-                Serdes.ByteArray())
-            .withCachingDisabled());
+        PreCommitHookStore.builder(Stores.persistentKeyValueStore(TopologyNames.WINDOW_LOG_STORE)));
+    stores.add(localStore(TopologyNames.WINDOW_LOG_CENSUS_STORE));
     // Written only when the wall clock moves a quiet series' clock, read once per series a task
     // has not seen since it started.
     stores.add(
@@ -281,11 +281,24 @@ public final class BucketTopology {
   }
 
   /**
-   * A RocksDB store of windows, without Kafka's record cache: the aggregator keeps its open windows
-   * as objects and writes the changed ones just before each commit, so repeated updates of a window
-   * between commits reach RocksDB and the changelog once.
+   * A RocksDB store without a changelog, which the window log makes durable, and without Kafka's
+   * record cache: the aggregator keeps its open windows as objects and writes the changed ones just
+   * before each commit, so repeated updates of a window between commits reach RocksDB once.
    */
-  private static StoreBuilder<?> bytesStore(final String name) {
-    return PreCommitHookStore.builder(Stores.persistentKeyValueStore(name));
+  private static StoreBuilder<?> localStore(final String name) {
+    return Stores.keyValueStoreBuilder(
+            Stores.persistentKeyValueStore(name), Serdes.Bytes(), Serdes.ByteArray())
+        .withCachingDisabled()
+        .withLoggingDisabled();
+  }
+
+  /**
+   * A changelogged store of the layout before the window log, restored from its changelog so that
+   * an upgrade keeps its windows: read until they expire, written only to delete them.
+   */
+  private static StoreBuilder<?> legacyStore(final String name) {
+    return Stores.keyValueStoreBuilder(
+            Stores.persistentKeyValueStore(name), Serdes.Bytes(), Serdes.ByteArray())
+        .withCachingDisabled();
   }
 }

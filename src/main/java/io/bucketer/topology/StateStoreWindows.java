@@ -58,8 +58,15 @@ public final class StateStoreWindows implements LiveWindows {
   }
 
   private StoreWindowReader reader() {
+    // The windows the changelogged stores kept before the window log are read too, until they
+    // expire: a window is in one of the two.
     return new StoreWindowReader(
-        granularity -> storesByName.apply(TopologyNames.windowStore(granularity)),
-        storesByName.apply(TopologyNames.SEALED_READINGS_STORE));
+        granularity ->
+            List.of(
+                storesByName.apply(TopologyNames.windowStore(granularity)),
+                storesByName.apply(TopologyNames.legacyWindowStore(granularity))),
+        List.of(
+            storesByName.apply(TopologyNames.SEALED_READINGS_STORE),
+            storesByName.apply(TopologyNames.LEGACY_SEALED_READINGS_STORE)));
   }
 }

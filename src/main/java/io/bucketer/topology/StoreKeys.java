@@ -26,7 +26,13 @@ final class StoreKeys {
   }
 
   static Bytes of(final SeriesKey series, final long time, final int suffix) {
-    final byte[] encoded = SeriesKeySerde.toBytes(series);
+    return of(SeriesKeySerde.toBytes(series), time, suffix);
+  }
+
+  /**
+   * As {@link #of(SeriesKey, long, int)}, for a series already encoded by {@link SeriesKeySerde}.
+   */
+  static Bytes of(final byte[] encoded, final long time, final int suffix) {
     final ByteBuffer buffer = ByteBuffer.allocate(encoded.length + 12);
     buffer.put(encoded);
     buffer.putLong(time ^ Long.MIN_VALUE);

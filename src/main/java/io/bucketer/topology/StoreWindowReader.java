@@ -5,6 +5,7 @@ import io.bucketer.buckets.SeriesKey;
 import io.bucketer.windows.WindowReader;
 import io.bucketer.windows.WindowState;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.function.Function;
@@ -18,23 +19,33 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
  * [series][window start]}, so a series' windows are one contiguous range of keys in start order;
  * and one store of the runs sealed off finest windows, keyed {@code [series][window start][run
  * number]}. Read by the aggregator, and by queries through Kafka Streams' interactive queries.
+ *
+ * <p>Each of them may be read in tiers, newest first: after an upgrade from the changelogged window
+ * stores, their windows are read until they expire ({@link TopologyNames#legacyWindowStore}), and a
+ * window is in one tier only.
  */
 class StoreWindowReader implements WindowReader {
 
-  private final Function<Granularity, ? extends ReadOnlyKeyValueStore<Bytes, byte[]>> windows;
-  private final ReadOnlyKeyValueStore<Bytes, byte[]> sealedRuns;
+  private final Function<Granularity, List<? extends ReadOnlyKeyValueStore<Bytes, byte[]>>> windows;
+  private final List<? extends ReadOnlyKeyValueStore<Bytes, byte[]>> sealedRuns;
 
   StoreWindowReader(
-      final Function<Granularity, ? extends ReadOnlyKeyValueStore<Bytes, byte[]>> windows,
-      final ReadOnlyKeyValueStore<Bytes, byte[]> sealedRuns) {
+      final Function<Granularity, List<? extends ReadOnlyKeyValueStore<Bytes, byte[]>>> windows,
+      final List<? extends ReadOnlyKeyValueStore<Bytes, byte[]>> sealedRuns) {
     this.windows = windows;
     this.sealedRuns = sealedRuns;
   }
 
   @Override
   public WindowState get(final SeriesKey series, final Granularity granularity, final long start) {
-    final byte[] value = windows.apply(granularity).get(key(series, start));
-    return value == null ? null : WindowStateCodec.decode(value);
+    final Bytes key = key(series, start);
+    for (final ReadOnlyKeyValueStore<Bytes, byte[]> tier : windows.apply(granularity)) {
+      final byte[] value = tier.get(key);
+      if (value != null) {
+        return WindowStateCodec.decode(value);
+      }
+    }
+    return null;
   }
 
   /** The key of a window; the aggregator's store reuses the encoding of the series it works on. */
@@ -45,49 +56,66 @@ class StoreWindowReader implements WindowReader {
   @Override
   public List<Window> range(
       final SeriesKey series, final Granularity granularity, final long first, final long last) {
-    final List<Window> found = new ArrayList<>();
     if (first > last) {
-      return found;
+      return new ArrayList<>();
     }
-    try (KeyValueIterator<Bytes, byte[]> range =
-        windows.apply(granularity).range(StoreKeys.of(series, first), StoreKeys.of(series, last))) {
-      while (range.hasNext()) {
-        final KeyValue<Bytes, byte[]> entry = range.next();
-        found.add(new Window(StoreKeys.timeOf(entry.key), WindowStateCodec.decode(entry.value)));
+    final List<? extends ReadOnlyKeyValueStore<Bytes, byte[]>> tiers = windows.apply(granularity);
+    final List<Window> found = new ArrayList<>();
+    for (int tier = tiers.size() - 1; tier >= 0; tier--) {
+      try (KeyValueIterator<Bytes, byte[]> range =
+          tiers.get(tier).range(StoreKeys.of(series, first), StoreKeys.of(series, last))) {
+        while (range.hasNext()) {
+          final KeyValue<Bytes, byte[]> entry = range.next();
+          found.add(new Window(StoreKeys.timeOf(entry.key), WindowStateCodec.decode(entry.value)));
+        }
       }
+    }
+    if (tiers.size() > 1) {
+      found.sort(Comparator.comparingLong(Window::start));
     }
     return found;
   }
 
   @Override
   public OptionalLong latestStart(final SeriesKey series, final Granularity granularity) {
-    try (KeyValueIterator<Bytes, byte[]> range =
-        windows
-            .apply(granularity)
-            .reverseRange(
-                StoreKeys.of(series, Long.MIN_VALUE), StoreKeys.of(series, Long.MAX_VALUE))) {
-      return range.hasNext()
-          ? OptionalLong.of(StoreKeys.timeOf(range.next().key))
-          : OptionalLong.empty();
+    OptionalLong latest = OptionalLong.empty();
+    for (final ReadOnlyKeyValueStore<Bytes, byte[]> tier : windows.apply(granularity)) {
+      try (KeyValueIterator<Bytes, byte[]> range =
+          tier.reverseRange(
+              StoreKeys.of(series, Long.MIN_VALUE), StoreKeys.of(series, Long.MAX_VALUE))) {
+        if (range.hasNext()) {
+          final long start = StoreKeys.timeOf(range.next().key);
+          if (latest.isEmpty() || start > latest.getAsLong()) {
+            latest = OptionalLong.of(start);
+          }
+        }
+      }
     }
+    return latest;
   }
 
   @Override
   public List<SealedRun> sealedRuns(
       final SeriesKey series, final long firstStart, final long lastStart) {
     final List<SealedRun> found = new ArrayList<>();
-    try (KeyValueIterator<Bytes, byte[]> range =
-        sealedRuns.range(
-            StoreKeys.of(series, firstStart, Integer.MIN_VALUE),
-            StoreKeys.of(series, lastStart, Integer.MAX_VALUE))) {
-      while (range.hasNext()) {
-        final KeyValue<Bytes, byte[]> entry = range.next();
-        found.add(
-            new SealedRun(
-                StoreKeys.timeOfSuffixed(entry.key),
-                StoreKeys.suffixOf(entry.key),
-                WindowStateCodec.decodeRun(entry.value)));
+    for (final ReadOnlyKeyValueStore<Bytes, byte[]> tier : sealedRuns) {
+      try (KeyValueIterator<Bytes, byte[]> range =
+          tier.range(
+              StoreKeys.of(series, firstStart, Integer.MIN_VALUE),
+              StoreKeys.of(series, lastStart, Integer.MAX_VALUE))) {
+        while (range.hasNext()) {
+          final KeyValue<Bytes, byte[]> entry = range.next();
+          found.add(
+              new SealedRun(
+                  StoreKeys.timeOfSuffixed(entry.key),
+                  StoreKeys.suffixOf(entry.key),
+                  WindowStateCodec.decodeRun(entry.value)));
+        }
       }
+    }
+    if (sealedRuns.size() > 1) {
+      found.sort(
+          Comparator.comparingLong(SealedRun::windowStart).thenComparingInt(SealedRun::number));
     }
     return found;
   }

@@ -41,8 +41,20 @@ public final class TopologyNames {
   /** Each series' clock, where its windows cannot tell it (see WindowLifecycle). */
   public static final String CLOCK_STORE = "series-watermark-store";
 
-  /** Runs of readings sealed off the finest windows of busy series. */
-  public static final String SEALED_READINGS_STORE = "sealed-readings-store";
+  /** Runs of readings sealed off the finest windows of busy series; local, as the windows are. */
+  public static final String SEALED_READINGS_STORE = "sealed-readings-v3-store";
+
+  /**
+   * The changelogged store of sealed runs before the window log: read until its runs expire, and
+   * written only to delete them.
+   */
+  public static final String LEGACY_SEALED_READINGS_STORE = "sealed-readings-store";
+
+  /** The window stores' changes, one entry per group of windows and commit (see WindowLog). */
+  public static final String WINDOW_LOG_STORE = "window-log-store";
+
+  /** How many windows and runs each group of the window log holds; local, as the windows are. */
+  public static final String WINDOW_LOG_CENSUS_STORE = "window-log-census-store";
 
   /**
    * Sparkplug B input: reads each record's MQTT topic and keys it by edge node; its children take
@@ -77,10 +89,19 @@ public final class TopologyNames {
 
   /**
    * The open and recently closed windows of one granularity: running sums, and the finest ones'
-   * readings. "v2" is the layout that keeps readings in their windows; the first layout's stores
-   * had no version and a reading log beside them.
+   * readings. Local, without a changelog: the window log makes them durable. "v3" is that layout;
+   * "v2" kept readings in changelogged windows ({@link #legacyWindowStore}); the first layout's
+   * stores had no version and a reading log beside them.
    */
   public static String windowStore(final Granularity granularity) {
+    return "window-" + granularity.label() + "-v3-store";
+  }
+
+  /**
+   * The changelogged windows of one granularity before the window log: read until they expire, and
+   * written only to delete them, so that an upgrade keeps the windows it finds.
+   */
+  public static String legacyWindowStore(final Granularity granularity) {
     return "window-" + granularity.label() + "-v2-store";
   }
 }

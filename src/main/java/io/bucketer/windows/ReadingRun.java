@@ -95,6 +95,27 @@ public final class ReadingRun {
     return of(Arrays.copyOf(readings.timestamps, size), values);
   }
 
+  /**
+   * Whether this run begins with every reading of {@code prefix}, in order: a run appended to from
+   * {@code prefix} does, found at once when it still shares the prefix's arrays.
+   */
+  public boolean startsWith(final ReadingRun prefix) {
+    if (prefix.size > size) {
+      return false;
+    }
+    if (prefix.readings == readings) {
+      return true;
+    }
+    for (int i = 0; i < prefix.size; i++) {
+      if (readings.timestamps[i] != prefix.readings.timestamps[i]
+          || Double.doubleToRawLongBits(readings.values[i])
+              != Double.doubleToRawLongBits(prefix.readings.values[i])) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   /** Readings the arrays behind this run have room for: what it holds in memory. */
   public int capacity() {
     return readings.timestamps.length;

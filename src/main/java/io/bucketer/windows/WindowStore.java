@@ -12,6 +12,19 @@ public interface WindowStore extends WindowReader {
 
   void put(SeriesKey series, Granularity granularity, long start, WindowState state);
 
+  /**
+   * As {@link #put}, told the state this window had when it was last put or read, {@code null} when
+   * that is not known: a store that logs its changes records only what changed since.
+   */
+  default void update(
+      final SeriesKey series,
+      final Granularity granularity,
+      final long start,
+      final WindowState before,
+      final WindowState state) {
+    put(series, granularity, start, state);
+  }
+
   /** Deletes the windows of {@code series} that start in {@code [from, upTo]}. */
   void deleteBetween(SeriesKey series, Granularity granularity, long from, long upTo);
 

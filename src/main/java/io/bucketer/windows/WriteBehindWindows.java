@@ -70,6 +70,10 @@ public final class WriteBehindWindows implements WindowStore {
     final long start;
     final long bytes;
     WindowState state;
+
+    /** The state as the store last had it, {@code null} when not known: what changed is since. */
+    WindowState stored;
+
     boolean changed;
 
     CachedWindow(final Granularity granularity, final long start, final long bytes) {
@@ -149,7 +153,9 @@ public final class WriteBehindWindows implements WindowStore {
       cachedSeries.windows.add(window);
     }
     window.state = state;
-    if (changed) {
+    if (!changed) {
+      window.stored = state;
+    } else {
       window.changed = true;
       if (!cachedSeries.listedAsChanged) {
         cachedSeries.listedAsChanged = true;
@@ -196,7 +202,9 @@ public final class WriteBehindWindows implements WindowStore {
   private void writeChanges(final CachedSeries cachedSeries) {
     for (final CachedWindow window : cachedSeries.windows) {
       if (window.changed) {
-        store.put(cachedSeries.series, window.granularity, window.start, window.state);
+        store.update(
+            cachedSeries.series, window.granularity, window.start, window.stored, window.state);
+        window.stored = window.state;
         window.changed = false;
       }
     }

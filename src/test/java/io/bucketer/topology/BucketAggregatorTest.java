@@ -44,25 +44,24 @@ class BucketAggregatorTest {
       new WindowCacheBudget(BucketTopologyTest.WINDOW_CACHE_BYTES);
   private final BucketAggregator aggregator =
       new BucketAggregator(BucketTopologyTest.SETTINGS, windowCache, metrics);
-  private final List<PreCommitHookStore> windowStores = new ArrayList<>();
+  private final List<KeyValueStore<Bytes, byte[]>> windowStores = new ArrayList<>();
+  private PreCommitHookStore windowLog;
 
   @BeforeEach
   void initialise() {
     for (final Granularity granularity : BucketTopologyTest.SETTINGS.granularities()) {
-      final PreCommitHookStore store =
-          PreCommitHookStore.builder(
-                  Stores.inMemoryKeyValueStore(TopologyNames.windowStore(granularity)))
-              .withLoggingDisabled()
-              .build();
-      store.init(context.getStateStoreContext(), store);
-      context.addStateStore(store);
-      windowStores.add(store);
+      windowStores.add(addBytesStore(TopologyNames.windowStore(granularity)));
+      addBytesStore(TopologyNames.legacyWindowStore(granularity));
     }
-    addStore(
-        Stores.keyValueStoreBuilder(
-            Stores.inMemoryKeyValueStore(TopologyNames.SEALED_READINGS_STORE),
-            Serdes.Bytes(),
-            Serdes.ByteArray()));
+    addBytesStore(TopologyNames.SEALED_READINGS_STORE);
+    addBytesStore(TopologyNames.LEGACY_SEALED_READINGS_STORE);
+    addBytesStore(TopologyNames.WINDOW_LOG_CENSUS_STORE);
+    windowLog =
+        PreCommitHookStore.builder(Stores.inMemoryKeyValueStore(TopologyNames.WINDOW_LOG_STORE))
+            .withLoggingDisabled()
+            .build();
+    windowLog.init(context.getStateStoreContext(), windowLog);
+    context.addStateStore(windowLog);
     addStore(
         Stores.keyValueStoreBuilder(
             Stores.inMemoryKeyValueStore(TopologyNames.CLOCK_STORE),
@@ -70,6 +69,17 @@ class BucketAggregatorTest {
             Serdes.Long()));
     context.setCurrentSystemTimeMs(TEN);
     aggregator.init(context);
+  }
+
+  private KeyValueStore<Bytes, byte[]> addBytesStore(final String name) {
+    final KeyValueStore<Bytes, byte[]> store =
+        Stores.keyValueStoreBuilder(
+                Stores.inMemoryKeyValueStore(name), Serdes.Bytes(), Serdes.ByteArray())
+            .withLoggingDisabled()
+            .build();
+    store.init(context.getStateStoreContext(), store);
+    context.addStateStore(store);
+    return store;
   }
 
   private void addStore(final StoreBuilder<?> builder) {
@@ -196,7 +206,7 @@ class BucketAggregatorTest {
         .isZero();
     assertThat(windowStores.get(0).get(MINUTE_KEY)).isNull();
 
-    windowStores.get(0).flushCache(); // what a task does on every store before it commits
+    windowLog.flushCache(); // what a task does on every store before it commits
 
     // the open minute; the hour takes the minute's summary when the minute closes
     assertThat(

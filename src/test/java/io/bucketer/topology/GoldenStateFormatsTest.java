@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.bucketer.avro.Reading;
 import io.bucketer.buckets.BucketStats;
+import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.Measurement;
 import io.bucketer.buckets.SeriesKey;
 import io.bucketer.buckets.WindowQuality;
@@ -50,6 +51,8 @@ class GoldenStateFormatsTest {
   private static final long T0 = 1_700_000_040_000L;
 
   private static final SeriesKey SERIES = new SeriesKey("sensor-1", "temperature");
+
+  private static final Granularity MINUTE = Granularity.parse("1m");
 
   /** No metric, a slash and a letter beyond ASCII: the series key's strings are length-prefixed. */
   private static final SeriesKey SERIES_WITHOUT_METRIC = new SeriesKey("gw-7/vanne-é", null);
@@ -156,6 +159,10 @@ class GoldenStateFormatsTest {
     files.put("series-key.bin", SeriesKeySerde.toBytes(SERIES));
     files.put("series-key-without-metric.bin", SeriesKeySerde.toBytes(SERIES_WITHOUT_METRIC));
     files.put("series-clock-v1.bin", SeriesClockSerde.encode(T0 + 61_000));
+    files.put("window-log-entry-v1.bin", windowLogEntry());
+    files.put(
+        "window-log-entry-key.bin",
+        WindowLogKeys.entry(new WindowLogKeys.Group(MINUTE, T0), 42, 1).get());
     files.put("reading-batch-v4.bin", ReadingBatchSerde.encode(batch()));
     files.put("partition-batch-v5.bin", PartitionBatchSerde.encode(partitionBatch()));
     files.put(
@@ -317,6 +324,52 @@ class GoldenStateFormatsTest {
             WindowStateCodec.decodeRun(GoldenFiles.read("sealed-run-unversioned.bin"))
                 .measurements())
         .containsExactly(new Measurement(3_000, -1.5));
+  }
+
+  /**
+   * A window log entry of each kind of change: a window whole, readings appended (UTC+1, closing
+   * it), a window deleted, a run sealed and a run deleted.
+   */
+  private static byte[] windowLogEntry() {
+    final byte[] series = SeriesKeySerde.toBytes(SERIES);
+    final byte[] other = SeriesKeySerde.toBytes(SERIES_WITHOUT_METRIC);
+    final WindowLogCodec.Writer entry = new WindowLogCodec.Writer(T0);
+    entry.add(new WindowChange.Whole(series, OPEN_MINUTE));
+    entry.add(
+        new WindowChange.Appended(
+            other, true, 60, new long[] {T0 + 59_000, T0 + 59_999}, new double[] {21.5, -0.0}));
+    entry.add(new WindowChange.Deleted(other));
+    entry.add(new WindowChange.RunSealed(series, 2, SEALED_RUN));
+    entry.add(new WindowChange.RunDeleted(other, 0));
+    return entry.toBytes();
+  }
+
+  @Test
+  void shouldReadTheGoldenWindowLogEntryAndItsKey() {
+    final List<WindowChange> changes =
+        WindowLogCodec.decode(GoldenFiles.read("window-log-entry-v1.bin"), T0);
+
+    assertThat(changes).hasSize(5);
+    final WindowChange.Whole whole = (WindowChange.Whole) changes.get(0);
+    assertThat(SeriesKeySerde.read(ByteBuffer.wrap(whole.series()))).isEqualTo(SERIES);
+    assertSameState(whole.state(), OPEN_MINUTE);
+    final WindowChange.Appended appended = (WindowChange.Appended) changes.get(1);
+    assertThat(SeriesKeySerde.read(ByteBuffer.wrap(appended.series())))
+        .isEqualTo(SERIES_WITHOUT_METRIC);
+    assertThat(appended.closes()).isTrue();
+    assertThat(appended.utcOffsetMinutes()).isEqualTo(60);
+    assertThat(appended.timestamps()).containsExactly(T0 + 59_000, T0 + 59_999);
+    assertThat(appended.values()).containsExactly(21.5, -0.0);
+    assertThat(changes.get(2)).isInstanceOf(WindowChange.Deleted.class);
+    final WindowChange.RunSealed sealed = (WindowChange.RunSealed) changes.get(3);
+    assertThat(sealed.number()).isEqualTo(2);
+    assertThat(sealed.run().measurements()).isEqualTo(SEALED_RUN.measurements());
+    assertThat(((WindowChange.RunDeleted) changes.get(4)).number()).isZero();
+
+    final Bytes key = Bytes.wrap(GoldenFiles.read("window-log-entry-key.bin"));
+    assertThat(WindowLogKeys.sizeOf(key)).isEqualTo(MINUTE.sizeMillis());
+    assertThat(WindowLogKeys.startOf(key)).isEqualTo(T0);
+    assertThat(WindowLogKeys.sequenceOf(key)).isEqualTo(42);
   }
 
   @Test

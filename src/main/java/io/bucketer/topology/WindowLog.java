@@ -1,0 +1,315 @@
+package io.bucketer.topology;
+
+import io.bucketer.buckets.Granularity;
+import io.bucketer.topology.WindowLogKeys.Group;
+import io.bucketer.windows.ReadingRun;
+import io.bucketer.windows.WindowState;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+
+/**
+ * What makes a task's windows durable: their changes, logged per commit, rather than each changed
+ * window written whole to a changelog.
+ *
+ * <p><b>Why.</b> At live traffic a commit holds a reading or two of each series, so a changelogged
+ * window store sends every window with all its readings so far to Kafka at every commit: about one
+ * record and 220 bytes per reading at 20,000 sensors. Here the windows live in local stores without
+ * a changelog, and each commit writes, to this one logged store, one entry per group of windows it
+ * changed (a granularity and a window start: at live traffic the current minute, and the hour at a
+ * minute's close), holding each window's change: its new readings, or the window whole where that
+ * is shorter or the only exact form. So the records follow commits and groups, not readings, and
+ * the bytes follow the readings' own size.
+ *
+ * <p><b>What is released.</b> A group's entries go once none of its windows and runs is left:
+ * expired, usually a horizon after the window closed. The census, a local store, counts each
+ * group's keys; it is rebuilt with the windows.
+ *
+ * <p><b>Rebuilding.</b> Under exactly-once, Kafka Streams keeps a task's local stores only after a
+ * clean close, and wipes them with the logged ones otherwise. So the local windows are either as
+ * the log was at their last commit, or gone. The log's last sequence (each commit's entries carry
+ * theirs) and the census' (written with it, locally) tell which: when they differ, the windows were
+ * wiped, or another instance has changed the log since this one closed the task; the task then
+ * rebuilds them from the log ({@link #replay}).
+ *
+ * <p>Confined to the task's stream thread.
+ */
+final class WindowLog {
+
+  /** An entry's bytes before it is cut: well under a Kafka record's default limit of 1 MiB. */
+  static final int CHUNK_BYTES = 256 * 1024;
+
+  private final KeyValueStore<Bytes, byte[]> log;
+  private final KeyValueStore<Bytes, byte[]> census;
+  private final Map<Long, Granularity> granularities = new HashMap<>();
+
+  /** Keys (windows and sealed runs) each group holds, by the census. */
+  private final Map<Group, long[]> keys = new HashMap<>();
+
+  /** Changes since the last flush, by group. */
+  private final Map<Group, Pending> pending = new LinkedHashMap<>();
+
+  private long sequence;
+
+  /** Where a replay puts what it rebuilds: the task's local stores. */
+  interface Target {
+    void window(Granularity granularity, byte[] series, long start, WindowState state);
+
+    void sealedRun(byte[] series, long windowStart, int number, ReadingRun run);
+  }
+
+  /** A group's changes since the last flush: entries cut at {@link #CHUNK_BYTES}, and one open. */
+  private static final class Pending {
+    final List<byte[]> chunks = new ArrayList<>();
+    WindowLogCodec.Writer open;
+    boolean keysChanged;
+  }
+
+  /**
+   * @param log the logged store of entries
+   * @param census the local store that counts each group's keys
+   * @param granularities the task's granularities: a group of another is stale
+   */
+  WindowLog(
+      final KeyValueStore<Bytes, byte[]> log,
+      final KeyValueStore<Bytes, byte[]> census,
+      final List<Granularity> granularities) {
+    this.log = log;
+    this.census = census;
+    granularities.forEach(
+        granularity -> this.granularities.put(granularity.sizeMillis(), granularity));
+    this.sequence = loggedSequence();
+  }
+
+  /**
+   * The sequence of the last commit that changed anything; 0 for a log never written. A commit that
+   * writes an entry says its sequence in the entry's key; only one that writes none (it released
+   * groups) writes the sequence apart, which saves a record per commit when each holds a reading.
+   * So the last sequence is the greater of that and the newest entry's: read from each group's last
+   * key, a seek per group.
+   */
+  private long loggedSequence() {
+    long newest = WindowLogKeys.sequenceOf(log.get(WindowLogKeys.SEQUENCE));
+    Bytes from = WindowLogKeys.firstGroup();
+    while (true) {
+      final Bytes first;
+      try (KeyValueIterator<Bytes, byte[]> entries = log.range(from, WindowLogKeys.afterGroups())) {
+        if (!entries.hasNext()) {
+          return newest;
+        }
+        first = entries.next().key;
+      }
+      final Group group =
+          new Group(
+              Granularity.ofMillis(WindowLogKeys.sizeOf(first)), WindowLogKeys.startOf(first));
+      final Bytes last = WindowLogKeys.lastEntry(group);
+      try (KeyValueIterator<Bytes, byte[]> entries = log.reverseRange(first, last)) {
+        newest = Math.max(newest, WindowLogKeys.sequenceOf(entries.next().key));
+      }
+      from = WindowLogKeys.afterGroup(group);
+    }
+  }
+
+  /** Whether the local windows are as the log has them: else they must be rebuilt. */
+  boolean localWindowsCurrent() {
+    return WindowLogKeys.sequenceOf(census.get(WindowLogKeys.SEQUENCE)) == sequence;
+  }
+
+  /**
+   * Reads the census of the local windows, which {@link #localWindowsCurrent} says are current. The
+   * groups of a granularity the task no longer has are released: nothing reads their windows.
+   */
+  void loadCensus() {
+    keys.clear();
+    final List<Group> stale = new ArrayList<>();
+    try (KeyValueIterator<Bytes, byte[]> all =
+        census.range(WindowLogKeys.firstGroup(), WindowLogKeys.afterGroups())) {
+      while (all.hasNext()) {
+        final KeyValue<Bytes, byte[]> entry = all.next();
+        final long size = WindowLogKeys.sizeOf(entry.key);
+        final Granularity granularity = granularities.get(size);
+        final long start = WindowLogKeys.startOf(entry.key);
+        if (granularity == null) {
+          stale.add(new Group(Granularity.ofMillis(size), start));
+        } else {
+          keys.put(
+              new Group(granularity, start), new long[] {ByteBuffer.wrap(entry.value).getLong()});
+        }
+      }
+    }
+    stale.forEach(this::release);
+  }
+
+  /**
+   * Records a change of a key of {@code group}, which adds {@code keysAdded} keys to it (1 for a
+   * new window or run, -1 for one deleted, else 0).
+   */
+  void record(final Group group, final WindowChange change, final int keysAdded) {
+    final Pending changes = pending.computeIfAbsent(group, g -> new Pending());
+    if (keysAdded != 0) {
+      keys.computeIfAbsent(group, g -> new long[1])[0] += keysAdded;
+      changes.keysChanged = true;
+    }
+    if (changes.open == null) {
+      changes.open = new WindowLogCodec.Writer(group.start());
+    }
+    changes.open.add(change);
+    if (changes.open.size() >= CHUNK_BYTES) {
+      changes.chunks.add(changes.open.toBytes());
+      changes.open = null;
+    }
+  }
+
+  /**
+   * Writes the changes since the last flush: an entry per group that still holds keys, the release
+   * of every group that holds none, the census, and the sequence. Called just before each commit,
+   * so that the entries reach the commit's transaction with the offsets of the readings they hold.
+   */
+  void flush() {
+    if (pending.isEmpty()) {
+      return;
+    }
+    sequence++;
+    boolean wroteEntries = false;
+    for (final Map.Entry<Group, Pending> changed : pending.entrySet()) {
+      final Group group = changed.getKey();
+      final Pending changes = changed.getValue();
+      final long[] held = keys.get(group);
+      if (held == null || held[0] <= 0) {
+        release(group);
+        continue;
+      }
+      if (changes.open != null) {
+        changes.chunks.add(changes.open.toBytes());
+      }
+      for (int chunk = 0; chunk < changes.chunks.size(); chunk++) {
+        log.put(WindowLogKeys.entry(group, sequence, chunk), changes.chunks.get(chunk));
+        wroteEntries = true;
+      }
+      if (changes.keysChanged) {
+        census.put(WindowLogKeys.group(group), WindowLogKeys.sequenceValue(held[0]));
+      }
+    }
+    pending.clear();
+    final byte[] sequenceValue = WindowLogKeys.sequenceValue(sequence);
+    if (!wroteEntries) {
+      log.put(WindowLogKeys.SEQUENCE, sequenceValue);
+    }
+    census.put(WindowLogKeys.SEQUENCE, sequenceValue);
+  }
+
+  /** Forgets the changes since the last flush: the task's state was rolled back. */
+  void discard() {
+    pending.clear();
+  }
+
+  private void release(final Group group) {
+    keys.remove(group);
+    census.delete(WindowLogKeys.group(group));
+    deleteEntries(group);
+  }
+
+  private void deleteEntries(final Group group) {
+    final List<Bytes> doomed = new ArrayList<>();
+    try (KeyValueIterator<Bytes, byte[]> entries =
+        log.range(WindowLogKeys.firstEntry(group), WindowLogKeys.lastEntry(group))) {
+      entries.forEachRemaining(entry -> doomed.add(entry.key));
+    }
+    doomed.forEach(log::delete);
+  }
+
+  /**
+   * Rebuilds the windows and runs the log holds into {@code target}, group by group, and the census
+   * with them; the local stores must be empty. Entries of a granularity the task no longer has are
+   * deleted: nothing reads their windows any more.
+   */
+  void replay(final Target target) {
+    keys.clear();
+    census.put(WindowLogKeys.SEQUENCE, WindowLogKeys.sequenceValue(0));
+    final List<Bytes> stale = new ArrayList<>();
+    GroupReplay current = null;
+    try (KeyValueIterator<Bytes, byte[]> entries =
+        log.range(WindowLogKeys.firstGroup(), WindowLogKeys.afterGroups())) {
+      while (entries.hasNext()) {
+        final KeyValue<Bytes, byte[]> entry = entries.next();
+        final Granularity granularity = granularities.get(WindowLogKeys.sizeOf(entry.key));
+        if (granularity == null) {
+          stale.add(entry.key);
+          continue;
+        }
+        final Group group = new Group(granularity, WindowLogKeys.startOf(entry.key));
+        if (current == null || !current.group.equals(group)) {
+          finish(current, target);
+          current = new GroupReplay(group);
+        }
+        for (final WindowChange change : WindowLogCodec.decode(entry.value, group.start())) {
+          current.apply(change);
+        }
+      }
+    }
+    finish(current, target);
+    stale.forEach(log::delete);
+    census.put(WindowLogKeys.SEQUENCE, WindowLogKeys.sequenceValue(sequence));
+  }
+
+  private void finish(final GroupReplay replayed, final Target target) {
+    if (replayed == null) {
+      return;
+    }
+    final Group group = replayed.group;
+    replayed.windows.forEach(
+        (series, state) -> target.window(group.granularity(), series.get(), group.start(), state));
+    replayed.runs.forEach(
+        (run, readings) -> target.sealedRun(run.series.get(), group.start(), run.number, readings));
+    final long held = replayed.windows.size() + replayed.runs.size();
+    if (held == 0) {
+      deleteEntries(group); // released in a commit that did not complete its release: tidy it
+    } else {
+      keys.put(group, new long[] {held});
+      census.put(WindowLogKeys.group(group), WindowLogKeys.sequenceValue(held));
+    }
+  }
+
+  /** One group's windows and runs as its entries so far leave them. */
+  private static final class GroupReplay {
+    final Group group;
+    final Map<Bytes, WindowState> windows = new LinkedHashMap<>();
+    final Map<RunKey, ReadingRun> runs = new LinkedHashMap<>();
+
+    GroupReplay(final Group group) {
+      this.group = group;
+    }
+
+    void apply(final WindowChange change) {
+      final Bytes series = Bytes.wrap(change.series());
+      if (change instanceof WindowChange.Whole whole) {
+        windows.put(series, whole.state());
+      } else if (change instanceof WindowChange.Appended appended) {
+        final WindowState before = windows.get(series);
+        if (before == null) {
+          throw new IllegalStateException(
+              "the window log appends to a window it does not hold, in the group of "
+                  + group.granularity()
+                  + " windows starting at "
+                  + group.start());
+        }
+        windows.put(series, appended.applyTo(before));
+      } else if (change instanceof WindowChange.Deleted) {
+        windows.remove(series);
+      } else if (change instanceof WindowChange.RunSealed sealed) {
+        runs.put(new RunKey(series, sealed.number()), sealed.run());
+      } else {
+        runs.remove(new RunKey(series, ((WindowChange.RunDeleted) change).number()));
+      }
+    }
+  }
+
+  private record RunKey(Bytes series, int number) {}
+}

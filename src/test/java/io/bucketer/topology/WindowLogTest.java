@@ -1,0 +1,321 @@
+package io.bucketer.topology;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.bucketer.buckets.Granularity;
+import io.bucketer.buckets.Measurement;
+import io.bucketer.buckets.SeriesKey;
+import io.bucketer.metrics.BucketerMetrics;
+import io.bucketer.windows.WindowState;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.processor.api.MockProcessorContext;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.Stores;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The window log: what a task's windows become when its local stores are rebuilt from the log alone
+ * is what they were, change for change; a group's entries go once its windows do; and the local
+ * windows are kept only while they are as the log has them.
+ */
+class WindowLogTest {
+
+  private static final Granularity MINUTE = Granularity.parse("1m");
+  private static final Granularity HOUR = Granularity.parse("1h");
+  private static final List<Granularity> GRANULARITIES = List.of(MINUTE, HOUR);
+  private static final long HOUR_START = 1_748_772_000_000L; // 2025-06-01T10:00:00Z
+  private static final SeriesKey SENSOR_A = new SeriesKey("sensor-a", "temperature");
+  private static final SeriesKey SENSOR_B = new SeriesKey("sensor-b", "humidity");
+
+  private final BucketerMetrics metrics = new BucketerMetrics(new SimpleMeterRegistry());
+
+  /** The stores of one task on one instance; the log is what Kafka would restore elsewhere. */
+  private final class Instance {
+    final Map<Granularity, KeyValueStore<Bytes, byte[]>> windows = new LinkedHashMap<>();
+    final Map<Granularity, KeyValueStore<Bytes, byte[]>> legacy = new LinkedHashMap<>();
+    final KeyValueStore<Bytes, byte[]> sealed = store("sealed");
+    final KeyValueStore<Bytes, byte[]> legacySealed = store("legacy-sealed");
+    final KeyValueStore<Bytes, byte[]> census = store("census");
+    final KeyValueStore<Bytes, byte[]> log;
+
+    Instance(final KeyValueStore<Bytes, byte[]> log) {
+      this.log = log;
+      for (final Granularity granularity : GRANULARITIES) {
+        windows.put(granularity, store("windows-" + granularity));
+        legacy.put(granularity, store("legacy-" + granularity));
+      }
+    }
+
+    TaskWindowStore open() {
+      return TaskWindowStore.open(
+          new TaskWindowStore.Stores(windows, sealed, legacy, legacySealed, clocks(), log, census),
+          GRANULARITIES,
+          metrics,
+          "0_0");
+    }
+
+    /** Every local window and run, by store and key. */
+    Map<String, Map<Bytes, String>> local() {
+      final Map<String, Map<Bytes, String>> local = new TreeMap<>();
+      windows.forEach(
+          (granularity, store) -> local.put(granularity.label(), contents(store, true)));
+      local.put("sealed", contents(sealed, false));
+      return local;
+    }
+  }
+
+  @Test
+  void shouldRebuildFromTheLogAloneExactlyTheWindowsAndRunsItWasWrittenFrom() {
+    final Instance first = new Instance(store("log"));
+    final TaskWindowStore store = first.open();
+    final long minute = HOUR_START;
+    WindowState a = WindowState.openWith(new Measurement(minute + 1_000, 20.5), 60);
+    store.put(SENSOR_A, MINUTE, minute, a);
+    store.flushLog();
+    // a reading per commit, as at live traffic: each is logged as the reading alone
+    for (int second = 2; second < 40; second++) {
+      final WindowState before = a;
+      a = a.withReading(new Measurement(minute + second * 1_000L, 20 + second / 7.0), 60);
+      store.update(SENSOR_A, MINUTE, minute, before, a);
+      store.flushLog();
+    }
+    // a sealed run, a second series, a restated value, the close and the hour it rolls into
+    store.putSealedRun(SENSOR_A, minute, 0, a.tail());
+    final WindowState sealedOff = a.tailSealed();
+    store.update(SENSOR_A, MINUTE, minute, a, sealedOff);
+    final WindowState b = WindowState.openWith(new Measurement(minute + 5_000, 55), null);
+    store.put(SENSOR_B, MINUTE, minute, b);
+    final WindowState bRestated =
+        b.restated(b.stats().add(new Measurement(minute + 6_000, 56), null));
+    store.update(SENSOR_B, MINUTE, minute, b, bRestated);
+    store.update(SENSOR_B, MINUTE, minute, bRestated, bRestated.close());
+    store.put(SENSOR_B, HOUR, HOUR_START, WindowState.open(bRestated.stats()));
+    store.flushLog();
+    // the next minute, then the first one's windows and run expire
+    store.put(
+        SENSOR_A,
+        MINUTE,
+        minute + 60_000,
+        WindowState.openWith(new Measurement(minute + 61_000, 1), 60));
+    store.deleteBetween(SENSOR_B, MINUTE, minute, minute);
+    store.flushLog();
+
+    final Instance elsewhere = new Instance(first.log);
+    elsewhere.open();
+
+    assertThat(elsewhere.local()).isEqualTo(first.local());
+    assertThat(first.local().get("1m")).hasSize(2);
+    assertThat(first.local().get("sealed")).hasSize(1);
+  }
+
+  @Test
+  void shouldLogAReadingAddedToAKnownWindowAsTheReadingAloneNotTheWindow() {
+    final Instance instance = new Instance(store("log"));
+    final TaskWindowStore store = instance.open();
+    WindowState window = WindowState.openWith(new Measurement(HOUR_START + 1_000, 20.5), 60);
+    for (int second = 2; second < 50; second++) {
+      window = window.withReading(new Measurement(HOUR_START + second * 1_000L, second), 60);
+    }
+    store.put(SENSOR_A, MINUTE, HOUR_START, window);
+    store.flushLog();
+    final int wholeBytes = entryBytes(instance.log).get(0);
+
+    final WindowState longer = window.withReading(new Measurement(HOUR_START + 50_000, 50.25), 60);
+    store.update(SENSOR_A, MINUTE, HOUR_START, window, longer);
+    store.flushLog();
+
+    final List<Integer> sizes = entryBytes(instance.log);
+    assertThat(sizes).hasSize(2);
+    // the format, the change's kind and series, the offset, one timestamp and one value
+    assertThat(sizes.get(1)).isLessThan(48).isLessThan(wholeBytes / 4);
+    final List<WindowChange> changes = decodedEntries(instance.log).get(1);
+    assertThat(changes).singleElement().isInstanceOf(WindowChange.Appended.class);
+  }
+
+  @Test
+  void shouldLogAWindowWholeWhenTheReadingsAloneWouldNotGiveItsSumsBack() {
+    final WindowState window = WindowState.openWith(new Measurement(HOUR_START + 1_000, 20.5), 60);
+    // counted but not kept: appending the tail's readings would not give these sums
+    final WindowState summed = window.withSums(new Measurement(HOUR_START + 2_000, 21), 60);
+    final WindowState revised = window.close().revised();
+
+    assertThat(WindowChange.between(new byte[] {1}, window, summed))
+        .isInstanceOf(WindowChange.Whole.class);
+    assertThat(WindowChange.between(new byte[] {1}, window.close(), revised))
+        .isInstanceOf(WindowChange.Whole.class);
+    assertThat(WindowChange.between(new byte[] {1}, null, window))
+        .isInstanceOf(WindowChange.Whole.class);
+    assertThat(WindowChange.between(new byte[] {1}, window, window.close()))
+        .isInstanceOfSatisfying(
+            WindowChange.Appended.class, appended -> assertThat(appended.closes()).isTrue());
+  }
+
+  @Test
+  void shouldReleaseAGroupsEntriesOnceItsLastWindowAndRunAreDeleted() {
+    final Instance instance = new Instance(store("log"));
+    final TaskWindowStore store = instance.open();
+    final WindowState window = WindowState.openWith(new Measurement(HOUR_START + 1_000, 1), null);
+    store.put(SENSOR_A, MINUTE, HOUR_START, window);
+    store.put(SENSOR_B, MINUTE, HOUR_START, window);
+    store.putSealedRun(SENSOR_A, HOUR_START, 0, window.tail());
+    store.flushLog();
+    store.deleteBetween(SENSOR_A, MINUTE, HOUR_START, HOUR_START);
+    store.deleteSealedRunsBetween(SENSOR_A, HOUR_START, HOUR_START);
+    store.flushLog();
+    assertThat(entryBytes(instance.log)).hasSize(2); // sensor b's window is still there
+
+    store.deleteBetween(SENSOR_B, MINUTE, HOUR_START, HOUR_START);
+    store.flushLog();
+
+    assertThat(entryBytes(instance.log)).isEmpty();
+    assertThat(contents(instance.log, false)).containsOnlyKeys(WindowLogKeys.SEQUENCE);
+    final Instance elsewhere = new Instance(instance.log);
+    elsewhere.open();
+    assertThat(elsewhere.local().get("1m")).isEmpty();
+  }
+
+  @Test
+  void shouldKeepTheLocalWindowsOnlyWhileNoOtherInstanceChangedTheLogSince() {
+    final Instance here = new Instance(store("log"));
+    final TaskWindowStore store = here.open();
+    store.put(
+        SENSOR_A, MINUTE, HOUR_START, WindowState.openWith(new Measurement(HOUR_START, 1), null));
+    store.flushLog();
+    // a local window the log does not have: a reopen that rebuilds would lose it
+    final Bytes unlogged = StoreKeys.of(SENSOR_B, HOUR_START);
+    here.windows
+        .get(MINUTE)
+        .put(
+            unlogged,
+            WindowStateCodec.encode(WindowState.openWith(new Measurement(HOUR_START, 2), null)));
+
+    here.open();
+    assertThat(here.windows.get(MINUTE).get(unlogged)).isNotNull();
+
+    // another instance takes the task over, from the log, and changes it
+    final Instance elsewhere = new Instance(here.log);
+    final TaskWindowStore there = elsewhere.open();
+    there.put(
+        SENSOR_A,
+        MINUTE,
+        HOUR_START + 60_000,
+        WindowState.openWith(new Measurement(HOUR_START + 60_000, 3), null));
+    there.flushLog();
+
+    here.open();
+    assertThat(here.windows.get(MINUTE).get(unlogged)).isNull();
+    assertThat(here.local()).isEqualTo(elsewhere.local());
+  }
+
+  @Test
+  void shouldCutAGroupsEntryIntoChunksAndRebuildFromThemAll() {
+    final Instance instance = new Instance(store("log"));
+    final TaskWindowStore store = instance.open();
+    final int series = 8_000; // about 90 bytes each whole: three chunks of 256 KiB
+    for (int i = 0; i < series; i++) {
+      store.put(
+          new SeriesKey("sensor-" + i, "temperature"),
+          MINUTE,
+          HOUR_START,
+          WindowState.openWith(new Measurement(HOUR_START + i, i), null));
+    }
+    store.flushLog();
+
+    assertThat(entryBytes(instance.log))
+        .hasSizeGreaterThan(1)
+        .allSatisfy(bytes -> assertThat(bytes).isLessThanOrEqualTo(WindowLog.CHUNK_BYTES + 200));
+    final Instance elsewhere = new Instance(instance.log);
+    elsewhere.open();
+    assertThat(elsewhere.local().get("1m")).hasSize(series).isEqualTo(instance.local().get("1m"));
+  }
+
+  @Test
+  void shouldReadTheWindowsOfTheChangeloggedStoresAndMoveEachIntoTheLogWhenItChanges() {
+    final Instance upgraded = new Instance(store("log"));
+    final WindowState kept = WindowState.openWith(new Measurement(HOUR_START + 1_000, 7), null);
+    final WindowState other = WindowState.openWith(new Measurement(HOUR_START + 2_000, 8), null);
+    upgraded
+        .legacy
+        .get(MINUTE)
+        .put(StoreKeys.of(SENSOR_A, HOUR_START), WindowStateCodec.encode(kept));
+    upgraded
+        .legacy
+        .get(MINUTE)
+        .put(StoreKeys.of(SENSOR_B, HOUR_START), WindowStateCodec.encode(other));
+    upgraded.legacySealed.put(
+        StoreKeys.of(SENSOR_A, HOUR_START, 0), WindowStateCodec.encodeRun(kept.tail()));
+    final TaskWindowStore store = upgraded.open();
+
+    assertThat(store.get(SENSOR_A, MINUTE, HOUR_START)).hasToString(kept.toString());
+    assertThat(store.range(SENSOR_A, MINUTE, HOUR_START, HOUR_START)).hasSize(1);
+    assertThat(store.sealedRuns(SENSOR_A, HOUR_START, HOUR_START)).hasSize(1);
+
+    final WindowState grown = kept.withReading(new Measurement(HOUR_START + 3_000, 9), null);
+    store.update(SENSOR_A, MINUTE, HOUR_START, kept, grown);
+    store.deleteBetween(SENSOR_B, MINUTE, HOUR_START, HOUR_START);
+    store.flushLog();
+
+    assertThat(upgraded.legacy.get(MINUTE).get(StoreKeys.of(SENSOR_A, HOUR_START))).isNull();
+    assertThat(upgraded.legacy.get(MINUTE).get(StoreKeys.of(SENSOR_B, HOUR_START))).isNull();
+    assertThat(store.get(SENSOR_A, MINUTE, HOUR_START)).hasToString(grown.toString());
+    assertThat(decodedEntries(upgraded.log).get(0))
+        .singleElement()
+        .isInstanceOf(WindowChange.Whole.class);
+    final Instance elsewhere = new Instance(upgraded.log);
+    elsewhere.open();
+    assertThat(elsewhere.local().get("1m")).isEqualTo(upgraded.local().get("1m")).hasSize(1);
+  }
+
+  private static KeyValueStore<Bytes, byte[]> store(final String name) {
+    final KeyValueStore<Bytes, byte[]> store = Stores.inMemoryKeyValueStore(name).get();
+    store.init(new MockProcessorContext<>().getStateStoreContext(), store);
+    return store;
+  }
+
+  @SuppressWarnings("unchecked")
+  private static KeyValueStore<Bytes, Long> clocks() {
+    return (KeyValueStore<Bytes, Long>) (Object) store("clocks");
+  }
+
+  private static Map<Bytes, String> contents(
+      final KeyValueStore<Bytes, byte[]> store, final boolean windows) {
+    final Map<Bytes, String> contents = new TreeMap<>();
+    try (KeyValueIterator<Bytes, byte[]> all = store.all()) {
+      all.forEachRemaining(
+          entry ->
+              contents.put(
+                  entry.key,
+                  windows
+                      ? WindowStateCodec.decode(entry.value).toString()
+                      : Bytes.wrap(entry.value).toString()));
+    }
+    return contents;
+  }
+
+  private static List<KeyValue<Bytes, byte[]>> entries(final KeyValueStore<Bytes, byte[]> log) {
+    final List<KeyValue<Bytes, byte[]>> entries = new ArrayList<>();
+    try (KeyValueIterator<Bytes, byte[]> all =
+        log.range(WindowLogKeys.firstGroup(), WindowLogKeys.afterGroups())) {
+      all.forEachRemaining(entries::add);
+    }
+    return entries;
+  }
+
+  private static List<Integer> entryBytes(final KeyValueStore<Bytes, byte[]> log) {
+    return entries(log).stream().map(entry -> entry.value.length).toList();
+  }
+
+  private static List<List<WindowChange>> decodedEntries(final KeyValueStore<Bytes, byte[]> log) {
+    return entries(log).stream()
+        .map(entry -> WindowLogCodec.decode(entry.value, WindowLogKeys.startOf(entry.key)))
+        .toList();
+  }
+}
