@@ -72,7 +72,8 @@ public class WindowUpdateBenchmark {
                 inMemory("window-log-census")),
             List.of(MINUTE),
             new BucketerMetrics(new SimpleMeterRegistry()),
-            "0_0");
+            "0_0",
+            0);
     windows.put(SERIES, MINUTE, WINDOW_START, halfFullWindow);
   }
 
@@ -103,7 +104,7 @@ public class WindowUpdateBenchmark {
   @Benchmark
   public void writeWindow() {
     windows.put(SERIES, MINUTE, NEXT_WINDOW_START, halfFullWindow);
-    windows.flushLog();
+    windows.flushLog(0);
   }
 
   /** The whole per-reading update of the finest window, thirty readings in. */
@@ -112,7 +113,7 @@ public class WindowUpdateBenchmark {
     final WindowState updated =
         windows.get(SERIES, MINUTE, WINDOW_START).withReading(nextReading, UTC_OFFSET_MINUTES);
     windows.put(SERIES, MINUTE, NEXT_WINDOW_START, updated);
-    windows.flushLog();
+    windows.flushLog(0);
     return updated;
   }
 

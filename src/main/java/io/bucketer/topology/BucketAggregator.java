@@ -55,7 +55,8 @@ final class BucketAggregator
             TaskWindowStore.Stores.of(context, settings.granularities()),
             settings.granularities(),
             metrics,
-            context.taskId().toString());
+            context.taskId().toString(),
+            context.currentSystemTimeMs());
     windows = new WriteBehindWindows(store, settings.granularities().get(0), windowCache);
     final TaskWindowStore logged = store;
     final WriteBehindWindows cached = windows;
@@ -63,7 +64,7 @@ final class BucketAggregator
     hook.beforeCommit(
         () -> {
           cached.writeChanges();
-          logged.flushLog();
+          logged.flushLog(context.currentSystemTimeMs());
         });
     lifecycle = new WindowLifecycle(settings, windows, metrics::openBucketsChanged);
     lifecycle.restore(context.currentSystemTimeMs());

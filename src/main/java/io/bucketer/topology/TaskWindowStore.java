@@ -119,17 +119,18 @@ final class TaskWindowStore extends StoreWindowReader implements WindowStore, Wi
       final Stores stores,
       final List<Granularity> granularities,
       final BucketerMetrics metrics,
-      final String task) {
+      final String task,
+      final long now) {
     final boolean legacyHeld =
         holdsAny(stores.legacySealedRuns())
             || stores.legacyWindows().values().stream().anyMatch(TaskWindowStore::holdsAny);
     final TaskWindowStore store = new TaskWindowStore(stores, legacyHeld, granularities, metrics);
     if (store.log.localWindowsCurrent()) {
-      store.log.loadCensus();
+      store.log.loadCensus(now);
     } else {
       final long started = System.nanoTime();
       store.wipeLocal();
-      store.log.replay(store);
+      store.log.replay(store, now);
       LOG.info(
           "task {}: rebuilt {} windows and {} sealed runs from the window log in {} ms",
           task,
@@ -140,9 +141,13 @@ final class TaskWindowStore extends StoreWindowReader implements WindowStore, Wi
     return store;
   }
 
-  /** Writes the changes since the last call to the log; runs just before each commit. */
-  void flushLog() {
-    log.flush();
+  /**
+   * Writes the changes since the last call to the log; runs just before each commit.
+   *
+   * @param now the wall clock
+   */
+  void flushLog(final long now) {
+    log.flush(now);
   }
 
   /** Forgets the changes not yet written to the log: the task's state was rolled back. */

@@ -28,9 +28,13 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * is shorter or the only exact form. So the records follow commits and groups, not readings, and
  * the bytes follow the readings' own size.
  *
- * <p><b>What is released.</b> A group's entries go once none of its windows and runs is left:
- * expired, usually a horizon after the window closed. The census, a local store, counts each
- * group's keys; it is rebuilt with the windows.
+ * <p><b>What is kept.</b> A group that has taken no change for {@link #QUIET_MILLIS} (a minute once
+ * it closed, an hour once it closed) is compacted: its entries are replayed and written again as
+ * one snapshot, each window whole (its readings packed, about 3 bytes each at 1 Hz) and each run,
+ * and the older entries deleted. So at rest the log holds about what a compacted changelog of the
+ * windows held, and a rebuild reads a few records per group. A group's entries go once none of its
+ * windows and runs is left: expired, usually a horizon after the window closed. The census, a local
+ * store, counts each group's keys and entries; it is rebuilt with the windows.
  *
  * <p><b>Rebuilding.</b> Under exactly-once, Kafka Streams keeps a task's local stores only after a
  * clean close, and wipes them with the logged ones otherwise. So the local windows are either as
@@ -46,12 +50,21 @@ final class WindowLog {
   /** An entry's bytes before it is cut: well under a Kafka record's default limit of 1 MiB. */
   static final int CHUNK_BYTES = 256 * 1024;
 
+  /**
+   * How long a group takes no change before it is compacted: past the burst of its close (a
+   * minute's windows close over the second after end + grace), short of the next minute's.
+   */
+  static final long QUIET_MILLIS = 30_000;
+
+  /** Groups compacted by one commit at most: a compaction rewrites its group in that commit. */
+  private static final int COMPACTIONS_PER_COMMIT = 1;
+
   private final KeyValueStore<Bytes, byte[]> log;
   private final KeyValueStore<Bytes, byte[]> census;
   private final Map<Long, Granularity> granularities = new HashMap<>();
 
-  /** Keys (windows and sealed runs) each group holds, by the census. */
-  private final Map<Group, long[]> keys = new HashMap<>();
+  /** What the census knows of each group. */
+  private final Map<Group, Census> groups = new HashMap<>();
 
   /** Changes since the last flush, by group. */
   private final Map<Group, Pending> pending = new LinkedHashMap<>();
@@ -65,11 +78,35 @@ final class WindowLog {
     void sealedRun(byte[] series, long windowStart, int number, ReadingRun run);
   }
 
+  /**
+   * A group's keys (windows and sealed runs), its entries in the log, and when it last changed (on
+   * this instance: a group read from the census or rebuilt counts as changed then).
+   */
+  private static final class Census {
+    long keys;
+    int entries;
+    long changedAt;
+
+    Census(final long keys, final int entries, final long changedAt) {
+      this.keys = keys;
+      this.entries = entries;
+      this.changedAt = changedAt;
+    }
+
+    byte[] toBytes() {
+      return ByteBuffer.allocate(Long.BYTES + Integer.BYTES).putLong(keys).putInt(entries).array();
+    }
+
+    static Census of(final byte[] value, final long now) {
+      final ByteBuffer buffer = ByteBuffer.wrap(value);
+      return new Census(buffer.getLong(), buffer.getInt(), now);
+    }
+  }
+
   /** A group's changes since the last flush: entries cut at {@link #CHUNK_BYTES}, and one open. */
   private static final class Pending {
     final List<byte[]> chunks = new ArrayList<>();
     WindowLogCodec.Writer open;
-    boolean keysChanged;
   }
 
   /**
@@ -126,8 +163,8 @@ final class WindowLog {
    * Reads the census of the local windows, which {@link #localWindowsCurrent} says are current. The
    * groups of a granularity the task no longer has are released: nothing reads their windows.
    */
-  void loadCensus() {
-    keys.clear();
+  void loadCensus(final long now) {
+    groups.clear();
     final List<Group> stale = new ArrayList<>();
     try (KeyValueIterator<Bytes, byte[]> all =
         census.range(WindowLogKeys.firstGroup(), WindowLogKeys.afterGroups())) {
@@ -139,8 +176,7 @@ final class WindowLog {
         if (granularity == null) {
           stale.add(new Group(Granularity.ofMillis(size), start));
         } else {
-          keys.put(
-              new Group(granularity, start), new long[] {ByteBuffer.wrap(entry.value).getLong()});
+          groups.put(new Group(granularity, start), Census.of(entry.value, now));
         }
       }
     }
@@ -154,9 +190,12 @@ final class WindowLog {
   void record(final Group group, final WindowChange change, final int keysAdded) {
     final Pending changes = pending.computeIfAbsent(group, g -> new Pending());
     if (keysAdded != 0) {
-      keys.computeIfAbsent(group, g -> new long[1])[0] += keysAdded;
-      changes.keysChanged = true;
+      groups.computeIfAbsent(group, g -> new Census(0, 0, 0)).keys += keysAdded;
     }
+    add(changes, group, change);
+  }
+
+  private static void add(final Pending changes, final Group group, final WindowChange change) {
     if (changes.open == null) {
       changes.open = new WindowLogCodec.Writer(group.start());
     }
@@ -169,10 +208,13 @@ final class WindowLog {
 
   /**
    * Writes the changes since the last flush: an entry per group that still holds keys, the release
-   * of every group that holds none, the census, and the sequence. Called just before each commit,
-   * so that the entries reach the commit's transaction with the offsets of the readings they hold.
+   * of every group that holds none, the census, and the sequence; then compacts a group that has
+   * been quiet. Called just before each commit, so that the entries reach the commit's transaction
+   * with the offsets of the readings they hold.
+   *
+   * @param now the wall clock, which says how long a group has been quiet
    */
-  void flush() {
+  void flush(final long now) {
     if (pending.isEmpty()) {
       return;
     }
@@ -181,8 +223,8 @@ final class WindowLog {
     for (final Map.Entry<Group, Pending> changed : pending.entrySet()) {
       final Group group = changed.getKey();
       final Pending changes = changed.getValue();
-      final long[] held = keys.get(group);
-      if (held == null || held[0] <= 0) {
+      final Census held = groups.get(group);
+      if (held == null || held.keys <= 0) {
         release(group);
         continue;
       }
@@ -193,8 +235,20 @@ final class WindowLog {
         log.put(WindowLogKeys.entry(group, sequence, chunk), changes.chunks.get(chunk));
         wroteEntries = true;
       }
-      if (changes.keysChanged) {
-        census.put(WindowLogKeys.group(group), WindowLogKeys.sequenceValue(held[0]));
+      held.entries += changes.chunks.size();
+      held.changedAt = now;
+      census.put(WindowLogKeys.group(group), held.toBytes());
+    }
+    int compactions = 0;
+    for (final Map.Entry<Group, Census> quiet : groups.entrySet()) {
+      final Census held = quiet.getValue();
+      if (compactions < COMPACTIONS_PER_COMMIT
+          && held.entries > 1
+          && now - held.changedAt >= QUIET_MILLIS
+          && !pending.containsKey(quiet.getKey())) {
+        compact(quiet.getKey(), held);
+        compactions++;
+        wroteEntries = true;
       }
     }
     pending.clear();
@@ -205,13 +259,48 @@ final class WindowLog {
     census.put(WindowLogKeys.SEQUENCE, sequenceValue);
   }
 
+  /**
+   * Replaces the entries of {@code group} by one snapshot of what they leave, at this commit's
+   * sequence: every window whole, every run.
+   */
+  private void compact(final Group group, final Census held) {
+    final GroupReplay replayed = new GroupReplay(group);
+    final List<Bytes> older = new ArrayList<>();
+    try (KeyValueIterator<Bytes, byte[]> entries =
+        log.range(WindowLogKeys.firstEntry(group), WindowLogKeys.lastEntry(group))) {
+      while (entries.hasNext()) {
+        final KeyValue<Bytes, byte[]> entry = entries.next();
+        older.add(entry.key);
+        WindowLogCodec.decode(entry.value, group.start()).forEach(replayed::apply);
+      }
+    }
+    older.forEach(log::delete);
+    final Pending snapshot = new Pending();
+    replayed.windows.forEach(
+        (series, state) -> add(snapshot, group, new WindowChange.Whole(series.get(), state)));
+    replayed.runs.forEach(
+        (run, readings) ->
+            add(
+                snapshot,
+                group,
+                new WindowChange.RunSealed(run.series.get(), run.number, readings)));
+    if (snapshot.open != null) {
+      snapshot.chunks.add(snapshot.open.toBytes());
+    }
+    for (int chunk = 0; chunk < snapshot.chunks.size(); chunk++) {
+      log.put(WindowLogKeys.entry(group, sequence, chunk), snapshot.chunks.get(chunk));
+    }
+    held.entries = snapshot.chunks.size();
+    census.put(WindowLogKeys.group(group), held.toBytes());
+  }
+
   /** Forgets the changes since the last flush: the task's state was rolled back. */
   void discard() {
     pending.clear();
   }
 
   private void release(final Group group) {
-    keys.remove(group);
+    groups.remove(group);
     census.delete(WindowLogKeys.group(group));
     deleteEntries(group);
   }
@@ -230,8 +319,8 @@ final class WindowLog {
    * with them; the local stores must be empty. Entries of a granularity the task no longer has are
    * deleted: nothing reads their windows any more.
    */
-  void replay(final Target target) {
-    keys.clear();
+  void replay(final Target target, final long now) {
+    groups.clear();
     census.put(WindowLogKeys.SEQUENCE, WindowLogKeys.sequenceValue(0));
     final List<Bytes> stale = new ArrayList<>();
     GroupReplay current = null;
@@ -246,20 +335,21 @@ final class WindowLog {
         }
         final Group group = new Group(granularity, WindowLogKeys.startOf(entry.key));
         if (current == null || !current.group.equals(group)) {
-          finish(current, target);
+          finish(current, target, now);
           current = new GroupReplay(group);
         }
+        current.entries++;
         for (final WindowChange change : WindowLogCodec.decode(entry.value, group.start())) {
           current.apply(change);
         }
       }
     }
-    finish(current, target);
+    finish(current, target, now);
     stale.forEach(log::delete);
     census.put(WindowLogKeys.SEQUENCE, WindowLogKeys.sequenceValue(sequence));
   }
 
-  private void finish(final GroupReplay replayed, final Target target) {
+  private void finish(final GroupReplay replayed, final Target target, final long now) {
     if (replayed == null) {
       return;
     }
@@ -272,8 +362,9 @@ final class WindowLog {
     if (held == 0) {
       deleteEntries(group); // released in a commit that did not complete its release: tidy it
     } else {
-      keys.put(group, new long[] {held});
-      census.put(WindowLogKeys.group(group), WindowLogKeys.sequenceValue(held));
+      final Census counted = new Census(held, replayed.entries, now);
+      groups.put(group, counted);
+      census.put(WindowLogKeys.group(group), counted.toBytes());
     }
   }
 
@@ -282,6 +373,7 @@ final class WindowLog {
     final Group group;
     final Map<Bytes, WindowState> windows = new LinkedHashMap<>();
     final Map<RunKey, ReadingRun> runs = new LinkedHashMap<>();
+    int entries;
 
     GroupReplay(final Group group) {
       this.group = group;

@@ -35,6 +35,9 @@ class WindowLogTest {
   private static final SeriesKey SENSOR_A = new SeriesKey("sensor-a", "temperature");
   private static final SeriesKey SENSOR_B = new SeriesKey("sensor-b", "humidity");
 
+  /** The wall clock of every commit, unless a test moves it. */
+  private static final long NOW = HOUR_START + 120_000;
+
   private final BucketerMetrics metrics = new BucketerMetrics(new SimpleMeterRegistry());
 
   /** The stores of one task on one instance; the log is what Kafka would restore elsewhere. */
@@ -59,7 +62,8 @@ class WindowLogTest {
           new TaskWindowStore.Stores(windows, sealed, legacy, legacySealed, clocks(), log, census),
           GRANULARITIES,
           metrics,
-          "0_0");
+          "0_0",
+          NOW);
     }
 
     /** Every local window and run, by store and key. */
@@ -79,13 +83,13 @@ class WindowLogTest {
     final long minute = HOUR_START;
     WindowState a = WindowState.openWith(new Measurement(minute + 1_000, 20.5), 60);
     store.put(SENSOR_A, MINUTE, minute, a);
-    store.flushLog();
+    store.flushLog(NOW);
     // a reading per commit, as at live traffic: each is logged as the reading alone
     for (int second = 2; second < 40; second++) {
       final WindowState before = a;
       a = a.withReading(new Measurement(minute + second * 1_000L, 20 + second / 7.0), 60);
       store.update(SENSOR_A, MINUTE, minute, before, a);
-      store.flushLog();
+      store.flushLog(NOW);
     }
     // a sealed run, a second series, a restated value, the close and the hour it rolls into
     store.putSealedRun(SENSOR_A, minute, 0, a.tail());
@@ -98,7 +102,7 @@ class WindowLogTest {
     store.update(SENSOR_B, MINUTE, minute, b, bRestated);
     store.update(SENSOR_B, MINUTE, minute, bRestated, bRestated.close());
     store.put(SENSOR_B, HOUR, HOUR_START, WindowState.open(bRestated.stats()));
-    store.flushLog();
+    store.flushLog(NOW);
     // the next minute, then the first one's windows and run expire
     store.put(
         SENSOR_A,
@@ -106,7 +110,7 @@ class WindowLogTest {
         minute + 60_000,
         WindowState.openWith(new Measurement(minute + 61_000, 1), 60));
     store.deleteBetween(SENSOR_B, MINUTE, minute, minute);
-    store.flushLog();
+    store.flushLog(NOW);
 
     final Instance elsewhere = new Instance(first.log);
     elsewhere.open();
@@ -125,12 +129,12 @@ class WindowLogTest {
       window = window.withReading(new Measurement(HOUR_START + second * 1_000L, second), 60);
     }
     store.put(SENSOR_A, MINUTE, HOUR_START, window);
-    store.flushLog();
+    store.flushLog(NOW);
     final int wholeBytes = entryBytes(instance.log).get(0);
 
     final WindowState longer = window.withReading(new Measurement(HOUR_START + 50_000, 50.25), 60);
     store.update(SENSOR_A, MINUTE, HOUR_START, window, longer);
-    store.flushLog();
+    store.flushLog(NOW);
 
     final List<Integer> sizes = entryBytes(instance.log);
     assertThat(sizes).hasSize(2);
@@ -159,6 +163,54 @@ class WindowLogTest {
   }
 
   @Test
+  void shouldCompactAQuietGroupIntoASnapshotThatRebuildsTheSameWindows() {
+    final Instance instance = new Instance(store("log"));
+    final TaskWindowStore store = instance.open();
+    WindowState a = WindowState.openWith(new Measurement(HOUR_START + 1_000, 20.5), 60);
+    store.put(SENSOR_A, MINUTE, HOUR_START, a);
+    store.put(
+        SENSOR_B, MINUTE, HOUR_START, WindowState.openWith(new Measurement(HOUR_START, 3), null));
+    store.putSealedRun(SENSOR_B, HOUR_START, 0, a.tail());
+    store.flushLog(NOW);
+    for (int second = 2; second < 30; second++) {
+      final WindowState before = a;
+      a = a.withReading(new Measurement(HOUR_START + second * 1_000L, second), 60);
+      store.update(SENSOR_A, MINUTE, HOUR_START, before, a);
+      store.flushLog(NOW);
+    }
+    assertThat(entries(instance.log)).hasSize(29);
+    final Map<String, Map<Bytes, String>> before = instance.local();
+
+    // a commit a quiet period later, changing another group: the first is compacted in it
+    final WindowState next = WindowState.openWith(new Measurement(HOUR_START + 61_000, 1), 60);
+    store.put(SENSOR_A, MINUTE, HOUR_START + 60_000, next);
+    store.flushLog(NOW + WindowLog.QUIET_MILLIS);
+
+    assertThat(decodedEntries(instance.log))
+        .as("the first minute's snapshot, then the next minute's entry")
+        .hasSize(2)
+        .first()
+        .satisfies(
+            snapshot ->
+                assertThat(snapshot)
+                    .hasSize(3)
+                    .hasOnlyElementsOfTypes(
+                        WindowChange.Whole.class, WindowChange.RunSealed.class));
+    final Instance elsewhere = new Instance(instance.log);
+    elsewhere.open();
+    assertThat(elsewhere.local()).isEqualTo(instance.local());
+    assertThat(instance.local().get("1m")).containsAllEntriesOf(before.get("1m")).hasSize(3);
+
+    // a late reading after the snapshot is logged after it, and rebuilt on top of it
+    final WindowState late = a.withReading(new Measurement(HOUR_START + 45_000, 4.5), 60);
+    store.update(SENSOR_A, MINUTE, HOUR_START, a, late);
+    store.flushLog(NOW + WindowLog.QUIET_MILLIS + 1);
+    final Instance again = new Instance(instance.log);
+    again.open();
+    assertThat(again.local()).isEqualTo(instance.local());
+  }
+
+  @Test
   void shouldReleaseAGroupsEntriesOnceItsLastWindowAndRunAreDeleted() {
     final Instance instance = new Instance(store("log"));
     final TaskWindowStore store = instance.open();
@@ -166,14 +218,14 @@ class WindowLogTest {
     store.put(SENSOR_A, MINUTE, HOUR_START, window);
     store.put(SENSOR_B, MINUTE, HOUR_START, window);
     store.putSealedRun(SENSOR_A, HOUR_START, 0, window.tail());
-    store.flushLog();
+    store.flushLog(NOW);
     store.deleteBetween(SENSOR_A, MINUTE, HOUR_START, HOUR_START);
     store.deleteSealedRunsBetween(SENSOR_A, HOUR_START, HOUR_START);
-    store.flushLog();
+    store.flushLog(NOW);
     assertThat(entryBytes(instance.log)).hasSize(2); // sensor b's window is still there
 
     store.deleteBetween(SENSOR_B, MINUTE, HOUR_START, HOUR_START);
-    store.flushLog();
+    store.flushLog(NOW);
 
     assertThat(entryBytes(instance.log)).isEmpty();
     assertThat(contents(instance.log, false)).containsOnlyKeys(WindowLogKeys.SEQUENCE);
@@ -188,7 +240,7 @@ class WindowLogTest {
     final TaskWindowStore store = here.open();
     store.put(
         SENSOR_A, MINUTE, HOUR_START, WindowState.openWith(new Measurement(HOUR_START, 1), null));
-    store.flushLog();
+    store.flushLog(NOW);
     // a local window the log does not have: a reopen that rebuilds would lose it
     final Bytes unlogged = StoreKeys.of(SENSOR_B, HOUR_START);
     here.windows
@@ -208,7 +260,7 @@ class WindowLogTest {
         MINUTE,
         HOUR_START + 60_000,
         WindowState.openWith(new Measurement(HOUR_START + 60_000, 3), null));
-    there.flushLog();
+    there.flushLog(NOW);
 
     here.open();
     assertThat(here.windows.get(MINUTE).get(unlogged)).isNull();
@@ -227,7 +279,7 @@ class WindowLogTest {
           HOUR_START,
           WindowState.openWith(new Measurement(HOUR_START + i, i), null));
     }
-    store.flushLog();
+    store.flushLog(NOW);
 
     assertThat(entryBytes(instance.log))
         .hasSizeGreaterThan(1)
@@ -261,7 +313,7 @@ class WindowLogTest {
     final WindowState grown = kept.withReading(new Measurement(HOUR_START + 3_000, 9), null);
     store.update(SENSOR_A, MINUTE, HOUR_START, kept, grown);
     store.deleteBetween(SENSOR_B, MINUTE, HOUR_START, HOUR_START);
-    store.flushLog();
+    store.flushLog(NOW);
 
     assertThat(upgraded.legacy.get(MINUTE).get(StoreKeys.of(SENSOR_A, HOUR_START))).isNull();
     assertThat(upgraded.legacy.get(MINUTE).get(StoreKeys.of(SENSOR_B, HOUR_START))).isNull();
