@@ -31,20 +31,26 @@ sealed interface WindowChange {
 
     /** Applies this change to {@code before}, the window's state as the log had it. */
     WindowState applyTo(final WindowState before) {
-      BucketStats stats = before.stats();
       ReadingRun tail = before.tail();
       for (int i = 0; i < timestamps.length; i++) {
-        final Measurement measurement = new Measurement(timestamps[i], values[i]);
-        stats = stats.add(measurement, utcOffsetMinutes);
-        tail = tail.with(measurement);
+        tail = tail.with(new Measurement(timestamps[i], values[i]));
       }
       return new WindowState(
-          stats,
+          statsAfter(before.stats()),
           before.closed() || closes,
           before.revision(),
           before.sealedRuns(),
           tail,
           before.quality());
+    }
+
+    /** The sums of a window of sums {@code before} with these readings added. */
+    BucketStats statsAfter(final BucketStats before) {
+      BucketStats stats = before;
+      for (int i = 0; i < timestamps.length; i++) {
+        stats = stats.add(new Measurement(timestamps[i], values[i]), utcOffsetMinutes);
+      }
+      return stats;
     }
   }
 
@@ -87,6 +93,10 @@ sealed interface WindowChange {
             values);
     // The sums must come out the same, bit for bit, when the log is replayed: where they would
     // not (a reading counted but not kept, a restated value), the window goes whole.
-    return change.applyTo(before).stats().equals(after.stats()) ? change : new Whole(series, after);
+    // Only the sums are worked out here: the tails were compared above, and building one would
+    // copy the window's readings.
+    return change.statsAfter(before.stats()).equals(after.stats())
+        ? change
+        : new Whole(series, after);
   }
 }

@@ -34,7 +34,8 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * and the older entries deleted. So at rest the log holds about what a compacted changelog of the
  * windows held, and a rebuild reads a few records per group. A group's entries go once none of its
  * windows and runs is left: expired, usually a horizon after the window closed. The census, a local
- * store, counts each group's keys and entries; it is rebuilt with the windows.
+ * store, counts each group's keys and the commits its entries come from; it is rebuilt with the
+ * windows.
  *
  * <p><b>Rebuilding.</b> Under exactly-once, Kafka Streams keeps a task's local stores only after a
  * clean close, and wipes them with the logged ones otherwise. So the local windows are either as
@@ -79,22 +80,23 @@ final class WindowLog {
   }
 
   /**
-   * A group's keys (windows and sealed runs), its entries in the log, and when it last changed (on
-   * this instance: a group read from the census or rebuilt counts as changed then).
+   * A group's keys (windows and sealed runs), the commits its entries in the log come from (a
+   * snapshot is one, whatever its chunks), and when it last changed (on this instance: a group read
+   * from the census or rebuilt counts as changed then).
    */
   private static final class Census {
     long keys;
-    int entries;
+    int commits;
     long changedAt;
 
-    Census(final long keys, final int entries, final long changedAt) {
+    Census(final long keys, final int commits, final long changedAt) {
       this.keys = keys;
-      this.entries = entries;
+      this.commits = commits;
       this.changedAt = changedAt;
     }
 
     byte[] toBytes() {
-      return ByteBuffer.allocate(Long.BYTES + Integer.BYTES).putLong(keys).putInt(entries).array();
+      return ByteBuffer.allocate(Long.BYTES + Integer.BYTES).putLong(keys).putInt(commits).array();
     }
 
     static Census of(final byte[] value, final long now) {
@@ -235,7 +237,7 @@ final class WindowLog {
         log.put(WindowLogKeys.entry(group, sequence, chunk), changes.chunks.get(chunk));
         wroteEntries = true;
       }
-      held.entries += changes.chunks.size();
+      held.commits++;
       held.changedAt = now;
       census.put(WindowLogKeys.group(group), held.toBytes());
     }
@@ -243,7 +245,7 @@ final class WindowLog {
     for (final Map.Entry<Group, Census> quiet : groups.entrySet()) {
       final Census held = quiet.getValue();
       if (compactions < COMPACTIONS_PER_COMMIT
-          && held.entries > 1
+          && held.commits > 1
           && now - held.changedAt >= QUIET_MILLIS
           && !pending.containsKey(quiet.getKey())) {
         compact(quiet.getKey(), held);
@@ -290,7 +292,7 @@ final class WindowLog {
     for (int chunk = 0; chunk < snapshot.chunks.size(); chunk++) {
       log.put(WindowLogKeys.entry(group, sequence, chunk), snapshot.chunks.get(chunk));
     }
-    held.entries = snapshot.chunks.size();
+    held.commits = 1;
     census.put(WindowLogKeys.group(group), held.toBytes());
   }
 
@@ -338,7 +340,11 @@ final class WindowLog {
           finish(current, target, now);
           current = new GroupReplay(group);
         }
-        current.entries++;
+        final long entrySequence = WindowLogKeys.sequenceOf(entry.key);
+        if (entrySequence != current.lastSequence) {
+          current.commits++;
+          current.lastSequence = entrySequence;
+        }
         for (final WindowChange change : WindowLogCodec.decode(entry.value, group.start())) {
           current.apply(change);
         }
@@ -362,7 +368,7 @@ final class WindowLog {
     if (held == 0) {
       deleteEntries(group); // released in a commit that did not complete its release: tidy it
     } else {
-      final Census counted = new Census(held, replayed.entries, now);
+      final Census counted = new Census(held, replayed.commits, now);
       groups.put(group, counted);
       census.put(WindowLogKeys.group(group), counted.toBytes());
     }
@@ -373,7 +379,8 @@ final class WindowLog {
     final Group group;
     final Map<Bytes, WindowState> windows = new LinkedHashMap<>();
     final Map<RunKey, ReadingRun> runs = new LinkedHashMap<>();
-    int entries;
+    int commits;
+    long lastSequence;
 
     GroupReplay(final Group group) {
       this.group = group;

@@ -281,12 +281,27 @@ class WindowLogTest {
     }
     store.flushLog(NOW);
 
-    assertThat(entryBytes(instance.log))
+    final List<Integer> chunks = entryBytes(instance.log);
+    assertThat(chunks)
         .hasSizeGreaterThan(1)
         .allSatisfy(bytes -> assertThat(bytes).isLessThanOrEqualTo(WindowLog.CHUNK_BYTES + 200));
     final Instance elsewhere = new Instance(instance.log);
     elsewhere.open();
     assertThat(elsewhere.local().get("1m")).hasSize(series).isEqualTo(instance.local().get("1m"));
+
+    // one commit's chunks are one commit: quiet, the group is not compacted again and again
+    final List<KeyValue<Bytes, byte[]>> before = entries(instance.log);
+    for (int commit = 1; commit <= 3; commit++) {
+      store.put(
+          SENSOR_A,
+          MINUTE,
+          HOUR_START + commit * 60_000L,
+          WindowState.openWith(new Measurement(HOUR_START + commit * 60_000L, 1), null));
+      store.flushLog(NOW + commit * WindowLog.QUIET_MILLIS);
+    }
+    assertThat(entries(instance.log).subList(0, chunks.size()))
+        .extracting(entry -> entry.key)
+        .isEqualTo(before.stream().map(entry -> entry.key).toList());
   }
 
   @Test
