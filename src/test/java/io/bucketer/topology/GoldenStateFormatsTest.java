@@ -28,6 +28,7 @@ import java.util.Map;
 import org.apache.avro.io.BinaryEncoder;
 import org.apache.avro.io.EncoderFactory;
 import org.apache.avro.specific.SpecificDatumWriter;
+import org.apache.kafka.common.utils.ByteUtils;
 import org.apache.kafka.common.utils.Bytes;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
@@ -159,7 +160,7 @@ class GoldenStateFormatsTest {
     files.put("series-key.bin", SeriesKeySerde.toBytes(SERIES));
     files.put("series-key-without-metric.bin", SeriesKeySerde.toBytes(SERIES_WITHOUT_METRIC));
     files.put("series-clock-v1.bin", SeriesClockSerde.encode(T0 + 61_000));
-    files.put("window-log-entry-v1.bin", windowLogEntry());
+    files.put("window-log-entry-v2.bin", windowLogEntry());
     files.put(
         "window-log-entry-key.bin",
         WindowLogKeys.entry(new WindowLogKeys.Group(MINUTE, T0), 42, 1).get());
@@ -187,6 +188,7 @@ class GoldenStateFormatsTest {
     files.put("window-state-v3-open-hour.bin", formatThree(OPEN_HOUR));
     files.put("sealed-run-unversioned.bin", sealedRunWithoutFormat());
     files.put("series-clock-unversioned.bin", ByteBuffer.allocate(8).putLong(T0 + 61_000).array());
+    files.put("window-log-entry-v1.bin", windowLogEntryFormatOne());
     files.put("reading-v1-avro.bin", readingFormatOne());
     files.put("reading-v2.bin", readingFormatTwo());
     files.put("reading-v3.bin", readingFormatThree());
@@ -344,28 +346,64 @@ class GoldenStateFormatsTest {
     return entry.toBytes();
   }
 
+  /**
+   * Format 1, written by the window log's first build, kept appended readings unpacked; the rest of
+   * its layout is format 2's, which this writes with the same changes.
+   */
+  private static byte[] windowLogEntryFormatOne() {
+    final byte[] series = SeriesKeySerde.toBytes(SERIES);
+    final byte[] other = SeriesKeySerde.toBytes(SERIES_WITHOUT_METRIC);
+    final byte[] state = WindowStateCodec.encode(OPEN_MINUTE);
+    final byte[] run = WindowStateCodec.encodeRun(SEALED_RUN);
+    final ByteBuffer entry = ByteBuffer.allocate(1024);
+    entry.put((byte) 1);
+    ByteUtils.writeVarint(5, entry);
+    entry.put((byte) 1).put(series);
+    ByteUtils.writeVarint(state.length, entry);
+    entry.put(state);
+    entry.put((byte) 2).put(other).put((byte) 3);
+    ByteUtils.writeVarint(60, entry);
+    ByteUtils.writeVarint(2, entry);
+    ByteUtils.writeVarlong(59_000, entry);
+    entry.putDouble(21.5);
+    ByteUtils.writeVarlong(999, entry);
+    entry.putDouble(-0.0);
+    entry.put((byte) 3).put(other);
+    entry.put((byte) 4).put(series);
+    ByteUtils.writeVarint(2, entry);
+    ByteUtils.writeVarint(run.length, entry);
+    entry.put(run);
+    entry.put((byte) 5).put(other);
+    ByteUtils.writeVarint(0, entry);
+    return Arrays.copyOf(entry.array(), entry.position());
+  }
+
   @Test
-  void shouldReadTheGoldenWindowLogEntryAndItsKey() {
-    final List<WindowChange> changes =
-        WindowLogCodec.decode(GoldenFiles.read("window-log-entry-v1.bin"), T0);
+  void shouldReadTheGoldenWindowLogEntriesOfBothFormats() {
+    for (final String name : List.of("window-log-entry-v2.bin", "window-log-entry-v1.bin")) {
+      final List<WindowChange> changes = WindowLogCodec.decode(GoldenFiles.read(name), T0);
 
-    assertThat(changes).hasSize(5);
-    final WindowChange.Whole whole = (WindowChange.Whole) changes.get(0);
-    assertThat(SeriesKeySerde.read(ByteBuffer.wrap(whole.series()))).isEqualTo(SERIES);
-    assertSameState(whole.state(), OPEN_MINUTE);
-    final WindowChange.Appended appended = (WindowChange.Appended) changes.get(1);
-    assertThat(SeriesKeySerde.read(ByteBuffer.wrap(appended.series())))
-        .isEqualTo(SERIES_WITHOUT_METRIC);
-    assertThat(appended.closes()).isTrue();
-    assertThat(appended.utcOffsetMinutes()).isEqualTo(60);
-    assertThat(appended.timestamps()).containsExactly(T0 + 59_000, T0 + 59_999);
-    assertThat(appended.values()).containsExactly(21.5, -0.0);
-    assertThat(changes.get(2)).isInstanceOf(WindowChange.Deleted.class);
-    final WindowChange.RunSealed sealed = (WindowChange.RunSealed) changes.get(3);
-    assertThat(sealed.number()).isEqualTo(2);
-    assertThat(sealed.run().measurements()).isEqualTo(SEALED_RUN.measurements());
-    assertThat(((WindowChange.RunDeleted) changes.get(4)).number()).isZero();
+      assertThat(changes).as(name).hasSize(5);
+      final WindowChange.Whole whole = (WindowChange.Whole) changes.get(0);
+      assertThat(SeriesKeySerde.read(ByteBuffer.wrap(whole.series()))).isEqualTo(SERIES);
+      assertSameState(whole.state(), OPEN_MINUTE);
+      final WindowChange.Appended appended = (WindowChange.Appended) changes.get(1);
+      assertThat(SeriesKeySerde.read(ByteBuffer.wrap(appended.series())))
+          .isEqualTo(SERIES_WITHOUT_METRIC);
+      assertThat(appended.closes()).isTrue();
+      assertThat(appended.utcOffsetMinutes()).isEqualTo(60);
+      assertThat(appended.timestamps()).containsExactly(T0 + 59_000, T0 + 59_999);
+      assertThat(appended.values()).containsExactly(21.5, -0.0);
+      assertThat(changes.get(2)).isInstanceOf(WindowChange.Deleted.class);
+      final WindowChange.RunSealed sealed = (WindowChange.RunSealed) changes.get(3);
+      assertThat(sealed.number()).isEqualTo(2);
+      assertThat(sealed.run().measurements()).isEqualTo(SEALED_RUN.measurements());
+      assertThat(((WindowChange.RunDeleted) changes.get(4)).number()).isZero();
+    }
+  }
 
+  @Test
+  void shouldReadTheGoldenWindowLogEntryKey() {
     final Bytes key = Bytes.wrap(GoldenFiles.read("window-log-entry-key.bin"));
     assertThat(WindowLogKeys.sizeOf(key)).isEqualTo(MINUTE.sizeMillis());
     assertThat(WindowLogKeys.startOf(key)).isEqualTo(T0);

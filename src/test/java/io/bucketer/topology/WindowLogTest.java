@@ -144,6 +144,34 @@ class WindowLogTest {
     assertThat(changes).singleElement().isInstanceOf(WindowChange.Appended.class);
   }
 
+  /**
+   * A closing minute hands its readings to the hour, whose entries stay in the log until the hour
+   * closes: they are packed as the window packs them, not at 10 bytes or more a reading.
+   */
+  @Test
+  void shouldPackTheReadingsThatAMinuteAppendsToItsHour() {
+    final Instance instance = new Instance(store("log"));
+    final TaskWindowStore store = instance.open();
+    final WindowState hour = WindowState.openWith(new Measurement(HOUR_START + 1_000, 20.5), 60);
+    store.put(SENSOR_A, HOUR, HOUR_START, hour);
+    store.flushLog(NOW);
+    WindowState longer = hour;
+    for (int second = 60; second < 120; second++) {
+      longer =
+          longer.withReading(
+              new Measurement(HOUR_START + second * 1_000L, 20 + second / 100.0), 60);
+    }
+    store.update(SENSOR_A, HOUR, HOUR_START, hour, longer);
+    store.flushLog(NOW);
+
+    final int appendedBytes = entryBytes(instance.log).get(1);
+    assertThat(appendedBytes).isLessThan(60 * 4);
+    final WindowChange.Appended appended =
+        (WindowChange.Appended) decodedEntries(instance.log).get(1).get(0);
+    assertThat(appended.timestamps()).hasSize(60).endsWith(HOUR_START + 119_000);
+    assertThat(appended.values()).startsWith(20.6).endsWith(21.19);
+  }
+
   @Test
   void shouldLogAWindowWholeWhenTheReadingsAloneWouldNotGiveItsSumsBack() {
     final WindowState window = WindowState.openWith(new Measurement(HOUR_START + 1_000, 20.5), 60);
