@@ -40,9 +40,10 @@ public final class LiveBench {
     for (final int sensors : fleets) {
       out.println();
       out.printf("== %,d sensors ==%n", sensors);
-      final MemoryBench.Result result = new MemoryBench(options.withSeries(sensors), out).run();
+      final MemoryBench.Result result =
+          new MemoryBench(options.withSeries(sensors), out, true).run();
       if (result.measured() != null) {
-        rows.add(new Row(result.measured(), result.perReading()));
+        rows.add(new Row(result.measured(), result.perReading(), result.stages()));
       }
     }
     out.println();
@@ -52,7 +53,10 @@ public final class LiveBench {
   }
 
   /** One fleet's figures over its measured stretch. */
-  public record Row(MemorySample.Measured measured, TopicRecords.PerReading perReading) {}
+  public record Row(
+      MemorySample.Measured measured,
+      TopicRecords.PerReading perReading,
+      ProcessorStages.Breakdown stages) {}
 
   private void printTable(final List<Row> rows) {
     out.println();
@@ -113,5 +117,30 @@ public final class LiveBench {
             + " stand-in acknowledged a second between two samples, near its capacity, which bounds"
             + " close -> visible when a minute's windows all close at once (sensors / that rate, in"
             + " seconds)");
+    printStages(rows);
+  }
+
+  /** The processor's CPU per 1,000 readings by stage, a column per fleet. */
+  private void printStages(final List<Row> rows) {
+    final List<Row> recorded = rows.stream().filter(row -> row.stages() != null).toList();
+    if (recorded.isEmpty()) {
+      return;
+    }
+    out.println();
+    out.println("Where the processor's CPU went, ms per 1,000 readings, by fleet:");
+    out.printf("  %-56s", "sensors");
+    recorded.forEach(row -> out.printf(" %,9d", row.measured().series()));
+    out.println();
+    final List<StageBreakdown.Line> names = recorded.get(0).stages().lines();
+    for (int line = 0; line < names.size(); line++) {
+      out.printf("  %-56s", names.get(line).name());
+      for (final Row row : recorded) {
+        out.printf(" %9.2f", row.stages().lines().get(line).millisPerThousand());
+      }
+      out.println();
+    }
+    out.printf("  %-56s", "total, the processor's CPU ms/1k");
+    recorded.forEach(row -> out.printf(" %9.2f", row.stages().total()));
+    out.println();
   }
 }

@@ -77,10 +77,21 @@ public final class MemoryBench {
 
   private final Options options;
   private final PrintStream out;
+  private final boolean recordStages;
 
   public MemoryBench(final Options options, final PrintStream out) {
+    this(options, out, false);
+  }
+
+  /**
+   * @param recordStages whether to record the processor's stacks over the measured stretch, to
+   *     split its CPU by stage ({@link ProcessorStages}); JFR's buffers would add to the memory
+   *     this benchmark is about, so only the live fleets' cost asks for it
+   */
+  public MemoryBench(final Options options, final PrintStream out, final boolean recordStages) {
     this.options = options;
     this.out = out;
+    this.recordStages = recordStages;
   }
 
   /**
@@ -90,7 +101,8 @@ public final class MemoryBench {
   public record Result(
       List<MemorySample> samples,
       MemorySample.Measured measured,
-      TopicRecords.PerReading perReading) {}
+      TopicRecords.PerReading perReading,
+      ProcessorStages.Breakdown stages) {}
 
   /** Runs the fleet for the duration and prints one line per sample, then a summary. */
   public Result run() throws Exception {
@@ -173,6 +185,7 @@ public final class MemoryBench {
     final List<Map<String, Long>> records = new ArrayList<>();
     final List<Map<String, Long>> bytes = new ArrayList<>();
     final long started = System.nanoTime();
+    ProcessorStages stages = null;
     out.println(MemorySample.header());
     while (!sending.isDone()) {
       TimeUnit.MILLISECONDS.sleep(options.sampleEvery().toMillis());
@@ -185,13 +198,19 @@ public final class MemoryBench {
       records.add(TopicRecords.read(admin));
       bytes.add(TopicBytes.read());
       out.println(sample.row());
+      if (recordStages && stages == null && sample.elapsed().compareTo(options.warmup()) >= 0) {
+        // from the first sample of the measured stretch, as its other figures are
+        stages = ProcessorStages.start(probe.pid());
+      }
     }
+    final ProcessorStages.Recorded recorded = stages == null ? null : stages.stop();
+    out.println(probe.stateDirectoryByStore());
     sending.join();
     final int measuredFrom = firstAfterWarmup(samples);
     if (samples.size() - measuredFrom < 2) {
       out.println(
           "too few samples after the warm-up for a summary; run longer or sample more often");
-      return new Result(samples, null, null);
+      return new Result(samples, null, null, null);
     }
     final MemorySample.Measured measured =
         MemorySample.summarise(samples, options.series(), measuredFrom, out);
@@ -205,7 +224,12 @@ public final class MemoryBench {
             measured.processed(),
             INPUT_TOPIC,
             out);
-    return new Result(samples, measured, perReading);
+    final ProcessorStages.Breakdown breakdown =
+        recorded == null ? null : recorded.perThousand(measured.processed());
+    if (breakdown != null) {
+      breakdown.print(out);
+    }
+    return new Result(samples, measured, perReading, breakdown);
   }
 
   /** The first sample taken once the warm-up was over: where the measured stretch starts. */

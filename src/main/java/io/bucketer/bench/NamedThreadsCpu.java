@@ -10,26 +10,36 @@ import java.util.function.Predicate;
 import java.util.stream.Stream;
 
 /**
- * CPU time of this JVM's threads whose names match, including threads the JVM hides from {@code
- * ThreadMXBean} (JIT compilers, GC workers, JFR's sampler). Read on Linux from {@code
- * /proc/self/task/<tid>/stat}, in clock ticks of 1/100 s (the kernel's {@code USER_HZ}, fixed at
- * 100 for what it reports to user space); a thread's name there is cut to 15 characters. No library
- * reads per-thread CPU of threads the JVM hides, so this is our own. A thread that has ended no
- * longer counts.
+ * CPU time of a JVM's threads whose names match (this one's, or another process's), including
+ * threads the JVM hides from {@code ThreadMXBean} (JIT compilers, GC workers, JFR's sampler). Read
+ * on Linux from {@code /proc/<pid>/task/<tid>/stat}, in clock ticks of 1/100 s (the kernel's {@code
+ * USER_HZ}, fixed at 100 for what it reports to user space); a thread's name there is cut to 15
+ * characters. No library reads per-thread CPU of threads the JVM hides, so this is our own. A
+ * thread that has ended no longer counts.
  */
 final class NamedThreadsCpu {
 
-  private static final Path TASKS = Path.of("/proc/self/task");
   private static final long NANOS_PER_TICK = TimeUnit.SECONDS.toNanos(1) / 100;
 
   private NamedThreadsCpu() {}
 
-  /** utime + stime of the matching threads; empty where {@code /proc} cannot tell. */
+  /** utime + stime of this JVM's matching threads; empty where {@code /proc} cannot tell. */
   static OptionalLong nanos(final Predicate<String> name) {
-    if (!Files.isDirectory(TASKS)) {
+    return nanos(Path.of("/proc/self/task"), name);
+  }
+
+  /**
+   * utime + stime of process {@code pid}'s matching threads; empty where {@code /proc} cannot tell.
+   */
+  static OptionalLong nanos(final long pid, final Predicate<String> name) {
+    return nanos(Path.of("/proc", Long.toString(pid), "task"), name);
+  }
+
+  private static OptionalLong nanos(final Path threads, final Predicate<String> name) {
+    if (!Files.isDirectory(threads)) {
       return OptionalLong.empty();
     }
-    try (Stream<Path> tasks = Files.list(TASKS)) {
+    try (Stream<Path> tasks = Files.list(threads)) {
       return OptionalLong.of(tasks.mapToLong(task -> ticks(task, name)).sum() * NANOS_PER_TICK);
     } catch (IOException | RuntimeException e) {
       return OptionalLong.empty();

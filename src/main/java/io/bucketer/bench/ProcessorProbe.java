@@ -15,7 +15,10 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.function.LongSupplier;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
@@ -23,6 +26,8 @@ import java.util.stream.Stream;
  * {@code jcmd}, {@code /proc} and its state directory.
  */
 final class ProcessorProbe {
+
+  private static final double MIB = 1024.0 * 1024.0;
 
   private final ProcessorProcess processor;
   private final URI metrics;
@@ -37,6 +42,43 @@ final class ProcessorProbe {
 
   boolean isAlive() {
     return processor.isAlive();
+  }
+
+  long pid() {
+    return processor.pid();
+  }
+
+  /**
+   * The state directory's bytes by store, largest first, as one line: Kafka Streams keeps each
+   * RocksDB store of a task under {@code <task>/rocksdb/<store>}; the rest (checkpoints, locks, the
+   * in-memory stores' nothing) is "other".
+   */
+  String stateDirectoryByStore() {
+    final Map<String, Long> byStore = new TreeMap<>();
+    try (Stream<Path> files = Files.walk(stateDir)) {
+      files
+          .filter(Files::isRegularFile)
+          .forEach(
+              file -> byStore.merge(storeOf(stateDir.relativize(file)), sizeOf(file), Long::sum));
+    } catch (NoSuchFileException e) {
+      return "state directory: none";
+    } catch (IOException | UncheckedIOException e) {
+      return "state directory: unreadable (" + e.getMessage() + ")";
+    }
+    return "state directory by store: "
+        + byStore.entrySet().stream()
+            .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+            .map(store -> String.format("%s %.1f MiB", store.getKey(), store.getValue() / MIB))
+            .collect(Collectors.joining(", "));
+  }
+
+  private static String storeOf(final Path file) {
+    for (int i = 0; i + 1 < file.getNameCount() - 1; i++) {
+      if (file.getName(i).toString().equals("rocksdb")) {
+        return file.getName(i + 1).toString();
+      }
+    }
+    return "other";
   }
 
   /**

@@ -4,6 +4,7 @@ import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Where row 2's CPU went, in ms per 1,000 readings: the measured CPU time of this JVM's Java
@@ -22,12 +23,20 @@ record StageBreakdown(StageRecording.Sampled sampled, PhaseClock.Measured time, 
 
   /** The stages' lines, in {@link StageClassifier.Stage}'s order, each with its share. */
   List<Line> stages() {
-    final double total = sampled.total();
-    final double javaThreads = perThousand(sampled.javaThreads());
+    return shareOut(sampled.samples(), perThousand(sampled.javaThreads()));
+  }
+
+  /**
+   * {@code millisPerThousand} of CPU shared out between the stages by their {@code samples}, a line
+   * for each stage in {@link StageClassifier.Stage}'s order.
+   */
+  static List<Line> shareOut(
+      final Map<StageClassifier.Stage, Double> samples, final double millisPerThousand) {
+    final double total = samples.values().stream().mapToDouble(Double::doubleValue).sum();
     final List<Line> lines = new ArrayList<>();
     for (final StageClassifier.Stage stage : StageClassifier.Stage.values()) {
-      final double samples = sampled.samples().getOrDefault(stage, 0.0);
-      lines.add(new Line(stage.label(), total == 0 ? 0 : javaThreads * samples / total));
+      final double share = samples.getOrDefault(stage, 0.0);
+      lines.add(new Line(stage.label(), total == 0 ? 0 : millisPerThousand * share / total));
     }
     return lines;
   }

@@ -123,7 +123,11 @@ final class StageRecording implements AutoCloseable {
     recording.close();
   }
 
-  private static Map<StageClassifier.Stage, Double> samples(
+  /**
+   * The samples of a recording file taken between {@code begin} and {@code end}, weighted and
+   * classified as described above: this JVM's, or another's recorded with the same periods.
+   */
+  static Map<StageClassifier.Stage, Double> samples(
       final Path file, final Instant begin, final Instant end) throws IOException {
     final Map<StageClassifier.Stage, Double> samples = new EnumMap<>(StageClassifier.Stage.class);
     final double nativeWeight = NATIVE_PERIOD_MILLIS / (double) EXECUTION_PERIOD_MILLIS;

@@ -292,7 +292,22 @@ class BenchIT {
     // the live fleet's cost to the cluster: its repartition, well under a record per reading
     assertThat(rows.get(0).perReading().records()).isPositive();
     assertThat(rows.get(0).perReading().bytes()).as("bytes from the broker's meters").isPositive();
+    // the processor's CPU split by stage, from a recording of its own JVM: the lines add up to the
+    // process's CPU, and the aggregate and the decode were seen
+    final ProcessorStages.Breakdown stages = rows.get(0).stages();
+    assertThat(stages.samples()).isPositive();
+    assertThat(sum(stages.lines())).isCloseTo(stages.total(), within(1e-6));
+    assertThat(stages.total()).isPositive();
+    assertThat(stages.lines())
+        .filteredOn(
+            line ->
+                line.name().equals(StageClassifier.Stage.AGGREGATE.label())
+                    || line.name().equals(StageClassifier.Stage.DECODE.label()))
+        .hasSize(2)
+        .allSatisfy(line -> assertThat(line.millisPerThousand()).isPositive());
     assertThat(printed.toString(StandardCharsets.UTF_8))
+        .containsPattern("state directory by store: [^\n]*window-log-store [0-9.]+ MiB")
+        .contains("Where the processor's CPU went, ms per 1,000 readings, by fleet:")
         .containsPattern("processing rate +[0-9,]+ readings/s")
         .containsPattern("CPU per 1,000 readings processed +[0-9.]+ ms")
         .containsPattern(
