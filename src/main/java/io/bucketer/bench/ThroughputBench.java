@@ -40,7 +40,13 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.common.acl.AccessControlEntryFilter;
+import org.apache.kafka.common.acl.AclBinding;
+import org.apache.kafka.common.acl.AclBindingFilter;
+import org.apache.kafka.common.acl.AclOperation;
+import org.apache.kafka.common.acl.AclPermissionType;
 import org.apache.kafka.common.config.TopicConfig;
+import org.apache.kafka.common.resource.ResourcePatternFilter;
 import org.apache.kafka.common.utils.Utils;
 import org.apache.kafka.streams.StreamsConfig;
 import reactor.core.publisher.Flux;
@@ -589,17 +595,16 @@ public final class ThroughputBench {
     try (Admin admin =
         Admin.create(
             Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()))) {
-      admin
-          .createAcls(
-              RequiredAcls.bindings(
-                  "User:" + BENCH_USER,
-                  new RequiredAcls.Names(
-                      round.applicationId() + suffix,
-                      round.topic(),
-                      round.bucketsTopic() + suffix,
-                      round.deadLetterTopic() + suffix)))
-          .all()
-          .get(1, TimeUnit.MINUTES);
+      final List<AclBinding> acls =
+          RequiredAcls.bindings(
+              "User:" + BENCH_USER,
+              new RequiredAcls.Names(
+                  round.applicationId() + suffix,
+                  round.topic(),
+                  round.bucketsTopic() + suffix,
+                  round.deadLetterTopic() + suffix));
+      admin.createAcls(acls).all().get(1, TimeUnit.MINUTES);
+      awaitAcls(admin, acls);
     }
     final Map<String, String> overSaslSsl = new HashMap<>();
     overSaslSsl.put(KafkaSettings.BOOTSTRAP_SERVERS, broker.saslSslBootstrapServers());
@@ -609,6 +614,24 @@ public final class ThroughputBench {
             (key, value) -> overSaslSsl.put(KafkaSettings.CLIENT_PREFIX + key, value.toString()));
     return bucketer(infrastructure, round, sent, expectedDocuments, SASL_SSL, overSaslSsl, false)
         .rate();
+  }
+
+  /**
+   * Waits until the broker's authorizer holds {@code acls}: the controller has committed them when
+   * {@code createAcls} returns, but the broker applies its metadata after that, and on a loaded
+   * machine the processor's start-up check of its rights could come first and refuse to start.
+   */
+  private static void awaitAcls(final Admin admin, final List<AclBinding> acls) throws Exception {
+    final AclBindingFilter ofTheUser =
+        new AclBindingFilter(
+            ResourcePatternFilter.ANY,
+            new AccessControlEntryFilter(
+                acls.get(0).entry().principal(), null, AclOperation.ANY, AclPermissionType.ANY));
+    final Deadline deadline = new Deadline(Duration.ofMinutes(1));
+    while (!admin.describeAcls(ofTheUser).values().get(1, TimeUnit.MINUTES).containsAll(acls)) {
+      deadline.check("the broker to apply the bench user's ACLs");
+      TimeUnit.MILLISECONDS.sleep(100);
+    }
   }
 
   /** One run of bucketer: its rate and what it reported. */
