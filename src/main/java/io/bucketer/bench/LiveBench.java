@@ -18,16 +18,22 @@ public final class LiveBench {
   private static final double MIB = 1024.0 * 1024.0;
 
   private final List<Integer> fleets;
+  private final List<LivePeer.Kind> peers;
   private final MemoryBench.Options options;
   private final PrintStream out;
 
   /**
    * @param fleets the fleets' sizes, in sensors
+   * @param peers the peers each fleet also runs through, after bucketer, each on its own
    * @param options what each fleet's run is, but for its size
    */
   public LiveBench(
-      final List<Integer> fleets, final MemoryBench.Options options, final PrintStream out) {
+      final List<Integer> fleets,
+      final List<LivePeer.Kind> peers,
+      final MemoryBench.Options options,
+      final PrintStream out) {
     this.fleets = List.copyOf(fleets);
+    this.peers = List.copyOf(peers);
     this.options = options;
     this.out = out;
   }
@@ -42,8 +48,14 @@ public final class LiveBench {
       out.printf("== %,d sensors ==%n", sensors);
       final MemoryBench.Result result =
           new MemoryBench(options.withSeries(sensors), out, true).run();
+      final List<LivePeerRun.Result> peerResults = new ArrayList<>();
+      for (final LivePeer.Kind peer : peers) {
+        out.println();
+        out.printf("== %,d sensors, %s ==%n", sensors, peer.description());
+        peerResults.add(new LivePeerRun(peer, options.withSeries(sensors), out).run());
+      }
       if (result.measured() != null) {
-        rows.add(new Row(result.measured(), result.perReading(), result.stages()));
+        rows.add(new Row(result.measured(), result.perReading(), result.stages(), peerResults));
       }
     }
     out.println();
@@ -52,11 +64,12 @@ public final class LiveBench {
     return rows;
   }
 
-  /** One fleet's figures over its measured stretch. */
+  /** One fleet's figures over its measured stretch, bucketer's and its peers'. */
   public record Row(
       MemorySample.Measured measured,
       TopicRecords.PerReading perReading,
-      ProcessorStages.Breakdown stages) {}
+      ProcessorStages.Breakdown stages,
+      List<LivePeerRun.Result> peers) {}
 
   private void printTable(final List<Row> rows) {
     out.println();
@@ -118,6 +131,49 @@ public final class LiveBench {
             + " close -> visible when a minute's windows all close at once (sensors / that rate, in"
             + " seconds)");
     printStages(rows);
+    printPeers(rows);
+  }
+
+  /** bucketer beside its peers under each fleet. */
+  private void printPeers(final List<Row> rows) {
+    if (rows.stream().allMatch(row -> row.peers().isEmpty())) {
+      return;
+    }
+    out.println();
+    out.println(
+        "The same fleets through the peers, each in a JVM of its own, one after the other:");
+    out.printf(
+        "%9s  %-28s %9s %9s %9s %10s %18s%n",
+        "sensors", "", "processed", "records", "bytes", "CPU ms", "bucketer's CPU");
+    out.printf(
+        "%9s  %-28s %9s %9s %9s %10s %18s%n",
+        "", "", "of sent", "/reading", "/reading", "/1,000", "/ the peer's");
+    for (final Row row : rows) {
+      final MemorySample.Measured measured = row.measured();
+      out.printf(
+          "%,9d  %-28s %8.1f%% %9.4f %9.1f %10.1f %18s%n",
+          measured.series(),
+          "bucketer",
+          100 * measured.keptUpShare(),
+          row.perReading().records(),
+          row.perReading().bytes(),
+          measured.cpuMillisPerThousand(),
+          "");
+      for (final LivePeerRun.Result peer : row.peers()) {
+        out.printf(
+            "%,9d  %-28s %8.1f%% %9.4f %9.1f %10.1f %18.2f%n",
+            peer.series(),
+            peer.kind().description(),
+            100 * peer.keptUpShare(),
+            peer.perReading().records(),
+            peer.perReading().bytes(),
+            peer.cpuMillisPerThousand(),
+            measured.cpuMillisPerThousand() / peer.cpuMillisPerThousand());
+      }
+    }
+    out.println(
+        "CPU: each process's own, the periodic full GC of bucketer's heap samples included (the"
+            + " peers' heaps are not sampled); records: every topic but the input's");
   }
 
   /** The processor's CPU per 1,000 readings by stage, a column per fleet. */

@@ -10,21 +10,14 @@ import io.bucketer.embedded.InProcessSchemaRegistry;
 import io.bucketer.embedded.LoopbackPorts;
 import io.bucketer.embedded.MongoServerProcess;
 import io.bucketer.embedded.ProcessorProcess;
-import io.bucketer.ingest.ReadingEncoder;
-import io.bucketer.ingest.SchemaRegistryClient;
-import io.bucketer.simulate.ReadingGenerator;
-import io.bucketer.simulate.ReadingSimulator;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
@@ -106,7 +99,7 @@ public final class MemoryBench {
 
   /** Runs the fleet for the duration and prints one line per sample, then a summary. */
   public Result run() throws Exception {
-    final double rate = options.series() * 1000.0 / options.interval().toMillis();
+    final double rate = LiveFleet.rate(options);
     out.printf(
         "bucketer bench memory: %,d series, one reading every %s each (%,.0f readings/s),"
             + " for %s of warm-up and %s measured; processor heap %s, with the deploy files' JVM"
@@ -145,27 +138,8 @@ public final class MemoryBench {
                   Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()))) {
         final ProcessorProbe probe = new ProcessorProbe(processor, httpPort, stateDir);
         probe.awaitMetrics(Duration.ofMinutes(2));
-        final ReadingSimulator simulator =
-            new ReadingSimulator(
-                producer,
-                new ReadingEncoder(new SchemaRegistryClient(registry.url()), INPUT_TOPIC),
-                INPUT_TOPIC);
-        final long readings = (long) (rate * options.warmup().plus(options.duration()).toSeconds());
-        // Event time runs with the wall clock, starting now: windows close as they would live.
-        final ReadingGenerator fleet =
-            new ReadingGenerator(
-                new ReadingGenerator.Options(
-                    options.series(),
-                    Instant.now().truncatedTo(ChronoUnit.SECONDS),
-                    options.interval(),
-                    Duration.ZERO,
-                    0,
-                    0,
-                    readings,
-                    7));
-        final CompletableFuture<Long> sending =
-            CompletableFuture.supplyAsync(() -> simulator.run(fleet, rate));
-        final Result result = sample(probe, simulator, sending, admin);
+        final LiveFleet fleet = LiveFleet.start(options, producer, registry.url(), INPUT_TOPIC);
+        final Result result = sample(probe, fleet, admin);
         out.println("processor log: " + log);
         return result;
       }
@@ -174,11 +148,7 @@ public final class MemoryBench {
     }
   }
 
-  private Result sample(
-      final ProcessorProbe probe,
-      final ReadingSimulator simulator,
-      final CompletableFuture<Long> sending,
-      final Admin admin)
+  private Result sample(final ProcessorProbe probe, final LiveFleet fleet, final Admin admin)
       throws Exception {
     final List<MemorySample> samples = new ArrayList<>();
     // The topics' end offsets and bytes at each sample: what the cluster was written meanwhile.
@@ -187,13 +157,13 @@ public final class MemoryBench {
     final long started = System.nanoTime();
     ProcessorStages stages = null;
     out.println(MemorySample.header());
-    while (!sending.isDone()) {
+    while (!fleet.isDone()) {
       TimeUnit.MILLISECONDS.sleep(options.sampleEvery().toMillis());
       if (!probe.isAlive()) {
         throw new IllegalStateException("the processor died; see its log");
       }
       final MemorySample sample =
-          probe.sample(Duration.ofNanos(System.nanoTime() - started), simulator::acknowledged);
+          probe.sample(Duration.ofNanos(System.nanoTime() - started), fleet::acknowledged);
       samples.add(sample);
       records.add(TopicRecords.read(admin));
       bytes.add(TopicBytes.read());
@@ -205,7 +175,7 @@ public final class MemoryBench {
     }
     final ProcessorStages.Recorded recorded = stages == null ? null : stages.stop();
     out.println(probe.stateDirectoryByStore());
-    sending.join();
+    fleet.join();
     final int measuredFrom = firstAfterWarmup(samples);
     if (samples.size() - measuredFrom < 2) {
       out.println(

@@ -20,7 +20,8 @@ import picocli.CommandLine.Option;
       MemoryBenchCommand.class,
       LiveBenchCommand.class,
       LatencyBenchCommand.class,
-      FormatsBenchCommand.class
+      FormatsBenchCommand.class,
+      PeerBenchCommand.class
     },
     description = {
       "Benchmarks bucketer on an embedded Kafka broker and MongoDB stand-in, side by side with",

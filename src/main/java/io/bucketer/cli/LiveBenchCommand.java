@@ -1,6 +1,7 @@
 package io.bucketer.cli;
 
 import io.bucketer.bench.LiveBench;
+import io.bucketer.bench.LivePeer;
 import io.bucketer.buckets.TimeSpans;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -41,13 +42,30 @@ final class LiveBenchCommand implements Callable<Integer> {
       description = "The measured stretch of each fleet (default: ${DEFAULT-VALUE}).")
   String duration;
 
+  @Option(
+      names = "--peers",
+      split = ",",
+      defaultValue = "streams-floor,windowed-aggregate",
+      description =
+          "The peers each fleet also runs through after bucketer, one after the other, each in a"
+              + " JVM of its own: streams-floor, windowed-aggregate, or none (default:"
+              + " ${DEFAULT-VALUE}).")
+  List<String> peers;
+
   @Mixin LiveFleetOptions fleet;
 
   @Override
   public Integer call() throws Exception {
     BenchSetupOptions.silenceLibraries();
+    final List<LivePeer.Kind> kinds =
+        peers.equals(List.of("none"))
+            ? List.of()
+            : peers.stream().map(LivePeer.Kind::parse).toList();
     new LiveBench(
-            sensors, fleet.fleet(0, TimeSpans.parse(warmup), TimeSpans.parse(duration)), System.out)
+            sensors,
+            kinds,
+            fleet.fleet(0, TimeSpans.parse(warmup), TimeSpans.parse(duration)),
+            System.out)
         .run();
     return 0;
   }

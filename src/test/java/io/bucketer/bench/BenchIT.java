@@ -266,6 +266,7 @@ class BenchIT {
     final List<LiveBench.Row> rows =
         new LiveBench(
                 List.of(2_000),
+                List.of(LivePeer.Kind.STREAMS_FLOOR, LivePeer.Kind.WINDOWED_AGGREGATE),
                 new MemoryBench.Options(
                     0,
                     Duration.ofSeconds(1),
@@ -305,7 +306,23 @@ class BenchIT {
                     || line.name().equals(StageClassifier.Stage.DECODE.label()))
         .hasSize(2)
         .allSatisfy(line -> assertThat(line.millisPerThousand()).isPositive());
+    // the same fleet through the peers, each in its own JVM: each processed some of it, wrote to
+    // its repartition topic at least, and had its CPU split by stage (a stretch this short says
+    // nothing of their rates: their JVMs start with the fleet)
+    final List<LivePeerRun.Result> peers = rows.get(0).peers();
+    assertThat(peers)
+        .extracting(LivePeerRun.Result::kind)
+        .containsExactly(LivePeer.Kind.STREAMS_FLOOR, LivePeer.Kind.WINDOWED_AGGREGATE);
+    assertThat(peers)
+        .allSatisfy(
+            peer -> {
+              assertThat(peer.keptUpShare()).isPositive();
+              assertThat(peer.cpuMillisPerThousand()).isPositive();
+              assertThat(peer.perReading().records()).isPositive();
+              assertThat(sum(peer.stages().lines())).isCloseTo(peer.stages().total(), within(1e-6));
+            });
     assertThat(printed.toString(StandardCharsets.UTF_8))
+        .contains("The same fleets through the peers")
         .containsPattern("state directory by store: [^\n]*window-log-store [0-9.]+ MiB")
         .contains("Where the processor's CPU went, ms per 1,000 readings, by fleet:")
         .containsPattern("processing rate +[0-9,]+ readings/s")
