@@ -108,7 +108,7 @@ final class ProcessorStages {
       final Path file = Files.createTempFile("bucketer-bench-stages-", ".jfr");
       try {
         Jcmd.run(pid, "JFR.stop name=" + RECORDING + " filename=" + file);
-        return new Recorded(StageRecording.samples(file, begin, end), process, unsampled);
+        return new Recorded(StageRecording.samples(file, begin, end, false), process, unsampled);
       } finally {
         Files.deleteIfExists(file);
         Files.deleteIfExists(settings);

@@ -13,7 +13,9 @@ import java.util.regex.Pattern;
  *
  * <ol>
  *   <li><b>The bench itself</b>: a frame of {@code io.bucketer.bench} anywhere in the stack is the
- *       harness polling the stand-in, not bucketer: {@link Stage#OTHER}.
+ *       harness polling the stand-in, not bucketer: {@link Stage#OTHER}. Only in the bench's own
+ *       JVM: in a peer's JVM ({@code bench live}), that package's frames are the peer's code, with
+ *       rules of their own below.
  *   <li><b>Restoring</b>: Kafka Streams' {@code StateUpdater} thread reads changelogs: changelog.
  *   <li><b>The broker</b>: a thread of the embedded broker by its name ({@code data-plane-kafka-*},
  *       {@code kafka-N-raft-*}, {@code quorum-controller-*}, {@code broker-N-*}, {@code
@@ -33,6 +35,9 @@ import java.util.regex.Pattern;
  *             repartition's sink node, so that node's sends are its), {@code PartitionBatches},
  *             {@code PartitionBatch}, {@code SeriesPartitioner}, {@code CommitTimeForwarder}, the
  *             repartition topic's serdes, and {@code SeriesUnbatcher} after it;
+ *         <li>the peers' code in their own JVMs: their decode's forwarding ({@code
+ *             ReadingsBySeries}) is repartition; Kafka Streams' {@code KStreamWindowAggregate} and
+ *             the windowed aggregate's statistics and serde are aggregate;
  *         <li>aggregate: the rest of {@code io.bucketer.topology}, {@code io.bucketer.windows},
  *             {@code io.bucketer.buckets}, Kafka Streams' store layers ({@code
  *             org.apache.kafka.streams.state}: caching, metered, RocksDB) and {@code org.rocksdb};
@@ -131,6 +136,13 @@ final class StageClassifier {
           Map.entry("io.bucketer.topology.ReadingSerde", Stage.REPARTITION),
           Map.entry("io.bucketer.topology.SeriesKeySerde", Stage.REPARTITION),
           Map.entry("io.bucketer.topology", Stage.AGGREGATE),
+          // the peers' code, seen only in their own JVMs (bench live)
+          Map.entry("io.bucketer.bench.ReadingsBySeries", Stage.REPARTITION),
+          Map.entry("io.bucketer.bench.WindowedAggregateRun", Stage.AGGREGATE),
+          Map.entry("io.bucketer.bench.WindowStats", Stage.AGGREGATE),
+          Map.entry("io.bucketer.bench.WindowStatsSerde", Stage.AGGREGATE),
+          Map.entry(
+              "org.apache.kafka.streams.kstream.internals.KStreamWindowAggregate", Stage.AGGREGATE),
           Map.entry("io.bucketer.windows", Stage.AGGREGATE),
           Map.entry("io.bucketer.buckets", Stage.AGGREGATE),
           Map.entry("org.apache.kafka.streams.state", Stage.AGGREGATE),
@@ -177,8 +189,19 @@ final class StageClassifier {
 
   private StageClassifier() {}
 
+  /** A sample of this JVM, where the harness runs beside the processor. */
   static Stage classify(final String thread, final List<String> frames) {
-    if (frames.stream().anyMatch(frame -> matches(frame, HARNESS))) {
+    return classify(thread, frames, true);
+  }
+
+  /**
+   * A sample of a JVM that runs the harness ({@code harnessInThisJvm}), or of one that runs only a
+   * processor or a peer ({@link ProcessorStages}), where the peers' own code, in this package, is
+   * work to classify rather than the harness's.
+   */
+  static Stage classify(
+      final String thread, final List<String> frames, final boolean harnessInThisJvm) {
+    if (harnessInThisJvm && frames.stream().anyMatch(frame -> matches(frame, HARNESS))) {
       return Stage.OTHER;
     }
     if (thread.contains(STATE_UPDATER)) {

@@ -105,7 +105,7 @@ final class StageRecording implements AutoCloseable {
       try {
         recording.dump(file);
         return new Sampled(
-            samples(file, begin, end),
+            samples(file, begin, end, true),
             Duration.ofNanos(javaThreads),
             Duration.ofNanos(gc),
             Duration.ofNanos(recorder));
@@ -128,7 +128,8 @@ final class StageRecording implements AutoCloseable {
    * classified as described above: this JVM's, or another's recorded with the same periods.
    */
   static Map<StageClassifier.Stage, Double> samples(
-      final Path file, final Instant begin, final Instant end) throws IOException {
+      final Path file, final Instant begin, final Instant end, final boolean harnessInThisJvm)
+      throws IOException {
     final Map<StageClassifier.Stage, Double> samples = new EnumMap<>(StageClassifier.Stage.class);
     final double nativeWeight = NATIVE_PERIOD_MILLIS / (double) EXECUTION_PERIOD_MILLIS;
     try (RecordingFile events = new RecordingFile(file)) {
@@ -147,7 +148,7 @@ final class StageRecording implements AutoCloseable {
           continue;
         }
         samples.merge(
-            StageClassifier.classify(threadName(event), frames),
+            StageClassifier.classify(threadName(event), frames, harnessInThisJvm),
             execution ? 1 : nativeWeight,
             Double::sum);
       }

@@ -235,4 +235,40 @@ class StageClassifierTest {
         .isEqualTo(Stage.OTHER);
     assertThat(StageClassifier.classify("Thread-7", List.of())).isEqualTo(Stage.OTHER);
   }
+
+  /**
+   * In a peer's own JVM (bench live) this package's frames are the peer's work, not the harness's.
+   */
+  @Test
+  void shouldChargeThePeersOwnCodeToItsStagesInThePeersJvm() {
+    final String peerThread = "bucketer-bench-memory-windowed-aggregate-abc-StreamThread-1";
+    final List<String> aggregate =
+        List.of(
+            "io.bucketer.bench.WindowStats.add",
+            "io.bucketer.bench.WindowedAggregateRun.lambda$topology$1",
+            "org.apache.kafka.streams.kstream.internals.KStreamWindowAggregate$KStreamWindowAggregateProcessor.process",
+            "org.apache.kafka.streams.processor.internals.ProcessorNode.process",
+            TASK_LOOP_BOTTOM);
+    final List<String> repartition =
+        List.of(
+            "org.apache.kafka.clients.producer.KafkaProducer.send",
+            "org.apache.kafka.streams.processor.internals.RecordCollectorImpl.send",
+            "org.apache.kafka.streams.processor.internals.SinkNode.process",
+            "org.apache.kafka.streams.processor.internals.ProcessorContextImpl.forward",
+            "io.bucketer.bench.ReadingsBySeries$KeyBySeries.process",
+            TASK_LOOP_BOTTOM);
+    final List<String> windowStore =
+        List.of(
+            "org.rocksdb.RocksDB.put",
+            "org.apache.kafka.streams.state.internals.RocksDBSegmentedBytesStore.put",
+            "org.apache.kafka.streams.kstream.internals.KStreamWindowAggregate$KStreamWindowAggregateProcessor.process",
+            TASK_LOOP_BOTTOM);
+
+    assertThat(StageClassifier.classify(peerThread, aggregate, false)).isEqualTo(Stage.AGGREGATE);
+    assertThat(StageClassifier.classify(peerThread, repartition, false))
+        .isEqualTo(Stage.REPARTITION);
+    assertThat(StageClassifier.classify(peerThread, windowStore, false)).isEqualTo(Stage.AGGREGATE);
+    // in the bench's own JVM the same frames are the harness's
+    assertThat(StageClassifier.classify(peerThread, aggregate, true)).isEqualTo(Stage.OTHER);
+  }
 }
