@@ -57,6 +57,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.TopicPartition;
@@ -546,6 +547,11 @@ public final class BucketerApp implements AutoCloseable {
     properties.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, (int) config.topicReplicationFactor());
     properties.put(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG, BoundedRocksDbMemory.class);
     properties.put(BoundedRocksDbMemory.MEMORY_BYTES_CONFIG, config.rocksDbMemoryBytes());
+    // What bucketer writes repeats itself: the series' keys in the window log's entries and the
+    // repartition's batches, the field names of the buckets. LZ4 takes a batch to a fraction of its
+    // size for little CPU (compressed once, on send, and read back by Kafka Streams and the sink),
+    // and the broker keeps it as sent. kafka.producer.compression.type overrides it.
+    properties.put(StreamsConfig.producerPrefix(ProducerConfig.COMPRESSION_TYPE_CONFIG), "lz4");
     properties.putAll(config.kafkaProperties());
     properties.put(StreamsConfig.APPLICATION_ID_CONFIG, config.applicationId());
     // The main consumer only (restore and global consumers join no group); Kafka Streams appends

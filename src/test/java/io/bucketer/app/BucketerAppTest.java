@@ -10,6 +10,7 @@ import io.bucketer.sink.SinkConfig;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.streams.StreamsConfig;
 import org.junit.jupiter.api.Test;
 
@@ -69,5 +70,21 @@ class BucketerAppTest {
 
     assertThat(streams.getLong(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG))
         .isEqualTo(StreamsConfig.MAX_TASK_IDLE_MS_DISABLED);
+  }
+
+  @Test
+  void shouldCompressWhatItProducesWithLz4UnlessTheUserSaysOtherwise() {
+    final StreamsConfig defaults =
+        new StreamsConfig(BucketerApp.streamsProperties(config(Map.of()), null));
+    final StreamsConfig zstd =
+        new StreamsConfig(
+            BucketerApp.streamsProperties(
+                config(Map.of(KafkaSettings.CLIENT_PREFIX + "producer.compression.type", "zstd")),
+                null));
+
+    assertThat(defaults.getProducerConfigs("client"))
+        .containsEntry(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
+    assertThat(zstd.getProducerConfigs("client"))
+        .containsEntry(ProducerConfig.COMPRESSION_TYPE_CONFIG, "zstd");
   }
 }
