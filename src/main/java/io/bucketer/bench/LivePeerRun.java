@@ -2,9 +2,6 @@ package io.bucketer.bench;
 
 import io.bucketer.buckets.TimeSpans;
 import io.bucketer.config.BucketerConfig;
-import io.bucketer.config.InputSettings;
-import io.bucketer.config.KafkaSettings;
-import io.bucketer.config.MongoSettings;
 import io.bucketer.embedded.ChildProcesses;
 import io.bucketer.embedded.EmbeddedKafkaBroker;
 import io.bucketer.embedded.InProcessSchemaRegistry;
@@ -17,7 +14,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -231,15 +227,6 @@ final class LivePeerRun {
   /** A processor's settings, as {@link MemoryBench} gives its own; MongoDB is never reached. */
   private Map<String, String> settings(
       final EmbeddedKafkaBroker broker, final InProcessSchemaRegistry registry, final Path state) {
-    final Map<String, String> settings = new HashMap<>();
-    settings.put(KafkaSettings.BOOTSTRAP_SERVERS, broker.bootstrapServers());
-    settings.put(InputSettings.SCHEMA_REGISTRY_URL, registry.url());
-    settings.put(MongoSettings.URI, "mongodb://127.0.0.1:1");
-    settings.put(InputSettings.TOPIC, INPUT_TOPIC);
-    settings.put(KafkaSettings.APPLICATION_ID, "bucketer-bench-memory");
-    settings.put(KafkaSettings.TOPIC_REPLICATION_FACTOR, "1");
-    settings.put(KafkaSettings.CLIENT_PREFIX + "state.dir", state.toString());
-    settings.putAll(options.processorSettings());
-    return settings;
+    return MemoryBench.processorSettings(broker, registry, "mongodb://127.0.0.1:1", state, options);
   }
 }

@@ -218,14 +218,30 @@ public final class MemoryBench {
       final InProcessSchemaRegistry registry,
       final Path stateDir,
       final int httpPort) {
+    final Map<String, String> settings =
+        processorSettings(broker, registry, mongo.connectionString(), stateDir, options);
+    settings.put(HttpSettings.PORT, Integer.toString(httpPort));
+    return settings;
+  }
+
+  /**
+   * The settings of a processor, or of a peer, under a live fleet: the bench's broker, registry and
+   * input topic, MongoDB at {@code mongoUri}, its state in {@code stateDir}, and the options'
+   * processor settings over those.
+   */
+  static Map<String, String> processorSettings(
+      final EmbeddedKafkaBroker broker,
+      final InProcessSchemaRegistry registry,
+      final String mongoUri,
+      final Path stateDir,
+      final Options options) {
     final Map<String, String> settings = new HashMap<>();
     settings.put(KafkaSettings.BOOTSTRAP_SERVERS, broker.bootstrapServers());
     settings.put(InputSettings.SCHEMA_REGISTRY_URL, registry.url());
-    settings.put(MongoSettings.URI, mongo.connectionString());
+    settings.put(MongoSettings.URI, mongoUri);
     settings.put(InputSettings.TOPIC, INPUT_TOPIC);
     settings.put(KafkaSettings.APPLICATION_ID, "bucketer-bench-memory");
     settings.put(KafkaSettings.TOPIC_REPLICATION_FACTOR, "1");
-    settings.put(HttpSettings.PORT, Integer.toString(httpPort));
     settings.put(KafkaSettings.CLIENT_PREFIX + "state.dir", stateDir.toString());
     settings.putAll(options.processorSettings());
     return settings;
