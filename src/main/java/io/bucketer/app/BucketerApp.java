@@ -36,6 +36,7 @@ import io.bucketer.topology.InputPartitioning;
 import io.bucketer.topology.ReadingChecks;
 import io.bucketer.topology.SeriesOwnerLookup;
 import io.bucketer.topology.TopologyNames;
+import io.bucketer.windows.PublishedWindows;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
 import java.nio.file.Path;
@@ -118,6 +119,7 @@ public final class BucketerApp implements AutoCloseable {
   private final IntegralUnits integralUnits;
   private final HostInfo advertised;
   private final InputPartitioning partitioning;
+  private final PublishedWindows.Directory publishedWindows;
   private final CloseOptions.GroupMembershipOperation onClose;
   private final FatalFailure fatal;
   private final InputTopicWait inputWait;
@@ -136,6 +138,7 @@ public final class BucketerApp implements AutoCloseable {
       final BucketerConfig config,
       final HostInfo advertised,
       final InputPartitioning partitioning,
+      final PublishedWindows.Directory publishedWindows,
       final FatalFailure fatal,
       final KafkaFailures kafkaFailures,
       final TopicSetup topics) {
@@ -153,6 +156,7 @@ public final class BucketerApp implements AutoCloseable {
             Clock.systemUTC());
     this.advertised = advertised;
     this.partitioning = partitioning;
+    this.publishedWindows = publishedWindows;
     this.collectionPrefix = config.collectionPrefix();
     this.granularities = config.granularities();
     this.keepMeasurements = config.bucketLayout().keepMeasurements();
@@ -257,6 +261,7 @@ public final class BucketerApp implements AutoCloseable {
     final SenmlOptions senml =
         config.input().senml().countingSkipsWith(kind -> metrics.senmlValueSkipped(kind.tag()));
     final StreamsConfig streamsConfig = new StreamsConfig(streamsProperties(config, advertised));
+    final PublishedWindows.Directory publishedWindows = new PublishedWindows.Directory();
     final KafkaStreams streams =
         new KafkaStreams(
             BucketTopology.build(
@@ -269,7 +274,8 @@ public final class BucketerApp implements AutoCloseable {
                             registry,
                             registry,
                             config.input().formatOptions().withSenml(senml)),
-                metrics),
+                metrics,
+                publishedWindows),
             streamsConfig);
     streams.setUncaughtExceptionHandler(
         error -> onStreamThreadFailure(error, metrics, kafkaFailures, fatal));
@@ -306,6 +312,7 @@ public final class BucketerApp implements AutoCloseable {
             config,
             advertised,
             partitioning,
+            publishedWindows,
             fatal,
             kafkaFailures,
             topics);
@@ -478,7 +485,8 @@ public final class BucketerApp implements AutoCloseable {
             streams,
             advertised,
             granularities.stream().min(Granularity::compareTo).orElseThrow(),
-            partitioning);
+            partitioning,
+            publishedWindows);
     return new SeriesApi(
         queries, owners::ownerOf, limits, advertised.host() + ":" + advertised.port(), peers);
   }

@@ -8,6 +8,7 @@ import io.bucketer.metrics.BucketerMetrics;
 import io.bucketer.metrics.BucketerMetrics.ReadingOutcome;
 import io.bucketer.topics.BucketHeaders;
 import io.bucketer.topics.BucketKey;
+import io.bucketer.windows.PublishedWindows;
 import io.bucketer.windows.WindowCacheBudget;
 import io.bucketer.windows.WindowLifecycle;
 import io.bucketer.windows.WriteBehindWindows;
@@ -29,6 +30,7 @@ final class BucketAggregator
 
   private final WindowLifecycle.Settings settings;
   private final WindowCacheBudget windowCache;
+  private final PublishedWindows.Directory publishedWindows;
   private final BucketerMetrics metrics;
 
   private ProcessorContext<String, AggregatorOutput> context;
@@ -39,9 +41,11 @@ final class BucketAggregator
   BucketAggregator(
       final BucketTopology.Settings settings,
       final WindowCacheBudget windowCache,
+      final PublishedWindows.Directory publishedWindows,
       final BucketerMetrics metrics) {
     this.settings = settings.lifecycle();
     this.windowCache = windowCache;
+    this.publishedWindows = publishedWindows;
     this.metrics = metrics;
   }
 
@@ -58,6 +62,7 @@ final class BucketAggregator
             context.taskId().toString(),
             context.currentSystemTimeMs());
     windows = new WriteBehindWindows(store, settings.granularities().get(0), windowCache);
+    publishedWindows.register(context.taskId().partition(), windows.published());
     final TaskWindowStore logged = store;
     final WriteBehindWindows cached = windows;
     final PreCommitHookStore hook = context.getStateStore(TopologyNames.WINDOW_LOG_STORE);
@@ -127,10 +132,16 @@ final class BucketAggregator
 
   /**
    * The task moves away or stops: its open windows no longer count on this instance. A clean close
-   * has committed, and so written, every change; a dirty one rolls the state back.
+   * has committed, and so logged, every change; the windows still in memory are kept in the local
+   * stores as their log has them, so that the task opens from them next time here without a
+   * rebuild. A dirty close rolls the state back: under exactly-once Kafka Streams then wipes the
+   * local stores, and what was kept with them.
    */
   @Override
   public void close() {
+    if (windows != null) {
+      windows.keepAll();
+    }
     forget();
   }
 
@@ -140,6 +151,7 @@ final class BucketAggregator
       lifecycle = null;
     }
     if (windows != null) {
+      publishedWindows.unregister(context.taskId().partition(), windows.published());
       windows.discard();
       windows = null;
     }

@@ -13,6 +13,7 @@ import io.bucketer.metrics.BucketerMetrics;
 import io.bucketer.topics.BucketerTopics;
 import io.bucketer.topics.TypedTopic;
 import io.bucketer.windows.DuplicateTimestamps;
+import io.bucketer.windows.PublishedWindows;
 import io.bucketer.windows.WindowCacheBudget;
 import io.bucketer.windows.WindowLifecycle;
 import java.time.Duration;
@@ -145,10 +146,23 @@ public final class BucketTopology {
 
   private BucketTopology() {}
 
+  /** The topology, its tasks' published windows read by nobody. */
   public static Topology build(
       final Settings settings,
       final Supplier<? extends InputDecoder> decoders,
       final BucketerMetrics metrics) {
+    return build(settings, decoders, metrics, new PublishedWindows.Directory());
+  }
+
+  /**
+   * The topology, whose aggregators publish the windows they hold in memory in {@code
+   * publishedWindows}, for the queries of this process.
+   */
+  public static Topology build(
+      final Settings settings,
+      final Supplier<? extends InputDecoder> decoders,
+      final BucketerMetrics metrics,
+      final PublishedWindows.Directory publishedWindows) {
     final StreamsBuilder builder = new StreamsBuilder();
     final RollupPlan plan = new RollupPlan(settings.granularities());
     final List<String> storeNames = addStores(builder, plan);
@@ -224,7 +238,7 @@ public final class BucketTopology {
     final Map<String, KStream<String, AggregatorOutput>> aggregated =
         bySeries
             .process(
-                () -> new BucketAggregator(settings, windowCache, metrics),
+                () -> new BucketAggregator(settings, windowCache, publishedWindows, metrics),
                 Named.as(TopologyNames.AGGREGATE),
                 storeNames.toArray(String[]::new))
             .split(Named.as(TopologyNames.ROUTE_AGGREGATED))

@@ -3,6 +3,7 @@ package io.bucketer.topology;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.SeriesKey;
 import io.bucketer.query.SeriesOwner;
+import io.bucketer.windows.PublishedWindows;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.KeyQueryMetadata;
@@ -24,20 +25,24 @@ public final class SeriesOwnerLookup {
   private final String anyWindowStore;
   private final Granularity finest;
   private final InputPartitioning partitioning;
+  private final PublishedWindows.Directory publishedWindows;
   private final SeriesKeySerde keySerde = new SeriesKeySerde();
 
   /**
    * @param self the endpoint this instance advertises, as given to {@code application.server}
    * @param finest the finest granularity: any of the aggregator's stores locates the same partition
    * @param partitioning how the topology partitions its state
+   * @param publishedWindows the windows this process's tasks hold in memory
    */
   public SeriesOwnerLookup(
       final KafkaStreams streams,
       final HostInfo self,
       final Granularity finest,
-      final InputPartitioning partitioning) {
+      final InputPartitioning partitioning,
+      final PublishedWindows.Directory publishedWindows) {
     this.streams = streams;
     this.partitioning = partitioning;
+    this.publishedWindows = publishedWindows;
     this.self = self;
     this.anyWindowStore = TopologyNames.windowStore(finest);
     this.finest = finest;
@@ -61,6 +66,12 @@ public final class SeriesOwnerLookup {
       return new SeriesOwner.Remote(owner.host(), owner.port());
     }
     final int partition = metadata.partition();
+    final PublishedWindows inMemory = publishedWindows.of(partition);
+    if (inMemory == null) {
+      // Kafka Streams names this instance, but the task has not started here yet, or has left.
+      return new SeriesOwner.Unavailable(
+          "the state of series " + series + " is moving to this instance, or away from it");
+    }
     return new SeriesOwner.Local(
         new StateStoreWindows(
             name ->
@@ -68,6 +79,7 @@ public final class SeriesOwnerLookup {
                     StoreQueryParameters.fromNameAndType(
                             name, QueryableStoreTypes.<Bytes, byte[]>keyValueStore())
                         .withPartition(partition)),
-            finest));
+            finest,
+            inMemory));
   }
 }

@@ -4,6 +4,8 @@ import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.Measurement;
 import io.bucketer.buckets.SeriesKey;
 import io.bucketer.query.LiveWindows;
+import io.bucketer.windows.PublishedWindows;
+import io.bucketer.windows.WindowReader;
 import io.bucketer.windows.WindowReadings;
 import java.util.List;
 import java.util.function.Function;
@@ -11,26 +13,31 @@ import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 
 /**
- * The aggregator's window stores, read by a query: through Kafka Streams' interactive queries in a
- * running processor, or a test driver's stores in tests. Reads see what the aggregator had
- * processed at its last commit, at most a commit interval ago: it writes its open windows to the
- * stores just before each commit.
+ * The aggregator's windows, read by a query: the ones it holds in memory as it published them, and
+ * its window stores through Kafka Streams' interactive queries in a running processor, or a test
+ * driver's stores in tests. Reads see what the aggregator had processed at its last commit, at most
+ * a commit interval ago: it publishes the windows it logs just before each commit, and keeps a
+ * window in the stores before it stops publishing it.
  */
 public final class StateStoreWindows implements LiveWindows {
 
   private final Function<String, ReadOnlyKeyValueStore<Bytes, byte[]>> storesByName;
   private final Granularity finest;
+  private final PublishedWindows inMemory;
 
   /**
    * @param storesByName the store of each name, of the partition that holds the series queried; may
    *     throw Kafka Streams' {@code InvalidStateStoreException} while the store migrates
    * @param finest the topology's finest granularity, whose windows hold the readings
+   * @param inMemory the windows the partition's aggregator holds in memory, as it published them
    */
   public StateStoreWindows(
       final Function<String, ReadOnlyKeyValueStore<Bytes, byte[]>> storesByName,
-      final Granularity finest) {
+      final Granularity finest,
+      final PublishedWindows inMemory) {
     this.storesByName = storesByName;
     this.finest = finest;
+    this.inMemory = inMemory;
   }
 
   @Override
@@ -57,16 +64,17 @@ public final class StateStoreWindows implements LiveWindows {
     return WindowReadings.between(reader(), finest, series, from, to);
   }
 
-  private StoreWindowReader reader() {
+  private WindowReader reader() {
     // The windows the changelogged stores kept before the window log are read too, until they
     // expire: a window is in one of the two.
-    return new StoreWindowReader(
-        granularity ->
+    return inMemory.over(
+        new StoreWindowReader(
+            granularity ->
+                List.of(
+                    storesByName.apply(TopologyNames.windowStore(granularity)),
+                    storesByName.apply(TopologyNames.legacyWindowStore(granularity))),
             List.of(
-                storesByName.apply(TopologyNames.windowStore(granularity)),
-                storesByName.apply(TopologyNames.legacyWindowStore(granularity))),
-        List.of(
-            storesByName.apply(TopologyNames.SEALED_READINGS_STORE),
-            storesByName.apply(TopologyNames.LEGACY_SEALED_READINGS_STORE)));
+                storesByName.apply(TopologyNames.SEALED_READINGS_STORE),
+                storesByName.apply(TopologyNames.LEGACY_SEALED_READINGS_STORE))));
   }
 }

@@ -244,10 +244,7 @@ final class TaskWindowStore extends StoreWindowReader implements WindowStore, Wi
     update(series, granularity, start, null, state);
   }
 
-  /**
-   * Writes the window locally and logs its change: readings appended where {@code before} is what
-   * the log has, else the window whole, counted in its group when it is new there.
-   */
+  /** Writes the window locally and logs its change ({@link #logChange}). */
   @Override
   public void update(
       final SeriesKey series,
@@ -255,9 +252,24 @@ final class TaskWindowStore extends StoreWindowReader implements WindowStore, Wi
       final long start,
       final WindowState before,
       final WindowState state) {
-    metrics.stateOperation(StateOperation.PUT);
+    logChange(series, granularity, start, before, state);
+    keep(series, granularity, start, state);
+  }
+
+  /**
+   * Logs the window's change: readings appended where {@code before} is what the log has, else the
+   * window whole, counted in its group when it is new there. Not a local write: the window cache
+   * holds the window until it closes ({@link #keep}), so at live traffic, where each commit brings
+   * a reading of each series, the local store no longer takes every window whole at every commit.
+   */
+  @Override
+  public void logChange(
+      final SeriesKey series,
+      final Granularity granularity,
+      final long start,
+      final WindowState before,
+      final WindowState state) {
     final Bytes key = key(series, start);
-    final KeyValueStore<Bytes, byte[]> local = windows.get(granularity);
     final WindowChange change;
     final int added;
     if (legacyHeld && legacyWindows.get(granularity).get(key) != null) {
@@ -266,13 +278,23 @@ final class TaskWindowStore extends StoreWindowReader implements WindowStore, Wi
       added = 1;
     } else if (before == null) {
       change = new WindowChange.Whole(lastSeriesBytes, state);
-      added = local.get(key) == null ? 1 : 0;
+      added = windows.get(granularity).get(key) == null ? 1 : 0;
     } else {
       change = WindowChange.between(lastSeriesBytes, before, state);
       added = 0;
     }
-    local.put(key, WindowStateCodec.encode(state));
     log.record(new Group(granularity, start), change, added);
+  }
+
+  /** Writes the window to its local store, where reads find it; its changes are logged already. */
+  @Override
+  public void keep(
+      final SeriesKey series,
+      final Granularity granularity,
+      final long start,
+      final WindowState state) {
+    metrics.stateOperation(StateOperation.PUT);
+    windows.get(granularity).put(key(series, start), WindowStateCodec.encode(state));
   }
 
   @Override

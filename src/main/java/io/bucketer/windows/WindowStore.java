@@ -25,6 +25,32 @@ public interface WindowStore extends WindowReader {
     put(series, granularity, start, state);
   }
 
+  /**
+   * Makes a window's change durable without writing the window where {@link #get} and the other
+   * reads find it: for a caller that holds the window itself, reads it from its own memory, and
+   * hands it over with {@link #keep} before it lets go of it (a window cache). A store that logs
+   * its changes logs this one, counted as {@link #update} would count it; {@code before} is as
+   * there. By default, a store with nothing to defer: {@link #update}.
+   */
+  default void logChange(
+      final SeriesKey series,
+      final Granularity granularity,
+      final long start,
+      final WindowState before,
+      final WindowState state) {
+    update(series, granularity, start, before, state);
+  }
+
+  /**
+   * Writes a window where reads find it, whose changes {@link #logChange} has already made durable:
+   * nothing is logged. By default nothing to do, as {@link #logChange} wrote it.
+   */
+  default void keep(
+      final SeriesKey series,
+      final Granularity granularity,
+      final long start,
+      final WindowState state) {}
+
   /** Deletes the windows of {@code series} that start in {@code [from, upTo]}. */
   void deleteBetween(SeriesKey series, Granularity granularity, long from, long upTo);
 

@@ -3,19 +3,27 @@ package io.bucketer.windows;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.SeriesKey;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
-import java.util.TreeMap;
 
 /**
  * The windows of one task's series, kept as objects in front of the task's {@link WindowStore}: a
- * reading updates its window in memory, and the store (RocksDB and the changelog topic behind it)
- * receives each changed window once, when its host calls {@link #writeChanges} before a commit.
- * Before, every reading decoded its window from the store and encoded it back: on a backlog about
- * 50 times per window between two commits, and a quarter of the stream thread's time.
+ * reading updates its window in memory, and the store receives each changed window's change once,
+ * when its host calls {@link #writeChanges} before a commit. Before, every reading decoded its
+ * window from the store and encoded it back: on a backlog about 50 times per window between two
+ * commits, and a quarter of the stream thread's time.
+ *
+ * <p><b>Logged at each commit, kept once.</b> At each commit a changed window's change is made
+ * durable ({@link WindowStore#logChange}); the window itself reaches the store's local copy, where
+ * reads by key find it, once: when it closes and leaves memory, and for every window still here
+ * when the task closes ({@link #keepAll}). At live traffic a commit holds a reading of each series,
+ * so writing every changed window whole at every commit cost the store a put per reading. Until a
+ * window is kept, readers on other threads (queries) find it in {@link #published}: each commit
+ * publishes the windows it logged.
  *
  * <p><b>What stays cached.</b> Open windows, as many as the memory budget allows, which every task
  * of the process shares. A window is charged its largest size when it enters (a finest window's
@@ -24,14 +32,15 @@ import java.util.TreeMap;
  * once and read back from it, as every window was before this cache; the windows already cached
  * stay. Not least-recently-used eviction: at 1 Hz every series is touched once a second in turn,
  * and LRU over a cycle longer than the cache misses every time. Closed windows are dropped once
- * written, which makes room: only a late reading reads one again.
+ * kept, which makes room: only a late reading reads one again.
  *
  * <p><b>Reads across windows</b> (a range, the latest window) merge the store's answer with the
- * cached windows; a visit of every window, when a task starts, writes all changes first. Runs of
- * readings sealed off a window and the stored clocks go to the store at once: they are written once
- * each.
+ * cached windows; a visit of every window, when a task starts, writes and keeps all changes first.
+ * Runs of readings sealed off a window and the stored clocks go to the store at once: they are
+ * written once each.
  *
- * <p>Confined to the task's stream thread, like the store it fronts.
+ * <p>Confined to the task's stream thread, like the store it fronts; {@link #published} is read
+ * from any thread.
  */
 public final class WriteBehindWindows implements WindowStore {
 
@@ -47,6 +56,8 @@ public final class WriteBehindWindows implements WindowStore {
   private final WindowCacheBudget budget;
 
   private final Map<SeriesKey, CachedSeries> cached = new HashMap<>(1_024);
+
+  private final PublishedWindows published = new PublishedWindows();
 
   /** Series with windows changed since the last {@link #writeChanges}. */
   private final List<CachedSeries> changed = new ArrayList<>();
@@ -71,8 +82,13 @@ public final class WriteBehindWindows implements WindowStore {
     final long bytes;
     WindowState state;
 
-    /** The state as the store last had it, {@code null} when not known: what changed is since. */
+    /**
+     * The state as the store's log last had it, {@code null} when not known: what changed is since.
+     */
     WindowState stored;
+
+    /** Whether the store's local copy, which reads by key find, is {@link #stored}. */
+    boolean kept;
 
     boolean changed;
 
@@ -155,6 +171,7 @@ public final class WriteBehindWindows implements WindowStore {
     window.state = state;
     if (!changed) {
       window.stored = state;
+      window.kept = true;
     } else {
       window.changed = true;
       if (!cachedSeries.listedAsChanged) {
@@ -165,21 +182,24 @@ public final class WriteBehindWindows implements WindowStore {
   }
 
   /**
-   * Writes every changed window to the store; Kafka Streams then commits them with the offsets of
-   * the readings they hold. Closed windows leave the cache.
+   * Logs the change of every changed window in the store; Kafka Streams then commits them with the
+   * offsets of the readings they hold. Closed windows are kept in the store and leave the cache;
+   * the windows logged are published.
    */
   public void writeChanges() {
     for (final CachedSeries cachedSeries : changed) {
       cachedSeries.listedAsChanged = false;
-      writeChanges(cachedSeries);
+      logChanges(cachedSeries);
       final Iterator<CachedWindow> windows = cachedSeries.windows.iterator();
       while (windows.hasNext()) {
         final CachedWindow window = windows.next();
         if (window.state.closed()) {
+          keep(cachedSeries.series, window);
           release(window);
           windows.remove();
         }
       }
+      publish(cachedSeries);
       if (cachedSeries.windows.isEmpty()) {
         // only this entry: the series may have been deleted and cached again since it changed
         cached.remove(cachedSeries.series, cachedSeries);
@@ -189,25 +209,63 @@ public final class WriteBehindWindows implements WindowStore {
   }
 
   /**
+   * Keeps in the store every cached window as its log has it: the task closes, and its store's
+   * local copy must then be what the log says. Changes not yet logged are left out: they were never
+   * committed.
+   */
+  public void keepAll() {
+    for (final CachedSeries cachedSeries : cached.values()) {
+      for (final CachedWindow window : cachedSeries.windows) {
+        keep(cachedSeries.series, window);
+      }
+    }
+  }
+
+  /**
    * Forgets every cached window without writing it: the task's state was rolled back, or the task
    * closed after its last commit.
    */
   public void discard() {
     cached.clear();
     changed.clear();
+    published.clear();
     budget.release(heldBytes);
     heldBytes = 0;
   }
 
-  private void writeChanges(final CachedSeries cachedSeries) {
+  /** The windows the last commit logged and the store does not keep yet, for other threads. */
+  public PublishedWindows published() {
+    return published;
+  }
+
+  private void logChanges(final CachedSeries cachedSeries) {
     for (final CachedWindow window : cachedSeries.windows) {
       if (window.changed) {
-        store.update(
+        store.logChange(
             cachedSeries.series, window.granularity, window.start, window.stored, window.state);
         window.stored = window.state;
+        window.kept = false;
         window.changed = false;
       }
     }
+  }
+
+  private void keep(final SeriesKey series, final CachedWindow window) {
+    if (!window.kept && window.stored != null) {
+      store.keep(series, window.granularity, window.start, window.stored);
+      window.kept = true;
+    }
+  }
+
+  /** Publishes the series' cached windows as their log has them: those it has logged. */
+  private void publish(final CachedSeries cachedSeries) {
+    final List<PublishedWindows.Published> logged = new ArrayList<>(cachedSeries.windows.size());
+    for (final CachedWindow window : cachedSeries.windows) {
+      if (window.stored != null && !window.kept) {
+        logged.add(new PublishedWindows.Published(window.granularity, window.start, window.stored));
+      }
+    }
+    published.publish(cachedSeries.series, logged);
   }
 
   private void release(final CachedWindow window) {
@@ -227,19 +285,14 @@ public final class WriteBehindWindows implements WindowStore {
     if (cachedSeries == null) {
       return stored;
     }
-    TreeMap<Long, Window> byStart = null;
+    final List<Window> newer = new ArrayList<>(cachedSeries.windows.size());
     for (final CachedWindow window : cachedSeries.windows) {
       if (window.granularity.equals(granularity) && window.start >= first && window.start <= last) {
-        if (byStart == null) {
-          byStart = new TreeMap<>();
-          for (final Window fromStore : stored) {
-            byStart.put(fromStore.start(), fromStore);
-          }
-        }
-        byStart.put(window.start, new Window(window.start, window.state));
+        newer.add(new Window(window.start, window.state));
       }
     }
-    return byStart == null ? stored : new ArrayList<>(byStart.values());
+    newer.sort(Comparator.comparingLong(Window::start)); // in the order the windows opened
+    return PublishedWindows.overlaid(stored, newer);
   }
 
   @Override
@@ -271,10 +324,14 @@ public final class WriteBehindWindows implements WindowStore {
         if (window.granularity.equals(granularity)
             && window.start >= from
             && window.start <= upTo) {
+          keep(
+              series,
+              window); // so that the store deletes, and logs the deletion of, what it logged
           release(window);
           windows.remove();
         }
       }
+      publish(cachedSeries);
       if (cachedSeries.windows.isEmpty()) {
         cached.remove(series, cachedSeries);
       }
@@ -285,6 +342,7 @@ public final class WriteBehindWindows implements WindowStore {
   @Override
   public void forEach(final Granularity granularity, final WindowVisitor visitor) {
     writeChanges();
+    keepAll();
     store.forEach(granularity, visitor);
   }
 

@@ -10,12 +10,15 @@ import io.bucketer.metrics.BucketerMetrics;
 import io.bucketer.metrics.BucketerMetrics.StateOperation;
 import io.bucketer.testing.Meters;
 import io.bucketer.topics.BucketHeaders;
+import io.bucketer.windows.PublishedWindows;
 import io.bucketer.windows.WindowCacheBudget;
+import io.bucketer.windows.WindowReader;
 import io.bucketer.windows.WindowState;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalLong;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.processor.api.MockProcessorContext;
@@ -37,13 +40,44 @@ class BucketAggregatorTest {
   private static final long TEN = Instant.parse("2025-06-01T10:00:00Z").toEpochMilli();
   private static final Bytes MINUTE_KEY = StoreKeys.of(SERIES, TEN);
 
+  /** A store that holds nothing, under the published windows. */
+  private static final WindowReader NOTHING_STORED =
+      new WindowReader() {
+        @Override
+        public WindowState get(
+            final SeriesKey series, final Granularity granularity, final long start) {
+          return null;
+        }
+
+        @Override
+        public List<Window> range(
+            final SeriesKey series,
+            final Granularity granularity,
+            final long first,
+            final long last) {
+          return List.of();
+        }
+
+        @Override
+        public OptionalLong latestStart(final SeriesKey series, final Granularity granularity) {
+          return OptionalLong.empty();
+        }
+
+        @Override
+        public List<SealedRun> sealedRuns(
+            final SeriesKey series, final long firstStart, final long lastStart) {
+          return List.of();
+        }
+      };
+
   private final MockProcessorContext<String, AggregatorOutput> context =
       new MockProcessorContext<>();
   private final BucketerMetrics metrics = new BucketerMetrics(new SimpleMeterRegistry());
   private final WindowCacheBudget windowCache =
       new WindowCacheBudget(BucketTopologyTest.WINDOW_CACHE_BYTES);
+  private final PublishedWindows.Directory publishedWindows = new PublishedWindows.Directory();
   private final BucketAggregator aggregator =
-      new BucketAggregator(BucketTopologyTest.SETTINGS, windowCache, metrics);
+      new BucketAggregator(BucketTopologyTest.SETTINGS, windowCache, publishedWindows, metrics);
   private final List<KeyValueStore<Bytes, byte[]>> windowStores = new ArrayList<>();
   private PreCommitHookStore windowLog;
 
@@ -171,7 +205,7 @@ class BucketAggregatorTest {
   }
 
   @Test
-  void shouldWriteAnOpenWindowToItsStoreOnceBeforeACommitHoweverManyReadingsItTook() {
+  void shouldLogAnOpenWindowBeforeEachCommitAndKeepItInItsStoreOnlyWhenTheTaskCloses() {
     process(TEN + 5_000, 1.0, 111);
     final double gets =
         Meters.count(
@@ -208,7 +242,29 @@ class BucketAggregatorTest {
 
     windowLog.flushCache(); // what a task does on every store before it commits
 
-    // the open minute; the hour takes the minute's summary when the minute closes
+    // logged, and published for the queries, but not written to the local store while open
+    assertThat(windowLog.approximateNumEntries()).isPositive();
+    assertThat(
+            Meters.count(
+                    metrics.registry(),
+                    BucketerMetrics.STATE_OPERATIONS,
+                    "operation",
+                    StateOperation.PUT.tag())
+                - puts)
+        .isZero();
+    assertThat(windowStores.get(0).get(MINUTE_KEY)).isNull();
+    final WindowReader queried = publishedWindows.of(0).over(NOTHING_STORED);
+    assertThat(
+            queried
+                .get(SERIES, BucketTopologyTest.SETTINGS.granularities().get(0), TEN)
+                .stats()
+                .count())
+        .isEqualTo(3);
+
+    process(TEN + 8_000, 4.0, 114); // processed, not committed: neither published nor kept
+    aggregator.close();
+
+    // the open minute as the log has it; the hour takes the minute's summary when it closes
     assertThat(
             Meters.count(
                     metrics.registry(),
@@ -218,7 +274,7 @@ class BucketAggregatorTest {
                 - puts)
         .isEqualTo(1);
     assertThat(storedMinute().stats().count()).isEqualTo(3);
-    assertThat(windowCache.heldBytes()).isPositive();
+    assertThat(publishedWindows.of(0)).isNull();
   }
 
   @Test

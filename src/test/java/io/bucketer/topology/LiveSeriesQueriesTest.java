@@ -13,6 +13,7 @@ import io.bucketer.buckets.Retention;
 import io.bucketer.buckets.SeriesKey;
 import io.bucketer.buckets.WindowQuality;
 import io.bucketer.embedded.EmbeddedMongoServer;
+import io.bucketer.ingest.ReadingDecoder;
 import io.bucketer.metrics.BucketerMetrics;
 import io.bucketer.query.ChartPoint;
 import io.bucketer.query.GapFill;
@@ -26,6 +27,7 @@ import io.bucketer.sink.MongoBucketWriter;
 import io.bucketer.testing.ReadingTotals;
 import io.bucketer.testing.SeriesBuckets;
 import io.bucketer.testing.TimeWeightOracle;
+import io.bucketer.windows.PublishedWindows;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
@@ -77,9 +79,19 @@ class LiveSeriesQueriesTest {
   private static SeriesQueries queries;
   private static LiveWindows live;
 
+  /** The open windows the aggregator holds in memory, as queries find them. */
+  private static final PublishedWindows.Directory PUBLISHED = new PublishedWindows.Directory();
+
   @BeforeAll
   static void runTheTopologyAndTheSink() {
-    driver = BucketTopologyTest.newDriver(stateDir, new BucketerMetrics(new SimpleMeterRegistry()));
+    driver =
+        TopologyTopics.driver(
+            stateDir,
+            () -> new ReadingDecoder(id -> Reading.getClassSchema()),
+            new BucketerMetrics(new SimpleMeterRegistry()),
+            Instant.now(),
+            BucketTopologyTest.SETTINGS,
+            PUBLISHED);
     final TopologyTopics topics = TopologyTopics.of(driver);
     final TestInputTopic<byte[], byte[]> input = topics.input();
     // 10:00 to about 12:57:30 at about 1 Hz: hours 10 and 11 close, hour 12 and its last minute
@@ -136,7 +148,7 @@ class LiveSeriesQueriesTest {
         new SeriesQueries(
             new StoredBuckets(
                 client.getDatabase("iot"), "buckets_", List.of(MINUTE, HOUR), TIMEOUT));
-    live = new StateStoreWindows(LiveSeriesQueriesTest::store, MINUTE);
+    live = new StateStoreWindows(LiveSeriesQueriesTest::store, MINUTE, PUBLISHED.of(0));
   }
 
   @SuppressWarnings("unchecked")

@@ -5,6 +5,7 @@ import io.bucketer.ingest.InputDecoder;
 import io.bucketer.metrics.BucketerMetrics;
 import io.bucketer.topics.BucketerTopics;
 import io.bucketer.topics.TypedTopic;
+import io.bucketer.windows.PublishedWindows;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Properties;
@@ -42,12 +43,23 @@ record TopologyTopics(
       final BucketerMetrics metrics,
       final Instant now,
       final BucketTopology.Settings settings) {
+    return driver(stateDir, decoders, metrics, now, settings, new PublishedWindows.Directory());
+  }
+
+  /** As above, the aggregator's windows in memory published in {@code publishedWindows}. */
+  static TopologyTestDriver driver(
+      final Path stateDir,
+      final Supplier<? extends InputDecoder> decoders,
+      final BucketerMetrics metrics,
+      final Instant now,
+      final BucketTopology.Settings settings,
+      final PublishedWindows.Directory publishedWindows) {
     final Properties properties = new Properties();
     properties.put(StreamsConfig.APPLICATION_ID_CONFIG, "bucketer-test");
     properties.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
     properties.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
     return new TopologyTestDriver(
-        BucketTopology.build(settings, decoders, metrics), properties, now);
+        BucketTopology.build(settings, decoders, metrics, publishedWindows), properties, now);
   }
 
   /** The input, buckets and dead-letter topics of {@code driver}. */

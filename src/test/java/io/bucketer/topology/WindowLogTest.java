@@ -6,7 +6,9 @@ import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.Measurement;
 import io.bucketer.buckets.SeriesKey;
 import io.bucketer.metrics.BucketerMetrics;
+import io.bucketer.windows.WindowCacheBudget;
 import io.bucketer.windows.WindowState;
+import io.bucketer.windows.WriteBehindWindows;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -118,6 +120,54 @@ class WindowLogTest {
     assertThat(elsewhere.local()).isEqualTo(first.local());
     assertThat(first.local().get("1m")).hasSize(2);
     assertThat(first.local().get("sealed")).hasSize(1);
+  }
+
+  /**
+   * At live traffic the window cache logs each open window's change at every commit and keeps the
+   * window in its local store only when it closes, or when the task closes: the local windows are
+   * then what the log says, and what a rebuild elsewhere makes of it.
+   */
+  @Test
+  void shouldKeepTheWindowsTheCacheHoldsAsTheLogHasThemWhenTheTaskCloses() {
+    final Instance here = new Instance(store("log"));
+    final TaskWindowStore store = here.open();
+    final WriteBehindWindows cache =
+        new WriteBehindWindows(store, MINUTE, new WindowCacheBudget(1L << 20));
+    final long minute = HOUR_START;
+    WindowState a = WindowState.openWith(new Measurement(minute + 1_000, 20.5), 60);
+    WindowState b = WindowState.openWith(new Measurement(minute + 1_500, 40), null);
+    cache.put(SENSOR_A, MINUTE, minute, a);
+    cache.put(SENSOR_B, MINUTE, minute, b);
+    cache.writeChanges();
+    store.flushLog(NOW);
+    for (int second = 2; second < 30; second++) {
+      a = a.withReading(new Measurement(minute + second * 1_000L, 20 + second / 4.0), 60);
+      b = b.withReading(new Measurement(minute + second * 1_000L + 500, 40 - second), null);
+      cache.put(SENSOR_A, MINUTE, minute, a);
+      cache.put(SENSOR_B, MINUTE, minute, b);
+      cache.writeChanges();
+      store.flushLog(NOW);
+    }
+    // b closes and rolls into its hour: kept at once, and gone from memory
+    cache.put(SENSOR_B, MINUTE, minute, b.close());
+    cache.put(SENSOR_B, HOUR, HOUR_START, WindowState.open(b.stats()));
+    cache.writeChanges();
+    store.flushLog(NOW);
+    assertThat(here.windows.get(MINUTE).get(StoreKeys.of(SENSOR_A, minute))).isNull();
+    assertThat(here.windows.get(MINUTE).get(StoreKeys.of(SENSOR_B, minute)))
+        .isEqualTo(WindowStateCodec.encode(b.close()));
+    // a reading the next commit would have logged: the task closes first, so it never was
+    cache.put(SENSOR_A, MINUTE, minute, a.withReading(new Measurement(minute + 31_000, 1), 60));
+
+    cache.keepAll();
+
+    assertThat(here.windows.get(MINUTE).get(StoreKeys.of(SENSOR_A, minute)))
+        .isEqualTo(WindowStateCodec.encode(a));
+    final Instance elsewhere = new Instance(here.log);
+    elsewhere.open();
+    assertThat(elsewhere.local()).isEqualTo(here.local());
+    assertThat(here.local().get("1m")).hasSize(2);
+    assertThat(here.local().get("1h")).hasSize(1);
   }
 
   @Test

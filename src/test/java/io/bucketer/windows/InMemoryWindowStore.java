@@ -26,6 +26,55 @@ final class InMemoryWindowStore implements WindowStore {
   int ranges;
   int sealedRunReads;
 
+  /**
+   * Whether {@link #logChange} only logs, as the task's store does, and {@link #keep} writes: else
+   * both write, as a store without a log.
+   */
+  private final boolean defersKeeps;
+
+  /** Changes logged, with the deferring store: the log, counted. */
+  int logged;
+
+  /** Deletions of windows the store held. */
+  int windowsDeleted;
+
+  InMemoryWindowStore() {
+    this(false);
+  }
+
+  /**
+   * @param defersKeeps whether {@link #logChange} only logs, as the task's store does, and {@link
+   *     #keep} writes
+   */
+  InMemoryWindowStore(final boolean defersKeeps) {
+    this.defersKeeps = defersKeeps;
+  }
+
+  @Override
+  public void logChange(
+      final SeriesKey series,
+      final Granularity granularity,
+      final long start,
+      final WindowState before,
+      final WindowState state) {
+    if (defersKeeps) {
+      logged++;
+    } else {
+      put(series, granularity, start, state);
+    }
+  }
+
+  @Override
+  public void keep(
+      final SeriesKey series,
+      final Granularity granularity,
+      final long start,
+      final WindowState state) {
+    if (defersKeeps) {
+      put(series, granularity, start, state);
+    }
+  }
+
   private NavigableMap<Long, WindowState> of(final SeriesKey series, final Granularity g) {
     return windows
         .computeIfAbsent(series, s -> new HashMap<>())
@@ -88,7 +137,9 @@ final class InMemoryWindowStore implements WindowStore {
       deletionsFromTheStart++;
     }
     if (from <= upTo) {
-      of(series, granularity).subMap(from, true, upTo, true).clear();
+      final Map<Long, WindowState> doomed = of(series, granularity).subMap(from, true, upTo, true);
+      windowsDeleted += doomed.size();
+      doomed.clear();
     }
   }
 

@@ -173,6 +173,108 @@ class WriteBehindWindowsTest {
   }
 
   /**
+   * Live, a commit brings a reading of each series: each window's change is logged at every commit,
+   * and the window written where reads by key find it only when it closes.
+   */
+  @Test
+  void shouldLogAChangedWindowAtEachCommitAndKeepItInTheStoreOnlyWhenItCloses() {
+    final InMemoryWindowStore logging = new InMemoryWindowStore(true);
+    final WriteBehindWindows live = new WriteBehindWindows(logging, MINUTE, budget);
+    for (int readings = 1; readings <= 30; readings++) {
+      live.put(SERIES, MINUTE, TEN, minuteWith(readings));
+      live.writeChanges();
+    }
+
+    assertThat(logging.logged).isEqualTo(30);
+    assertThat(logging.puts).isZero();
+    assertThat(logging.get(SERIES, MINUTE, TEN)).isNull();
+
+    live.put(SERIES, MINUTE, TEN, minuteWith(31).close());
+    live.writeChanges();
+
+    assertThat(logging.logged).isEqualTo(31);
+    assertThat(logging.puts).isEqualTo(1);
+    assertThat(logging.get(SERIES, MINUTE, TEN).closed()).isTrue();
+  }
+
+  /**
+   * Queries on other threads read the windows a commit logged, from memory until the store keeps
+   * them: never a change the commit did not log, never a gap when a window moves to the store.
+   */
+  @Test
+  void shouldPublishTheWindowsEachCommitLoggedUntilTheStoreKeepsThem() {
+    final InMemoryWindowStore logging = new InMemoryWindowStore(true);
+    final WriteBehindWindows live = new WriteBehindWindows(logging, MINUTE, budget);
+    final WindowReader queried = live.published().over(logging);
+    live.put(SERIES, MINUTE, TEN, minuteWith(3));
+    assertThat(queried.get(SERIES, MINUTE, TEN)).isNull(); // not logged yet
+
+    live.writeChanges();
+    live.put(SERIES, MINUTE, TEN, minuteWith(4)); // after the commit: not published
+
+    assertThat(queried.get(SERIES, MINUTE, TEN).stats().count()).isEqualTo(3);
+    assertThat(queried.range(SERIES, MINUTE, TEN - 60_000, TEN + 60_000))
+        .extracting(window -> window.state().stats().count())
+        .containsExactly(3L);
+    assertThat(queried.latestStart(SERIES, MINUTE)).hasValue(TEN);
+    assertThat(queried.get(OTHER, MINUTE, TEN)).isNull();
+
+    live.put(SERIES, MINUTE, TEN, minuteWith(5).close());
+    live.writeChanges();
+
+    assertThat(queried.get(SERIES, MINUTE, TEN).stats().count()).isEqualTo(5); // from the store
+    assertThat(live.published().over(new InMemoryWindowStore()).get(SERIES, MINUTE, TEN))
+        .isNull(); // no longer published
+  }
+
+  @Test
+  void shouldKeepEveryCachedWindowAsItsLogHasItWhenAskedToKeepAll() {
+    final InMemoryWindowStore logging = new InMemoryWindowStore(true);
+    final WriteBehindWindows live = new WriteBehindWindows(logging, MINUTE, budget);
+    live.put(SERIES, MINUTE, TEN, minuteWith(3));
+    live.put(OTHER, MINUTE, TEN, minuteWith(2));
+    live.writeChanges();
+    live.put(SERIES, MINUTE, TEN, minuteWith(4)); // never logged: the task closes first
+    live.put(OTHER, MINUTE, TEN + 60_000, minuteWith(1)); // never logged either
+
+    live.keepAll();
+
+    assertThat(logging.get(SERIES, MINUTE, TEN).stats().count()).isEqualTo(3);
+    assertThat(logging.get(OTHER, MINUTE, TEN).stats().count()).isEqualTo(2);
+    assertThat(logging.get(OTHER, MINUTE, TEN + 60_000)).isNull();
+    assertThat(logging.puts).isEqualTo(2);
+  }
+
+  /** The store logs a deletion of what it holds: a logged window is kept first, then deleted. */
+  @Test
+  void shouldHandAWindowItLoggedToTheStoreBeforeDeletingIt() {
+    final InMemoryWindowStore logging = new InMemoryWindowStore(true);
+    final WriteBehindWindows live = new WriteBehindWindows(logging, MINUTE, budget);
+    live.put(SERIES, MINUTE, TEN, minuteWith(3));
+    live.writeChanges();
+    live.put(SERIES, MINUTE, TEN + 60_000, minuteWith(1)); // not logged: nothing to delete
+
+    live.deleteBetween(SERIES, MINUTE, Long.MIN_VALUE, TEN + 60_000);
+
+    assertThat(logging.puts).isEqualTo(1);
+    assertThat(logging.windowsDeleted).isEqualTo(1);
+    assertThat(live.published().over(logging).range(SERIES, MINUTE, 0, Long.MAX_VALUE)).isEmpty();
+    assertThat(live.get(SERIES, MINUTE, TEN + 60_000)).isNull();
+  }
+
+  @Test
+  void shouldWithdrawWhatItPublishedOnDiscard() {
+    final InMemoryWindowStore logging = new InMemoryWindowStore(true);
+    final WriteBehindWindows live = new WriteBehindWindows(logging, MINUTE, budget);
+    live.put(SERIES, MINUTE, TEN, minuteWith(3));
+    live.writeChanges();
+
+    live.discard();
+
+    assertThat(live.published().over(logging).get(SERIES, MINUTE, TEN)).isNull();
+  }
+
+  /**
    * The lifecycle over the cache emits what it emits over the store alone, whatever the budget and
    * however often changes are written: readings out of order, late ones, several series, windows
    * sealing runs, quiet series closed by the wall clock.
