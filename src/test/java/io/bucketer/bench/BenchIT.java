@@ -294,18 +294,20 @@ class BenchIT {
     assertThat(rows.get(0).perReading().records()).isPositive();
     assertThat(rows.get(0).perReading().bytes()).as("bytes from the broker's meters").isPositive();
     // the processor's CPU split by stage, from a recording of its own JVM: the lines add up to the
-    // process's CPU, and the aggregate and the decode were seen
+    // process's CPU, every stage has its line, and the aggregate was seen. Not the decode: about
+    // 2 % of the processor's CPU, it may take no 10 ms sample in a stretch this short (it took
+    // none in one full verify of 2026-12-02)
     final ProcessorStages.Breakdown stages = rows.get(0).stages();
     assertThat(stages.samples()).isPositive();
     assertThat(sum(stages.lines())).isCloseTo(stages.total(), within(1e-6));
     assertThat(stages.total()).isPositive();
     assertThat(stages.lines())
-        .filteredOn(
-            line ->
-                line.name().equals(StageClassifier.Stage.AGGREGATE.label())
-                    || line.name().equals(StageClassifier.Stage.DECODE.label()))
-        .hasSize(2)
-        .allSatisfy(line -> assertThat(line.millisPerThousand()).isPositive());
+        .extracting(StageBreakdown.Line::name)
+        .contains(StageClassifier.Stage.DECODE.label(), StageClassifier.Stage.AGGREGATE.label());
+    assertThat(stages.lines())
+        .filteredOn(line -> line.name().equals(StageClassifier.Stage.AGGREGATE.label()))
+        .singleElement()
+        .satisfies(line -> assertThat(line.millisPerThousand()).isPositive());
     // the same fleet through the peers, each in its own JVM: each processed some of it, wrote to
     // its repartition topic at least, and had its CPU split by stage (a stretch this short says
     // nothing of their rates: their JVMs start with the fleet)

@@ -207,51 +207,20 @@ class BucketAggregatorTest {
   @Test
   void shouldLogAnOpenWindowBeforeEachCommitAndKeepItInItsStoreOnlyWhenTheTaskCloses() {
     process(TEN + 5_000, 1.0, 111);
-    final double gets =
-        Meters.count(
-            metrics.registry(),
-            BucketerMetrics.STATE_OPERATIONS,
-            "operation",
-            StateOperation.GET.tag());
-    final double puts =
-        Meters.count(
-            metrics.registry(),
-            BucketerMetrics.STATE_OPERATIONS,
-            "operation",
-            StateOperation.PUT.tag());
+    final double gets = stateOperations(StateOperation.GET);
+    final double puts = stateOperations(StateOperation.PUT);
 
     process(TEN + 6_000, 2.0, 112);
     process(TEN + 7_000, 3.0, 113);
-    assertThat(
-            Meters.count(
-                    metrics.registry(),
-                    BucketerMetrics.STATE_OPERATIONS,
-                    "operation",
-                    StateOperation.GET.tag())
-                - gets)
-        .isZero();
-    assertThat(
-            Meters.count(
-                    metrics.registry(),
-                    BucketerMetrics.STATE_OPERATIONS,
-                    "operation",
-                    StateOperation.PUT.tag())
-                - puts)
-        .isZero();
+    assertThat(stateOperations(StateOperation.GET) - gets).isZero();
+    assertThat(stateOperations(StateOperation.PUT) - puts).isZero();
     assertThat(windowStores.get(0).get(MINUTE_KEY)).isNull();
 
     windowLog.flushCache(); // what a task does on every store before it commits
 
     // logged, and published for the queries, but not written to the local store while open
     assertThat(windowLog.approximateNumEntries()).isPositive();
-    assertThat(
-            Meters.count(
-                    metrics.registry(),
-                    BucketerMetrics.STATE_OPERATIONS,
-                    "operation",
-                    StateOperation.PUT.tag())
-                - puts)
-        .isZero();
+    assertThat(stateOperations(StateOperation.PUT) - puts).isZero();
     assertThat(windowStores.get(0).get(MINUTE_KEY)).isNull();
     final WindowReader queried = publishedWindows.of(0).over(NOTHING_STORED);
     assertThat(
@@ -265,14 +234,7 @@ class BucketAggregatorTest {
     aggregator.close();
 
     // the open minute as the log has it; the hour takes the minute's summary when it closes
-    assertThat(
-            Meters.count(
-                    metrics.registry(),
-                    BucketerMetrics.STATE_OPERATIONS,
-                    "operation",
-                    StateOperation.PUT.tag())
-                - puts)
-        .isEqualTo(1);
+    assertThat(stateOperations(StateOperation.PUT) - puts).isEqualTo(1);
     assertThat(storedMinute().stats().count()).isEqualTo(3);
     assertThat(publishedWindows.of(0)).isNull();
   }
@@ -285,6 +247,12 @@ class BucketAggregatorTest {
     aggregator.close();
 
     assertThat(windowCache.heldBytes()).isZero();
+  }
+
+  /** The state operations of {@code kind} counted so far. */
+  private double stateOperations(final StateOperation kind) {
+    return Meters.count(
+        metrics.registry(), BucketerMetrics.STATE_OPERATIONS, "operation", kind.tag());
   }
 
   /** The series' first minute as its store holds it. */
