@@ -324,9 +324,8 @@ public final class WriteBehindWindows implements WindowStore {
         if (window.granularity.equals(granularity)
             && window.start >= from
             && window.start <= upTo) {
-          keep(
-              series,
-              window); // so that the store deletes, and logs the deletion of, what it logged
+          // kept first, so that the store deletes what it logged, and logs the deletion
+          keep(series, window);
           release(window);
           windows.remove();
         }
