@@ -34,7 +34,8 @@ import java.util.regex.Pattern;
  *         <li>repartition: the topology's {@code ReadingBatcher} (it forwards only into the
  *             repartition's sink node, so that node's sends are its), {@code PartitionBatches},
  *             {@code PartitionBatch}, {@code SeriesPartitioner}, {@code CommitTimeForwarder}, the
- *             repartition topic's serdes, and {@code SeriesUnbatcher} after it;
+ *             repartition topic's serdes (the aggregator walks a batch's series itself, so its work
+ *             under {@code PartitionBatch.forEachSeries} is the aggregate's);
  *         <li>the peers' code in their own JVMs: their decode's forwarding ({@code
  *             ReadingsBySeries}) is repartition; Kafka Streams' {@code KStreamWindowAggregate} and
  *             the windowed aggregate's statistics and serde are aggregate;
@@ -129,7 +130,6 @@ final class StageClassifier {
           Map.entry("io.bucketer.topology.PartitionBatch", Stage.REPARTITION),
           Map.entry("io.bucketer.topology.PartitionBatchSerde", Stage.REPARTITION),
           Map.entry("io.bucketer.topology.SeriesPartitioner", Stage.REPARTITION),
-          Map.entry("io.bucketer.topology.SeriesUnbatcher", Stage.REPARTITION),
           Map.entry("io.bucketer.topology.CommitTimeForwarder", Stage.REPARTITION),
           Map.entry("io.bucketer.topology.ReadingBatchSerde", Stage.REPARTITION),
           Map.entry("io.bucketer.topology.ReadingBatch", Stage.REPARTITION),

@@ -21,12 +21,13 @@ import org.apache.kafka.streams.processor.api.Record;
 
 /**
  * Hosts a {@link WindowLifecycle} in a Kafka Streams task: gives it the task's stores, hands it
- * each reading of each record (one, or a series' batch from the repartition) and the wall clock,
- * forwards the buckets it closes to the buckets topic and the readings it finds too late to the
- * dead-letter topic, and counts both. The lifecycle itself is plain Java.
+ * each reading of each record (a series' batch, or from the repartition the batches of every series
+ * one upstream task sent to this partition in a commit) and the wall clock, forwards the buckets it
+ * closes to the buckets topic and the readings it finds too late to the dead-letter topic, and
+ * counts both. The lifecycle itself is plain Java.
  */
 final class BucketAggregator
-    implements Processor<SeriesKey, ReadingBatch, String, AggregatorOutput> {
+    implements Processor<SeriesKey, AggregatorInput, String, AggregatorOutput> {
 
   private final WindowLifecycle.Settings settings;
   private final WindowCacheBudget windowCache;
@@ -82,10 +83,19 @@ final class BucketAggregator
   }
 
   @Override
-  public void process(final Record<SeriesKey, ReadingBatch> record) {
-    final SeriesKey series = record.key();
-    final ReadingBatch readings = record.value();
+  public void process(final Record<SeriesKey, AggregatorInput> record) {
     final long wallClock = context.currentSystemTimeMs();
+    record
+        .value()
+        .forEachSeries(
+            record.key(), (series, readings) -> accept(record, series, readings, wallClock));
+  }
+
+  private void accept(
+      final Record<SeriesKey, AggregatorInput> record,
+      final SeriesKey series,
+      final ReadingBatch readings,
+      final long wallClock) {
     for (int i = 0; i < readings.size(); i++) {
       final long timestamp = readings.timestamp(i);
       final WindowLifecycle.Outcome outcome =

@@ -208,7 +208,7 @@ public final class BucketTopology {
             deadLetters.name(),
             StreamsTopics.produced(deadLetters).withName(TopologyNames.sink(deadLetters.name())));
 
-    final KStream<SeriesKey, ReadingBatch> bySeries;
+    final KStream<SeriesKey, ?> bySeries;
     if (settings.partitioning() instanceof InputPartitioning.BySeries repartitioned) {
       @SuppressWarnings("unchecked") // the decoder forwards only readings to the batcher
       final KStream<SeriesKey, Reading> readings =
@@ -225,18 +225,19 @@ public final class BucketTopology {
                       .withKeySerde(new SeriesKeySerde())
                       .withValueSerde(new PartitionBatchSerde())
                       .withNumberOfPartitions(repartitioned.seriesPartitions())
-                      .withStreamPartitioner(SeriesPartitioner.INSTANCE))
-              .process(SeriesUnbatcher::new, Named.as(TopologyNames.UNBATCH));
+                      .withStreamPartitioner(SeriesPartitioner.INSTANCE));
     } else {
       // Keyed by sensor: the decoder let through only readings on their sensor's partition, each
       // as a ReadingBatch of one.
-      @SuppressWarnings("unchecked")
-      final KStream<SeriesKey, ReadingBatch> readings =
-          (KStream<SeriesKey, ReadingBatch>) (KStream<SeriesKey, ?>) decoded;
-      bySeries = readings;
+      bySeries = decoded;
     }
+    // Either way the aggregator's input: repartition records (PartitionBatch) or single readings
+    // (ReadingBatch), both AggregatorInput.
+    @SuppressWarnings("unchecked")
+    final KStream<SeriesKey, AggregatorInput> aggregatorInput =
+        (KStream<SeriesKey, AggregatorInput>) bySeries;
     final Map<String, KStream<String, AggregatorOutput>> aggregated =
-        bySeries
+        aggregatorInput
             .process(
                 () -> new BucketAggregator(settings, windowCache, publishedWindows, metrics),
                 Named.as(TopologyNames.AGGREGATE),

@@ -16,7 +16,7 @@ import java.util.function.BiConsumer;
  * back, it is a batch of that one series with the series unknown here ({@link #ofKeyedSeries}),
  * which the reader takes from the key.
  */
-final class PartitionBatch {
+final class PartitionBatch implements AggregatorInput {
 
   /** A new series batch's room: a few readings; a batch doubles as it fills. */
   private static final int INITIAL_CAPACITY = 4;
@@ -101,6 +101,14 @@ final class PartitionBatch {
   /** The latest of its readings' times: its record's timestamp. */
   long latestTimestamp() {
     return latestTimestamp;
+  }
+
+  @Override
+  public void forEachSeries(
+      final SeriesKey recordKey, final BiConsumer<SeriesKey, ReadingBatch> each) {
+    for (final SeriesReadings one : series) {
+      each.accept(one.key() == null ? recordKey : one.key(), one.readings());
+    }
   }
 
   /** One of its series, for the record's key; null when it holds none. */

@@ -4,6 +4,7 @@ import io.bucketer.avro.Reading;
 import io.bucketer.buckets.SeriesKey;
 import java.time.Instant;
 import java.util.Arrays;
+import java.util.function.BiConsumer;
 
 /**
  * Readings of one series, in the order they arrived, that the aggregator takes in one record: the
@@ -14,7 +15,7 @@ import java.util.Arrays;
  *
  * <p>Filled by one thread and then handed on whole: {@link #add} is for whoever builds it.
  */
-final class ReadingBatch {
+final class ReadingBatch implements AggregatorInput {
 
   /** Stands for a reading without a UTC offset: real offsets are within a day either way. */
   private static final int NO_OFFSET = Integer.MIN_VALUE;
@@ -54,6 +55,13 @@ final class ReadingBatch {
     values[size] = value;
     utcOffsets[size] = utcOffsetMinutes == null ? NO_OFFSET : utcOffsetMinutes;
     size++;
+  }
+
+  /** The record's series: a batch never names its own. */
+  @Override
+  public void forEachSeries(
+      final SeriesKey recordKey, final BiConsumer<SeriesKey, ReadingBatch> each) {
+    each.accept(recordKey, this);
   }
 
   int size() {

@@ -17,9 +17,6 @@ public final class TopologyNames {
   /** Gathers the readings bound for each repartition partition into one record per commit. */
   public static final String BATCH = "batch-readings-by-series";
 
-  /** Hands the aggregator each series' readings of a repartition record. */
-  public static final String UNBATCH = "unbatch-readings-by-series";
-
   /**
    * A store that holds nothing: the batcher's hook, which forwards its batches just before each
    * commit. In memory and without a changelog.

@@ -124,7 +124,7 @@ class BucketAggregatorTest {
 
   private void process(final long timestamp, final double value, final long recordTimestamp) {
     aggregator.process(
-        new Record<SeriesKey, ReadingBatch>(
+        new Record<SeriesKey, AggregatorInput>(
             SERIES,
             ReadingBatch.of(
                 Reading.newBuilder()
@@ -145,7 +145,7 @@ class BucketAggregatorTest {
     batch.add(TEN - 2 * 86_400_000L + 1, 4.0, null);
     context.setCurrentSystemTimeMs(TEN + 99_000);
 
-    aggregator.process(new Record<SeriesKey, ReadingBatch>(SERIES, batch, TEN + 70_000));
+    aggregator.process(new Record<SeriesKey, AggregatorInput>(SERIES, batch, TEN + 70_000));
 
     final List<? extends Record<? extends String, ? extends AggregatorOutput>> forwarded =
         context.forwarded().stream().map(CapturedForward::record).toList();
@@ -166,6 +166,34 @@ class BucketAggregatorTest {
     }
     assertThat(Meters.count(metrics.registry(), BucketerMetrics.READINGS, "outcome", "too-late"))
         .isEqualTo(2);
+  }
+
+  @Test
+  void shouldTakeEverySeriesOfARepartitionRecordWithTheRecordsKeyForAnUnnamedOne() {
+    final SeriesKey other = new SeriesKey("s2", "temperature");
+    final PartitionBatch batch = new PartitionBatch(0, 6, 2);
+    batch.add(batch.startSeries(other), TEN + 5_000, 10.0, null);
+    final ReadingBatch otherReadings = batch.startSeries(SERIES);
+    batch.add(otherReadings, TEN + 6_000, 1.0, null);
+    batch.add(otherReadings, TEN + 70_000, 2.0, null); // closes SERIES' [10:00, 10:01)
+    final ReadingBatch earlierFormat = new ReadingBatch(1);
+    earlierFormat.add(TEN + 7_000, 20.0, null);
+    batch.put(null, earlierFormat); // the record's key's series, as a record of an earlier format
+
+    aggregator.process(new Record<SeriesKey, AggregatorInput>(other, batch, TEN + 70_000));
+
+    assertThat(context.forwarded()).hasSize(1);
+    final ClosedBucket closed =
+        ((AggregatorOutput.Closed) context.forwarded().get(0).record().value()).bucket();
+    assertThat(closed.series()).isEqualTo(SERIES);
+    assertThat(closed.stats().count()).isEqualTo(1);
+    windowLog.flushCache();
+    final WindowReader queried = publishedWindows.of(0).over(NOTHING_STORED);
+    final Granularity minute = BucketTopologyTest.SETTINGS.granularities().get(0);
+    assertThat(queried.get(other, minute, TEN).stats().count()).isEqualTo(2);
+    assertThat(queried.get(other, minute, TEN).stats().sum()).isEqualTo(30.0);
+    assertThat(Meters.count(metrics.registry(), BucketerMetrics.READINGS, "outcome", "on-time"))
+        .isEqualTo(4);
   }
 
   @Test
