@@ -292,11 +292,11 @@ public final class BucketerApp implements AutoCloseable {
     streams.setStateListener(
         partitioning instanceof InputPartitioning.BySeries
             ? new PurgePermission(
-                localState.recordOwnerWhenRunning(),
+                localState.recordOwnerWhenRunning(kafkaFailures::describe),
                 TopologyNames.readingsBySeriesTopic(config.applicationId()),
                 notAuthorised,
                 fatal)
-            : localState.recordOwnerWhenRunning());
+            : localState.recordOwnerWhenRunning(kafkaFailures::describe));
     // The Kafka clients' own metrics (consumer lag, commit rates, ...) next to bucketer's.
     final KafkaStreamsMetrics streamsMetrics = new KafkaStreamsMetrics(streams);
     streamsMetrics.bindTo(meters);

@@ -127,6 +127,23 @@ public final class KafkaFailures {
     return line(firstLine(cause));
   }
 
+  /**
+   * The one line for any failure: {@link #classify}'s, else the first line of the innermost cause,
+   * which holds Kafka's own words where the wrappers around it hold only class names.
+   */
+  public String describe(final Throwable error) {
+    return classify(error).map(Failure::line).orElseGet(() -> unclassified(innermost(error)));
+  }
+
+  private static Throwable innermost(final Throwable error) {
+    Throwable cause = error;
+    // bounded, as find is
+    for (int depth = 0; cause.getCause() != null && depth < MAX_DEPTH; depth++) {
+      cause = cause.getCause();
+    }
+    return cause;
+  }
+
   private Failure failure(final Cause cause, final String detail) {
     return new Failure(cause, line(detail));
   }

@@ -17,6 +17,7 @@ import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
@@ -145,20 +146,26 @@ public final class LocalStateGuard {
   /**
    * A state listener that records the cluster and topics as the owner of the local state the first
    * time Kafka Streams is {@code RUNNING}, on a thread of its own so the stream thread that reports
-   * the change does not wait for the cluster. A failed attempt is logged and tried again at the
-   * next {@code RUNNING}.
+   * the change does not wait for the cluster. A failed attempt is logged in one line and tried
+   * again at the next {@code RUNNING}.
+   *
+   * @param describeFailure the line that says why the cluster could not be read (unreachable, a
+   *     login refused, ...): no stack trace, since the application reports a refusal itself and
+   *     ends, and a trace here would repeat it with the exception's class names
    */
-  public KafkaStreams.StateListener recordOwnerWhenRunning() {
+  public KafkaStreams.StateListener recordOwnerWhenRunning(
+      final Function<Throwable, String> describeFailure) {
     return (now, before) -> {
       if (now == KafkaStreams.State.RUNNING && recording.compareAndSet(false, true)) {
-        final Thread thread = new Thread(this::recordOwnerOrRetryLater, "bucketer-state-owner");
+        final Thread thread =
+            new Thread(() -> recordOwnerOrRetryLater(describeFailure), "bucketer-state-owner");
         thread.setDaemon(true);
         thread.start();
       }
     };
   }
 
-  private void recordOwnerOrRetryLater() {
+  private void recordOwnerOrRetryLater(final Function<Throwable, String> describeFailure) {
     try {
       final StateOwner owner = recordOwner();
       LOG.info(
@@ -166,7 +173,9 @@ public final class LocalStateGuard {
           owner.clusterId(),
           owner.topicIds().keySet());
     } catch (RuntimeException e) {
-      LOG.warn("could not record the owner of the local state; will try again", e);
+      LOG.warn(
+          "could not record the owner of the local state; will try again: {}",
+          describeFailure.apply(e));
       recording.set(false);
     }
   }

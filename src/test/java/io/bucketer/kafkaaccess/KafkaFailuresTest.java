@@ -188,4 +188,24 @@ class KafkaFailuresTest {
         .isEmpty();
     assertThat(failures.classify(new IllegalStateException("a bug"))).isEmpty();
   }
+
+  @Test
+  void shouldDescribeAnyFailureInOneLineWithoutTheWrappersClassNames() {
+    final Exception refused =
+        new IllegalStateException(
+            "cannot read the cluster's topics",
+            new ExecutionException(new SaslAuthenticationException("invalid credentials")));
+    final Exception unknown =
+        new IllegalStateException(
+            "cannot read the cluster's topics: " + new ExecutionException(null),
+            new ExecutionException(new UnknownTopicOrPartitionException("no such topic")));
+
+    assertThat(failures.describe(refused))
+        .isEqualTo(
+            "kafka at kafka-1:9093,kafka-2:9093: authentication failed: SCRAM-SHA-512 as user"
+                + " 'bucketer'");
+    assertThat(failures.describe(unknown))
+        .isEqualTo("kafka at kafka-1:9093,kafka-2:9093: no such topic")
+        .doesNotContain("Exception");
+  }
 }

@@ -1,11 +1,18 @@
 package io.bucketer.state;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
+import ch.qos.logback.classic.Level;
 import io.bucketer.state.StateOwnership.Wipe;
+import io.bucketer.testing.CapturedLog;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.streams.KafkaStreams;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -98,5 +105,34 @@ class LocalStateGuardTest {
     guard().forgetOwner();
 
     assertThat(guard().markerFile()).doesNotExist();
+  }
+
+  @Test
+  void shouldLogAFailedRecordingInTheDescribersOneLineWithoutATrace() {
+    // an empty bootstrap address fails the admin client at once, as a refused login would later
+    final LocalStateGuard unreadable =
+        new LocalStateGuard(
+            stateDir, APPLICATION_ID, "iot.readings", Map.of("bootstrap.servers", ""));
+    final AtomicReference<Throwable> described = new AtomicReference<>();
+
+    try (CapturedLog log = CapturedLog.of(Level.WARN, "io.bucketer.state")) {
+      unreadable
+          .recordOwnerWhenRunning(
+              failure -> {
+                described.set(failure);
+                return "kafka at nowhere: the describer's line";
+              })
+          .onChange(KafkaStreams.State.RUNNING, KafkaStreams.State.REBALANCING);
+
+      await("the failed recording logged")
+          .atMost(Duration.ofSeconds(30))
+          .until(() -> log.text().contains("the describer's line"));
+      assertThat(log.text())
+          .isEqualTo(
+              "could not record the owner of the local state; will try again:"
+                  + " kafka at nowhere: the describer's line");
+    }
+    assertThat(described.get()).isInstanceOf(KafkaException.class);
+    assertThat(unreadable.markerFile()).doesNotExist();
   }
 }
