@@ -12,6 +12,26 @@ public record SeriesKey(String sensorId, String metric) {
     Objects.requireNonNull(sensorId, "sensorId");
   }
 
+  /**
+   * Written out rather than left to the record's generated equals, which goes through method
+   * handles: every reading looks its series up in several hash maps, and the generated form showed
+   * as 15 % of the stream thread in a live profile (20,000 sensors) where the JIT had not inlined
+   * it.
+   */
+  @Override
+  public boolean equals(final Object other) {
+    return this == other
+        || other instanceof SeriesKey that
+            && sensorId.equals(that.sensorId)
+            && Objects.equals(metric, that.metric);
+  }
+
+  /** As the record's generated form would, written out for the reason {@link #equals} gives. */
+  @Override
+  public int hashCode() {
+    return 31 * sensorId.hashCode() + Objects.hashCode(metric);
+  }
+
   @Override
   public String toString() {
     return metric == null ? sensorId : sensorId + "/" + metric;
