@@ -53,7 +53,7 @@ final class PartitionBatchSerde implements Serde<PartitionBatch> {
         (series, readings) -> {
           length[0] += SeriesKeySerde.encodedLength(series) + 4;
           for (int i = 0; i < readings.size(); i++) {
-            length[0] += ReadingSerde.readingBytes(readings.utcOffsetMinutes(i));
+            length[0] += ReadingSerde.readingBytes(readings, i);
           }
         });
     final ByteBuffer buffer =
@@ -66,8 +66,7 @@ final class PartitionBatchSerde implements Serde<PartitionBatch> {
           SeriesKeySerde.write(series, buffer);
           buffer.putInt(readings.size());
           for (int i = 0; i < readings.size(); i++) {
-            ReadingSerde.putReading(
-                buffer, readings.timestamp(i), readings.value(i), readings.utcOffsetMinutes(i));
+            ReadingSerde.putReading(buffer, readings, i);
           }
         });
     return buffer.array();

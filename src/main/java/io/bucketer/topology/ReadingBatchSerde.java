@@ -46,12 +46,11 @@ final class ReadingBatchSerde implements Serde<ReadingBatch> {
     final int size = readings.size();
     int length = 1 + 4;
     for (int i = 0; i < size; i++) {
-      length += ReadingSerde.readingBytes(readings.utcOffsetMinutes(i));
+      length += ReadingSerde.readingBytes(readings, i);
     }
     final ByteBuffer buffer = ByteBuffer.allocate(length).put(BATCH_FORMAT).putInt(size);
     for (int i = 0; i < size; i++) {
-      ReadingSerde.putReading(
-          buffer, readings.timestamp(i), readings.value(i), readings.utcOffsetMinutes(i));
+      ReadingSerde.putReading(buffer, readings, i);
     }
     return buffer.array();
   }

@@ -79,12 +79,36 @@ public final class ReadingSerde implements Serde<Reading> {
     }
   }
 
+  /** The bytes reading {@code index} of {@code readings} takes in format 3's layout. */
+  static int readingBytes(final ReadingBatch readings, final int index) {
+    return 8 + 8 + 1 + (readings.hasUtcOffset(index) ? 4 : 0);
+  }
+
+  /**
+   * Writes reading {@code index} of {@code readings} in format 3's layout: as {@link #putReading},
+   * without boxing its offset.
+   */
+  static void putReading(final ByteBuffer buffer, final ReadingBatch readings, final int index) {
+    final boolean hasOffset = readings.hasUtcOffset(index);
+    buffer
+        .putLong(readings.timestamp(index))
+        .putDouble(readings.value(index))
+        .put(hasOffset ? HAS_UTC_OFFSET : 0);
+    if (hasOffset) {
+      buffer.putInt(readings.utcOffsetMinutesAt(index));
+    }
+  }
+
   /** Reads one reading of format 3's layout into {@code into}. */
   static void readReading(final ByteBuffer buffer, final ReadingBatch into) {
     final long timestamp = buffer.getLong();
     final double value = buffer.getDouble();
     final byte flags = buffer.get();
-    into.add(timestamp, value, (flags & HAS_UTC_OFFSET) != 0 ? buffer.getInt() : null);
+    if ((flags & HAS_UTC_OFFSET) != 0) {
+      into.addWithUtcOffset(timestamp, value, buffer.getInt());
+    } else {
+      into.add(timestamp, value, null);
+    }
   }
 
   private Reading decode(final byte[] bytes) {
