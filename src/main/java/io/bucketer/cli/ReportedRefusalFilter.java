@@ -1,14 +1,13 @@
 package io.bucketer.cli;
 
-import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.Logger;
-import ch.qos.logback.classic.turbo.TurboFilter;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.classic.spi.ThrowableProxy;
+import ch.qos.logback.core.filter.Filter;
 import ch.qos.logback.core.spi.FilterReply;
 import io.bucketer.ingest.SchemaRegistryException;
 import io.bucketer.ingest.SchemaRegistryUnavailableException;
 import org.apache.kafka.common.errors.AuthenticationException;
 import org.apache.kafka.common.errors.AuthorizationException;
-import org.slf4j.Marker;
 
 /**
  * Drops the stack traces that Kafka's own classes log for a refusal by the cluster: its authorizer
@@ -17,32 +16,23 @@ import org.slf4j.Marker;
  * reports such a refusal itself, in one line naming the missing ACL or the failed trust or login,
  * and ends (see {@code io.bucketer.kafkaaccess.KafkaFailures}); Kafka Streams would log the same
  * cause again as a stack trace at ERROR. Events without a trace, and every other cause, pass.
+ *
+ * <p>An appender's filter, for the reason {@link RepeatedLibraryWarningFilter} gives.
  */
-public final class ReportedRefusalFilter extends TurboFilter {
+public final class ReportedRefusalFilter extends Filter<ILoggingEvent> {
 
   private static final int MAX_DEPTH = 32;
   private static final String CHANNEL = "org.apache.kafka.common.network.KafkaChannel";
 
   @Override
-  public FilterReply decide(
-      final Marker marker,
-      final Logger logger,
-      final Level level,
-      final String format,
-      final Object[] params,
-      final Throwable t) {
-    if (logger == null || !logger.getName().startsWith("org.apache.kafka")) {
+  public FilterReply decide(final ILoggingEvent event) {
+    final String logger = event.getLoggerName();
+    if (logger == null || !logger.startsWith("org.apache.kafka")) {
       return FilterReply.NEUTRAL;
     }
-    // SLF4J passes a trailing throwable among the parameters; logback takes it from there later
+    // logback took a trailing throwable among the arguments for the event's own already
     final Throwable thrown =
-        t != null
-            ? t
-            : params != null
-                    && params.length > 0
-                    && params[params.length - 1] instanceof Throwable last
-                ? last
-                : null;
+        event.getThrowableProxy() instanceof ThrowableProxy proxy ? proxy.getThrowable() : null;
     return isRefusal(thrown) || isAftermathOfRefusal(thrown)
         ? FilterReply.DENY
         : FilterReply.NEUTRAL;

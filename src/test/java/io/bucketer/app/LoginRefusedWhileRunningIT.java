@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.LoggerContext;
 import io.bucketer.cli.ReportedRefusalFilter;
 import io.bucketer.config.BucketerConfig;
 import io.bucketer.config.InputSettings;
@@ -28,7 +27,6 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-import org.slf4j.LoggerFactory;
 
 /**
  * A login the cluster refuses while the processor runs (its password changed, and the broker makes
@@ -66,13 +64,11 @@ class LoginRefusedWhileRunningIT {
       kafka.broker().createTopic(config.deadLetterTopic(), config.seriesPartitions(), Map.of());
       kafka.grant(RequiredAcls.bindings("User:" + BUCKETER, RequiredAcls.Names.of(config)));
 
-      // the product's filter (logback.xml), which the tests' logging configuration lacks
-      final LoggerContext logging = (LoggerContext) LoggerFactory.getILoggerFactory();
-      final ReportedRefusalFilter refusals = new ReportedRefusalFilter();
-      refusals.start();
-      logging.addTurboFilter(refusals);
       final String log;
-      try (CapturedLog captured = CapturedLog.of(Level.WARN, "org.apache.kafka", "io.bucketer");
+      // the product's filter (on logback.xml's appender), which the tests' configuration lacks
+      try (CapturedLog captured =
+              CapturedLog.of(Level.WARN, "org.apache.kafka", "io.bucketer")
+                  .filteredBy(new ReportedRefusalFilter());
           BucketerApp app = BucketerApp.start(config, new SimpleMeterRegistry())) {
         await("running")
             .atMost(Duration.ofSeconds(60))
@@ -98,8 +94,6 @@ class LoginRefusedWhileRunningIT {
                     + "'");
         assertThat(app.isHealthy()).isFalse();
         log = captured.text();
-      } finally {
-        logging.getTurboFilterList().remove(refusals);
       }
       // Kafka's own lines name the failed login, but none carries a stack trace of it
       assertThat(log)

@@ -10,10 +10,12 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.classic.spi.LoggingEvent;
 import ch.qos.logback.classic.util.LogbackMDCAdapter;
 import ch.qos.logback.core.OutputStreamAppender;
+import ch.qos.logback.core.spi.FilterReply;
 import ch.qos.logback.core.status.Status;
 import ch.qos.logback.core.status.StatusUtil;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import org.apache.kafka.common.errors.SaslAuthenticationException;
 import org.junit.jupiter.api.Test;
 
 /** The shipped logback.xml, loaded into a context of its own: text by default, JSON on request. */
@@ -41,9 +43,56 @@ class LogFormatTest {
         .contains("\"logger_name\":\"bucketer.test\"");
   }
 
+  @Test
+  void shouldFilterOnTheAppenderAndLeaveTheLevelChecksAlone() throws Exception {
+    for (final String format : new String[] {null, "json"}) {
+      final LoggerContext context = configured(format);
+      try {
+        // a turbo filter would be asked at every isTraceEnabled() of Kafka's per-record code
+        assertThat(context.getTurboFilterList()).as(format).isEmpty();
+        final OutputStreamAppender<ILoggingEvent> appender = rootAppender(context);
+        final LoggingEvent refusal =
+            event(
+                context.getLogger("org.apache.kafka.streams.KafkaStreams"),
+                Level.ERROR,
+                "failed",
+                new SaslAuthenticationException("invalid credentials"),
+                "SHUTDOWN");
+        final LoggingEvent reconnect =
+            event(
+                context.getLogger("org.apache.kafka.clients.NetworkClient"),
+                Level.WARN,
+                "Connection to node {} could not be established.",
+                null,
+                -1);
+
+        assertThat(appender.getFilterChainDecision(refusal)).as(format).isEqualTo(FilterReply.DENY);
+        assertThat(appender.getFilterChainDecision(reconnect))
+            .as(format)
+            .isEqualTo(FilterReply.NEUTRAL);
+        assertThat(appender.getFilterChainDecision(reconnect))
+            .as(format)
+            .isEqualTo(FilterReply.DENY);
+      } finally {
+        context.stop();
+      }
+    }
+  }
+
   /** Configures a fresh context from the shipped file; encodes one event as its appender would. */
-  @SuppressWarnings("unchecked")
   private static String logOneLine(final String format) throws Exception {
+    final LoggerContext context = configured(format);
+    try {
+      final LoggingEvent event =
+          event(context.getLogger("bucketer.test"), Level.INFO, "started {} threads", null, 3);
+      event.setThreadName("main");
+      return new String(rootAppender(context).getEncoder().encode(event), StandardCharsets.UTF_8);
+    } finally {
+      context.stop();
+    }
+  }
+
+  private static LoggerContext configured(final String format) throws Exception {
     final LoggerContext context = new LoggerContext();
     // A context made by hand has none; the JSON encoder reads the MDC of every event.
     context.setMDCAdapter(new LogbackMDCAdapter());
@@ -56,23 +105,21 @@ class LogFormatTest {
     configurator.doConfigure(SHIPPED.toFile());
     // A warning makes logback print its whole status to stdout, into the demo's output.
     assertThat(new StatusUtil(context).getHighestLevel(0)).isLessThan(Status.WARN);
-    try {
-      final Logger root = context.getLogger(Logger.ROOT_LOGGER_NAME);
-      final OutputStreamAppender<ILoggingEvent> appender =
-          (OutputStreamAppender<ILoggingEvent>) root.iteratorForAppenders().next();
-      final Logger logger = context.getLogger("bucketer.test");
-      final LoggingEvent event =
-          new LoggingEvent(
-              Logger.class.getName(),
-              logger,
-              Level.INFO,
-              "started {} threads",
-              null,
-              new Object[] {3});
-      event.setThreadName("main");
-      return new String(appender.getEncoder().encode(event), StandardCharsets.UTF_8);
-    } finally {
-      context.stop();
-    }
+    return context;
+  }
+
+  @SuppressWarnings("unchecked")
+  private static OutputStreamAppender<ILoggingEvent> rootAppender(final LoggerContext context) {
+    return (OutputStreamAppender<ILoggingEvent>)
+        context.getLogger(Logger.ROOT_LOGGER_NAME).iteratorForAppenders().next();
+  }
+
+  private static LoggingEvent event(
+      final Logger logger,
+      final Level level,
+      final String format,
+      final Throwable thrown,
+      final Object... arguments) {
+    return new LoggingEvent(Logger.class.getName(), logger, level, format, thrown, arguments);
   }
 }

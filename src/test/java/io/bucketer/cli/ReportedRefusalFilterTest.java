@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.classic.spi.LoggingEvent;
 import ch.qos.logback.core.spi.FilterReply;
 import java.util.Set;
 import javax.net.ssl.SSLHandshakeException;
@@ -26,16 +27,9 @@ class ReportedRefusalFilterTest {
     final Exception refusal =
         new KafkaException("wrapped", new TopicAuthorizationException(Set.of("in")));
 
-    assertThat(filter.decide(null, streams, Level.ERROR, "failed", null, refusal))
-        .isEqualTo(FilterReply.DENY);
+    assertThat(decide(streams, Level.ERROR, "failed", null, refusal)).isEqualTo(FilterReply.DENY);
     assertThat(
-            filter.decide(
-                null,
-                streams,
-                Level.ERROR,
-                "opted to {}.",
-                new Object[] {"SHUTDOWN", refusal},
-                null))
+            decide(streams, Level.ERROR, "opted to {}.", new Object[] {"SHUTDOWN", refusal}, null))
         .isEqualTo(FilterReply.DENY);
   }
 
@@ -49,10 +43,8 @@ class ReportedRefusalFilterTest {
     final Exception login =
         new SaslAuthenticationException("Authentication failed: invalid credentials");
 
-    assertThat(filter.decide(null, streams, Level.ERROR, "failed", null, handshake))
-        .isEqualTo(FilterReply.DENY);
-    assertThat(filter.decide(null, streams, Level.WARN, "failed", null, login))
-        .isEqualTo(FilterReply.DENY);
+    assertThat(decide(streams, Level.ERROR, "failed", null, handshake)).isEqualTo(FilterReply.DENY);
+    assertThat(decide(streams, Level.WARN, "failed", null, login)).isEqualTo(FilterReply.DENY);
   }
 
   @Test
@@ -70,11 +62,10 @@ class ReportedRefusalFilterTest {
         });
     final Logger selector = context.getLogger("org.apache.kafka.common.network.Selector");
 
-    assertThat(filter.decide(null, selector, Level.WARN, "Unexpected error", null, closing))
+    assertThat(decide(selector, Level.WARN, "Unexpected error", null, closing))
         .isEqualTo(FilterReply.DENY);
     assertThat(
-            filter.decide(
-                null,
+            decide(
                 selector,
                 Level.WARN,
                 "Unexpected error",
@@ -87,19 +78,23 @@ class ReportedRefusalFilterTest {
   void shouldLetEveryOtherEventPass() {
     final Exception refusal = new TopicAuthorizationException(Set.of("in"));
 
-    assertThat(filter.decide(null, streams, Level.WARN, "slow", null, new TimeoutException("t")))
+    assertThat(decide(streams, Level.WARN, "slow", null, new TimeoutException("t")))
         .isEqualTo(FilterReply.NEUTRAL);
-    assertThat(filter.decide(null, streams, Level.WARN, "no trace", null, null))
-        .isEqualTo(FilterReply.NEUTRAL);
+    assertThat(decide(streams, Level.WARN, "no trace", null, null)).isEqualTo(FilterReply.NEUTRAL);
     // bucketer's own loggers are never filtered
     assertThat(
-            filter.decide(
-                null,
-                context.getLogger("io.bucketer.app.BucketerApp"),
-                Level.ERROR,
-                "x",
-                null,
-                refusal))
+            decide(
+                context.getLogger("io.bucketer.app.BucketerApp"), Level.ERROR, "x", null, refusal))
         .isEqualTo(FilterReply.NEUTRAL);
+  }
+
+  /** The filter's answer to the event a logging call with these arguments makes. */
+  private FilterReply decide(
+      final Logger logger,
+      final Level level,
+      final String format,
+      final Object[] params,
+      final Throwable thrown) {
+    return filter.decide(new LoggingEvent(Logger.FQCN, logger, level, format, thrown, params));
   }
 }

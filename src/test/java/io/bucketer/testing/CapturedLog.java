@@ -5,6 +5,7 @@ import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.classic.spi.IThrowableProxy;
+import ch.qos.logback.core.filter.Filter;
 import ch.qos.logback.core.read.ListAppender;
 import java.util.ArrayList;
 import java.util.List;
@@ -37,6 +38,13 @@ public final class CapturedLog implements AutoCloseable {
   /** Captures the loggers named (and those below them) at {@code level} and above. */
   public static CapturedLog of(final Level level, final String... loggers) {
     return new CapturedLog(level, List.of(loggers));
+  }
+
+  /** Keeps out what {@code filter} denies, as the product's appender does with its filters. */
+  public CapturedLog filteredBy(final Filter<ILoggingEvent> filter) {
+    filter.start();
+    appender.addFilter(filter);
+    return this;
   }
 
   /**
