@@ -13,6 +13,7 @@ import ch.qos.logback.core.OutputStreamAppender;
 import ch.qos.logback.core.spi.FilterReply;
 import ch.qos.logback.core.status.Status;
 import ch.qos.logback.core.status.StatusUtil;
+import io.bucketer.testing.LogEvents;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import org.apache.kafka.common.errors.SaslAuthenticationException;
@@ -52,14 +53,14 @@ class LogFormatTest {
         assertThat(context.getTurboFilterList()).as(format).isEmpty();
         final OutputStreamAppender<ILoggingEvent> appender = rootAppender(context);
         final LoggingEvent refusal =
-            event(
+            LogEvents.event(
                 context.getLogger("org.apache.kafka.streams.KafkaStreams"),
                 Level.ERROR,
                 "failed",
                 new SaslAuthenticationException("invalid credentials"),
                 "SHUTDOWN");
         final LoggingEvent reconnect =
-            event(
+            LogEvents.event(
                 context.getLogger("org.apache.kafka.clients.NetworkClient"),
                 Level.WARN,
                 "Connection to node {} could not be established.",
@@ -84,7 +85,8 @@ class LogFormatTest {
     final LoggerContext context = configured(format);
     try {
       final LoggingEvent event =
-          event(context.getLogger("bucketer.test"), Level.INFO, "started {} threads", null, 3);
+          LogEvents.event(
+              context.getLogger("bucketer.test"), Level.INFO, "started {} threads", null, 3);
       event.setThreadName("main");
       return new String(rootAppender(context).getEncoder().encode(event), StandardCharsets.UTF_8);
     } finally {
@@ -112,14 +114,5 @@ class LogFormatTest {
   private static OutputStreamAppender<ILoggingEvent> rootAppender(final LoggerContext context) {
     return (OutputStreamAppender<ILoggingEvent>)
         context.getLogger(Logger.ROOT_LOGGER_NAME).iteratorForAppenders().next();
-  }
-
-  private static LoggingEvent event(
-      final Logger logger,
-      final Level level,
-      final String format,
-      final Throwable thrown,
-      final Object... arguments) {
-    return new LoggingEvent(Logger.class.getName(), logger, level, format, thrown, arguments);
   }
 }

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
-import ch.qos.logback.classic.spi.LoggingEvent;
 import ch.qos.logback.core.spi.FilterReply;
+import io.bucketer.testing.LogEvents;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -55,27 +55,18 @@ class RepeatedLibraryWarningFilterTest {
     final Logger own = context.getLogger("io.bucketer.app.ClusterWait");
     for (int i = 0; i < 3; i++) {
       assertThat(warn(own, "{}: retrying until it answers")).isEqualTo(FilterReply.NEUTRAL);
-      assertThat(decide(networkClient, Level.ERROR, CONNECT, null, null))
+      assertThat(filter.decide(LogEvents.event(networkClient, Level.ERROR, CONNECT, null)))
           .isEqualTo(FilterReply.NEUTRAL);
-      assertThat(decide(networkClient, Level.INFO, CONNECT, null, null))
+      assertThat(filter.decide(LogEvents.event(networkClient, Level.INFO, CONNECT, null)))
           .isEqualTo(FilterReply.NEUTRAL);
     }
     // a line without a message must not use up the minute
-    assertThat(decide(networkClient, Level.WARN, null, null, null)).isEqualTo(FilterReply.NEUTRAL);
+    assertThat(filter.decide(LogEvents.event(networkClient, Level.WARN, null, null)))
+        .isEqualTo(FilterReply.NEUTRAL);
     assertThat(warn(networkClient, CONNECT)).isEqualTo(FilterReply.NEUTRAL);
   }
 
   private FilterReply warn(final Logger logger, final String format) {
-    return decide(logger, Level.WARN, format, new Object[] {-1, "localhost"}, null);
-  }
-
-  /** The filter's answer to the event a logging call with these arguments makes. */
-  private FilterReply decide(
-      final Logger logger,
-      final Level level,
-      final String format,
-      final Object[] params,
-      final Throwable thrown) {
-    return filter.decide(new LoggingEvent(Logger.FQCN, logger, level, format, thrown, params));
+    return filter.decide(LogEvents.event(logger, Level.WARN, format, null, -1, "localhost"));
   }
 }

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
-import ch.qos.logback.classic.spi.LoggingEvent;
 import ch.qos.logback.core.spi.FilterReply;
+import io.bucketer.testing.LogEvents;
 import java.util.Set;
 import javax.net.ssl.SSLHandshakeException;
 import org.apache.kafka.common.KafkaException;
@@ -95,6 +95,6 @@ class ReportedRefusalFilterTest {
       final String format,
       final Object[] params,
       final Throwable thrown) {
-    return filter.decide(new LoggingEvent(Logger.FQCN, logger, level, format, thrown, params));
+    return filter.decide(LogEvents.event(logger, level, format, thrown, params));
   }
 }
