@@ -97,8 +97,9 @@ final class ReadingBatch implements AggregatorInput {
 
   /**
    * Whether reading {@code index} carries a UTC offset. With {@link #utcOffsetMinutesAt}, for the
-   * serdes, which write every reading of the repartition: a boxed offset each (an {@code Integer}
-   * outside the JVM's small cache, as -300 or 330 are) showed in a live profile.
+   * serdes, which write every reading of the repartition: boxing each reading's offset showed in a
+   * live profile, and most real offsets (-300, 330) are outside the JVM's small-integer cache, so
+   * each would be an object.
    */
   boolean hasUtcOffset(final int index) {
     return utcOffsets[checked(index)] != NO_OFFSET;
