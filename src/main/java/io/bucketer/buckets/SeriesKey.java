@@ -13,10 +13,11 @@ public record SeriesKey(String sensorId, String metric) {
   }
 
   /**
-   * Written out rather than left to the record's generated equals, which goes through method
-   * handles: every reading looks its series up in several hash maps, and the generated form showed
-   * as 15 % of the stream thread in a live profile (20,000 sensors) where the JIT had not inlined
-   * it.
+   * Written out rather than left to the record's generated equals, which runs through method
+   * handles: every reading looks its series up in several hash maps, and a live profile (20,000
+   * sensors) had 14 % of the stream thread under those handles. Written out, they left the profile;
+   * the CPU per reading did not move beyond the runs' spread, since what the first lookup of a
+   * reading waits for is its series' state, cold in memory (docs/benchmarks.md).
    */
   @Override
   public boolean equals(final Object other) {
