@@ -1,5 +1,8 @@
 package io.bucketer.app;
 
+import dev.failsafe.Failsafe;
+import dev.failsafe.FailsafeException;
+import dev.failsafe.RetryPolicy;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.config.BucketerConfig;
 import io.bucketer.kafkaaccess.KafkaFailures;
@@ -12,12 +15,12 @@ import io.bucketer.topology.TopologyNames;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
-import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.Config;
@@ -196,18 +199,30 @@ final class TopicSetup {
     };
   }
 
-  private void create(final Admin admin, final List<NewTopic> missing)
+  /**
+   * Creates the {@code missing} topics and returns those another client created since they were
+   * listed: a second instance starting at once, or a topic whose creation a moment ago the broker
+   * answered to had not reached its listing yet.
+   */
+  private Set<String> create(final Admin admin, final List<NewTopic> missing)
       throws ExecutionException, InterruptedException {
-    try {
-      admin.createTopics(missing, new CreateTopicsOptions().timeoutMs(timeoutMs)).all().get();
-    } catch (ExecutionException e) {
-      if (NotAuthorised.find(e).isPresent()) {
-        throw new NotAuthorisedException(
-            notAuthorised.lineForCreating(
-                missing.stream().map(NewTopic::name).collect(Collectors.toSet())));
+    final Set<String> createdMeanwhile = new HashSet<>();
+    final Map<String, KafkaFuture<Void>> results =
+        admin.createTopics(missing, new CreateTopicsOptions().timeoutMs(timeoutMs)).values();
+    for (final Map.Entry<String, KafkaFuture<Void>> result : results.entrySet()) {
+      try {
+        result.getValue().get();
+      } catch (ExecutionException e) {
+        if (e.getCause() instanceof TopicExistsException) {
+          createdMeanwhile.add(result.getKey());
+        } else if (NotAuthorised.find(e).isPresent()) {
+          throw new NotAuthorisedException(notAuthorised.lineForCreating(results.keySet()));
+        } else {
+          throw e;
+        }
       }
-      throw e;
     }
+    return createdMeanwhile;
   }
 
   /**
@@ -222,12 +237,7 @@ final class TopicSetup {
   private void checkCleanup(final Admin admin, final String topic) throws InterruptedException {
     final ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
     try {
-      final Config described =
-          admin
-              .describeConfigs(List.of(resource), new DescribeConfigsOptions().timeoutMs(timeoutMs))
-              .values()
-              .get(resource)
-              .get();
+      final Config described = describeOnceKnown(admin, resource);
       final ConfigEntry policy = described.get(TopicConfig.CLEANUP_POLICY_CONFIG);
       if (policy == null) {
         return;
@@ -252,6 +262,41 @@ final class TopicSetup {
     }
   }
 
+  /**
+   * The topic's configuration, asked again while the broker does not know the topic yet: a topic
+   * another client has just created reaches the broker's metadata a moment after its creation was
+   * answered, within the setup's timeout.
+   */
+  private Config describeOnceKnown(final Admin admin, final ConfigResource resource)
+      throws ExecutionException, InterruptedException {
+    final RetryPolicy<Config> whileUnknown =
+        RetryPolicy.<Config>builder()
+            .handleIf(failure -> failure.getCause() instanceof UnknownTopicOrPartitionException)
+            .withBackoff(Duration.ofMillis(50), Duration.ofSeconds(1))
+            .withMaxDuration(Duration.ofMillis(timeoutMs))
+            .withMaxRetries(-1)
+            .build();
+    try {
+      return Failsafe.with(whileUnknown)
+          .get(
+              () ->
+                  admin
+                      .describeConfigs(
+                          List.of(resource), new DescribeConfigsOptions().timeoutMs(timeoutMs))
+                      .values()
+                      .get(resource)
+                      .get());
+    } catch (FailsafeException e) {
+      if (e.getCause() instanceof ExecutionException failure) {
+        throw failure;
+      }
+      if (e.getCause() instanceof InterruptedException) {
+        throw new InterruptedException("interrupted while describing " + resource.name());
+      }
+      throw e;
+    }
+  }
+
   private static String valueOf(final ConfigEntry entry) {
     return entry == null ? null : entry.value();
   }
@@ -267,6 +312,13 @@ final class TopicSetup {
    */
   void createMissingTopics() {
     try (Admin admin = Admin.create(adminProperties())) {
+      createMissingTopics(admin);
+    }
+  }
+
+  /** {@link #createMissingTopics()} with {@code admin}; a test gives its own to make a race. */
+  void createMissingTopics(final Admin admin) {
+    try {
       final Set<String> existing =
           admin.listTopics(new ListTopicsOptions().timeoutMs(timeoutMs)).names().get();
       final List<NewTopic> missing = new ArrayList<>();
@@ -283,16 +335,13 @@ final class TopicSetup {
       if (!existing.contains(config.deadLetterTopic())) {
         missing.add(new NewTopic(config.deadLetterTopic(), partitions, replication));
       }
-      if (!missing.isEmpty()) {
-        create(admin, missing);
-      }
-      if (existing.contains(config.bucketsTopic())) {
+      final Set<String> createdMeanwhile = missing.isEmpty() ? Set.of() : create(admin, missing);
+      if (existing.contains(config.bucketsTopic())
+          || createdMeanwhile.contains(config.bucketsTopic())) {
         checkCleanup(admin, config.bucketsTopic());
       }
     } catch (ExecutionException e) {
-      if (!(e.getCause() instanceof TopicExistsException)) {
-        throw failed(e, "cannot create bucketer's topics");
-      }
+      throw failed(e, "cannot create bucketer's topics");
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while creating topics", e);

@@ -4,10 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import ch.qos.logback.classic.Level;
 import io.bucketer.config.BucketerConfig;
+import io.bucketer.kafkaaccess.KafkaFailures;
+import io.bucketer.kafkaaccess.NotAuthorised;
+import io.bucketer.kafkaaccess.RequiredAcls;
 import io.bucketer.testing.CapturedLog;
 import io.bucketer.testing.LocalInfrastructure;
 import io.bucketer.testing.RunSettings;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.Proxy;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -15,6 +20,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.Config;
+import org.apache.kafka.clients.admin.ListTopicsResult;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.config.TopicConfig;
@@ -60,6 +66,58 @@ class TopicConfigurationIT {
         .asString()
         .contains("has cleanup.policy=delete, bucketer needs compact")
         .contains("kafka at " + infrastructure.bootstrapServers());
+  }
+
+  /**
+   * Another client creates the buckets topic, without compaction, between bucketer's listing and
+   * its creating the topics (a second instance starting at once, or the broker's listing lagging a
+   * creation it has answered): bucketer's creation finds it there, and the topic is checked all the
+   * same.
+   */
+  @Test
+  void shouldSayABucketsTopicAnotherClientCreatedMeanwhile() throws Exception {
+    final BucketerConfig config = new BucketerConfig(settings(Map.of()));
+    createTopics(List.of(new NewTopic(config.inputTopic(), 1, (short) 1)));
+    final NotAuthorised notAuthorised =
+        NotAuthorised.of(
+            config.kafkaProperties(), RequiredAcls.Names.of(config), Duration.ofSeconds(10));
+    final TopicSetup setup =
+        new TopicSetup(
+            config,
+            notAuthorised,
+            new KafkaFailures(config.kafkaProperties(), Duration.ofSeconds(10), notAuthorised),
+            Duration.ofSeconds(10));
+    final NewTopic createdMeanwhile =
+        new NewTopic(config.bucketsTopic(), 1, (short) 1)
+            .configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_DELETE));
+
+    try (Admin admin = Admin.create(infrastructure.endpoints().testClientProperties());
+        CapturedLog captured = CapturedLog.of(Level.INFO, "io.bucketer.app")) {
+      setup.createMissingTopics(creatingAfterListing(admin, createdMeanwhile));
+
+      assertThat(describe(config.bucketsTopic()).get(TopicConfig.CLEANUP_POLICY_CONFIG).value())
+          .isEqualTo(TopicConfig.CLEANUP_POLICY_DELETE);
+      assertThat(captured.text().lines().filter(line -> line.contains("wrong topic configuration")))
+          .singleElement()
+          .asString()
+          .contains("has cleanup.policy=delete, bucketer needs compact");
+    }
+  }
+
+  /** {@code admin}, but each listing of the topics is followed by the creation of {@code topic}. */
+  private static Admin creatingAfterListing(final Admin admin, final NewTopic topic) {
+    final InvocationHandler listThenCreate =
+        (proxy, method, arguments) -> {
+          final Object result = method.invoke(admin, arguments);
+          if (result instanceof ListTopicsResult listing) {
+            listing.names().get(30, TimeUnit.SECONDS);
+            admin.createTopics(List.of(topic)).all().get(30, TimeUnit.SECONDS);
+          }
+          return result;
+        };
+    return (Admin)
+        Proxy.newProxyInstance(
+            Admin.class.getClassLoader(), new Class<?>[] {Admin.class}, listThenCreate);
   }
 
   @Test
