@@ -10,7 +10,7 @@ import java.util.function.ToLongFunction;
  * time its JVM has used since it started, all threads; zero where the platform does not say. {@code
  * closeToVisible} is the sink's histogram of the time from a window's close to MongoDB's
  * acknowledgement of its bucket, since the processor started; {@code bucketsWritten} the buckets
- * MongoDB acknowledged since then.
+ * MongoDB acknowledged since then; {@code gc} what its collector did since then.
  */
 public record MemorySample(
     Duration elapsed,
@@ -22,7 +22,8 @@ public record MemorySample(
     long stateDirectoryBytes,
     Duration processorCpu,
     LatencyHistogram closeToVisible,
-    long bucketsWritten) {
+    long bucketsWritten,
+    GcCounts gc) {
 
   private static final double MIB = 1024.0 * 1024.0;
 
@@ -111,6 +112,7 @@ public record MemorySample(
     out.printf(
         "%-36s %.1f ms of the processor's CPU%n",
         "CPU per 1,000 readings processed", figures.cpuMillisPerThousand());
+    out.printf("%-36s %s%n", "garbage collection", last.gc().since(from.gc()).describe(processed));
     out.printf(
         "%-36s p50 %s, p99 %s over %,d buckets (the histogram's bounds; target p99 <= 1000 ms);"
             + " MongoDB acknowledged at most %,.0f buckets/s between two samples, %,.0f on average%n",

@@ -125,7 +125,8 @@ final class ProcessorProbe {
         directoryBytes(stateDir),
         cpuTime(),
         new LatencyHistogram(scrape.histogram("bucketer_bucket_close_to_visible_seconds")),
-        (long) scrape.sum("bucketer_sink_buckets_written_total"));
+        (long) scrape.sum("bucketer_sink_buckets_written_total"),
+        GcCounts.from(scrape));
   }
 
   /** Its Prometheus endpoint's answer now. */

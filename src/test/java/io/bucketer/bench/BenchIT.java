@@ -330,6 +330,8 @@ class BenchIT {
         .containsPattern("processing rate +[0-9,]+ readings/s")
         .containsPattern("CPU per 1,000 readings processed +[0-9.]+ ms")
         .containsPattern(
+            "garbage collection +[0-9.]+ MiB allocated and [0-9]+ KiB promoted per 1,000 readings")
+        .containsPattern(
             "close -> visible in MongoDB +p50 (<=|>) [0-9,]+ ms|close -> visible in MongoDB +p50 -")
         .containsPattern(
             "bucketer-bench-memory-readings-by-series-repartition +0\\.[0-9]+ +[0-9.]+ ")
