@@ -92,10 +92,20 @@ public final class WriteBehindWindows implements WindowStore {
 
     boolean changed;
 
+    /** What {@link #publish} last published of it, reused while {@link #stored} is the same. */
+    private PublishedWindows.Published published;
+
     CachedWindow(final Granularity granularity, final long start, final long bytes) {
       this.granularity = granularity;
       this.start = start;
       this.bytes = bytes;
+    }
+
+    PublishedWindows.Published publishedEntry() {
+      if (published == null || published.state() != stored) {
+        published = new PublishedWindows.Published(granularity, start, stored);
+      }
+      return published;
     }
   }
 
@@ -257,13 +267,44 @@ public final class WriteBehindWindows implements WindowStore {
     }
   }
 
-  /** Publishes the series' cached windows as their log has them: those it has logged. */
+  /**
+   * Publishes the series' cached windows as their log has them: those it has logged.
+   *
+   * <p>At live traffic this runs once per reading, and what it makes lives until the series' next
+   * commit, about a second: longer than the young generation's period, so it is promoted to the old
+   * generation and collected there. So a window whose logged state did not change since it was last
+   * published (a coarser window between two roll-ups) keeps its entry, and the list is an immutable
+   * one made to its size (a series holds one or two windows mostly), not a list and its array.
+   */
   private void publish(final CachedSeries cachedSeries) {
-    final List<PublishedWindows.Published> logged = new ArrayList<>(cachedSeries.windows.size());
+    PublishedWindows.Published first = null;
+    PublishedWindows.Published second = null;
+    List<PublishedWindows.Published> more = null;
     for (final CachedWindow window : cachedSeries.windows) {
-      if (window.stored != null && !window.kept) {
-        logged.add(new PublishedWindows.Published(window.granularity, window.start, window.stored));
+      if (window.stored == null || window.kept) {
+        continue;
       }
+      final PublishedWindows.Published entry = window.publishedEntry();
+      if (first == null) {
+        first = entry;
+      } else if (second == null) {
+        second = entry;
+      } else {
+        if (more == null) {
+          more = new ArrayList<>(List.of(first, second));
+        }
+        more.add(entry);
+      }
+    }
+    final List<PublishedWindows.Published> logged;
+    if (more != null) {
+      logged = List.copyOf(more);
+    } else if (second != null) {
+      logged = List.of(first, second);
+    } else if (first != null) {
+      logged = List.of(first);
+    } else {
+      logged = List.of();
     }
     published.publish(cachedSeries.series, logged);
   }

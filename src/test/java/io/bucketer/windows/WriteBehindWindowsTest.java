@@ -227,6 +227,43 @@ class WriteBehindWindowsTest {
         .isNull(); // no longer published
   }
 
+  /**
+   * Whether a series holds one window, two or more, and whichever of them a commit changed, the
+   * published windows are each as the last commit logged it.
+   */
+  @Test
+  void shouldPublishEveryLoggedWindowOfASeriesAsItsLastCommitLoggedIt() {
+    final InMemoryWindowStore logging = new InMemoryWindowStore(true);
+    final WriteBehindWindows live = new WriteBehindWindows(logging, MINUTE, budget);
+    final WindowReader queried = live.published().over(new InMemoryWindowStore());
+    live.put(SERIES, MINUTE, TEN, minuteWith(3));
+    live.writeChanges();
+    assertThat(queried.get(SERIES, MINUTE, TEN).stats().count()).isEqualTo(3);
+
+    live.put(SERIES, HOUR, TEN, minuteWith(7));
+    live.writeChanges();
+    live.put(SERIES, MINUTE, TEN, minuteWith(4)); // the hour unchanged from here on
+    live.writeChanges();
+
+    assertThat(queried.get(SERIES, MINUTE, TEN).stats().count()).isEqualTo(4);
+    assertThat(queried.get(SERIES, HOUR, TEN).stats().count()).isEqualTo(7);
+
+    live.put(SERIES, MINUTE, TEN + 60_000, minuteWith(1));
+    live.put(SERIES, MINUTE, TEN, minuteWith(5));
+    live.writeChanges();
+
+    assertThat(queried.range(SERIES, MINUTE, TEN, TEN + 60_000))
+        .extracting(window -> window.state().stats().count())
+        .containsExactly(5L, 1L);
+    assertThat(queried.get(SERIES, HOUR, TEN).stats().count()).isEqualTo(7);
+
+    live.put(SERIES, HOUR, TEN, minuteWith(8));
+    live.writeChanges();
+
+    assertThat(queried.get(SERIES, HOUR, TEN).stats().count()).isEqualTo(8);
+    assertThat(queried.get(SERIES, MINUTE, TEN + 60_000).stats().count()).isEqualTo(1);
+  }
+
   @Test
   void shouldKeepEveryCachedWindowAsItsLogHasItWhenAskedToKeepAll() {
     final InMemoryWindowStore logging = new InMemoryWindowStore(true);
