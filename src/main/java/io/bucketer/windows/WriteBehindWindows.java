@@ -3,6 +3,7 @@ package io.bucketer.windows;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.SeriesKey;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -277,36 +278,16 @@ public final class WriteBehindWindows implements WindowStore {
    * one made to its size (a series holds one or two windows mostly), not a list and its array.
    */
   private void publish(final CachedSeries cachedSeries) {
-    PublishedWindows.Published first = null;
-    PublishedWindows.Published second = null;
-    List<PublishedWindows.Published> more = null;
+    final PublishedWindows.Published[] logged =
+        new PublishedWindows.Published[cachedSeries.windows.size()];
+    int count = 0;
     for (final CachedWindow window : cachedSeries.windows) {
-      if (window.stored == null || window.kept) {
-        continue;
-      }
-      final PublishedWindows.Published entry = window.publishedEntry();
-      if (first == null) {
-        first = entry;
-      } else if (second == null) {
-        second = entry;
-      } else {
-        if (more == null) {
-          more = new ArrayList<>(List.of(first, second));
-        }
-        more.add(entry);
+      if (window.stored != null && !window.kept) {
+        logged[count++] = window.publishedEntry();
       }
     }
-    final List<PublishedWindows.Published> logged;
-    if (more != null) {
-      logged = List.copyOf(more);
-    } else if (second != null) {
-      logged = List.of(first, second);
-    } else if (first != null) {
-      logged = List.of(first);
-    } else {
-      logged = List.of();
-    }
-    published.publish(cachedSeries.series, logged);
+    // The arrays die here, young; List.of keeps one or two entries in fields of its own.
+    published.publish(cachedSeries.series, List.of(Arrays.copyOf(logged, count)));
   }
 
   private void release(final CachedWindow window) {
