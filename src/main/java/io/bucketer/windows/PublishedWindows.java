@@ -15,15 +15,24 @@ import java.util.concurrent.ConcurrentHashMap;
  * (it closes), so a query reads the open windows here and the rest from the store.
  *
  * <p>Written by the task's stream thread just before each commit, a series at a time: its windows
- * in memory as one immutable list, replaced whole. A window's state is immutable too, and the
- * readings it shares with later states are never written again where it reads them, so a reader
- * needs no lock. A window leaves only after the store keeps it: a reader that reads here first and
- * the store second ({@link #over}) finds every window in one or the other.
+ * in memory as one immutable list, replaced whole when a window joins or leaves it. Each window
+ * gives its state as the last commit logged it ({@link Published#state}), which the commit writes
+ * in place under the window's own lock rather than as a new object, so that at live traffic a
+ * commit leaves nothing behind that lives until the series' next reading. A window leaves only
+ * after the store keeps it: a reader that reads here first and the store second ({@link #over})
+ * finds every window in one or the other.
  */
 public final class PublishedWindows {
 
   /** One published window. */
-  record Published(Granularity granularity, long start, WindowState state) {}
+  interface Published {
+    Granularity granularity();
+
+    long start();
+
+    /** The window as the last commit logged it; safe to call from any thread. */
+    WindowState state();
+  }
 
   private final Map<SeriesKey, List<Published>> bySeries = new ConcurrentHashMap<>();
 

@@ -9,11 +9,12 @@ import java.util.List;
  * Readings of one window of the finest granularity, in arrival order: the open tail that a window's
  * state carries, or a run sealed off it. Immutable to its users.
  *
- * <p>{@link #with} appends in amortised constant time, because the open windows live as objects
- * between commits ({@link WriteBehindWindows}) and a reading must not copy its window's readings. A
- * run reads only the first {@link #size} entries of arrays it may share with the runs appended to
- * it; appending writes in place only when nothing was appended past this run's end yet, and copies
- * into arrays twice as long otherwise. Runs are confined to one stream thread.
+ * <p>{@link #with} appends in amortised constant time, because the open windows' readings stay in
+ * memory between commits ({@link WriteBehindWindows}) and a reading must not copy them. A run reads
+ * only the first {@link #size} entries of arrays it may share with the runs appended to it;
+ * appending writes in place only when nothing was appended past this run's end yet, and copies into
+ * arrays twice as long otherwise. Only one stream thread appends; other threads read runs handed to
+ * them safely ({@link PublishedWindows}).
  */
 public final class ReadingRun {
 
@@ -74,6 +75,23 @@ public final class ReadingRun {
 
   public int size() {
     return size;
+  }
+
+  /**
+   * The run of this run's first {@code length} readings, on the same arrays: what a holder of this
+   * run's arrays gets back when it kept only their length ({@link WindowValues}). Those readings
+   * are never written again where the run reads them.
+   */
+  ReadingRun prefix(final int length) {
+    if (length > readings.used) {
+      throw new IndexOutOfBoundsException("a prefix of " + length + " of " + readings.used);
+    }
+    return length == size ? this : new ReadingRun(readings, length);
+  }
+
+  /** Whether {@code other} reads the same arrays as this run, whatever their lengths. */
+  boolean sharesArraysWith(final ReadingRun other) {
+    return other.readings == readings;
   }
 
   /** The position of the first reading at {@code timestamp}, or -1 when none is. */

@@ -76,25 +76,33 @@ public final class WriteBehindWindows implements WindowStore {
     this.budget = budget;
   }
 
-  /** One window in the cache. */
-  private static final class CachedWindow {
+  /**
+   * One window in the cache, as values written over in place ({@link WindowValues}): a reading's
+   * state is copied in, not held, and a commit copies what it logged, not a new state.
+   */
+  private static final class CachedWindow implements PublishedWindows.Published {
     final Granularity granularity;
     final long start;
     final long bytes;
-    WindowState state;
+
+    /** The window as the last reading left it. */
+    final WindowValues current = new WindowValues();
 
     /**
-     * The state as the store's log last had it, {@code null} when not known: what changed is since.
+     * The window as the store's log last had it, when {@link #logKnown}: what changed is since. The
+     * published state, so written and read under this window's lock.
      */
-    WindowState stored;
+    private final WindowValues logged = new WindowValues();
 
-    /** Whether the store's local copy, which reads by key find, is {@link #stored}. */
+    boolean logKnown;
+
+    /** Whether the store's local copy, which reads by key find, is {@link #logged}. */
     boolean kept;
 
     boolean changed;
 
-    /** What {@link #publish} last published of it, reused while {@link #stored} is the same. */
-    private PublishedWindows.Published published;
+    /** Whether the series' published list holds this window. */
+    boolean listed;
 
     CachedWindow(final Granularity granularity, final long start, final long bytes) {
       this.granularity = granularity;
@@ -102,11 +110,38 @@ public final class WriteBehindWindows implements WindowStore {
       this.bytes = bytes;
     }
 
-    PublishedWindows.Published publishedEntry() {
-      if (published == null || published.state() != stored) {
-        published = new PublishedWindows.Published(granularity, start, stored);
+    /** The window as the store's log has it, or null when that is not known. */
+    WindowState loggedState() {
+      return logKnown ? state() : null;
+    }
+
+    /** The current window is what the log has now. */
+    void logged() {
+      synchronized (this) {
+        logged.set(current);
       }
-      return published;
+      logKnown = true;
+    }
+
+    /** Whether queries read this window here: its log is known, and the store does not keep it. */
+    boolean publishable() {
+      return logKnown && !kept;
+    }
+
+    @Override
+    public Granularity granularity() {
+      return granularity;
+    }
+
+    @Override
+    public long start() {
+      return start;
+    }
+
+    /** The window as the last commit logged it, for any thread. */
+    @Override
+    public synchronized WindowState state() {
+      return logged.state();
     }
   }
 
@@ -115,6 +150,9 @@ public final class WriteBehindWindows implements WindowStore {
     final SeriesKey series;
     final List<CachedWindow> windows = new ArrayList<>(4);
     boolean listedAsChanged;
+
+    /** Whether a window left {@link #windows} that the published list still holds. */
+    boolean listedWindowLeft;
 
     CachedSeries(final SeriesKey series) {
       this.series = series;
@@ -137,7 +175,7 @@ public final class WriteBehindWindows implements WindowStore {
     final CachedSeries cachedSeries = cached.get(series);
     final CachedWindow window = cachedSeries == null ? null : cachedSeries.find(granularity, start);
     if (window != null) {
-      return window.state;
+      return window.current.state();
     }
     final WindowState stored = store.get(series, granularity, start);
     if (stored != null && !stored.closed()) {
@@ -179,9 +217,9 @@ public final class WriteBehindWindows implements WindowStore {
       window = new CachedWindow(granularity, start, bytes);
       cachedSeries.windows.add(window);
     }
-    window.state = state;
+    window.current.set(state);
     if (!changed) {
-      window.stored = state;
+      window.logged();
       window.kept = true;
     } else {
       window.changed = true;
@@ -204,9 +242,9 @@ public final class WriteBehindWindows implements WindowStore {
       final Iterator<CachedWindow> windows = cachedSeries.windows.iterator();
       while (windows.hasNext()) {
         final CachedWindow window = windows.next();
-        if (window.state.closed()) {
+        if (window.current.closed()) {
           keep(cachedSeries.series, window);
-          release(window);
+          release(cachedSeries, window);
           windows.remove();
         }
       }
@@ -253,8 +291,12 @@ public final class WriteBehindWindows implements WindowStore {
     for (final CachedWindow window : cachedSeries.windows) {
       if (window.changed) {
         store.logChange(
-            cachedSeries.series, window.granularity, window.start, window.stored, window.state);
-        window.stored = window.state;
+            cachedSeries.series,
+            window.granularity,
+            window.start,
+            window.loggedState(),
+            window.current.state());
+        window.logged();
         window.kept = false;
         window.changed = false;
       }
@@ -262,35 +304,40 @@ public final class WriteBehindWindows implements WindowStore {
   }
 
   private void keep(final SeriesKey series, final CachedWindow window) {
-    if (!window.kept && window.stored != null) {
-      store.keep(series, window.granularity, window.start, window.stored);
+    if (!window.kept && window.logKnown) {
+      store.keep(series, window.granularity, window.start, window.state());
       window.kept = true;
     }
   }
 
   /**
-   * Publishes the series' cached windows as their log has them: those it has logged.
-   *
-   * <p>At live traffic this runs once per reading, and what it makes lives until the series' next
-   * commit, about a second: longer than the young generation's period, so it is promoted to the old
-   * generation and collected there. So a window whose logged state did not change since it was last
-   * published (a coarser window between two roll-ups) keeps its entry, and the list is an immutable
-   * one made to its size (a series holds one or two windows mostly), not a list and its array.
+   * Publishes the series' cached windows that their log has: each gives its state as logged, so the
+   * list changes only when a window joins or leaves it, a few times a window, not at each commit.
    */
   private void publish(final CachedSeries cachedSeries) {
+    boolean same = !cachedSeries.listedWindowLeft;
+    for (final CachedWindow window : cachedSeries.windows) {
+      same &= window.listed == window.publishable();
+    }
+    if (same) {
+      return;
+    }
+    cachedSeries.listedWindowLeft = false;
     final PublishedWindows.Published[] logged =
         new PublishedWindows.Published[cachedSeries.windows.size()];
     int count = 0;
     for (final CachedWindow window : cachedSeries.windows) {
-      if (window.stored != null && !window.kept) {
-        logged[count++] = window.publishedEntry();
+      window.listed = window.publishable();
+      if (window.listed) {
+        logged[count++] = window;
       }
     }
-    // The arrays die here, young; List.of keeps one or two entries in fields of its own.
     published.publish(cachedSeries.series, List.of(Arrays.copyOf(logged, count)));
   }
 
-  private void release(final CachedWindow window) {
+  /** Lets {@code window} go from its series: its store keeps it, or it was deleted. */
+  private void release(final CachedSeries cachedSeries, final CachedWindow window) {
+    cachedSeries.listedWindowLeft |= window.listed;
     budget.release(window.bytes);
     heldBytes -= window.bytes;
   }
@@ -310,7 +357,7 @@ public final class WriteBehindWindows implements WindowStore {
     final List<Window> newer = new ArrayList<>(cachedSeries.windows.size());
     for (final CachedWindow window : cachedSeries.windows) {
       if (window.granularity.equals(granularity) && window.start >= first && window.start <= last) {
-        newer.add(new Window(window.start, window.state));
+        newer.add(new Window(window.start, window.current.state()));
       }
     }
     newer.sort(Comparator.comparingLong(Window::start)); // in the order the windows opened
@@ -348,7 +395,7 @@ public final class WriteBehindWindows implements WindowStore {
             && window.start <= upTo) {
           // kept first, so that the store deletes what it logged, and logs the deletion
           keep(series, window);
-          release(window);
+          release(cachedSeries, window);
           windows.remove();
         }
       }

@@ -35,6 +35,12 @@ final class InMemoryWindowStore implements WindowStore {
   /** Changes logged, with the deferring store: the log, counted. */
   int logged;
 
+  /** One change logged: the window as the log had it ({@code null} when not known), and after. */
+  record LoggedChange(WindowState before, WindowState after) {}
+
+  /** The changes logged, with the deferring store, in order. */
+  final List<LoggedChange> changes = new ArrayList<>();
+
   /** Deletions of windows the store held. */
   int windowsDeleted;
 
@@ -59,6 +65,7 @@ final class InMemoryWindowStore implements WindowStore {
       final WindowState state) {
     if (defersKeeps) {
       logged++;
+      changes.add(new LoggedChange(before, state));
     } else {
       put(series, granularity, start, state);
     }

@@ -13,6 +13,10 @@ import org.junit.jupiter.api.Test;
 /** The windows a task publishes for the queries, read over its store. */
 class PublishedWindowsTest {
 
+  /** A published window whose state never changes. */
+  private record Fixed(Granularity granularity, long start, WindowState state)
+      implements PublishedWindows.Published {}
+
   private static final Granularity MINUTE = Granularity.parse("1m");
   private static final Granularity HOUR = Granularity.parse("1h");
   private static final SeriesKey SERIES = new SeriesKey("s1", "temperature");
@@ -50,9 +54,9 @@ class PublishedWindowsTest {
     published.publish(
         SERIES,
         List.of(
-            new PublishedWindows.Published(MINUTE, 120_000, window(3)),
-            new PublishedWindows.Published(MINUTE, 60_000, window(7)),
-            new PublishedWindows.Published(HOUR, 0, window(15))));
+            new Fixed(MINUTE, 120_000, window(3)),
+            new Fixed(MINUTE, 60_000, window(7)),
+            new Fixed(HOUR, 0, window(15))));
     final WindowReader read = published.over(store);
 
     assertThat(read.range(SERIES, MINUTE, 0, 120_000))

@@ -59,7 +59,7 @@ class WriteBehindWindowsTest {
     windows.writeChanges();
     final int gets = store.gets;
 
-    assertThat(windows.get(SERIES, MINUTE, TEN)).isSameAs(open);
+    assertThat(windows.get(SERIES, MINUTE, TEN)).usingRecursiveComparison().isEqualTo(open);
     assertThat(store.gets).isEqualTo(gets);
   }
 
@@ -262,6 +262,75 @@ class WriteBehindWindowsTest {
 
     assertThat(queried.get(SERIES, HOUR, TEN).stats().count()).isEqualTo(8);
     assertThat(queried.get(SERIES, MINUTE, TEN + 60_000).stats().count()).isEqualTo(1);
+  }
+
+  /**
+   * The cache writes a window's values over in place rather than holding the states readings make
+   * (a live fleet's states would otherwise each live a second and be promoted): a state it gave
+   * out, to the stream thread or to a query, stays as it was however many readings the window takes
+   * after it, its tail's arrays growing or not.
+   */
+  @Test
+  void shouldLeaveEveryStateItGaveOutAsItWasWhateverTheWindowTakesAfter() {
+    final InMemoryWindowStore logging = new InMemoryWindowStore(true);
+    final WriteBehindWindows live = new WriteBehindWindows(logging, MINUTE, budget);
+    final WindowReader queried = live.published().over(new InMemoryWindowStore());
+    live.put(SERIES, MINUTE, TEN, minuteWith(3));
+    live.writeChanges();
+    final WindowState current = live.get(SERIES, MINUTE, TEN);
+    final WindowState published = queried.get(SERIES, MINUTE, TEN);
+
+    for (int reading = 3; reading < 60; reading++) {
+      addReading(live, reading);
+      live.writeChanges();
+    }
+
+    for (final WindowState given : List.of(current, published)) {
+      assertThat(given.stats().count()).isEqualTo(3);
+      assertThat(given.stats().lastTimestamp()).isEqualTo(TEN + 2_000);
+      assertThat(given.tail().measurements())
+          .extracting(Measurement::value)
+          .containsExactly(0.0, 1.0, 2.0);
+    }
+    assertThat(queried.get(SERIES, MINUTE, TEN).stats().count()).isEqualTo(60);
+    assertThat(queried.get(SERIES, MINUTE, TEN).tail().size()).isEqualTo(60);
+  }
+
+  /**
+   * At live traffic each commit logs a reading or two appended to what the log had: the window as
+   * the log had it is handed over with it, reading the same arrays, so that the log records the
+   * readings appended and not the window whole.
+   */
+  @Test
+  void shouldLogEachCommitsReadingsAsAppendedToWhatTheLogHad() {
+    final InMemoryWindowStore logging = new InMemoryWindowStore(true);
+    final WriteBehindWindows live = new WriteBehindWindows(logging, MINUTE, budget);
+    live.put(SERIES, MINUTE, TEN, minuteWith(1));
+    live.writeChanges();
+    for (int reading = 1; reading < 40; reading++) {
+      addReading(live, reading);
+      live.writeChanges();
+    }
+
+    assertThat(logging.changes).hasSize(40);
+    assertThat(logging.changes.get(0).before()).isNull();
+    for (int i = 1; i < logging.changes.size(); i++) {
+      final WindowState before = logging.changes.get(i).before();
+      final WindowState after = logging.changes.get(i).after();
+      assertThat(before.stats()).isEqualTo(logging.changes.get(i - 1).after().stats());
+      assertThat(after.stats().count()).isEqualTo(before.stats().count() + 1);
+      assertThat(after.tail().startsWith(before.tail())).isTrue();
+    }
+  }
+
+  /** Adds reading number {@code reading} to the minute as the lifecycle does: get, add, put. */
+  private static void addReading(final WriteBehindWindows windows, final int reading) {
+    final WindowState before = windows.get(SERIES, MINUTE, TEN);
+    windows.put(
+        SERIES,
+        MINUTE,
+        TEN,
+        before.withReading(new Measurement(TEN + reading * 1_000L, reading), null));
   }
 
   @Test
