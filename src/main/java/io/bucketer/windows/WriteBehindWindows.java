@@ -45,8 +45,11 @@ import java.util.OptionalLong;
  */
 public final class WriteBehindWindows implements WindowStore {
 
-  /** What a cached window costs besides its readings: the objects and the map's entries. */
-  private static final long WINDOW_OVERHEAD_BYTES = 256;
+  /**
+   * What a cached window costs besides its readings: itself, its current and logged values (128
+   * bytes each), and its share of the series' list and map entry.
+   */
+  private static final long WINDOW_OVERHEAD_BYTES = 320;
 
   /** A window of the finest granularity at its largest: its tail's arrays full. */
   private static final long READINGS_WINDOW_BYTES =
