@@ -136,4 +136,52 @@ class BucketStatsTest {
     assertThat(withoutOffset.utcOffsetMinutes()).isEqualTo(120);
     assertThat(olderReading.utcOffsetMinutes()).isEqualTo(120);
   }
+
+  /**
+   * Equality is a record's, component by component, doubles bit for bit: the window log relies on
+   * it to tell whether replaying readings rebuilds a window's sums exactly.
+   */
+  @Test
+  void shouldBeEqualExactlyWhenEveryComponentIsAsARecordSays() {
+    final BucketStats stats =
+        new BucketStats(
+            3, 6.0, 1.0, 3.0, new Measurement(1, 1.0), new Measurement(3, 3.0), 1, 1, 2, 60);
+    final BucketStats same =
+        new BucketStats(
+            3, 6.0, 1.0, 3.0, new Measurement(1, 1.0), new Measurement(3, 3.0), 1, 1, 2, 60);
+    final BucketStats unknownSpread = BucketStats.withoutSpread(3, 6.0, 1.0, 3.0, 1, 3, null);
+
+    assertThat(stats).isEqualTo(same).hasSameHashCodeAs(same);
+    assertThat(unknownSpread)
+        .isEqualTo(BucketStats.withoutSpread(3, 6.0, 1.0, 3.0, 1, 3, null)); // NaN equals NaN
+    assertThat(stats)
+        .isNotEqualTo(
+            new BucketStats(
+                3, 6.0, 1.0, 3.0, new Measurement(1, 1.5), new Measurement(3, 3.0), 1, 1, 2, 60))
+        .isNotEqualTo(
+            new BucketStats(
+                3, 6.0, 1.0, 3.0, new Measurement(1, 1.0), new Measurement(4, 3.0), 1, 1, 2, 60))
+        .isNotEqualTo(
+            new BucketStats(
+                3, 6.0, 1.0, 3.0, new Measurement(1, 1.0), new Measurement(3, 3.0), 1, 1, 2, null))
+        .isNotEqualTo(
+            new BucketStats(
+                3, 6.0, 1.0, 3.0, new Measurement(1, 1.0), new Measurement(3, 3.0), 1, 1, 2.5, 60))
+        .isNotEqualTo(null);
+    assertThat(
+            new BucketStats(
+                1, 0.0, 0.0, 0.0, new Measurement(1, 0.0), new Measurement(1, 0.0), 0, 0, 0, null))
+        .isNotEqualTo(
+            new BucketStats(
+                1,
+                -0.0,
+                0.0,
+                0.0,
+                new Measurement(1, 0.0),
+                new Measurement(1, 0.0),
+                0,
+                0,
+                0,
+                null));
+  }
 }
