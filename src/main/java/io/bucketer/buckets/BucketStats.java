@@ -1,7 +1,6 @@
 package io.bucketer.buckets;
 
 import java.util.List;
-import java.util.Objects;
 
 /**
  * The computed fields of a window or bucket (MongoDB's computed pattern): count, sum, min and max;
@@ -109,54 +108,6 @@ public record BucketStats(
         shiftedMean + delta * weight,
         m2 + other.m2 + delta * delta * count * weight,
         offset);
-  }
-
-  /**
-   * Equal when every component is, as a record's equals says (doubles compared bit for bit, so NaN
-   * equals NaN and 0.0 does not equal -0.0), written out: the window log compares a window's sums
-   * at every commit, and the record's generated equals, a chain of method handles over ten
-   * components, was left uninlined in a profile at 100,000 live sensors, 17 % of the stream thread.
-   */
-  @Override
-  public boolean equals(final Object other) {
-    return this == other
-        || other instanceof BucketStats that
-            && count == that.count
-            && same(sum, that.sum)
-            && same(min, that.min)
-            && same(max, that.max)
-            && same(first, that.first)
-            && same(last, that.last)
-            && same(shift, that.shift)
-            && same(shiftedMean, that.shiftedMean)
-            && same(m2, that.m2)
-            && Objects.equals(utcOffsetMinutes, that.utcOffsetMinutes);
-  }
-
-  @Override
-  public int hashCode() {
-    int hash = Long.hashCode(count);
-    hash = 31 * hash + Double.hashCode(sum);
-    hash = 31 * hash + Double.hashCode(min);
-    hash = 31 * hash + Double.hashCode(max);
-    hash = 31 * hash + Objects.hashCode(first);
-    hash = 31 * hash + Objects.hashCode(last);
-    hash = 31 * hash + Double.hashCode(shift);
-    hash = 31 * hash + Double.hashCode(shiftedMean);
-    hash = 31 * hash + Double.hashCode(m2);
-    return 31 * hash + Objects.hashCode(utcOffsetMinutes);
-  }
-
-  private static boolean same(final double one, final double other) {
-    return Double.compare(one, other) == 0;
-  }
-
-  private static boolean same(final Measurement one, final Measurement other) {
-    return one == other
-        || one != null
-            && other != null
-            && one.timestamp() == other.timestamp()
-            && same(one.value(), other.value());
   }
 
   public long firstTimestamp() {
