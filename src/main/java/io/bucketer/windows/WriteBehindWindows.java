@@ -119,7 +119,7 @@ public final class WriteBehindWindows implements WindowStore {
     }
 
     /** The current window is what the log has now. */
-    void logged() {
+    void currentIsLogged() {
       synchronized (this) {
         logged.set(current);
       }
@@ -222,7 +222,7 @@ public final class WriteBehindWindows implements WindowStore {
     }
     window.current.set(state);
     if (!changed) {
-      window.logged();
+      window.currentIsLogged();
       window.kept = true;
     } else {
       window.changed = true;
@@ -299,7 +299,7 @@ public final class WriteBehindWindows implements WindowStore {
             window.start,
             window.loggedState(),
             window.current.state());
-        window.logged();
+        window.currentIsLogged();
         window.kept = false;
         window.changed = false;
       }
