@@ -524,7 +524,8 @@ public final class BucketerApp implements AutoCloseable {
                 config.timestampFloor(), config.maxFutureSkew(), config.maxReadingBytes()),
             config.windowCacheMaxBytes(),
             config.duplicateTimestamps())
-        .withComputations(config.windows().computations());
+        .withComputations(config.windows().computations())
+        .withSeriesLimits(config.windows().seriesLimits());
   }
 
   /** The default backoff, within the configured total: a registry restart takes seconds. */

@@ -37,6 +37,8 @@ public final class DependencyChecks {
   public CheckReport run() {
     final List<CheckResult> results = new ArrayList<>();
     results.add(CheckResult.pass("settings", "settings", "every setting known and valid"));
+    results.add(
+        CheckResult.pass("settings", "series limits", config.windows().seriesLimits().describe()));
     results.addAll(new KafkaChecks(config, timeout).run());
     if (config.inputFormat() == InputFormat.AVRO) {
       results.add(registry());

@@ -6,6 +6,7 @@ import io.bucketer.deadletters.DeadLetterFilter;
 import io.bucketer.deadletters.DeadLetterReader;
 import io.bucketer.deadletters.DeadLetterReplay;
 import io.bucketer.deadletters.Replayability;
+import io.bucketer.ingest.InputFormat;
 import io.bucketer.topics.BucketerTopics;
 import io.bucketer.topics.TypedTopic;
 import java.io.PrintWriter;
@@ -35,7 +36,9 @@ import picocli.CommandLine.Spec;
           + "Replaying again changes nothing: the processor counts a reading it already holds "
           + "(same series, time and value) once, for lateness.horizon of its series' event time. "
           + "Too-late readings and buckets MongoDB rejected are not input records and are never "
-          + "sent. A replayed record that fails again comes back once, with its new reason and "
+          + "sent. Readings over a series limit go back as the JSON reading their dead letter "
+          + "holds, which the processor reads whatever input.format says (not Sparkplug B): "
+          + "replay them once the tenant's limit is raised. A replayed record that fails again comes back once, with its new reason and "
           + "bucketer.replay.of; it is sent again only with --include-failed-replays, and the "
           + "dead letter it replayed never again: nothing goes round."
     },
@@ -44,7 +47,8 @@ import picocli.CommandLine.Spec;
       "  bucketer dead-letters replay -c bucketer.properties --reason missing-field \\",
       "      --dry-run",
       "  bucketer dead-letters replay -c bucketer.properties --reason missing-field \\",
-      "      --from 2025-06-01T09:00:00Z --to 2025-06-01T12:00:00Z"
+      "      --from 2025-06-01T09:00:00Z --to 2025-06-01T12:00:00Z",
+      "  bucketer dead-letters replay -c bucketer.properties --reason series-limit"
     })
 final class DeadLettersReplayCommand implements Callable<Integer> {
 
@@ -90,7 +94,11 @@ final class DeadLettersReplayCommand implements Callable<Integer> {
         spec.commandLine().getErr(),
         () -> {
           final Replayability replayability =
-              Replayability.of(reader, config.inputTopic(), includeFailedReplays);
+              Replayability.of(
+                  reader,
+                  config.inputTopic(),
+                  config.inputFormat() == InputFormat.SPARKPLUG_B,
+                  includeFailedReplays);
           return dryRun
               ? dryRun(reader, filter, replayability, config.inputTopic(), out)
               : replay(reader, filter, replayability, config, out);

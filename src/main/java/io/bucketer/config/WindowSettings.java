@@ -15,6 +15,7 @@ import io.bucketer.buckets.SketchAccuracies;
 import io.bucketer.buckets.TimeSpans;
 import io.bucketer.buckets.TimeWeightings;
 import io.bucketer.buckets.WindowComputations;
+import io.bucketer.tenants.TenantLimits;
 import io.bucketer.windows.DuplicateTimestamps;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -57,6 +58,9 @@ public final class WindowSettings {
   public static final String INTEGRAL_UNIT_METRICS = "integral.unit.metrics";
   public static final String EXPECTED_INTERVAL = "expected.interval";
   public static final String EXPECTED_INTERVAL_METRICS = "expected.interval.metrics";
+  public static final String SERIES_LIMIT_ACTIVE = "series.limit.active";
+  public static final String SERIES_LIMIT_NEW_PER_MINUTE = "series.limit.new.per.minute";
+  public static final String SERIES_LIMIT_TENANTS = "series.limit.tenants";
 
   static final ConfigDef DEFINITION =
       new ConfigDef()
@@ -171,6 +175,46 @@ public final class WindowSettings {
                   + " however many readings it took, and the window RocksDB once, when it closes."
                   + " Windows that find it spent are written and read back for every reading, as"
                   + " without the cache. Count it in -Xmx.")
+          .define(
+              SERIES_LIMIT_ACTIVE,
+              Type.LONG,
+              TenantLimits.DEFAULT.defaults().activeSeries(),
+              ConfigDef.Range.atLeast(1),
+              Importance.MEDIUM,
+              "Series a tenant may hold at once, for the default tenant (sensor ids no"
+                  + " series.limit.tenants prefix matches) and every tenant named without limits:"
+                  + " a series holds state until it has been silent for lateness.horizon. A"
+                  + " reading of a new series past it goes to the dead-letter topic"
+                  + " (series-limit), naming the tenant. Shared evenly between the series"
+                  + " partitions, each share rounded up, so a tenant near it may be refused a"
+                  + " little early. The default is generous, not unbounded: about six times the"
+                  + " series the default window cache holds, past which windows are read from and"
+                  + " written to RocksDB for every reading.")
+          .define(
+              SERIES_LIMIT_NEW_PER_MINUTE,
+              Type.LONG,
+              TenantLimits.DEFAULT.defaults().newSeriesPerMinute(),
+              ConfigDef.Range.atLeast(1),
+              Importance.LOW,
+              "New series a tenant may start a minute, on the wall clock, for the default tenant"
+                  + " and every tenant named without limits; a minute's worth may start at once."
+                  + " Readings of new series past it are dead-lettered (series-limit). Shared"
+                  + " between the series partitions as series.limit.active is. Keep it at least"
+                  + " the largest fleet that starts at once: a first run over a backlog starts"
+                  + " every series in its first minute.")
+          .define(
+              SERIES_LIMIT_TENANTS,
+              Type.STRING,
+              "",
+              parsedBy(
+                  TenantLimits::parseTenants,
+                  "empty, or <prefix>=<active>/<new a minute> pairs, e.g. acme-=50000/5000"),
+              Importance.MEDIUM,
+              "Tenants with limits of their own, comma-separated <prefix>=<active series>/<new"
+                  + " series a minute> pairs, such as acme-=50000/5000,globex-=200000/20000. A"
+                  + " sensor id belongs to the tenant of the longest prefix it starts with; the"
+                  + " rest share the default tenant's limits (series.limit.active and"
+                  + " series.limit.new.per.minute), named * in meters and dead letters.")
           .define(
               MAX_GAP,
               Type.STRING,
@@ -352,6 +396,14 @@ public final class WindowSettings {
     } catch (IllegalArgumentException e) {
       throw new ConfigException(RETENTION, values.getString(RETENTION), e.getMessage());
     }
+  }
+
+  /** Each tenant's series limits. */
+  public TenantLimits seriesLimits() {
+    return new TenantLimits(
+        new TenantLimits.Limits(
+            values.getLong(SERIES_LIMIT_ACTIVE), values.getLong(SERIES_LIMIT_NEW_PER_MINUTE)),
+        TenantLimits.parseTenants(values.getString(SERIES_LIMIT_TENANTS)));
   }
 
   public long windowCacheMaxBytes() {

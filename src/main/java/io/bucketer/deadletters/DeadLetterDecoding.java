@@ -69,6 +69,11 @@ public final class DeadLetterDecoding {
           new View(
               "a reading as JSON: " + BytesPreview.of(letter.value(), limit),
               "not an input record: a decoded reading that came after its window's lateness horizon");
+      case DeadLetterHeaders.SERIES_LIMIT ->
+          new View(
+              "a reading as JSON: " + BytesPreview.of(letter.value(), limit),
+              "a reading of a new series its tenant's series limit refused; replayed, the processor"
+                  + " reads this JSON whatever input.format says");
       case DeadLetterHeaders.MONGODB_REJECTED ->
           new View(bucket(letter.value()), "not an input record: a bucket of the buckets topic");
       default -> new View(content(letter.value()), decodesNow(letter));

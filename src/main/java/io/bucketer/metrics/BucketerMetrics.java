@@ -1,6 +1,9 @@
 package io.bucketer.metrics;
 
+import io.bucketer.tenants.TenantSeriesCounts;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.EnumMap;
 import java.util.Map;
@@ -28,6 +31,10 @@ public final class BucketerMetrics {
   public static final String SPARKPLUG_METRICS_SKIPPED = "bucketer.sparkplug.metrics.skipped";
   public static final String QUERY_MALFORMED_SKETCHES = "bucketer.query.malformed.sketches";
   public static final String HTTP_AUTH_FAILURES = "bucketer.http.auth.failures";
+  public static final String TENANT_SERIES_ACTIVE = "bucketer.tenant.series.active";
+  public static final String TENANT_SERIES_HEADROOM = "bucketer.tenant.series.headroom";
+  public static final String TENANT_SERIES_LIMIT = "bucketer.tenant.series.limit";
+  public static final String TENANT_SERIES_REFUSED = "bucketer.tenant.series.refused";
 
   /** An operation of the window lifecycle on its task's state stores. */
   public enum StateOperation {
@@ -61,7 +68,9 @@ public final class BucketerMetrics {
     /** Its series held a reading at its time with another value, which it replaced (keep-last). */
     REPLACED("replaced"),
     /** Its series held a reading at its time with another value, which stayed (keep-first). */
-    KEPT_FIRST("kept-first");
+    KEPT_FIRST("kept-first"),
+    /** Its series held no state, and its tenant's series limit refused it any: dead-lettered. */
+    SERIES_LIMIT("series-limit");
 
     private final String tag;
 
@@ -205,6 +214,32 @@ public final class BucketerMetrics {
    */
   public void malformedSketchRead() {
     malformedSketches.increment();
+  }
+
+  /**
+   * Exports each tenant's series in this process: held, the headroom its tasks' shares leave, the
+   * deployment's limit, and the readings each limit refused (from zero, so that the first refusal
+   * shows as an increase).
+   */
+  public void tenantSeries(final TenantSeriesCounts counts) {
+    for (final TenantSeriesCounts.Counts tenant : counts.all()) {
+      final String name = tenant.tenant().name();
+      Gauge.builder(TENANT_SERIES_ACTIVE, tenant, TenantSeriesCounts.Counts::active)
+          .tag("tenant", name)
+          .register(registry);
+      Gauge.builder(TENANT_SERIES_HEADROOM, tenant, TenantSeriesCounts.Counts::headroom)
+          .tag("tenant", name)
+          .register(registry);
+      Gauge.builder(TENANT_SERIES_LIMIT, tenant, t -> t.tenant().limits().activeSeries())
+          .tag("tenant", name)
+          .register(registry);
+      for (final TenantSeriesCounts.Limit limit : TenantSeriesCounts.Limit.values()) {
+        FunctionCounter.builder(TENANT_SERIES_REFUSED, tenant, t -> t.refused(limit))
+            .tag("tenant", name)
+            .tag("limit", limit.tag())
+            .register(registry);
+      }
+    }
   }
 
   private Counter counter(final String name, final String tag, final String value) {

@@ -64,13 +64,38 @@ public final class MeterDescriptions {
             + " its open windows), late-merged (merged into a closed window, which is written"
             + " again), too-late (past the lateness horizon: dead-lettered), resent (the same time"
             + " and value again: counted once), replaced or kept-first (another value at a time"
-            + " its series held: duplicate.timestamps keeps the last or the first).");
+            + " its series held: duplicate.timestamps keeps the last or the first), series-limit"
+            + " (a new series its tenant's series limit refused: dead-lettered).");
     family(
         BucketerMetrics.DEAD_LETTERS,
         Kind.COUNTER,
         List.of("reason"),
         "Records sent to the dead-letter topic. reason: why, as in the record's"
             + " bucketer.dlq.reason header (malformed-json, too-late, wrong-partition, ...).");
+    family(
+        BucketerMetrics.TENANT_SERIES_ACTIVE,
+        Kind.GAUGE,
+        List.of("tenant"),
+        "Series this instance holds state for, by tenant (series.limit.tenants' prefix, * for"
+            + " the rest): a series counts until it has been silent for the lateness horizon.");
+    family(
+        BucketerMetrics.TENANT_SERIES_HEADROOM,
+        Kind.GAUGE,
+        List.of("tenant"),
+        "Series the tenant may still start on this instance: the shares of its active-series"
+            + " limit that this instance's tasks hold, less the series they hold. Summed over the"
+            + " instances, the tenant's headroom.");
+    family(
+        BucketerMetrics.TENANT_SERIES_LIMIT,
+        Kind.GAUGE,
+        List.of("tenant"),
+        "The tenant's active-series limit across the deployment, as configured.");
+    family(
+        BucketerMetrics.TENANT_SERIES_REFUSED,
+        Kind.COUNTER,
+        List.of("tenant", "limit"),
+        "Readings of new series a tenant's series limit refused (dead-lettered, reason"
+            + " series-limit). limit: active-series or new-series-per-minute.");
     family(
         BucketerMetrics.SENML_SKIPPED_VALUES,
         Kind.COUNTER,

@@ -11,11 +11,11 @@ import org.apache.kafka.common.header.Headers;
  *
  * <p>{@value #FORMAT} gives the version of this layout, {@value #FORMAT_VERSION} now: these
  * headers, and the value of the dead letters bucketer makes itself, a reading too late for its
- * window as JSON ({@code {"sensor_id", "metric", "timestamp", "value", "utc_offset_minutes"}});
- * every other dead letter keeps the bytes it was read with. A header rather than a field in that
- * JSON: a replayed reading goes back to the input topic, where a mapping of every numeric field
- * ({@code input.value.fields=*}) would take a version number for a reading. Dead letters of builds
- * before the header have the same layout and count as version 1.
+ * window or refused by a series limit as JSON ({@code {"sensor_id", "metric", "timestamp", "value",
+ * "utc_offset_minutes"}}); every other dead letter keeps the bytes it was read with. A header
+ * rather than a field in that JSON: a replayed reading goes back to the input topic, where a
+ * mapping of every numeric field ({@code input.value.fields=*}) would take a version number for a
+ * reading. Dead letters of builds before the header have the same layout and count as version 1.
  */
 public final class DeadLetterHeaders {
 
@@ -25,6 +25,9 @@ public final class DeadLetterHeaders {
   public static final String SOURCE_PARTITION = "bucketer.dlq.source.partition";
   public static final String SOURCE_OFFSET = "bucketer.dlq.source.offset";
   public static final String FORMAT = "bucketer.dlq.format";
+
+  /** The tenant whose series limit refused the reading, on {@value #SERIES_LIMIT} dead letters. */
+  public static final String TENANT = "bucketer.dlq.tenant";
 
   /** The {@value #FORMAT} of the dead letters this build writes. */
   public static final String FORMAT_VERSION = "1";
@@ -43,6 +46,15 @@ public final class DeadLetterHeaders {
    * it is no input record either.
    */
   public static final String MONGODB_REJECTED = "mongodb-rejected";
+
+  /**
+   * The reason of a reading whose series would have gone past its tenant's series limit: like a
+   * too-late one, the decoded reading as JSON from the repartition topic, keyed by its sensor id,
+   * with the tenant in {@value #TENANT}. Sent back by {@code dead-letters replay}, it carries the
+   * replay's headers ({@link ReplayHeaders}), and the processor reads that JSON whatever its input
+   * format.
+   */
+  public static final String SERIES_LIMIT = "series-limit";
 
   private DeadLetterHeaders() {}
 

@@ -11,4 +11,10 @@ sealed interface AggregatorOutput {
 
   /** A reading whose window had already closed: it goes to the dead-letter topic. */
   record TooLate(Reading reading, long watermark) implements AggregatorOutput {}
+
+  /**
+   * A reading of a series that holds no state, refused it by its tenant's series limit: it goes to
+   * the dead-letter topic, naming the tenant.
+   */
+  record OverSeriesLimit(Reading reading, String tenant, String why) implements AggregatorOutput {}
 }

@@ -6,8 +6,11 @@ import io.bucketer.buckets.Measurement;
 import io.bucketer.buckets.SeriesKey;
 import io.bucketer.metrics.BucketerMetrics;
 import io.bucketer.metrics.BucketerMetrics.ReadingOutcome;
+import io.bucketer.tenants.SeriesAdmission;
+import io.bucketer.tenants.TenantSeriesCounts;
 import io.bucketer.topics.BucketHeaders;
 import io.bucketer.topics.BucketKey;
+import io.bucketer.topics.DeadLetterHeaders;
 import io.bucketer.windows.PublishedWindows;
 import io.bucketer.windows.WindowCacheBudget;
 import io.bucketer.windows.WindowLifecycle;
@@ -23,14 +26,16 @@ import org.apache.kafka.streams.processor.api.Record;
  * Hosts a {@link WindowLifecycle} in a Kafka Streams task: gives it the task's stores, hands it
  * each reading of each record (a series' batch, or from the repartition the batches of every series
  * one upstream task sent to this partition in a commit) and the wall clock, forwards the buckets it
- * closes to the buckets topic and the readings it finds too late to the dead-letter topic, and
- * counts both. The lifecycle itself is plain Java.
+ * closes to the buckets topic, and the readings it finds too late or its tenants' series limits
+ * refuse to the dead-letter topic, and counts them. The lifecycle itself is plain Java.
  */
 final class BucketAggregator
     implements Processor<SeriesKey, AggregatorInput, String, AggregatorOutput> {
 
   private final WindowLifecycle.Settings settings;
   private final WindowCacheBudget windowCache;
+  private final TenantSeriesCounts seriesCounts;
+  private final int seriesShares;
   private final PublishedWindows.Directory publishedWindows;
   private final BucketerMetrics metrics;
 
@@ -38,14 +43,18 @@ final class BucketAggregator
   private TaskWindowStore store;
   private WriteBehindWindows windows;
   private WindowLifecycle lifecycle;
+  private SeriesAdmission admission;
 
   BucketAggregator(
       final BucketTopology.Settings settings,
       final WindowCacheBudget windowCache,
+      final TenantSeriesCounts seriesCounts,
       final PublishedWindows.Directory publishedWindows,
       final BucketerMetrics metrics) {
     this.settings = settings.lifecycle();
     this.windowCache = windowCache;
+    this.seriesCounts = seriesCounts;
+    this.seriesShares = settings.seriesShares();
     this.publishedWindows = publishedWindows;
     this.metrics = metrics;
   }
@@ -72,7 +81,8 @@ final class BucketAggregator
           cached.writeChanges();
           logged.flushLog(context.currentSystemTimeMs());
         });
-    lifecycle = new WindowLifecycle(settings, windows, metrics::openBucketsChanged);
+    admission = new SeriesAdmission(seriesCounts, seriesShares);
+    lifecycle = new WindowLifecycle(settings, windows, metrics::openBucketsChanged, admission);
     lifecycle.restore(context.currentSystemTimeMs());
     final long idleTimeoutMillis = settings.idleTimeout().toMillis();
     final Duration checkEvery = Duration.ofMillis(Math.max(1, Math.min(idleTimeoutMillis, 1_000)));
@@ -106,8 +116,21 @@ final class BucketAggregator
               wallClock,
               bucket -> forward(bucket, timestamp));
       count(outcome);
-      if (outcome == WindowLifecycle.Outcome.TOO_LATE) {
-        metrics.deadLetter(TooLateReadings.REASON);
+      if (outcome == WindowLifecycle.Outcome.REFUSED) {
+        metrics.deadLetter(DeadLetterHeaders.SERIES_LIMIT);
+        final SeriesAdmission.Refusal refusal = admission.lastRefusal();
+        // Keyed by its sensor id: a replay then puts it on the partition input keyed by sensor
+        // needs (input.partitioning=by-sensor), as Kafka's producer does.
+        context.forward(
+            record
+                .withKey(series.sensorId())
+                .withValue(
+                    (AggregatorOutput)
+                        new AggregatorOutput.OverSeriesLimit(
+                            readings.reading(i, series), refusal.tenant().name(), refusal.why()))
+                .withTimestamp(timestamp));
+      } else if (outcome == WindowLifecycle.Outcome.TOO_LATE) {
+        metrics.deadLetter(DeadLetterHeaders.TOO_LATE);
         final Reading whole = readings.reading(i, series);
         final long clock = lifecycle.clockOf(series);
         context.forward(
@@ -127,6 +150,7 @@ final class BucketAggregator
       case REPLACED -> metrics.reading(ReadingOutcome.REPLACED);
       case KEPT_FIRST -> metrics.reading(ReadingOutcome.KEPT_FIRST);
       case TOO_LATE -> metrics.reading(ReadingOutcome.TOO_LATE);
+      case REFUSED -> metrics.reading(ReadingOutcome.SERIES_LIMIT);
     }
   }
 
@@ -159,6 +183,10 @@ final class BucketAggregator
     if (lifecycle != null) {
       metrics.openBucketsChanged(-lifecycle.openWindows());
       lifecycle = null;
+    }
+    if (admission != null) {
+      admission.close();
+      admission = null;
     }
     if (windows != null) {
       publishedWindows.unregister(context.taskId().partition(), windows.published());

@@ -10,6 +10,8 @@ import io.bucketer.buckets.WindowComputations;
 import io.bucketer.ingest.InputDecoder;
 import io.bucketer.ingest.sparkplug.SparkplugSettings;
 import io.bucketer.metrics.BucketerMetrics;
+import io.bucketer.tenants.TenantLimits;
+import io.bucketer.tenants.TenantSeriesCounts;
 import io.bucketer.topics.BucketerTopics;
 import io.bucketer.topics.TypedTopic;
 import io.bucketer.windows.DuplicateTimestamps;
@@ -57,7 +59,8 @@ public final class BucketTopology {
       long windowCacheBytes,
       DuplicateTimestamps duplicateTimestamps,
       Optional<SparkplugSettings> sparkplug,
-      WindowComputations computations) {
+      WindowComputations computations,
+      TenantLimits seriesLimits) {
 
     /** Settings of input decoded by an {@link InputDecoder}, not Sparkplug B. */
     public Settings(
@@ -87,7 +90,8 @@ public final class BucketTopology {
           windowCacheBytes,
           duplicateTimestamps,
           Optional.empty(),
-          WindowComputations.DEFAULT);
+          WindowComputations.DEFAULT,
+          TenantLimits.DEFAULT);
     }
 
     /**
@@ -109,7 +113,8 @@ public final class BucketTopology {
           windowCacheBytes,
           duplicateTimestamps,
           Optional.of(sparkplug),
-          computations);
+          computations,
+          seriesLimits);
     }
 
     /** These settings with what each window computes per series beyond count, sum, min and max. */
@@ -128,7 +133,35 @@ public final class BucketTopology {
           windowCacheBytes,
           duplicateTimestamps,
           sparkplug,
-          windowComputations);
+          windowComputations,
+          seriesLimits);
+    }
+
+    /** These settings with each tenant's series limits. */
+    public Settings withSeriesLimits(final TenantLimits limits) {
+      return new Settings(
+          inputTopic,
+          bucketsTopic,
+          deadLetterTopic,
+          granularities,
+          grace,
+          idleTimeout,
+          partitioning,
+          latenessHorizon,
+          layout,
+          readingChecks,
+          windowCacheBytes,
+          duplicateTimestamps,
+          sparkplug,
+          computations,
+          limits);
+    }
+
+    /** How many tasks hold the series, and so share each tenant's series limits. */
+    int seriesShares() {
+      return partitioning instanceof InputPartitioning.BySeries bySeries
+          ? bySeries.seriesPartitions()
+          : ((InputPartitioning.BySensorKey) partitioning).inputPartitions();
     }
 
     /** What the window lifecycle needs of these settings. */
@@ -167,6 +200,8 @@ public final class BucketTopology {
     final RollupPlan plan = new RollupPlan(settings.granularities());
     final List<String> storeNames = addStores(builder, plan);
     final WindowCacheBudget windowCache = new WindowCacheBudget(settings.windowCacheBytes());
+    final TenantSeriesCounts seriesCounts = new TenantSeriesCounts(settings.seriesLimits());
+    metrics.tenantSeries(seriesCounts);
     final TypedTopic<byte[], byte[]> input = BucketerTopics.input(settings.inputTopic());
     final TypedTopic<String, ClosedBucket> buckets =
         BucketerTopics.closedBuckets(settings.bucketsTopic());
@@ -239,7 +274,9 @@ public final class BucketTopology {
     final Map<String, KStream<String, AggregatorOutput>> aggregated =
         aggregatorInput
             .process(
-                () -> new BucketAggregator(settings, windowCache, publishedWindows, metrics),
+                () ->
+                    new BucketAggregator(
+                        settings, windowCache, seriesCounts, publishedWindows, metrics),
                 Named.as(TopologyNames.AGGREGATE),
                 storeNames.toArray(String[]::new))
             .split(Named.as(TopologyNames.ROUTE_AGGREGATED))
@@ -255,13 +292,14 @@ public final class BucketTopology {
             buckets.name(),
             StreamsTopics.produced(buckets).withName(TopologyNames.sink(buckets.name())));
 
-    // The too-late branch splits off the closed buckets' stream, so it is keyed by strings though
-    // its records have no key: the dead-letter topic's view for such a stream, the same bytes.
+    // The branch of readings placed nowhere (too late, or refused by a series limit) splits off
+    // the closed buckets' stream, so it is keyed by strings though its records have no key: the
+    // dead-letter topic's view for such a stream, the same bytes.
     final TypedTopic<String, byte[]> tooLate =
         BucketerTopics.deadLettersKeyedByString(settings.deadLetterTopic());
     aggregated
         .get(TopologyNames.ROUTE_AGGREGATED + TopologyNames.TOO_LATE)
-        .processValues(TooLateReadings::new, Named.as("too-late-dead-letter"))
+        .processValues(UnplacedReadings::new, Named.as("too-late-dead-letter"))
         .to(
             tooLate.name(),
             StreamsTopics.produced(tooLate)

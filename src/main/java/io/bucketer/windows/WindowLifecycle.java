@@ -125,7 +125,9 @@ public final class WindowLifecycle {
     /**
      * Its series held a reading at its time with another value, which stayed ({@code keep-first}).
      */
-    KEPT_FIRST
+    KEPT_FIRST,
+    /** Its series held no state, and the {@link SeriesGate} refused it any: nothing changed. */
+    REFUSED
   }
 
   private final WindowTimes times;
@@ -138,6 +140,7 @@ public final class WindowLifecycle {
   private final QuietSeries quietSeries;
   private final WindowStore store;
   private final LongConsumer openWindowsChanged;
+  private final SeriesGate gate;
 
   /** Series that have state: their clocks, when they last sent and when to look at them next. */
   private final Map<SeriesKey, SeriesClock> clocks = new HashMap<>();
@@ -145,10 +148,24 @@ public final class WindowLifecycle {
   private long openWindows;
 
   /**
+   * A lifecycle that admits every series.
+   *
    * @param openWindowsChanged told of every change of the number of open windows
    */
   public WindowLifecycle(
       final Settings settings, final WindowStore store, final LongConsumer openWindowsChanged) {
+    this(settings, store, openWindowsChanged, SeriesGate.OPEN);
+  }
+
+  /**
+   * @param openWindowsChanged told of every change of the number of open windows
+   * @param gate asked before a series that holds no state starts to
+   */
+  public WindowLifecycle(
+      final Settings settings,
+      final WindowStore store,
+      final LongConsumer openWindowsChanged,
+      final SeriesGate gate) {
     final RollupPlan plan = new RollupPlan(settings.granularities());
     final WindowComputations computations = settings.computations();
     this.times = new WindowTimes(plan, settings.grace(), settings.latenessHorizon());
@@ -169,6 +186,7 @@ public final class WindowLifecycle {
         new QuietSeries(store, times, expiry, settings.idleTimeout(), settings.latenessHorizon());
     this.store = store;
     this.openWindowsChanged = openWindowsChanged;
+    this.gate = gate;
   }
 
   /**
@@ -199,11 +217,14 @@ public final class WindowLifecycle {
     clocks.forEach(
         (series, seen) ->
             seen.clock = Math.max(seen.clock, store.storedClock(series).orElse(Long.MIN_VALUE)));
+    gate.clear();
+    clocks.keySet().forEach(gate::restored);
   }
 
   /**
    * Adds one reading to the windows of its series, and passes every bucket it closes or re-closes
    * to {@code emit}: the re-closed windows it was late for first, then the windows its time closes.
+   * A reading of a series that holds no state is first put to the {@link SeriesGate}.
    */
   public Outcome accept(
       final SeriesKey series,
@@ -216,6 +237,9 @@ public final class WindowLifecycle {
     final long clock = seen != null ? seen.clock : storedClock(series);
     if (times.isBeyondHorizon(timestamp, clock)) {
       return Outcome.TOO_LATE;
+    }
+    if (seen == null && !gate.admit(series, wallClock)) {
+      return Outcome.REFUSED;
     }
     final long finestStart = finest.windowStart(timestamp);
     final WindowState finestWindow = store.get(series, finest, finestStart);
@@ -490,6 +514,7 @@ public final class WindowLifecycle {
       quietSeries.forgetIfSilent(series, seen, wallClock);
       if (!quietSeries.scheduleNextCheck(series, seen, wallClock)) {
         entries.remove();
+        gate.released(series);
       }
     }
   }

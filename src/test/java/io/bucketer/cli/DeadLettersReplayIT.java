@@ -232,6 +232,79 @@ class DeadLettersReplayIT {
   }
 
   /**
+   * A gateway that floods new series past its tenant's limit: the readings of the series refused
+   * are dead-lettered as {@code series-limit}, every other reading is bucketed; once the limit is
+   * raised, {@code replay --reason series-limit} puts each refused reading in exactly one bucket.
+   * The dead letters hold the reading as bucketer's JSON (its sensor id under "sensor_id"), which
+   * the processor reads as such though its own mapping takes the sensor id from "device".
+   */
+  @Test
+  void shouldBucketTheReadingsASeriesLimitRefusedOnceTheLimitIsRaisedAndTheyAreReplayed()
+      throws Exception {
+    final List<Reading> wellBehaved = readings();
+    final List<Reading> flood = new ArrayList<>();
+    for (int series = 0; series < 12; series++) {
+      for (int i = 0; i < 3; i++) {
+        flood.add(
+            Reading.newBuilder()
+                .setSensorId("gw9-" + series)
+                .setMetric("temperature")
+                .setTimestamp(HISTORY.plusSeconds(5L * i))
+                .setValue(series + i * 0.5)
+                .build());
+      }
+    }
+    final List<Reading> all = new ArrayList<>(wellBehaved);
+    all.addAll(flood);
+    final List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>();
+    all.forEach(reading -> records.add(gatewayRecord(reading.getSensorId(), json(reading))));
+
+    final Map<String, String> settings = new LinkedHashMap<>(FIXED);
+    settings.put(InputSettings.FORMAT, "json");
+    settings.put(WindowSettings.IDLE_TIMEOUT, "2s");
+    // Two series among six partitions: each task may start one series of gw9-.
+    settings.put(WindowSettings.SERIES_LIMIT_TENANTS, "gw9-=2/1000");
+    try (InProcessRun run = new InProcessRun(infrastructure.endpoints(), stateDir, 2, settings)) {
+      try (BucketerApp app = run.start()) {
+        run.sendRecords(records);
+        await("every gw9- reading bucketed or dead-lettered, every other bucketed")
+            .atMost(InProcessRun.DEADLINE)
+            .until(
+                () ->
+                    run.store().readingsInBuckets(MINUTE) + run.deadLetters().size() == all.size()
+                        && run.store().readingsInBuckets(HOUR)
+                            == run.store().readingsInBuckets(MINUTE));
+      }
+      final List<DeadLetter> refused = run.deadLetters().stream().map(DeadLetter::of).toList();
+      assertThat(refused).hasSizeBetween(6 * 3, 11 * 3);
+      assertThat(refused)
+          .allSatisfy(
+              letter -> {
+                assertThat(letter.reason()).isEqualTo("series-limit");
+                assertThat(new String(letter.key(), StandardCharsets.UTF_8)).startsWith("gw9-");
+                assertThat(
+                        new String(
+                            letter.headers().lastHeader("bucketer.dlq.tenant").value(),
+                            StandardCharsets.UTF_8))
+                    .isEqualTo("gw9-");
+              });
+
+      final Map<String, String> raised = new LinkedHashMap<>(settings);
+      raised.put(WindowSettings.SERIES_LIMIT_TENANTS, "gw9-=1000/1000");
+      try (BucketerApp app = run.start(raised, new SimpleMeterRegistry())) {
+        final CliRun replay = cli(run, "dead-letters", "replay", "--reason", "series-limit");
+        assertThat(replay.exitCode()).as(replay.err()).isZero();
+        assertThat(replay.out())
+            .contains(
+                "done: " + refused.size() + " records replayed to " + run.config().inputTopic());
+        run.awaitReadingsInBuckets(all.size(), MINUTE, HOUR);
+        BucketStoreAssertions.assertStoreEqualsComputation(run.store(), all, MINUTE, HOUR);
+        assertThat(run.deadLetters()).hasSize(refused.size());
+      }
+    }
+  }
+
+  /**
    * Every replayed input record is its original, sent once: key, value, timestamp and headers,
    * without the dead-letter headers, with the replay's.
    */

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import io.bucketer.metrics.BucketerMetrics.ReadingOutcome;
 import io.bucketer.metrics.BucketerMetrics.StateOperation;
 import io.bucketer.metrics.MeterDescriptions.Family;
+import io.bucketer.tenants.TenantLimits;
+import io.bucketer.tenants.TenantSeriesCounts;
 import io.bucketer.testing.Promtool;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -117,6 +119,7 @@ class MeterDescriptionsTest {
     metrics.sparkplugSeqGap("plant/edge-1");
     metrics.sparkplugMetricsSkipped("null", 2);
     metrics.malformedSketchRead();
+    metrics.tenantSeries(new TenantSeriesCounts(TenantLimits.DEFAULT));
     // RunCommand counts the access gate's refusals so.
     registry.counter(BucketerMetrics.HTTP_AUTH_FAILURES, "reason", "missing").increment();
 

@@ -8,6 +8,7 @@ import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.SeriesKey;
 import io.bucketer.metrics.BucketerMetrics;
 import io.bucketer.metrics.BucketerMetrics.StateOperation;
+import io.bucketer.tenants.TenantSeriesCounts;
 import io.bucketer.testing.Meters;
 import io.bucketer.topics.BucketHeaders;
 import io.bucketer.windows.PublishedWindows;
@@ -77,7 +78,12 @@ class BucketAggregatorTest {
       new WindowCacheBudget(BucketTopologyTest.WINDOW_CACHE_BYTES);
   private final PublishedWindows.Directory publishedWindows = new PublishedWindows.Directory();
   private final BucketAggregator aggregator =
-      new BucketAggregator(BucketTopologyTest.SETTINGS, windowCache, publishedWindows, metrics);
+      new BucketAggregator(
+          BucketTopologyTest.SETTINGS,
+          windowCache,
+          new TenantSeriesCounts(BucketTopologyTest.SETTINGS.seriesLimits()),
+          publishedWindows,
+          metrics);
   private final List<KeyValueStore<Bytes, byte[]>> windowStores = new ArrayList<>();
   private PreCommitHookStore windowLog;
 

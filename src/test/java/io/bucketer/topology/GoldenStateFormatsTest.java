@@ -173,7 +173,7 @@ class GoldenStateFormatsTest {
         new SparkplugEnvelopeSerde().serializer().serialize("", ENVELOPE));
     files.put(
         "dead-letter-too-late-reading.json",
-        TooLateReadings.toJson(
+        UnplacedReadings.toJson(
             new Reading("sensor-1", Instant.ofEpochMilli(T0 + 500), 21.5, "temperature", 60)));
     return files;
   }
