@@ -29,9 +29,14 @@ class ArchitectureTest {
           .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
           .importPackages("io.bucketer");
 
+  /**
+   * Every package on its own, subpackages included: {@code ingest} and the formats built on it
+   * ({@code ingest.protobuf}, {@code ingest.senml}, ...) depend one way, and the one class that
+   * knows them all is above them ({@code ingest.formats.InputDecoders}).
+   */
   @Test
   void shouldHaveNoCycleAmongItsPackages() {
-    slices().matching("io.bucketer.(*)..").should().beFreeOfCycles().check(PRODUCT);
+    slices().matching("io.bucketer.(**)").should().beFreeOfCycles().check(PRODUCT);
   }
 
   @Test

@@ -14,6 +14,7 @@ import io.bucketer.ingest.RetryBudget;
 import io.bucketer.ingest.SchemaRegistryClient;
 import io.bucketer.ingest.SchemaRegistryException;
 import io.bucketer.ingest.SchemaRegistryUnavailableException;
+import io.bucketer.ingest.formats.InputDecoders;
 import io.bucketer.ingest.senml.SenmlOptions;
 import io.bucketer.kafkaaccess.KafkaFailures;
 import io.bucketer.kafkaaccess.KafkaUnusableException;
@@ -267,13 +268,12 @@ public final class BucketerApp implements AutoCloseable {
             BucketTopology.build(
                 topologySettings(config, partitioning),
                 () ->
-                    config
-                        .inputFormat()
-                        .decoder(
-                            config.readingMapping(),
-                            registry,
-                            registry,
-                            config.input().formatOptions().withSenml(senml)),
+                    InputDecoders.of(
+                        config.inputFormat(),
+                        config.readingMapping(),
+                        registry,
+                        registry,
+                        config.input().formatOptions().withSenml(senml)),
                 metrics,
                 publishedWindows),
             streamsConfig);

@@ -13,6 +13,7 @@ import io.bucketer.ingest.InputFormat;
 import io.bucketer.ingest.RetryBudget;
 import io.bucketer.ingest.SchemaLookup;
 import io.bucketer.ingest.SchemaRegistryClient;
+import io.bucketer.ingest.formats.InputDecoders;
 import io.bucketer.topics.DeadLetterHeaders;
 import io.bucketer.topics.ReplayHeaders;
 import java.io.PrintWriter;
@@ -222,8 +223,12 @@ final class DeadLettersShowCommand implements Callable<Integer> {
         format == InputFormat.SPARKPLUG_B
             ? Optional.empty()
             : Optional.of(
-                format.decoder(
-                    config.readingMapping(), registry, registry, config.input().formatOptions()));
+                InputDecoders.of(
+                    format,
+                    config.readingMapping(),
+                    registry,
+                    registry,
+                    config.input().formatOptions()));
     final Optional<SchemaLookup> avroSchemas =
         format == InputFormat.AVRO ? Optional.ofNullable(registry) : Optional.empty();
     return new DeadLetterDecoding(format, decoder, avroSchemas, limit);

@@ -6,11 +6,12 @@ import static io.bucketer.config.SettingValidators.spanOfAtLeast;
 import com.google.protobuf.Descriptors.Descriptor;
 import io.bucketer.buckets.TimeSpans;
 import io.bucketer.ingest.FieldPath;
-import io.bucketer.ingest.FormatOptions;
 import io.bucketer.ingest.InputFormat;
 import io.bucketer.ingest.ReadingMapping;
 import io.bucketer.ingest.RegistryAuth;
 import io.bucketer.ingest.SensorIdSource;
+import io.bucketer.ingest.formats.FormatOptions;
+import io.bucketer.ingest.formats.InputDecoders;
 import io.bucketer.ingest.protobuf.DescriptorSetDecoder;
 import io.bucketer.ingest.protobuf.DescriptorSetFile;
 import io.bucketer.ingest.senml.SenmlEncoding;
@@ -385,7 +386,7 @@ public final class InputSettings {
     refuseTheMappingWhereUnused();
     this.readingMapping = buildReadingMapping();
     this.formatOptions = new FormatOptions(readProtobufMessage(), jsonSchemaValidate(), senml());
-    if (format().needsRegistry(formatOptions) && schemaRegistryUrl().isBlank()) {
+    if (InputDecoders.needsRegistry(format(), formatOptions) && schemaRegistryUrl().isBlank()) {
       throw new ConfigException(
           SCHEMA_REGISTRY_URL,
           schemaRegistryUrl(),
@@ -412,7 +413,7 @@ public final class InputSettings {
 
   /** Whether the input's decoder asks a schema registry. */
   public boolean needsSchemaRegistry() {
-    return format().needsRegistry(formatOptions);
+    return InputDecoders.needsRegistry(format(), formatOptions);
   }
 
   private boolean jsonSchemaValidate() {

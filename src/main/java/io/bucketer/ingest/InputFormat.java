@@ -1,12 +1,10 @@
 package io.bucketer.ingest;
 
-import io.bucketer.ingest.protobuf.DescriptorSetDecoder;
-import io.bucketer.ingest.protobuf.ProtobufDecoder;
-import io.bucketer.ingest.senml.SenmlDecoder;
-import io.bucketer.ingest.senml.SenmlOptions;
-import java.util.Optional;
-
-/** What the input topic's record values are (input.format), and the decoder that reads them. */
+/**
+ * What the input topic's record values are (input.format). The decoder that reads each is made by
+ * {@code io.bucketer.ingest.formats.InputDecoders}, which knows every format's package: this enum
+ * stays in the package the formats build on, so that none of them depends on another.
+ */
 public enum InputFormat {
   /** Confluent Schema Registry framed Avro, any writer schema, read through the mapping. */
   AVRO("avro"),
@@ -49,70 +47,5 @@ public enum InputFormat {
       }
     }
     throw new IllegalArgumentException("no input format " + label);
-  }
-
-  /** Whether its decoder asks a schema registry, with {@code options}. */
-  public boolean needsRegistry(final FormatOptions options) {
-    return switch (this) {
-      case AVRO -> true;
-      case JSON, SENML, SPARKPLUG_B -> false;
-      case PROTOBUF -> options.protobufMessage().isEmpty();
-      case JSON_SCHEMA -> options.validateJsonSchema();
-    };
-  }
-
-  /**
-   * A decoder of this format, SenML with its default options.
-   *
-   * @throws IllegalStateException for Sparkplug B, which no stateless decoder reads
-   */
-  public InputDecoder decoder(final ReadingMapping mapping, final SchemaLookup schemas) {
-    return decoder(mapping, schemas, SenmlOptions.DEFAULT);
-  }
-
-  /**
-   * A decoder of this format; {@code schemas} is asked only for Avro, {@code mapping} only for Avro
-   * and JSON, {@code senml} only for SenML.
-   *
-   * @throws IllegalStateException for Sparkplug B, which no stateless decoder reads
-   */
-  public InputDecoder decoder(
-      final ReadingMapping mapping, final SchemaLookup schemas, final SenmlOptions senml) {
-    return decoder(mapping, schemas, null, FormatOptions.NONE.withSenml(senml));
-  }
-
-  /**
-   * A decoder of this format.
-   *
-   * @param avroSchemas asked for Avro only
-   * @param registeredSchemas asked for Protobuf and JSON Schema when {@link #needsRegistry} says
-   *     so; may be null otherwise
-   */
-  public InputDecoder decoder(
-      final ReadingMapping mapping,
-      final SchemaLookup avroSchemas,
-      final SchemaTextLookup registeredSchemas,
-      final FormatOptions options) {
-    if (needsRegistry(options) && this != AVRO && registeredSchemas == null) {
-      throw new IllegalArgumentException("input.format=" + label + " needs a schema registry here");
-    }
-    return switch (this) {
-      case AVRO -> new MappedAvroDecoder(avroSchemas, mapping);
-      case JSON -> new JsonReadingDecoder(mapping);
-      case SENML -> new SenmlDecoder(options.senml());
-      case PROTOBUF ->
-          options.protobufMessage().isPresent()
-              ? new DescriptorSetDecoder(options.protobufMessage().get(), mapping)
-              : new ProtobufDecoder(registeredSchemas, mapping);
-      case JSON_SCHEMA ->
-          new JsonSchemaDecoder(
-              mapping,
-              options.validateJsonSchema()
-                  ? Optional.of(new JsonSchemaValidator(registeredSchemas))
-                  : Optional.empty());
-      case SPARKPLUG_B ->
-          throw new IllegalStateException(
-              "sparkplug-b is read by the topology's Sparkplug processors: it needs their state");
-    };
   }
 }

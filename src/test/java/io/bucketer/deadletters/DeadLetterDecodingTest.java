@@ -9,6 +9,7 @@ import io.bucketer.ingest.InputFormat;
 import io.bucketer.ingest.InvalidReadingException;
 import io.bucketer.ingest.ReadingMapping;
 import io.bucketer.ingest.SchemaLookup;
+import io.bucketer.ingest.formats.InputDecoders;
 import io.bucketer.topics.ClosedBucketSerde;
 import io.bucketer.topics.DeadLetterHeaders;
 import java.io.ByteArrayOutputStream;
@@ -79,7 +80,7 @@ class DeadLetterDecodingTest {
     final DeadLetterDecoding decoding =
         new DeadLetterDecoding(
             InputFormat.AVRO,
-            Optional.of(InputFormat.AVRO.decoder(ReadingMapping.DEFAULT, registry)),
+            Optional.of(InputDecoders.of(InputFormat.AVRO, ReadingMapping.DEFAULT, registry)),
             Optional.of(registry),
             200);
 
@@ -139,7 +140,7 @@ class DeadLetterDecodingTest {
   private static DeadLetterDecoding json(final ReadingMapping mapping) {
     return new DeadLetterDecoding(
         InputFormat.JSON,
-        Optional.of(InputFormat.JSON.decoder(mapping, null)),
+        Optional.of(InputDecoders.of(InputFormat.JSON, mapping, null)),
         Optional.empty(),
         200);
   }

@@ -9,6 +9,7 @@ import io.bucketer.config.BucketerConfig;
 import io.bucketer.embedded.InProcessSchemaRegistry;
 import io.bucketer.ingest.InputDecoder;
 import io.bucketer.ingest.SchemaRegistryClient;
+import io.bucketer.ingest.formats.InputDecoders;
 import java.io.ByteArrayOutputStream;
 import java.time.Instant;
 import java.util.HashMap;
@@ -97,9 +98,12 @@ class GatewayFleetTest {
         settings.putAll(GatewayFleet.inputSettings(shape, format));
         final BucketerConfig config = new BucketerConfig(settings);
         final InputDecoder decoder =
-            config
-                .inputFormat()
-                .decoder(config.readingMapping(), client, client, config.input().formatOptions());
+            InputDecoders.of(
+                config.inputFormat(),
+                config.readingMapping(),
+                client,
+                client,
+                config.input().formatOptions());
 
         final List<Reading> read =
             decoder.readings(

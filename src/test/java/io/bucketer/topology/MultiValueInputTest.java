@@ -15,6 +15,7 @@ import io.bucketer.ingest.InvalidReadingException;
 import io.bucketer.ingest.InvalidReadingException.Reason;
 import io.bucketer.ingest.ReadingMapping;
 import io.bucketer.ingest.SensorIdSource;
+import io.bucketer.ingest.formats.InputDecoders;
 import io.bucketer.metrics.BucketerMetrics;
 import io.bucketer.topics.DeadLetterHeaders;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -223,7 +224,8 @@ class MultiValueInputTest {
   private void start(final InputFormat format, final ReadingMapping mapping) {
     final Supplier<InputDecoder> decoders =
         () ->
-            format.decoder(
+            InputDecoders.of(
+                format,
                 mapping,
                 id -> {
                   if (id != GATEWAY_SCHEMA_ID) {

@@ -11,12 +11,13 @@ import io.bucketer.buckets.SeriesKey;
 import io.bucketer.embedded.InProcessSchemaRegistry;
 import io.bucketer.ingest.ConfluentWireFormat;
 import io.bucketer.ingest.FieldPath;
-import io.bucketer.ingest.FormatOptions;
 import io.bucketer.ingest.InputDecoder;
 import io.bucketer.ingest.InputFormat;
 import io.bucketer.ingest.InvalidReadingException.Reason;
 import io.bucketer.ingest.ReadingMapping;
 import io.bucketer.ingest.SchemaRegistryClient;
+import io.bucketer.ingest.formats.FormatOptions;
+import io.bucketer.ingest.formats.InputDecoders;
 import io.bucketer.ingest.senml.SenmlOptions;
 import io.bucketer.metrics.BucketerMetrics;
 import io.bucketer.simulate.GatewayMessage;
@@ -127,7 +128,7 @@ class RegistryFormatsInputTest {
   private void start(final InputFormat format, final FormatOptions options) {
     final SchemaRegistryClient decoding = new SchemaRegistryClient(registry.url());
     final Supplier<InputDecoder> decoders =
-        () -> format.decoder(MAPPING, decoding, decoding, options);
+        () -> InputDecoders.of(format, MAPPING, decoding, decoding, options);
     driver =
         TopologyTopics.driver(
             stateDir, decoders, new BucketerMetrics(new SimpleMeterRegistry()), NOW);

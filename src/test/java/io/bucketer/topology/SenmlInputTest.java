@@ -10,6 +10,7 @@ import io.bucketer.ingest.InputDecoder;
 import io.bucketer.ingest.InputFormat;
 import io.bucketer.ingest.InvalidReadingException.Reason;
 import io.bucketer.ingest.ReadingMapping;
+import io.bucketer.ingest.formats.InputDecoders;
 import io.bucketer.ingest.senml.SenmlEncoding;
 import io.bucketer.ingest.senml.SenmlMetric;
 import io.bucketer.ingest.senml.SenmlOptions;
@@ -57,7 +58,7 @@ class SenmlInputTest {
         new SenmlOptions(
             SenmlEncoding.JSON, SenmlMetric.UNIT, kind -> metrics.senmlValueSkipped(kind.tag()));
     final Supplier<InputDecoder> decoders =
-        () -> InputFormat.SENML.decoder(ReadingMapping.DEFAULT, id -> null, options);
+        () -> InputDecoders.of(InputFormat.SENML, ReadingMapping.DEFAULT, id -> null, options);
     driver = TopologyTopics.driver(stateDir, decoders, metrics, NOW);
     final TopologyTopics topics = TopologyTopics.of(driver);
     input = topics.input();

@@ -1,4 +1,4 @@
-package io.bucketer.ingest;
+package io.bucketer.ingest.formats;
 
 import com.google.protobuf.Descriptors.Descriptor;
 import io.bucketer.ingest.senml.SenmlOptions;
