@@ -79,6 +79,11 @@ public final class DeadLetterHeaders {
     addSource(headers, sourceTopic, sourcePartition, sourceOffset);
   }
 
+  /** Names the tenant whose series limit refused the reading ({@value #SERIES_LIMIT} letters). */
+  public static void addTenant(final Headers headers, final String tenant) {
+    put(headers, TENANT, tenant);
+  }
+
   private static void addSource(
       final Headers headers, final String topic, final int partition, final long offset) {
     put(headers, SOURCE_TOPIC, topic);

@@ -38,10 +38,7 @@ final class UnplacedReadings implements FixedKeyProcessor<String, AggregatorOutp
           DeadLetterHeaders.SERIES_LIMIT,
           refused.why(),
           context.recordMetadata().orElse(null));
-      record.headers().remove(DeadLetterHeaders.TENANT);
-      record
-          .headers()
-          .add(DeadLetterHeaders.TENANT, refused.tenant().getBytes(StandardCharsets.UTF_8));
+      DeadLetterHeaders.addTenant(record.headers(), refused.tenant());
     } else {
       final AggregatorOutput.TooLate tooLate = (AggregatorOutput.TooLate) record.value();
       reading = tooLate.reading();
