@@ -261,6 +261,7 @@ class ArchitectureTest {
             "io.bucketer.topology..",
             "io.bucketer.state..",
             "io.bucketer.app..",
+            "io.bucketer.recovery..",
             "io.bucketer.http..",
             "io.bucketer.cli..",
             "io.bucketer.bench..",

@@ -25,6 +25,10 @@ import io.bucketer.metrics.BucketerMetrics;
 import io.bucketer.query.QueryLimits;
 import io.bucketer.query.SeriesQueries;
 import io.bucketer.query.StoredBuckets;
+import io.bucketer.recovery.FencingLoop;
+import io.bucketer.recovery.RestoreProgress;
+import io.bucketer.recovery.StallRecovery;
+import io.bucketer.recovery.StallWatch;
 import io.bucketer.sink.BucketSink;
 import io.bucketer.sink.MongoBucketWriter;
 import io.bucketer.sink.MongoUnusableException;
@@ -43,6 +47,7 @@ import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
@@ -99,6 +104,20 @@ public final class BucketerApp implements AutoCloseable {
   /** How often the stream threads' connection to the cluster is looked at. */
   private static final Duration CLUSTER_WATCH_EVERY = Duration.ofSeconds(5);
 
+  /**
+   * The stream threads' transaction timeout, where Kafka Streams' exactly-once default is 10 s: a
+   * stall of the process (a collector pause, a starved VM, a paused container) shorter than it
+   * costs only its length, where one longer gets the threads fenced, their tasks closed dirty and
+   * their state restored from the changelogs. 30 s outlasts the pauses of an overloaded machine
+   * three times as long as 10 s does. Longer would hold back the readers of what an instance wrote
+   * when it dies for good mid-transaction (the next stage and the sink read committed records only)
+   * for as long as its transaction stays open: 30 s, plus the broker's abort check every 10 s,
+   * still ends before Kafka's 45 s session timeout hands the instance's tasks to another. A
+   * restarted instance aborts its own open transaction at once (same state directory, same
+   * transactional ids). docs/configuration.md has the table.
+   */
+  static final Duration TRANSACTION_TIMEOUT = Duration.ofSeconds(30);
+
   /** Readiness probes usually give up after a second or so: a ping must answer well within. */
   private static final Duration PING_TIMEOUT = Duration.ofMillis(800);
 
@@ -129,6 +148,10 @@ public final class BucketerApp implements AutoCloseable {
       Executors.newSingleThreadScheduledExecutor(
           runnable -> daemon("bucketer-cluster-watch", runnable));
   private final String bootstrapServers;
+  private final RestoreProgress restores;
+  private final StallRecovery stallRecovery;
+  private final FencingLoop fencingLoop;
+  private final StallWatch stallWatch;
 
   private BucketerApp(
       final KafkaStreams streams,
@@ -142,7 +165,9 @@ public final class BucketerApp implements AutoCloseable {
       final PublishedWindows.Directory publishedWindows,
       final FatalFailure fatal,
       final KafkaFailures kafkaFailures,
-      final TopicSetup topics) {
+      final TopicSetup topics,
+      final RestoreProgress restores,
+      final StallRecovery stallRecovery) {
     this.fatal = fatal;
     this.shutdownTimeout = config.kafka().shutdownTimeout();
     this.bootstrapServers = String.valueOf(config.kafkaProperties().get("bootstrap.servers"));
@@ -183,6 +208,14 @@ public final class BucketerApp implements AutoCloseable {
           }
         });
     this.mongoPingFailure = new CachedCheck<>(() -> writer.pingFailure(PING_TIMEOUT), PING_CACHE);
+    this.restores = restores;
+    this.stallRecovery = stallRecovery;
+    this.fencingLoop =
+        new FencingLoop(
+            stallRecovery.timeouts().transaction(),
+            Clock.systemUTC(),
+            LoggerFactory.getLogger(FencingLoop.class));
+    this.stallWatch = StallWatch.start(stallRecovery, fencingLoop, streams);
   }
 
   /**
@@ -279,6 +312,17 @@ public final class BucketerApp implements AutoCloseable {
             streamsConfig);
     streams.setUncaughtExceptionHandler(
         error -> onStreamThreadFailure(error, metrics, kafkaFailures, fatal));
+    final RestoreProgress restores = new RestoreProgress();
+    streams.setGlobalStateRestoreListener(restores);
+    metrics.countProcessStallsFromZero(
+        Arrays.stream(StallRecovery.Outlived.values()).map(StallRecovery.Outlived::tag).toList());
+    final StallRecovery stallRecovery =
+        new StallRecovery(
+            stallTimeouts(streamsConfig),
+            restores,
+            Clock.systemUTC(),
+            LoggerFactory.getLogger(StallRecovery.class),
+            outlived -> metrics.processStalled(outlived.tag()));
     // State left by another cluster or other topics would be counted again: wiped before start.
     final LocalStateGuard localState =
         new LocalStateGuard(
@@ -315,7 +359,9 @@ public final class BucketerApp implements AutoCloseable {
             publishedWindows,
             fatal,
             kafkaFailures,
-            topics);
+            topics,
+            restores,
+            stallRecovery);
     app.sinkThread.start();
     app.watchTheClusterConnection();
     try {
@@ -368,6 +414,14 @@ public final class BucketerApp implements AutoCloseable {
   }
 
   /**
+   * What the stall watch sees of Kafka Streams now: its state, and its stream threads' commits and
+   * records processed, from Kafka Streams' client metrics.
+   */
+  public StallRecovery.StreamsView streamsView() {
+    return StallWatch.look(streams);
+  }
+
+  /**
    * True while both halves run: the topology is running or rebalancing and the sink is alive. A
    * sink that waits for MongoDB is alive (it retries, paused, until MongoDB answers); it dies only
    * on a record it cannot decode or a dead letter Kafka does not take.
@@ -400,9 +454,16 @@ public final class BucketerApp implements AutoCloseable {
     if (waiting.isPresent()) {
       return waiting;
     }
+    final Optional<String> recovering = stallRecovery.reason().or(fencingLoop::reason);
+    if (recovering.isPresent()) {
+      return recovering;
+    }
     final KafkaStreams.State state = streams.state();
     if (state != KafkaStreams.State.RUNNING) {
-      return Optional.of("kafka streams is " + state);
+      return Optional.of(
+          "kafka streams is "
+              + state
+              + restores.describe().map(restoring -> ", " + restoring).orElse(""));
     }
     final Optional<String> lost = lostCluster();
     if (lost.isPresent()) {
@@ -536,6 +597,28 @@ public final class BucketerApp implements AutoCloseable {
   }
 
   /**
+   * The transaction and session timeouts that the stream threads' clients get from {@code config}:
+   * bucketer's, Kafka Streams' or Kafka's defaults, or what {@code kafka.*} settings say.
+   */
+  static StallRecovery.Timeouts stallTimeouts(final StreamsConfig config) {
+    final Object transaction =
+        config.getProducerConfigs("timeouts").get(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG);
+    final Object session =
+        config
+            .getMainConsumerConfigs("timeouts", "timeouts", 0)
+            .getOrDefault(
+                ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG,
+                ConsumerConfig.configDef()
+                    .defaultValues()
+                    .get(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG));
+    return new StallRecovery.Timeouts(milliseconds(transaction), milliseconds(session));
+  }
+
+  private static Duration milliseconds(final Object value) {
+    return Duration.ofMillis(Long.parseLong(String.valueOf(value).trim()));
+  }
+
+  /**
    * Streams settings: bucketer's defaults, then every {@code kafka.*} setting on top. Exactly-once
    * is the default so that a crash never emits a bucket twice or loses one between the state store,
    * the buckets topic and the input offsets. With an {@code instance.id} the stream threads are
@@ -561,6 +644,9 @@ public final class BucketerApp implements AutoCloseable {
     // size for little CPU (compressed once, on send, and read back by Kafka Streams and the sink),
     // and the broker keeps it as sent. kafka.producer.compression.type overrides it.
     properties.put(StreamsConfig.producerPrefix(ProducerConfig.COMPRESSION_TYPE_CONFIG), "lz4");
+    // Unprefixed, so that kafka.transaction.timeout.ms overrides it as well as
+    // kafka.producer.transaction.timeout.ms does.
+    properties.put(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, (int) TRANSACTION_TIMEOUT.toMillis());
     properties.putAll(config.kafkaProperties());
     properties.put(StreamsConfig.APPLICATION_ID_CONFIG, config.applicationId());
     // The main consumer only (restore and global consumers join no group); Kafka Streams appends
@@ -662,6 +748,7 @@ public final class BucketerApp implements AutoCloseable {
     final long startedNanos = System.nanoTime();
     final Deadline deadline = new Deadline(timeout);
     clusterWatch.shutdownNow();
+    stallWatch.close();
     inputWait.close();
     final Map<TopicPartition, Long> lastCommitted = lastCommittedInputOffsets();
     final CompletableFuture<Boolean> streamsClosed =

@@ -17,8 +17,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * The processor ({@code bucketer run}) in a JVM of its own, started from this JVM's class path so
  * that no packaged jar is needed, with its output appended to a log file. It can be killed for real
- * (SIGKILL: no shutdown hook, no clean close, like a power cut or the OOM killer) or stopped as an
- * orchestrator stops a pod (SIGTERM: the shutdown hook closes the app).
+ * (SIGKILL: no shutdown hook, no clean close, like a power cut or the OOM killer), stopped as an
+ * orchestrator stops a pod (SIGTERM: the shutdown hook closes the app), or frozen and thawed
+ * (SIGSTOP, SIGCONT: a stall).
  */
 public final class ProcessorProcess implements AutoCloseable {
 
@@ -158,6 +159,20 @@ public final class ProcessorProcess implements AutoCloseable {
     endedByItsOwner = true;
     process.destroy();
     return awaitExit();
+  }
+
+  /**
+   * SIGSTOP: every thread of its JVM stands still until {@link #thaw()}, as in a long collector
+   * pause, on a starved VM or in a paused container; the JVM cannot catch it or tell it from a slow
+   * machine.
+   */
+  public void freeze() {
+    ChildProcesses.signal(process, "STOP");
+  }
+
+  /** SIGCONT: a frozen JVM runs again from where it stood. */
+  public void thaw() {
+    ChildProcesses.signal(process, "CONT");
   }
 
   /**

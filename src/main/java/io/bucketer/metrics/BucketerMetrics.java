@@ -6,6 +6,7 @@ import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -22,6 +23,7 @@ public final class BucketerMetrics {
   public static final String DEAD_LETTERS = "bucketer.dead.letters";
   public static final String OPEN_BUCKETS = "bucketer.open.buckets";
   public static final String STREAM_THREAD_RESTARTS = "bucketer.stream.thread.restarts";
+  public static final String PROCESS_STALLS = "bucketer.process.stalls";
   public static final String BUCKETS_EMITTED = "bucketer.buckets.emitted";
   public static final String STATE_WIPES = "bucketer.state.wipes";
   public static final String STATE_OPERATIONS = "bucketer.state.operations";
@@ -141,6 +143,16 @@ public final class BucketerMetrics {
    */
   public void streamThreadRestarted(final String cause) {
     counter(STREAM_THREAD_RESTARTS, "cause", cause).increment();
+  }
+
+  /** A stall of the whole process that outlived {@code outlived} (a Kafka timeout, or nothing). */
+  public void processStalled(final String outlived) {
+    counter(PROCESS_STALLS, "outlived", outlived).increment();
+  }
+
+  /** Exports the stalls of each of {@code outlived} at zero, so that the first shows as one. */
+  public void countProcessStallsFromZero(final List<String> outlived) {
+    outlived.forEach(tag -> counter(PROCESS_STALLS, "outlived", tag));
   }
 
   /**

@@ -160,6 +160,14 @@ public final class MeterDescriptions {
         "Stream threads that failed with a transient error and were replaced, resuming from"
             + " their last commit. cause: what failed (schema-registry-unavailable).");
     family(
+        BucketerMetrics.PROCESS_STALLS,
+        Kind.COUNTER,
+        List.of("outlived"),
+        "Stalls of the whole process of 2 s or more (a collector pause, a starved machine, a"
+            + " paused container), noticed from the gap they leave in a watch thread's ticks."
+            + " outlived: nothing, transaction-timeout (its stream threads are fenced and restore"
+            + " their state) or session-timeout (evicted from the group as well).");
+    family(
         ReadinessGauge.READY,
         Kind.GAUGE,
         List.of(),

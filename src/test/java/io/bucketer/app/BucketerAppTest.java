@@ -6,7 +6,9 @@ import io.bucketer.config.BucketerConfig;
 import io.bucketer.config.InputSettings;
 import io.bucketer.config.KafkaSettings;
 import io.bucketer.config.MongoSettings;
+import io.bucketer.recovery.StallRecovery;
 import io.bucketer.sink.SinkConfig;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -86,5 +88,42 @@ class BucketerAppTest {
         .containsEntry(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
     assertThat(zstd.getProducerConfigs("client"))
         .containsEntry(ProducerConfig.COMPRESSION_TYPE_CONFIG, "zstd");
+  }
+
+  @Test
+  void shouldGiveTheStreamThreadsA30sTransactionTimeoutUnlessTheUserSaysOtherwise() {
+    final StreamsConfig defaults =
+        new StreamsConfig(BucketerApp.streamsProperties(config(Map.of()), null));
+    final StreamsConfig unprefixed =
+        new StreamsConfig(
+            BucketerApp.streamsProperties(
+                config(Map.of(KafkaSettings.CLIENT_PREFIX + "transaction.timeout.ms", "60000")),
+                null));
+    final StreamsConfig prefixed =
+        new StreamsConfig(
+            BucketerApp.streamsProperties(
+                config(
+                    Map.of(
+                        KafkaSettings.CLIENT_PREFIX + "producer.transaction.timeout.ms", "20000")),
+                null));
+
+    assertThat(defaults.getProducerConfigs("client"))
+        .as("Kafka Streams' exactly-once default would be 10 s")
+        .containsEntry(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, 30_000);
+    assertThat(BucketerApp.stallTimeouts(defaults))
+        .isEqualTo(new StallRecovery.Timeouts(Duration.ofSeconds(30), Duration.ofSeconds(45)));
+    assertThat(BucketerApp.stallTimeouts(unprefixed).transaction())
+        .isEqualTo(Duration.ofSeconds(60));
+    assertThat(BucketerApp.stallTimeouts(prefixed).transaction()).isEqualTo(Duration.ofSeconds(20));
+  }
+
+  @Test
+  void shouldTellTheStallRecoveryTheSessionTimeoutTheUserSet() {
+    final StreamsConfig streams =
+        new StreamsConfig(
+            BucketerApp.streamsProperties(
+                config(Map.of(KafkaSettings.CLIENT_PREFIX + "session.timeout.ms", "10000")), null));
+
+    assertThat(BucketerApp.stallTimeouts(streams).session()).isEqualTo(Duration.ofSeconds(10));
   }
 }

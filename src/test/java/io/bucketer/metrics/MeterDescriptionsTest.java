@@ -112,6 +112,7 @@ class MeterDescriptionsTest {
     metrics.deadLetter("too-late");
     metrics.bucketEmitted("1m");
     metrics.streamThreadRestarted("timeout");
+    metrics.processStalled("nothing");
     metrics.stateWiped("no-marker");
     metrics.openBucketsChanged(1);
     metrics.senmlValueSkipped("string");

@@ -4,11 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import ch.qos.logback.classic.Level;
 import io.bucketer.testing.CapturedLog;
-import java.time.Clock;
+import io.bucketer.testing.MutableClock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
@@ -55,33 +53,5 @@ class RepeatedWarningTest {
     }
 
     assertThat(lines).containsExactly("down", "up, after 1 failed attempt(s)", "down again");
-  }
-
-  /** A clock the test moves. */
-  private static final class MutableClock extends Clock {
-    private Instant now;
-
-    MutableClock(final Instant start) {
-      this.now = start;
-    }
-
-    void advance(final Duration duration) {
-      now = now.plus(duration);
-    }
-
-    @Override
-    public Instant instant() {
-      return now;
-    }
-
-    @Override
-    public ZoneOffset getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(final ZoneId zone) {
-      return this;
-    }
   }
 }

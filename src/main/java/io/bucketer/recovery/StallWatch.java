@@ -1,0 +1,84 @@
+package io.bucketer.recovery;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.common.Metric;
+import org.apache.kafka.common.MetricName;
+import org.apache.kafka.streams.KafkaStreams;
+
+/**
+ * A thread of its own that ticks every second, so that nothing else the processor does can delay a
+ * tick and pass for a stall: each tick asks the detector whether the process stood still since the
+ * last, and shows the recovery what Kafka Streams says now.
+ */
+public final class StallWatch implements AutoCloseable {
+
+  static final Duration TICK = Duration.ofSeconds(1);
+
+  private final ScheduledExecutorService ticks =
+      Executors.newSingleThreadScheduledExecutor(
+          runnable -> {
+            final Thread thread = new Thread(runnable, "bucketer-stall-watch");
+            thread.setDaemon(true);
+            return thread;
+          });
+
+  private StallWatch() {}
+
+  /** Starts watching {@code streams} for {@code recovery} and {@code loop}. */
+  public static StallWatch start(
+      final StallRecovery recovery, final FencingLoop loop, final KafkaStreams streams) {
+    final StallWatch watch = new StallWatch();
+    final StallDetector detector = new StallDetector(TICK, System.nanoTime());
+    // With a fixed delay, not a fixed rate: after a stall the executor must not run the missed
+    // ticks back to back, each of which would measure no gap.
+    watch.ticks.scheduleWithFixedDelay(
+        () -> {
+          final StallRecovery.StreamsView now = look(streams);
+          recovery.observe(detector.tick(System.nanoTime()), now);
+          loop.observe(now);
+        },
+        TICK.toMillis(),
+        TICK.toMillis(),
+        TimeUnit.MILLISECONDS);
+    return watch;
+  }
+
+  /**
+   * Kafka Streams' state, and its stream threads' commits and records processed so far, from its
+   * client metrics.
+   */
+  public static StallRecovery.StreamsView look(final KafkaStreams streams) {
+    final Map<MetricName, ? extends Metric> metrics = streams.metrics();
+    return new StallRecovery.StreamsView(
+        streams.state(),
+        threadTotal(metrics, "commit-total"),
+        threadTotal(metrics, "process-total"));
+  }
+
+  /**
+   * A count of {@code stream-thread-metrics} summed over the stream threads: {@code commit-total}
+   * counts a thread's commits once they succeeded, never a fenced one; {@code process-total} the
+   * records its tasks processed.
+   */
+  static long threadTotal(final Map<MetricName, ? extends Metric> metrics, final String metric) {
+    long total = 0;
+    for (final Map.Entry<MetricName, ? extends Metric> entry : metrics.entrySet()) {
+      final MetricName name = entry.getKey();
+      if (name.name().equals(metric)
+          && name.group().equals("stream-thread-metrics")
+          && entry.getValue().metricValue() instanceof Number count) {
+        total += count.longValue();
+      }
+    }
+    return total;
+  }
+
+  @Override
+  public void close() {
+    ticks.shutdownNow();
+  }
+}
