@@ -19,10 +19,15 @@ final class LiveFleet {
 
   private final ReadingSimulator simulator;
   private final CompletableFuture<Long> sending;
+  private final ReadingGenerator.Options generated;
 
-  private LiveFleet(final ReadingSimulator simulator, final CompletableFuture<Long> sending) {
+  private LiveFleet(
+      final ReadingSimulator simulator,
+      final CompletableFuture<Long> sending,
+      final ReadingGenerator.Options generated) {
     this.simulator = simulator;
     this.sending = sending;
+    this.generated = generated;
   }
 
   /** Readings per second the fleet sends. */
@@ -41,19 +46,24 @@ final class LiveFleet {
             producer, new ReadingEncoder(new SchemaRegistryClient(registryUrl), topic), topic);
     final double rate = rate(options);
     final Duration total = options.warmup().plus(options.duration());
-    final ReadingGenerator fleet =
-        new ReadingGenerator(
-            new ReadingGenerator.Options(
-                options.series(),
-                Instant.now().truncatedTo(ChronoUnit.SECONDS),
-                options.interval(),
-                Duration.ZERO,
-                0,
-                0,
-                (long) (rate * total.toSeconds()),
-                7));
+    final ReadingGenerator.Options generated =
+        new ReadingGenerator.Options(
+            options.series(),
+            Instant.now().truncatedTo(ChronoUnit.SECONDS),
+            options.interval(),
+            Duration.ZERO,
+            0,
+            0,
+            (long) (rate * total.toSeconds()),
+            7);
+    final ReadingGenerator fleet = new ReadingGenerator(generated);
     return new LiveFleet(
-        simulator, CompletableFuture.supplyAsync(() -> simulator.run(fleet, rate)));
+        simulator, CompletableFuture.supplyAsync(() -> simulator.run(fleet, rate)), generated);
+  }
+
+  /** What the fleet sends: the same options give the same readings again, to check them. */
+  ReadingGenerator.Options generatorOptions() {
+    return generated;
   }
 
   /** Readings Kafka has acknowledged so far. */

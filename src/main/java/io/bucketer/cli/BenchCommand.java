@@ -21,7 +21,8 @@ import picocli.CommandLine.Option;
       LiveBenchCommand.class,
       LatencyBenchCommand.class,
       FormatsBenchCommand.class,
-      PeerBenchCommand.class
+      PeerBenchCommand.class,
+      SoakBenchCommand.class
     },
     description = {
       "Benchmarks bucketer on an embedded Kafka broker and MongoDB stand-in, side by side with",

@@ -117,6 +117,19 @@ public final class MongoServerProcess implements AutoCloseable {
     return process.toHandle();
   }
 
+  /**
+   * SIGSTOP: the stand-in stands still, connections open, answering nothing, as a MongoDB whose
+   * host froze; {@link #thaw()} lets it go on.
+   */
+  public void freeze() {
+    ChildProcesses.signal(process, "STOP");
+  }
+
+  /** SIGCONT: a frozen stand-in answers again. */
+  public void thaw() {
+    ChildProcesses.signal(process, "CONT");
+  }
+
   /** Ends its JVM; its data is gone. */
   @Override
   public void close() {

@@ -8,6 +8,7 @@ import static io.bucketer.buckets.BucketDocumentNames.START_DATE;
 import com.mongodb.client.model.Accumulators;
 import com.mongodb.client.model.Aggregates;
 import com.mongodb.client.model.Filters;
+import com.mongodb.client.model.Projections;
 import com.mongodb.client.model.Sorts;
 import com.mongodb.reactivestreams.client.MongoClient;
 import com.mongodb.reactivestreams.client.MongoClients;
@@ -18,7 +19,9 @@ import io.bucketer.buckets.SeriesKey;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Date;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.bson.BsonDocument;
 import org.bson.BsonNumber;
@@ -102,6 +105,31 @@ public final class StoredDocuments implements AutoCloseable {
     return new StoredBuckets(
         client.getDatabase(database), collectionPrefix, granularities, TIMEOUT);
   }
+
+  /**
+   * The readings each window of one granularity holds, summed over the window's documents (a window
+   * may span several). Reads only the four fields it needs of each document.
+   */
+  public Map<WindowId, Long> countsByWindow(final Granularity granularity) {
+    final Map<WindowId, Long> counts = new HashMap<>();
+    for (final BsonDocument document :
+        Flux.from(
+                collection(granularity)
+                    .find()
+                    .projection(Projections.include(SENSOR_ID, METRIC, START_DATE, COUNT)))
+            .toIterable()) {
+      final SeriesKey series =
+          new SeriesKey(
+              document.getString(SENSOR_ID).getValue(),
+              document.isString(METRIC) ? document.getString(METRIC).getValue() : null);
+      final Instant start = Instant.ofEpochMilli(document.getDateTime(START_DATE).getValue());
+      counts.merge(new WindowId(series, start), document.getNumber(COUNT).longValue(), Long::sum);
+    }
+    return counts;
+  }
+
+  /** A window of a series: its series and its start. */
+  public record WindowId(SeriesKey series, Instant start) {}
 
   /** Every bucket document of one granularity. */
   public List<BsonDocument> all(final Granularity granularity) {

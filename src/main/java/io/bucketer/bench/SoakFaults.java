@@ -1,0 +1,218 @@
+package io.bucketer.bench;
+
+import io.bucketer.buckets.TimeSpans;
+import io.bucketer.embedded.MongoServerProcess;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ConsumerGroupDescription;
+import org.apache.kafka.clients.admin.MemberDescription;
+import org.apache.kafka.clients.admin.NewPartitions;
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * The soak's faults, one after another on a schedule spread evenly over the run: the processor
+ * killed and started again, MongoDB frozen, the processor frozen, a tenant flooding new series,
+ * input partitions added. Each runs to its end, then waits until the processor is ready again (or
+ * the new partitions are consumed), and says what happened in one line.
+ */
+public final class SoakFaults {
+
+  /** How long a fault may take to be over before the soak says it did not recover. */
+  private static final Duration RECOVERY_DEADLINE = Duration.ofMinutes(10);
+
+  /** The faults, in the order they come. */
+  enum Kind {
+    PROCESSOR_KILLED("processor killed (SIGKILL) and started again"),
+    MONGODB_FROZEN("MongoDB frozen (SIGSTOP)"),
+    PROCESSOR_FROZEN("processor frozen (SIGSTOP)"),
+    TENANT_FLOOD("a tenant floods new series"),
+    PARTITIONS_ADDED("input partitions added");
+
+    private final String description;
+
+    Kind(final String description) {
+      this.description = description;
+    }
+  }
+
+  /** What the faults act on. */
+  record Targets(
+      SoakProcessor processor,
+      MongoServerProcess mongo,
+      TenantFlood flood,
+      Admin admin,
+      String inputTopic,
+      String applicationId) {}
+
+  /** How long and how hard the faults are. */
+  public record Strength(
+      Duration stall, Duration floodLength, int floodPerSecond, int partitionsAfterGrowth) {}
+
+  /** One fault as it happened. */
+  record Outcome(Kind kind, Duration at, Duration took, String line) {}
+
+  private final Targets targets;
+  private final Strength strength;
+  private final List<Outcome> outcomes = new ArrayList<>();
+
+  SoakFaults(final Targets targets, final Strength strength) {
+    this.targets = targets;
+    this.strength = strength;
+  }
+
+  /** When each fault comes: the run cut into {@code kinds + 1} equal stretches. */
+  static List<Duration> schedule(final Duration run) {
+    final int slots = Kind.values().length + 1;
+    final List<Duration> at = new ArrayList<>();
+    for (int slot = 1; slot < slots; slot++) {
+      at.add(run.multipliedBy(slot).dividedBy(slots));
+    }
+    return at;
+  }
+
+  /** Runs {@code kind} now, {@code at} into the run; blocks until it is over. */
+  Outcome run(final Kind kind, final Duration at) throws Exception {
+    final long started = System.nanoTime();
+    final String line =
+        switch (kind) {
+          case PROCESSOR_KILLED -> killAndRestart();
+          case MONGODB_FROZEN -> freezeMongo();
+          case PROCESSOR_FROZEN -> freezeProcessor();
+          case TENANT_FLOOD -> flood();
+          case PARTITIONS_ADDED -> addPartitions();
+        };
+    final Outcome outcome =
+        new Outcome(kind, at, Duration.ofNanos(System.nanoTime() - started), line);
+    synchronized (outcomes) {
+      outcomes.add(outcome);
+    }
+    return outcome;
+  }
+
+  List<Outcome> outcomes() {
+    synchronized (outcomes) {
+      return List.copyOf(outcomes);
+    }
+  }
+
+  private String killAndRestart() throws InterruptedException {
+    targets.processor().kill();
+    final long restarted = System.nanoTime();
+    targets.processor().start();
+    return Kind.PROCESSOR_KILLED.description + ": " + readyAgain(restarted, "the restart");
+  }
+
+  private String freezeMongo() throws InterruptedException {
+    targets.mongo().freeze();
+    try {
+      hold(strength.stall());
+    } finally {
+      targets.mongo().thaw();
+    }
+    return Kind.MONGODB_FROZEN.description
+        + " for "
+        + TimeSpans.format(strength.stall().toMillis())
+        + ": "
+        + readyAgain(System.nanoTime(), "the thaw");
+  }
+
+  private String freezeProcessor() throws InterruptedException {
+    targets.processor().freeze();
+    try {
+      hold(strength.stall());
+    } finally {
+      targets.processor().thaw();
+    }
+    return Kind.PROCESSOR_FROZEN.description
+        + " for "
+        + TimeSpans.format(strength.stall().toMillis())
+        + ": "
+        + readyAgain(System.nanoTime(), "the thaw");
+  }
+
+  private String flood() {
+    final long sent = targets.flood().run(strength.floodLength(), strength.floodPerSecond());
+    return String.format(
+        "%s: %,d readings of new series in %s",
+        Kind.TENANT_FLOOD.description, sent, TimeSpans.format(strength.floodLength().toMillis()));
+  }
+
+  private String addPartitions() throws Exception {
+    final int before =
+        targets
+            .admin()
+            .describeTopics(List.of(targets.inputTopic()))
+            .allTopicNames()
+            .get(30, TimeUnit.SECONDS)
+            .get(targets.inputTopic())
+            .partitions()
+            .size();
+    targets
+        .admin()
+        .createPartitions(
+            Map.of(
+                targets.inputTopic(), NewPartitions.increaseTo(strength.partitionsAfterGrowth())))
+        .all()
+        .get(30, TimeUnit.SECONDS);
+    final long added = System.nanoTime();
+    while (assignedInputPartitions() < strength.partitionsAfterGrowth()) {
+      if (System.nanoTime() - added > RECOVERY_DEADLINE.toNanos()) {
+        return String.format(
+            "%s, %d to %d: NOT all consumed within %s",
+            Kind.PARTITIONS_ADDED.description,
+            before,
+            strength.partitionsAfterGrowth(),
+            TimeSpans.format(RECOVERY_DEADLINE.toMillis()));
+      }
+      // Polling the group's assignment, as an operator's dashboard would, once a second.
+      TimeUnit.SECONDS.sleep(1);
+    }
+    return String.format(
+        "%s, %d to %d: all consumed %.0f s later",
+        Kind.PARTITIONS_ADDED.description,
+        before,
+        strength.partitionsAfterGrowth(),
+        (System.nanoTime() - added) / 1e9);
+  }
+
+  /** Input partitions the processors' group holds now, over its members. */
+  private int assignedInputPartitions() throws Exception {
+    final ConsumerGroupDescription group =
+        targets
+            .admin()
+            .describeConsumerGroups(List.of(targets.applicationId()))
+            .all()
+            .get(30, TimeUnit.SECONDS)
+            .get(targets.applicationId());
+    int assigned = 0;
+    for (final MemberDescription member : group.members()) {
+      for (final TopicPartition partition : member.assignment().topicPartitions()) {
+        if (partition.topic().equals(targets.inputTopic())) {
+          assigned++;
+        }
+      }
+    }
+    return assigned;
+  }
+
+  /** Waits until {@code /ready} answers 200, polling every 250 ms; says how long it took. */
+  private String readyAgain(final long fromNanos, final String from) throws InterruptedException {
+    while (!targets.processor().isReady()) {
+      if (System.nanoTime() - fromNanos > RECOVERY_DEADLINE.toNanos()) {
+        return "NOT ready within " + TimeSpans.format(RECOVERY_DEADLINE.toMillis()) + " of " + from;
+      }
+      TimeUnit.MILLISECONDS.sleep(250);
+    }
+    return String.format(
+        "ready again %.1f s after %s", (System.nanoTime() - fromNanos) / 1e9, from);
+  }
+
+  /** The fault's length: holding it is the fault, not a wait for something. */
+  private static void hold(final Duration length) throws InterruptedException {
+    TimeUnit.MILLISECONDS.sleep(length.toMillis());
+  }
+}

@@ -1,0 +1,121 @@
+package io.bucketer.bench;
+
+import io.bucketer.embedded.ProcessorProcess;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+/**
+ * The soak's processor: one instance ({@code instance.id}) in a JVM of its own, with the deploy
+ * files' JVM options and a fixed HTTP port, that the faults kill and start again on the same state
+ * directory, or freeze and thaw. The sampler asks it for a probe only while it runs unfrozen.
+ */
+final class SoakProcessor implements AutoCloseable {
+
+  private final Class<?> cli;
+  private final Map<String, String> settings;
+  private final List<String> jvm;
+  private final int httpPort;
+  private final Path stateDir;
+  private final Path logDir;
+  private final HttpClient http = HttpClient.newHttpClient();
+  private volatile ProcessorProcess process;
+  private volatile boolean available;
+  private int starts;
+
+  SoakProcessor(
+      final Class<?> cli,
+      final Map<String, String> settings,
+      final String heap,
+      final int httpPort,
+      final Path stateDir,
+      final Path logDir) {
+    this.cli = cli;
+    this.settings = Map.copyOf(settings);
+    this.jvm =
+        Stream.concat(
+                Stream.of("-Xmx" + heap, "-Xms" + heap), ProcessorProcess.PRODUCTION_JVM.stream())
+            .toList();
+    this.httpPort = httpPort;
+    this.stateDir = stateDir;
+    this.logDir = logDir;
+  }
+
+  /** Starts it (again, after a kill) and waits until it serves its metrics. */
+  synchronized void start() {
+    starts++;
+    process =
+        ProcessorProcess.start(
+            cli, "soak-" + starts, settings, logDir.resolve("processor-" + starts + ".log"), jvm);
+    new ProcessorProbe(process, httpPort, stateDir).awaitMetrics(Duration.ofMinutes(2));
+    available = true;
+  }
+
+  /** SIGKILL, as a power cut or the OOM killer would. */
+  synchronized void kill() {
+    available = false;
+    process.kill();
+  }
+
+  synchronized void freeze() {
+    available = false;
+    process.freeze();
+  }
+
+  synchronized void thaw() {
+    process.thaw();
+    available = true;
+  }
+
+  /** A probe of the running processor, or null while it is frozen, killed or starting. */
+  ProcessorProbe probe() {
+    final ProcessorProcess current = process;
+    return available && current != null && current.isAlive()
+        ? new ProcessorProbe(current, httpPort, stateDir)
+        : null;
+  }
+
+  /** True if it died although no fault killed it. */
+  boolean diedOnItsOwn() {
+    final ProcessorProcess current = process;
+    return current != null && current.diedOnItsOwn();
+  }
+
+  /** True when {@code /ready} answers 200. */
+  boolean isReady() {
+    try {
+      return http.send(
+                  HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPort + "/ready"))
+                      .timeout(Duration.ofSeconds(5))
+                      .build(),
+                  HttpResponse.BodyHandlers.discarding())
+              .statusCode()
+          == 200;
+    } catch (java.io.IOException e) {
+      return false;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
+
+  /** The log of its latest start. */
+  Path log() {
+    return process.log();
+  }
+
+  @Override
+  public void close() {
+    final ProcessorProcess current = process;
+    if (current != null && current.isAlive()) {
+      current.thaw();
+      current.stop();
+    }
+  }
+}

@@ -1,0 +1,60 @@
+package io.bucketer.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.bucketer.cli.BucketerCli;
+import io.bucketer.config.KafkaSettings;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * {@code bench soak} at a tiny size and a short run, so that the harness cannot rot: every fault
+ * happens for real and is recovered from, a row comes every few seconds, and the final check finds
+ * every reading. Its stalls are shorter than Kafka's timeouts (StallRecoveryIT holds the long
+ * ones); the processor picks new partitions up within seconds here (metadata refreshed every 2 s
+ * instead of 5 minutes), so that the run need not last for the default's refresh.
+ */
+@Tag("integration")
+@Timeout(value = 8, unit = TimeUnit.MINUTES)
+class SoakBenchIT {
+
+  @Test
+  void shouldRunEveryFaultAndFindEveryReadingAtTheEnd() throws Exception {
+    final ByteArrayOutputStream printed = new ByteArrayOutputStream();
+    final SoakBench.Result result =
+        new SoakBench(
+                new SoakBench.Options(
+                    300,
+                    Duration.ofSeconds(1),
+                    Duration.ofMinutes(2),
+                    Duration.ofSeconds(5),
+                    "256m",
+                    2,
+                    new SoakFaults.Strength(Duration.ofSeconds(5), Duration.ofSeconds(10), 50, 4),
+                    "100/60",
+                    Map.of(KafkaSettings.CLIENT_PREFIX + "metadata.max.age.ms", "2000"),
+                    BucketerCli.class),
+                new PrintStream(printed, true, StandardCharsets.UTF_8))
+            .run();
+    final String output = printed.toString(StandardCharsets.UTF_8);
+
+    assertThat(result.exact()).as(output).isTrue();
+    assertThat(result.samples()).as("a row every 5 s of two minutes").hasSizeGreaterThan(15);
+    assertThat(output)
+        .contains("processor killed (SIGKILL) and started again: ready again")
+        .contains("MongoDB frozen (SIGSTOP) for 5s: ready again")
+        .contains("processor frozen (SIGSTOP) for 5s: ready again")
+        .containsPattern("a tenant floods new series: 500 readings of new series")
+        .containsPattern("input partitions added, 2 to 4: all consumed [0-9]+ s later")
+        .containsPattern("1m windows: [0-9,]+ closed expected holding 36,000 readings[^\n]*: exact")
+        .containsPattern("1h windows: [^\n]*: exact")
+        .contains("stayed flat?");
+  }
+}
