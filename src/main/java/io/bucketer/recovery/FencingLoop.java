@@ -29,18 +29,19 @@ public final class FencingLoop {
   private final Duration transactionTimeout;
   private final Clock clock;
   private final Logger log;
+  private final MinuteLine line;
   private KafkaStreams.State lastState;
   private long commitsAtLastRejoin;
   private long processedAtLastRejoin;
   private int lostRounds;
   private Instant firstLost;
-  private Instant lastLogged;
   private volatile String reason;
 
   public FencingLoop(final Duration transactionTimeout, final Clock clock, final Logger log) {
     this.transactionTimeout = transactionTimeout;
     this.clock = clock;
     this.log = log;
+    this.line = new MinuteLine(log);
   }
 
   /** One look at what Kafka Streams says now, every tick of the watch. */
@@ -62,13 +63,10 @@ public final class FencingLoop {
     }
     lastState = streams.state();
     reason = lostRounds >= ROUNDS ? line() : null;
-    if (reason != null
-        && (lastLogged == null
-            || Duration.between(lastLogged, now).compareTo(Duration.ofMinutes(1)) >= 0)) {
-      log.warn(reason);
-      lastLogged = now;
-    } else if (reason == null) {
-      lastLogged = null;
+    if (reason != null) {
+      line.holds(reason, now);
+    } else {
+      line.ended();
     }
   }
 

@@ -30,9 +30,6 @@ import org.slf4j.Logger;
  */
 public final class StallRecovery {
 
-  /** How often a lasting recovery is logged again. */
-  static final Duration LOG_EVERY = Duration.ofMinutes(1);
-
   /**
    * Looks in a row, a second apart, with Kafka Streams RUNNING and nothing restoring, after which a
    * recovery with nothing to commit has ended: a thread fenced by the stall shows it within a
@@ -112,11 +109,7 @@ public final class StallRecovery {
       return;
     }
     reason = recovering.line() + ": " + where(streams);
-    if (recovering.lastLogged == null
-        || Duration.between(recovering.lastLogged, now).compareTo(LOG_EVERY) >= 0) {
-      log.warn(reason);
-      recovering.lastLogged = now;
-    }
+    recovering.logged.holds(reason, now);
   }
 
   /** The timeouts it compares stalls with. */
@@ -206,7 +199,7 @@ public final class StallRecovery {
     private final long commitsAtThaw;
     private int looks;
     private int steadyLooks;
-    private Instant lastLogged;
+    private final MinuteLine logged = new MinuteLine(log);
 
     private Recovering(
         final Duration length,

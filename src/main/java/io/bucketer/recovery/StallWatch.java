@@ -49,32 +49,25 @@ public final class StallWatch implements AutoCloseable {
 
   /**
    * Kafka Streams' state, and its stream threads' commits and records processed so far, from its
-   * client metrics.
+   * client metrics, summed over the stream threads in one pass: {@code commit-total} counts a
+   * thread's commits once they succeeded, never a fenced one; {@code process-total} the records its
+   * tasks processed.
    */
   public static StallRecovery.StreamsView look(final KafkaStreams streams) {
-    final Map<MetricName, ? extends Metric> metrics = streams.metrics();
-    return new StallRecovery.StreamsView(
-        streams.state(),
-        threadTotal(metrics, "commit-total"),
-        threadTotal(metrics, "process-total"));
-  }
-
-  /**
-   * A count of {@code stream-thread-metrics} summed over the stream threads: {@code commit-total}
-   * counts a thread's commits once they succeeded, never a fenced one; {@code process-total} the
-   * records its tasks processed.
-   */
-  static long threadTotal(final Map<MetricName, ? extends Metric> metrics, final String metric) {
-    long total = 0;
-    for (final Map.Entry<MetricName, ? extends Metric> entry : metrics.entrySet()) {
+    long commits = 0;
+    long processed = 0;
+    for (final Map.Entry<MetricName, ? extends Metric> entry : streams.metrics().entrySet()) {
       final MetricName name = entry.getKey();
-      if (name.name().equals(metric)
-          && name.group().equals("stream-thread-metrics")
+      if (name.group().equals("stream-thread-metrics")
           && entry.getValue().metricValue() instanceof Number count) {
-        total += count.longValue();
+        if (name.name().equals("commit-total")) {
+          commits += count.longValue();
+        } else if (name.name().equals("process-total")) {
+          processed += count.longValue();
+        }
       }
     }
-    return total;
+    return new StallRecovery.StreamsView(streams.state(), commits, processed);
   }
 
   @Override
