@@ -17,12 +17,10 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.HashMap;
 import java.util.Iterator;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.stream.Stream;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.common.utils.Utils;
 
@@ -104,7 +102,7 @@ final class LatencyAtRate {
                 "bench-" + run,
                 settings,
                 log,
-                jvmOptions(plan.options().heap()));
+                ProcessorProcess.productionJvm(plan.options().heap()));
         KafkaProducer<byte[], byte[]> producer =
             FleetProducer.to(infrastructure.broker().bootstrapServers(), topic)) {
       final ProcessorProbe probe = new ProcessorProbe(processor, httpPort, stateDir);
@@ -239,12 +237,5 @@ final class LatencyAtRate {
       sending.join(); // throws the producer's failure
       throw new IllegalStateException("the producer stopped before the measured part ended");
     }
-  }
-
-  /** The heap's size, then the deploy files' options. */
-  private static List<String> jvmOptions(final String heap) {
-    return Stream.concat(
-            Stream.of("-Xmx" + heap, "-Xms" + heap), ProcessorProcess.PRODUCTION_JVM.stream())
-        .toList();
   }
 }

@@ -17,7 +17,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -201,11 +200,7 @@ final class LivePeerRun {
   }
 
   private Process start(final Map<String, String> settings, final Path log) {
-    final List<String> jvm =
-        Stream.concat(
-                Stream.of("-Xmx" + options.heap(), "-Xms" + options.heap()),
-                ProcessorProcess.PRODUCTION_JVM.stream())
-            .toList();
+    final List<String> jvm = ProcessorProcess.productionJvm(options.heap());
     final List<String> command = ChildProcesses.javaCommand(jvm, options.cli());
     command.addAll(List.of("bench", "peer", "--kind", kind.cliName()));
     settings.forEach(

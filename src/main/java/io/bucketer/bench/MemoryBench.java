@@ -19,7 +19,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -127,10 +126,7 @@ public final class MemoryBench {
                   "bench-memory",
                   settings(broker, mongo, registry, stateDir, httpPort),
                   log,
-                  Stream.concat(
-                          Stream.of("-Xmx" + options.heap(), "-Xms" + options.heap()),
-                          ProcessorProcess.PRODUCTION_JVM.stream())
-                      .toList());
+                  ProcessorProcess.productionJvm(options.heap()));
           KafkaProducer<byte[], byte[]> producer =
               FleetProducer.to(broker.bootstrapServers(), INPUT_TOPIC);
           Admin admin =

@@ -9,7 +9,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 
 /**
  * The soak's processor: one instance ({@code instance.id}) in a JVM of its own, with the deploy
@@ -38,10 +37,7 @@ final class SoakProcessor implements AutoCloseable {
       final Path logDir) {
     this.cli = cli;
     this.settings = Map.copyOf(settings);
-    this.jvm =
-        Stream.concat(
-                Stream.of("-Xmx" + heap, "-Xms" + heap), ProcessorProcess.PRODUCTION_JVM.stream())
-            .toList();
+    this.jvm = ProcessorProcess.productionJvm(heap);
     this.httpPort = httpPort;
     this.stateDir = stateDir;
     this.logDir = logDir;

@@ -58,6 +58,16 @@ public final class ProcessorProcess implements AutoCloseable {
       List.of("-XX:+UseParallelGC", "-XX:+ExitOnOutOfMemoryError");
 
   /**
+   * {@link #PRODUCTION_JVM} with a fixed heap of {@code heap} ({@code -Xmx} and {@code -Xms}), as
+   * the benchmarks start processors and their peers, so that the heap's growth is not measured.
+   */
+  public static List<String> productionJvm(final String heap) {
+    final List<String> options = new ArrayList<>(List.of("-Xmx" + heap, "-Xms" + heap));
+    options.addAll(PRODUCTION_JVM);
+    return List.copyOf(options);
+  }
+
+  /**
    * JVM options for processors that share two cores with a broker and each other: a small heap, a
    * single-threaded collector, and only the quick JIT compiler, whose code is good enough for a run
    * of seconds and which leaves the cores to the work instead of to compiling.

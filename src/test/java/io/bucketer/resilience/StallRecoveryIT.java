@@ -148,13 +148,7 @@ class StallRecoveryIT {
           .as("stalls counted by what they outlived")
           .containsEntry("session-timeout", 2.0)
           .hasEntrySatisfying("nothing", count -> assertThat(count).isGreaterThanOrEqualTo(1.0));
-      assertThat(
-              DeadLetterTopic.countByReason(
-                  infrastructure.bootstrapServers(), run.deadLetterTopic()))
-          .as("readings sent to the dead-letter topic")
-          .isEmpty();
-      BucketStoreAssertions.assertStoreEqualsComputation(store, readings, MINUTE);
-      BucketStoreAssertions.assertStoreEqualsComputation(store, readings, HOUR);
+      assertEveryReadingInExactlyOneBucket(run, store, readings);
       assertThat(processor.stop())
           .as("SIGTERM ends the processor, its shutdown hook closing the app in time")
           .isEqualTo(ProcessorProcess.ENDED_BY_SIGTERM);
@@ -229,13 +223,7 @@ class StallRecoveryIT {
       run.awaitReadingsInBuckets(GROWTH_READINGS, MINUTE, HOUR);
       timeline.mark("all in buckets");
 
-      assertThat(
-              DeadLetterTopic.countByReason(
-                  infrastructure.bootstrapServers(), run.deadLetterTopic()))
-          .as("readings sent to the dead-letter topic")
-          .isEmpty();
-      BucketStoreAssertions.assertStoreEqualsComputation(store, readings, MINUTE);
-      BucketStoreAssertions.assertStoreEqualsComputation(store, readings, HOUR);
+      assertEveryReadingInExactlyOneBucket(run, store, readings);
       System.out.printf(
           "StallRecoveryIT: growth: %d readings, %d 1m and %d 1h documents; %s%n",
           GROWTH_READINGS, store.documents(MINUTE), store.documents(HOUR), timeline);
@@ -250,6 +238,17 @@ class StallRecoveryIT {
         String.valueOf(port),
         HttpSettings.BIND_ADDRESS,
         LoopbackPorts.HOST);
+  }
+
+  /** None dead-lettered, and MongoDB's buckets of each granularity as computed apart. */
+  private static void assertEveryReadingInExactlyOneBucket(
+      final IsolatedRun run, final StoredDocuments store, final List<Reading> readings) {
+    assertThat(
+            DeadLetterTopic.countByReason(infrastructure.bootstrapServers(), run.deadLetterTopic()))
+        .as("readings sent to the dead-letter topic")
+        .isEmpty();
+    BucketStoreAssertions.assertStoreEqualsComputation(store, readings, MINUTE);
+    BucketStoreAssertions.assertStoreEqualsComputation(store, readings, HOUR);
   }
 
   /** A stall with nothing else happening meanwhile. */
