@@ -6,7 +6,6 @@ import io.bucketer.deadletters.DeadLetterFilter;
 import io.bucketer.deadletters.DeadLetterReader;
 import io.bucketer.deadletters.DeadLetterReplay;
 import io.bucketer.deadletters.Replayability;
-import io.bucketer.ingest.InputFormat;
 import io.bucketer.topics.BucketerTopics;
 import io.bucketer.topics.TypedTopic;
 import java.io.PrintWriter;
@@ -37,8 +36,9 @@ import picocli.CommandLine.Spec;
           + "(same series, time and value) once, for lateness.horizon of its series' event time. "
           + "Too-late readings and buckets MongoDB rejected are not input records and are never "
           + "sent. Readings over a series limit go back as the JSON reading their dead letter "
-          + "holds, which the processor reads whatever input.format says (not Sparkplug B): "
-          + "replay them once the tenant's limit is raised. A replayed record that fails again comes back once, with its new reason and "
+          + "holds, which the processor reads whatever input.format says, Sparkplug B "
+          + "included: replay them once the tenant's limit is raised. A replayed record that "
+          + "fails again comes back once, with its new reason and "
           + "bucketer.replay.of; it is sent again only with --include-failed-replays, and the "
           + "dead letter it replayed never again: nothing goes round."
     },
@@ -94,11 +94,7 @@ final class DeadLettersReplayCommand implements Callable<Integer> {
         spec.commandLine().getErr(),
         () -> {
           final Replayability replayability =
-              Replayability.of(
-                  reader,
-                  config.inputTopic(),
-                  config.inputFormat() == InputFormat.SPARKPLUG_B,
-                  includeFailedReplays);
+              Replayability.of(reader, config.inputTopic(), includeFailedReplays);
           return dryRun
               ? dryRun(reader, filter, replayability, config.inputTopic(), out)
               : replay(reader, filter, replayability, config, out);

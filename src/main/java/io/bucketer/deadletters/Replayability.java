@@ -13,8 +13,8 @@ import java.util.Set;
  *
  * <p>A reading over a series limit is not an input record either, but it may go back: the decoded
  * reading as JSON, keyed by its sensor id, which the processor reads as such whatever its input
- * format, once it carries the replay's headers ({@code ReplayHeaders}, reason {@code
- * series-limit}). Except to a Sparkplug B input, which reads Sparkplug payloads only.
+ * format, Sparkplug B included, once it carries the replay's headers ({@code ReplayHeaders}, reason
+ * {@code series-limit}).
  *
  * <p>A replayed record that fails again comes back as a new dead letter whose {@link
  * DeadLetter#replayOf()} names the one it replayed. That failed replay is left alone unless asked
@@ -34,10 +34,6 @@ public final class Replayability {
   public enum Refusal {
     /** Not an input record: a too-late reading, a bucket, or read from another topic. */
     NOT_INPUT("not input records (too-late readings, rejected buckets, read from another topic)"),
-    /** A reading over a series limit, and an input that reads Sparkplug B payloads only. */
-    SPARKPLUG_INPUT(
-        "readings over a series limit, which a Sparkplug B input does not read back (replay them"
-            + " to a topic of input.format=json)"),
     /** A replay that failed again; taken with --include-failed-replays. */
     FAILED_REPLAY("failed replays (take them with --include-failed-replays)"),
     /** Replayed before, and that replay failed again: the failed replay stands for it. */
@@ -58,22 +54,18 @@ public final class Replayability {
   }
 
   private final String inputTopic;
-  private final boolean sparkplugInput;
   private final boolean includeFailedReplays;
   private final Set<String> replayedAndFailed;
 
   /**
-   * @param sparkplugInput whether the input is Sparkplug B, which reads no reading back
    * @param replayedAndFailed the coordinates ({@link DeadLetter#coordinates()}) of the dead letters
    *     that a failed replay names
    */
   public Replayability(
       final String inputTopic,
-      final boolean sparkplugInput,
       final boolean includeFailedReplays,
       final Set<String> replayedAndFailed) {
     this.inputTopic = inputTopic;
-    this.sparkplugInput = sparkplugInput;
     this.includeFailedReplays = includeFailedReplays;
     this.replayedAndFailed = Set.copyOf(replayedAndFailed);
   }
@@ -83,16 +75,13 @@ public final class Replayability {
    * the failed replays' {@link DeadLetter#replayOf()}, keeping only those names.
    */
   public static Replayability of(
-      final DeadLetterReader reader,
-      final String inputTopic,
-      final boolean sparkplugInput,
-      final boolean includeFailedReplays) {
+      final DeadLetterReader reader, final String inputTopic, final boolean includeFailedReplays) {
     final Set<String> replayedAndFailed = new HashSet<>();
     reader.read(
         DeadLetterFilter.ALL,
         Long.MAX_VALUE,
         letter -> letter.replayOf().ifPresent(replayedAndFailed::add));
-    return new Replayability(inputTopic, sparkplugInput, includeFailedReplays, replayedAndFailed);
+    return new Replayability(inputTopic, includeFailedReplays, replayedAndFailed);
   }
 
   /** Why {@code letter} is not replayed; empty when it is. */
@@ -100,12 +89,9 @@ public final class Replayability {
     if (DeadLetter.NO_REASON.equals(letter.reason())) {
       return Optional.of(Refusal.NOT_A_DEAD_LETTER);
     }
-    if (DeadLetterHeaders.SERIES_LIMIT.equals(letter.reason())) {
-      if (sparkplugInput) {
-        return Optional.of(Refusal.SPARKPLUG_INPUT);
-      }
-    } else if (NOT_INPUT.contains(letter.reason())
-        || letter.source().map(source -> !source.topic().equals(inputTopic)).orElse(false)) {
+    if (!DeadLetterHeaders.SERIES_LIMIT.equals(letter.reason())
+        && (NOT_INPUT.contains(letter.reason())
+            || letter.source().map(source -> !source.topic().equals(inputTopic)).orElse(false))) {
       return Optional.of(Refusal.NOT_INPUT);
     }
     if (replayedAndFailed.contains(letter.coordinates())) {

@@ -5,13 +5,7 @@ import io.bucketer.buckets.SeriesKey;
 import io.bucketer.ingest.InputDecoder;
 import io.bucketer.ingest.InputRecord;
 import io.bucketer.ingest.InvalidReadingException;
-import io.bucketer.ingest.JsonReadingDecoder;
-import io.bucketer.ingest.ReadingMapping;
 import io.bucketer.metrics.BucketerMetrics;
-import io.bucketer.topics.DeadLetterHeaders;
-import io.bucketer.topics.ReplayHeaders;
-import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import org.apache.kafka.common.header.Header;
@@ -43,16 +37,6 @@ final class ReadingDecodeProcessor implements Processor<byte[], byte[], SeriesKe
 
   /** The dead-letter reason of a reading on another partition than its sensor's. */
   static final String WRONG_PARTITION = "wrong-partition";
-
-  /**
-   * Reads a replayed {@code series-limit} dead letter: the reading as JSON, its fields those of
-   * bucketer's own Reading, which is how the aggregator wrote it ({@link UnplacedReadings}).
-   */
-  private static final InputDecoder REPLAYED_READING =
-      new JsonReadingDecoder(ReadingMapping.DEFAULT);
-
-  private static final byte[] REPLAYED_SERIES_LIMIT =
-      DeadLetterHeaders.SERIES_LIMIT.getBytes(StandardCharsets.UTF_8);
 
   private final InputDecoder decoder;
   private final ReadingChecks checks;
@@ -130,15 +114,11 @@ final class ReadingDecodeProcessor implements Processor<byte[], byte[], SeriesKe
 
   /**
    * The input's decoder, or for a reading over a series limit sent back by {@code dead-letters
-   * replay} the decoder of the JSON its dead letter holds: such a reading was decoded once already,
-   * and its original bytes did not cross the repartition topic. The replay's header costs a look at
-   * the headers, most often none.
+   * replay} the decoder of the JSON its dead letter holds ({@link ReplayedSeriesLimit}). The
+   * replay's header costs a look at the headers, most often none.
    */
   private InputDecoder decoderOf(final Record<byte[], byte[]> record) {
-    final Header reason = record.headers().lastHeader(ReplayHeaders.REASON);
-    return reason != null && Arrays.equals(reason.value(), REPLAYED_SERIES_LIMIT)
-        ? REPLAYED_READING
-        : decoder;
+    return ReplayedSeriesLimit.isReplayed(record.headers()) ? ReplayedSeriesLimit.DECODER : decoder;
   }
 
   /** The record as decoders see it: headers are looked up only when a decoder asks for one. */

@@ -2,6 +2,7 @@ package io.bucketer.topology;
 
 import io.bucketer.avro.Reading;
 import io.bucketer.buckets.SeriesKey;
+import io.bucketer.ingest.InputRecord;
 import io.bucketer.ingest.InvalidReadingException;
 import io.bucketer.ingest.sparkplug.SparkplugBirth;
 import io.bucketer.ingest.sparkplug.SparkplugPayload;
@@ -17,6 +18,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.api.Processor;
@@ -44,6 +46,9 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * definitions it would have replaced, for the same reason. A record is taken or rejected whole, as
  * {@link ReadingDecodeProcessor} says why. DEATH messages change nothing: the next BIRTH replaces
  * the definitions.
+ *
+ * <p>A reading over a series limit sent back by {@code dead-letters replay} ({@link
+ * ReplayedSeriesLimit}) needs no birth: its JSON is read, checked and forwarded as any reading.
  *
  * <p>The births a task uses are kept as objects too, in front of the store, so that a DATA message
  * costs no store read; they are dropped whenever the task is initialised again, as after a rollback
@@ -90,6 +95,10 @@ final class SparkplugDecodeProcessor
   public void process(final Record<String, SparkplugEnvelope> record) {
     final SparkplugEnvelope envelope = record.value();
     try {
+      if (ReplayedSeriesLimit.isReplayed(record.headers())) {
+        forwardChecked(record, ReplayedSeriesLimit.DECODER.readings(replayedInput(record)));
+        return;
+      }
       final SparkplugTopic topic = SparkplugTopic.parse(envelope.mqttTopic());
       process(record, topic);
     } catch (InvalidReadingException e) {
@@ -172,16 +181,25 @@ final class SparkplugDecodeProcessor
       final SparkplugPayload payload)
       throws InvalidReadingException {
     final SparkplugReadings.Decoded decoded = readings.of(topic, payload, birthOf(topic));
-    final List<Reading> found = decoded.readings();
+    if (forwardChecked(record, decoded.readings())) {
+      decoded.skipped().forEach((why, count) -> metrics.sparkplugMetricsSkipped(why.tag(), count));
+    }
+  }
+
+  /**
+   * Checks the record's readings and forwards them all to the batcher, or dead-letters the record
+   * when one fails: whether they went on.
+   */
+  private boolean forwardChecked(
+      final Record<String, SparkplugEnvelope> record, final List<Reading> found) {
     final long now = context.currentSystemTimeMs();
     for (final Reading reading : found) {
       final Optional<ReadingChecks.Rejection> invalid = checks.checkReading(reading, now);
       if (invalid.isPresent()) {
         reject(record, ReadingDecodeProcessor.naming(reading, found, invalid.get()));
-        return;
+        return false;
       }
     }
-    decoded.skipped().forEach((why, count) -> metrics.sparkplugMetricsSkipped(why.tag(), count));
     for (final Reading reading : found) {
       context.forward(
           new Record<SeriesKey, Object>(
@@ -191,6 +209,20 @@ final class SparkplugDecodeProcessor
               record.headers()),
           TopologyNames.BATCH);
     }
+    return true;
+  }
+
+  /** A replayed reading's record as the JSON decoder reads it. */
+  private static InputRecord replayedInput(final Record<String, SparkplugEnvelope> record) {
+    final SparkplugEnvelope envelope = record.value();
+    return new InputRecord(
+        envelope.originalKey(),
+        envelope.originalValue(),
+        name -> {
+          final Header last = record.headers().lastHeader(name);
+          return last == null ? null : last.value();
+        },
+        record.timestamp());
   }
 
   private SparkplugBirth birthOf(final SparkplugTopic topic) {

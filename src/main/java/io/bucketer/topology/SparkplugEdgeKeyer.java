@@ -5,6 +5,7 @@ import io.bucketer.ingest.sparkplug.SparkplugMessageType;
 import io.bucketer.ingest.sparkplug.SparkplugSettings;
 import io.bucketer.ingest.sparkplug.SparkplugTopic;
 import io.bucketer.metrics.BucketerMetrics;
+import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -17,11 +18,17 @@ import org.apache.kafka.streams.processor.api.RecordMetadata;
  * node and its devices, births and data alike, to one task, whichever input partition the bridge
  * wrote it to (a bridge that keys by topic spreads one node's NBIRTH, NDATA and DDATA over
  * partitions). Counts every message by type; host applications' messages (NCMD, DCMD, STATE) are
- * not the edge's data and go no further. A record without a Sparkplug topic, or too large, goes to
- * the dead-letter topic here, by name to {@link TopologyNames#SPARKPLUG_UNKEYED_DEAD_LETTER}; the
- * others to {@link TopologyNames#SPARKPLUG_KEYED}.
+ * not the edge's data and go no further. A reading over a series limit sent back by {@code
+ * dead-letters replay} ({@link ReplayedSeriesLimit}) is no Sparkplug message: it goes on keyed by
+ * its sensor id, and the decoding step reads its JSON. A record without a Sparkplug topic, or too
+ * large, goes to the dead-letter topic here, by name to {@link
+ * TopologyNames#SPARKPLUG_UNKEYED_DEAD_LETTER}; the others to {@link
+ * TopologyNames#SPARKPLUG_KEYED}.
  */
 final class SparkplugEdgeKeyer implements Processor<byte[], byte[], String, Object> {
+
+  /** The MQTT topic of a replayed reading over a series limit, which has none. */
+  static final String REPLAYED = "";
 
   private final SparkplugSettings settings;
   private final ReadingChecks checks;
@@ -47,6 +54,14 @@ final class SparkplugEdgeKeyer implements Processor<byte[], byte[], String, Obje
       reject(record, tooLarge.get());
       return;
     }
+    if (ReplayedSeriesLimit.isReplayed(record.headers())) {
+      // The JSON of a decoded reading, keyed by its sensor id: no MQTT topic, no birth needed.
+      forward(
+          record,
+          record.key() == null ? "" : new String(record.key(), StandardCharsets.UTF_8),
+          REPLAYED);
+      return;
+    }
     final SparkplugTopic topic;
     try {
       topic = settings.topicSource().topicOf(ReadingDecodeProcessor.inputOf(record));
@@ -60,12 +75,17 @@ final class SparkplugEdgeKeyer implements Processor<byte[], byte[], String, Obje
         || topic.type() == SparkplugMessageType.STATE) {
       return;
     }
+    forward(record, topic.edgeNodeId(), topic.toString());
+  }
+
+  private void forward(
+      final Record<byte[], byte[]> record, final String key, final String mqttTopic) {
     final RecordMetadata source = context.recordMetadata().orElse(null);
     context.forward(
         new Record<String, Object>(
-            topic.edgeNodeId(),
+            key,
             new SparkplugEnvelope(
-                topic.toString(),
+                mqttTopic,
                 record.key(),
                 record.value(),
                 source == null ? "" : source.topic(),

@@ -122,7 +122,7 @@ class DeadLetterReplayTest {
   }
 
   private Replayability replayability(final boolean includeFailedReplays) {
-    return new Replayability(DeadLetters.INPUT, false, includeFailedReplays, replayedAndFailed);
+    return new Replayability(DeadLetters.INPUT, includeFailedReplays, replayedAndFailed);
   }
 
   private static MockProducer<byte[], byte[]> producer(final boolean autoComplete) {

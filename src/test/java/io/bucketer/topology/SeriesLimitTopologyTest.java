@@ -1,6 +1,7 @@
 package io.bucketer.topology;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.groups.Tuple.tuple;
 
 import io.bucketer.avro.Reading;
 import io.bucketer.buckets.ClosedBucket;
@@ -8,6 +9,12 @@ import io.bucketer.buckets.Granularity;
 import io.bucketer.deadletters.DeadLetter;
 import io.bucketer.deadletters.ReplayRecords;
 import io.bucketer.ingest.ReadingDecoder;
+import io.bucketer.ingest.sparkplug.SparkplugDataType;
+import io.bucketer.ingest.sparkplug.SparkplugMessages;
+import io.bucketer.ingest.sparkplug.SparkplugMessages.EdgeNode;
+import io.bucketer.ingest.sparkplug.SparkplugMessages.Message;
+import io.bucketer.ingest.sparkplug.SparkplugSettings;
+import io.bucketer.ingest.sparkplug.SparkplugTopicSource;
 import io.bucketer.metrics.BucketerMetrics;
 import io.bucketer.metrics.BucketerMetrics.ReadingOutcome;
 import io.bucketer.tenants.TenantLimits;
@@ -211,37 +218,143 @@ class SeriesLimitTopologyTest {
     assertThat(header(failed.get(0), DeadLetterHeaders.REASON)).isEqualTo("missing-field");
   }
 
+  /**
+   * Sparkplug B input: a device's readings over its tenant's limit are dead-lettered as their JSON
+   * like any input's, and once the limit is raised, replayed, they are read as that JSON (no MQTT
+   * topic, no birth) and bucketed.
+   */
+  @Test
+  void shouldBucketTheRefusedReadingsOfASparkplugInputReplayedOnceTheLimitIsRaised(
+      @TempDir final Path otherStateDir) {
+    final EdgeNode press =
+        new EdgeNode(
+            "plant",
+            "press",
+            List.of(
+                new SparkplugMessages.Metric("temperature", SparkplugDataType.DOUBLE),
+                new SparkplugMessages.Metric("rpm", SparkplugDataType.UINT32)));
+    // The press's devices may hold two series: the first device's two metrics.
+    final TenantLimits twoSeries =
+        new TenantLimits(
+            new Limits(1_000, 1_000), List.of(new Tenant("plant/press/", new Limits(2, 1_000))));
+    final TopologyTopics flooded = startSparkplug(twoSeries);
+    final long ten = TEN.toEpochMilli();
+    send(flooded, press.nbirth(ten, 20.0, 0));
+    for (int device = 1; device <= 3; device++) {
+      send(flooded, press.dbirth("motor-" + device, ten, 40.0, 900));
+      send(flooded, press.ddata("motor-" + device, ten + 5_000, device * 10.0, device * 100));
+    }
+    final List<TestRecord<byte[], byte[]>> dead = flooded.deadLetters().readRecordsToList();
+    assertThat(dead)
+        .extracting(letter -> new String(letter.key(), StandardCharsets.UTF_8))
+        .containsExactly(
+            "plant/press/motor-2",
+            "plant/press/motor-2",
+            "plant/press/motor-3",
+            "plant/press/motor-3");
+    assertThat(dead)
+        .allSatisfy(
+            letter ->
+                assertThat(header(letter, DeadLetterHeaders.REASON)).isEqualTo("series-limit"));
+    driver.close();
+
+    stateDir = otherStateDir;
+    final TopologyTopics raised =
+        startSparkplug(new TenantLimits(new Limits(1_000, 1_000), List.of()));
+    for (int i = 0; i < dead.size(); i++) {
+      final TestRecord<byte[], byte[]> letter = dead.get(i);
+      final ProducerRecord<byte[], byte[]> replay =
+          ReplayRecords.toInput(
+              new DeadLetter(
+                  base().deadLetterTopic(),
+                  0,
+                  i,
+                  letter.timestamp(),
+                  letter.key(),
+                  letter.value(),
+                  letter.headers()),
+              base().inputTopic());
+      raised
+          .input()
+          .pipeInput(
+              new TestRecord<>(replay.key(), replay.value(), replay.headers(), replay.timestamp()));
+    }
+    driver.advanceWallClockTime(Duration.ofMinutes(1)); // the quiet series' windows close
+
+    assertThat(raised.deadLetters().isEmpty()).as("replayed readings dead-lettered again").isTrue();
+    assertThat(
+            raised.buckets().readValuesToList().stream()
+                .filter(b -> b.granularity().equals(MINUTE)))
+        .extracting(
+            b -> b.series().sensorId(),
+            b -> b.series().metric(),
+            b -> b.stats().count(),
+            b -> b.stats().sum(),
+            b -> b.windowStart())
+        .containsExactlyInAnyOrder(
+            tuple("plant/press/motor-2", "temperature", 1L, 20.0, ten),
+            tuple("plant/press/motor-2", "rpm", 1L, 200.0, ten),
+            tuple("plant/press/motor-3", "temperature", 1L, 30.0, ten),
+            tuple("plant/press/motor-3", "rpm", 1L, 300.0, ten));
+  }
+
   private BucketTopology.Settings base() {
     return BucketTopologyTest.SETTINGS;
   }
 
   /** The topology with {@code limits} and one series partition, in a new driver. */
   private TopologyTopics start(final TenantLimits limits) {
-    final BucketTopology.Settings base = base();
-    // One series partition: the test driver runs one task, which then holds a whole share.
-    final BucketTopology.Settings settings =
-        new BucketTopology.Settings(
-                base.inputTopic(),
-                base.bucketsTopic(),
-                base.deadLetterTopic(),
-                base.granularities(),
-                base.grace(),
-                base.idleTimeout(),
-                new InputPartitioning.BySeries(1),
-                base.latenessHorizon(),
-                base.layout(),
-                base.readingChecks(),
-                base.windowCacheBytes(),
-                base.duplicateTimestamps())
-            .withSeriesLimits(limits);
     driver =
         TopologyTopics.driver(
             stateDir,
             () -> new ReadingDecoder(id -> Reading.getClassSchema()),
             metrics,
             Instant.now(),
-            settings);
+            settings(limits));
     return TopologyTopics.of(driver);
+  }
+
+  /** As {@link #start}, for Sparkplug B input whose MQTT topic is the record's key. */
+  private TopologyTopics startSparkplug(final TenantLimits limits) {
+    driver =
+        TopologyTopics.driver(
+            stateDir,
+            () -> {
+              throw new AssertionError("Sparkplug B input asks no decoder");
+            },
+            metrics,
+            Instant.now(),
+            settings(limits)
+                .withSparkplug(new SparkplugSettings(new SparkplugTopicSource.Key(), false)));
+    return TopologyTopics.of(driver);
+  }
+
+  private static void send(final TopologyTopics topics, final Message message) {
+    topics
+        .input()
+        .pipeInput(
+            message.topic().getBytes(StandardCharsets.UTF_8),
+            message.payload(),
+            TEN.toEpochMilli());
+  }
+
+  private BucketTopology.Settings settings(final TenantLimits limits) {
+    final BucketTopology.Settings base = base();
+    // One series partition: the test driver runs one task, which then holds a whole share.
+    return new BucketTopology.Settings(
+            base.inputTopic(),
+            base.bucketsTopic(),
+            base.deadLetterTopic(),
+            base.granularities(),
+            base.grace(),
+            base.idleTimeout(),
+            new InputPartitioning.BySeries(1),
+            base.latenessHorizon(),
+            base.layout(),
+            base.readingChecks(),
+            base.windowCacheBytes(),
+            base.duplicateTimestamps())
+        .withSeriesLimits(limits);
   }
 
   private static double refused(
