@@ -345,7 +345,7 @@ public final class BucketerApp implements AutoCloseable {
     final KafkaStreamsMetrics streamsMetrics = new KafkaStreamsMetrics(streams);
     streamsMetrics.bindTo(meters);
 
-    final BucketSink sink = new BucketSink(sinkConfig(config), writer, meters);
+    final BucketSink sink = new BucketSink(sinkConfig(config), writer, metrics);
     final BucketerApp app =
         new BucketerApp(
             streams,

@@ -12,13 +12,13 @@ import picocli.CommandLine.Option;
 @Command(
     name = "soak",
     mixinStandardHelpOptions = true,
-    description = {
-      "Runs a live fleet for a long time into one processor as deployed, with faults spread over",
-      "the run: the processor killed and started again, MongoDB frozen, the processor frozen, a",
-      "tenant flooding new series, input partitions added. Prints the processor's memory and state,",
-      "the topics' sizes, the lag and close -> visible over time and whether each stayed flat,",
-      "then checks every reading against MongoDB and the dead-letter topic. Exits 1 unless exact."
-    })
+    description =
+        "Runs a live fleet for a long time into one processor as deployed, with faults spread over"
+            + " the run: the processor killed and started again, MongoDB frozen, the processor"
+            + " frozen, a tenant flooding new series, input partitions added. Prints the"
+            + " processor's memory and state, the topics' sizes, the lag and close -> visible over"
+            + " time and whether each stayed flat, then checks every reading against MongoDB and"
+            + " the dead-letter topic. Exits 1 unless exact.")
 final class SoakBenchCommand implements Callable<Integer> {
 
   @Option(

@@ -7,7 +7,6 @@ import io.bucketer.metrics.BucketerMetrics;
 import io.bucketer.metrics.SinkMeters;
 import io.bucketer.topics.BucketerTopics;
 import io.bucketer.topics.TypedTopic;
-import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Comparator;
@@ -88,14 +87,19 @@ public final class BucketSink implements Runnable, AutoCloseable {
   /** How long the consumer may take to close once the loop ends; a bounded stop shortens it. */
   private volatile Duration consumerCloseTimeout = CONSUMER_CLOSE_ALLOWANCE;
 
+  /**
+   * @param metrics the processor's meters, which the sink shares: a second {@link BucketerMetrics}
+   *     on the same registry would register its gauges again, which Micrometer refuses with a
+   *     warning
+   */
   public BucketSink(
-      final SinkConfig config, final MongoBucketWriter writer, final MeterRegistry registry) {
+      final SinkConfig config, final MongoBucketWriter writer, final BucketerMetrics metrics) {
     this(
         config,
         SinkKafkaClients.consumer(config),
         SinkKafkaClients.deadLetterProducer(config),
         writer,
-        registry);
+        metrics);
   }
 
   /** For tests: any consumer and producer, for example Kafka's mocks. */
@@ -104,16 +108,15 @@ public final class BucketSink implements Runnable, AutoCloseable {
       final Consumer<byte[], byte[]> consumer,
       final Producer<byte[], byte[]> deadLetterProducer,
       final MongoBucketWriter writer,
-      final MeterRegistry registry) {
+      final BucketerMetrics metrics) {
     this.config = config;
     this.buckets = BucketerTopics.closedBuckets(config.topic());
     this.consumer = consumer;
     this.pause = new PausedPartitions(consumer);
     this.deadLetters =
-        new RejectedBucketDeadLetters(
-            deadLetterProducer, config.deadLetterTopic(), new BucketerMetrics(registry));
+        new RejectedBucketDeadLetters(deadLetterProducer, config.deadLetterTopic(), metrics);
     this.writer = writer;
-    this.meters = new SinkMeters(registry);
+    this.meters = new SinkMeters(metrics.registry());
     this.batchWriter = new RetryingBatchWriter(writer, config, pause, deadLetters, meters);
   }
 

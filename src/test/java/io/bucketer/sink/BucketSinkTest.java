@@ -31,6 +31,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -94,6 +95,7 @@ class BucketSinkTest {
         }
       };
   private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+  private final List<String> refusedRegistrations = new ArrayList<>();
   private MongoServer server;
   private InetSocketAddress address;
   private MongoClient client;
@@ -103,6 +105,9 @@ class BucketSinkTest {
 
   @BeforeEach
   void start() {
+    registry
+        .config()
+        .onMeterRegistrationFailed((id, why) -> refusedRegistrations.add(id.getName()));
     server = new MongoServer(new MemoryBackend());
     address = server.bind();
     client =
@@ -125,7 +130,17 @@ class BucketSinkTest {
             Duration.ofSeconds(2),
             Duration.ofMillis(20),
             Duration.ofMillis(100));
-    sink = new BucketSink(config, consumer, producer, writer, registry);
+    // As the processor makes them: one BucketerMetrics, shared by the topology and the sink.
+    final BucketerMetrics metrics = new BucketerMetrics(registry);
+    sink = new BucketSink(config, consumer, producer, writer, metrics);
+  }
+
+  @Test
+  void shouldShareTheProcessorsMetersAndRegisterNoneTwice() {
+    // A sink that made its own BucketerMetrics registered the open-buckets gauge twice, and
+    // Micrometer logged a warning at every start.
+    assertThat(refusedRegistrations).isEmpty();
+    assertThat(registry.find(BucketerMetrics.OPEN_BUCKETS).gauges()).hasSize(1);
   }
 
   @AfterEach
