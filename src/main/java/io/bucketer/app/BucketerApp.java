@@ -647,6 +647,9 @@ public final class BucketerApp implements AutoCloseable {
     // Unprefixed, so that kafka.transaction.timeout.ms overrides it as well as
     // kafka.producer.transaction.timeout.ms does.
     properties.put(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, (int) TRANSACTION_TIMEOUT.toMillis());
+    // Kafka Streams 4.x warns at every start until this is set (it becomes the default in 5.0).
+    // The topology has no global store, so it changes nothing else.
+    properties.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_GLOBAL_ENABLED_CONFIG, true);
     properties.putAll(config.kafkaProperties());
     properties.put(StreamsConfig.APPLICATION_ID_CONFIG, config.applicationId());
     // The main consumer only (restore and global consumers join no group); Kafka Streams appends

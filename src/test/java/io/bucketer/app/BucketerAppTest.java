@@ -75,6 +75,16 @@ class BucketerAppTest {
   }
 
   @Test
+  void shouldEnableTheProcessingExceptionHandlerForGlobalStateAsKafkaStreamsRecommends() {
+    final StreamsConfig streams =
+        new StreamsConfig(BucketerApp.streamsProperties(config(Map.of()), null));
+
+    assertThat(streams.getBoolean(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_GLOBAL_ENABLED_CONFIG))
+        .as("unset, Kafka Streams warns at every start")
+        .isTrue();
+  }
+
+  @Test
   void shouldCompressWhatItProducesWithLz4UnlessTheUserSaysOtherwise() {
     final StreamsConfig defaults =
         new StreamsConfig(BucketerApp.streamsProperties(config(Map.of()), null));
