@@ -20,7 +20,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -47,6 +49,14 @@ public final class SoakBench {
   private static final Granularity HOUR = Granularity.parse("1h");
 
   private static final double MIB = 1024.0 * 1024.0;
+  private static final double GIB = 1024.0 * MIB;
+
+  /**
+   * What the stand-in's memory backend holds on its heap per reading of a minute bucket that keeps
+   * its measurements: 9.4 GiB held about 21 million readings of 20,000 sensors (2026-12-04), when
+   * its collections began to hold up writes for more than 30 s.
+   */
+  static final int STAND_IN_BYTES_PER_READING = 450;
 
   /** How long the processor may take, once the fleet stopped, to write its last buckets. */
   private static final Duration DRAIN_DEADLINE = Duration.ofMinutes(10);
@@ -79,6 +89,35 @@ public final class SoakBench {
     this.out = out;
   }
 
+  /**
+   * A warning when the MongoDB stand-in cannot hold what the fleet sends: it keeps every document
+   * as objects on its heap, and past about {@link #STAND_IN_BYTES_PER_READING} bytes a reading its
+   * collections hold up the sink's writes longer than the sink waits, so that the run measures the
+   * stand-in. A real MongoDB keeps them on disk.
+   */
+  static Optional<String> standInRoom(
+      final int sensors, final Duration interval, final Duration duration, final long heap) {
+    final double readings = sensors * (double) duration.toMillis() / interval.toMillis();
+    if (readings * STAND_IN_BYTES_PER_READING <= heap) {
+      return Optional.empty();
+    }
+    final double fits = (double) heap / STAND_IN_BYTES_PER_READING;
+    return Optional.of(
+        String.format(
+            Locale.ROOT,
+            "warning: the MongoDB stand-in keeps every reading on its heap, about %d bytes each:"
+                + " this run's %,.0f readings want %.1f GiB, and its heap is %.1f GiB. Past about"
+                + " %,.0f readings (%.0f minutes into the run) its collections will hold up the writes, and"
+                + " the run will measure the stand-in; fewer --sensors or a shorter --duration"
+                + " keep within it.",
+            STAND_IN_BYTES_PER_READING,
+            readings,
+            readings * STAND_IN_BYTES_PER_READING / GIB,
+            heap / GIB,
+            fits,
+            duration.toMillis() * fits / readings / 60_000));
+  }
+
   public Result run() throws Exception {
     final MemoryBench.Options fleetOptions =
         new MemoryBench.Options(
@@ -103,6 +142,12 @@ public final class SoakBench {
         SoakFaults.schedule(options.duration()).stream()
             .map(at -> TimeSpans.format(at.toMillis()))
             .toList());
+    standInRoom(
+            options.sensors(),
+            options.interval(),
+            options.duration(),
+            MongoServerProcess.heapBytes())
+        .ifPresent(out::println);
     final Path work = Files.createTempDirectory("bucketer-bench-soak-");
     final Path logs = Files.createTempDirectory("bucketer-bench-soak-logs-");
     try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start();

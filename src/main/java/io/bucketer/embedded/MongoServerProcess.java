@@ -4,6 +4,7 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -31,6 +32,14 @@ public final class MongoServerProcess implements AutoCloseable {
    */
   static final List<String> JVM_OPTIONS =
       List.of("-XX:+UseParallelGC", "-XX:InitialRAMPercentage=40", "-XX:MaxRAMPercentage=40");
+
+  /** Its heap, from {@link #JVM_OPTIONS}: 40 % of the machine's memory. */
+  public static long heapBytes() {
+    return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+            .getTotalMemorySize()
+        * 40
+        / 100;
+  }
 
   private final Process process;
   private final String connectionString;
