@@ -16,6 +16,9 @@ import io.bucketer.windows.WindowCacheBudget;
 import io.bucketer.windows.WindowLifecycle;
 import io.bucketer.windows.WriteBehindWindows;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.Function;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
@@ -26,8 +29,9 @@ import org.apache.kafka.streams.processor.api.Record;
  * Hosts a {@link WindowLifecycle} in a Kafka Streams task: gives it the task's stores, hands it
  * each reading of each record (a series' batch, or from the repartition the batches of every series
  * one upstream task sent to this partition in a commit) and the wall clock, forwards the buckets it
- * closes to the buckets topic, and the readings it finds too late or its tenants' series limits
- * refuse to the dead-letter topic, and counts them. The lifecycle itself is plain Java.
+ * closes to the buckets topic (a window's revisions, for readings late for it, once a commit), and
+ * the readings it finds too late or its tenants' series limits refuse to the dead-letter topic, and
+ * counts them. The lifecycle itself is plain Java.
  */
 final class BucketAggregator
     implements Processor<SeriesKey, AggregatorInput, String, AggregatorOutput> {
@@ -39,7 +43,26 @@ final class BucketAggregator
   private final PublishedWindows.Directory publishedWindows;
   private final BucketerMetrics metrics;
 
+  /**
+   * Revisions of closed windows, by window, sent at the commit ({@link CommitTimeForwarder}): a
+   * burst of late readings for one window (a gateway's backlog, readings of a moved partition) is
+   * one revision of it a commit, not one per reading. Each revision holds the whole window, so that
+   * sending every one made a transaction's work grow with the square of the burst; the buckets
+   * topic and MongoDB keep only the last one anyway.
+   */
+  private final Map<String, PendingRevision> revisions = new LinkedHashMap<>();
+
+  private record PendingRevision(ClosedBucket bucket, long outputTimestamp) {}
+
+  /** Runs forwarding outside {@code process}, in the hook before a commit. */
+  @FunctionalInterface
+  interface CommitForwarding {
+    void run(long timestamp, Runnable forwarding);
+  }
+
+  private final Function<ProcessorContext<?, ?>, CommitForwarding> commitForwarding;
   private ProcessorContext<String, AggregatorOutput> context;
+  private CommitForwarding atCommit;
   private TaskWindowStore store;
   private WriteBehindWindows windows;
   private WindowLifecycle lifecycle;
@@ -51,6 +74,27 @@ final class BucketAggregator
       final TenantSeriesCounts seriesCounts,
       final PublishedWindows.Directory publishedWindows,
       final BucketerMetrics metrics) {
+    this(
+        settings,
+        windowCache,
+        seriesCounts,
+        publishedWindows,
+        metrics,
+        context -> new CommitTimeForwarder(context)::run);
+  }
+
+  /**
+   * @param commitForwarding how to forward at commit: Kafka Streams' own context needs {@link
+   *     CommitTimeForwarder}; a test's mock context forwards anywhere
+   */
+  BucketAggregator(
+      final BucketTopology.Settings settings,
+      final WindowCacheBudget windowCache,
+      final TenantSeriesCounts seriesCounts,
+      final PublishedWindows.Directory publishedWindows,
+      final BucketerMetrics metrics,
+      final Function<ProcessorContext<?, ?>, CommitForwarding> commitForwarding) {
+    this.commitForwarding = commitForwarding;
     this.settings = settings.lifecycle();
     this.windowCache = windowCache;
     this.seriesCounts = seriesCounts;
@@ -62,6 +106,7 @@ final class BucketAggregator
   @Override
   public void init(final ProcessorContext<String, AggregatorOutput> context) {
     this.context = context;
+    this.atCommit = commitForwarding.apply(context);
     // A task whose state was rolled back is initialised again: the lifecycle reads it afresh.
     forget();
     store =
@@ -78,6 +123,7 @@ final class BucketAggregator
     final PreCommitHookStore hook = context.getStateStore(TopologyNames.WINDOW_LOG_STORE);
     hook.beforeCommit(
         () -> {
+          sendRevisions();
           cached.writeChanges();
           logged.flushLog(context.currentSystemTimeMs());
         });
@@ -154,7 +200,29 @@ final class BucketAggregator
     }
   }
 
+  /** A window closed for the first time goes at once; a revision of one at the commit. */
   private void forward(final ClosedBucket bucket, final long outputTimestamp) {
+    if (bucket.revision() > 0) {
+      revisions.put(BucketKey.of(bucket), new PendingRevision(bucket, outputTimestamp));
+    } else {
+      send(bucket, outputTimestamp);
+    }
+  }
+
+  private void sendRevisions() {
+    if (revisions.isEmpty()) {
+      return;
+    }
+    atCommit.run(
+        context.currentSystemTimeMs(),
+        () ->
+            revisions
+                .values()
+                .forEach(pending -> send(pending.bucket(), pending.outputTimestamp())));
+    revisions.clear();
+  }
+
+  private void send(final ClosedBucket bucket, final long outputTimestamp) {
     context.forward(
         new Record<String, AggregatorOutput>(
             BucketKey.of(bucket),
@@ -180,6 +248,8 @@ final class BucketAggregator
   }
 
   private void forget() {
+    // Revisions of a state that is rolled back, or was committed with them.
+    revisions.clear();
     if (lifecycle != null) {
       metrics.openBucketsChanged(-lifecycle.openWindows());
       lifecycle = null;

@@ -20,7 +20,8 @@ import org.apache.kafka.streams.state.internals.WrappedStateStore;
  *   <li>the aggregator keeps its open windows as objects ({@link
  *       io.bucketer.windows.WriteBehindWindows}) and writes the changed ones here then (a logged
  *       RocksDB store), so that the changelog records reach the commit's transaction with the
- *       offsets of the readings they hold;
+ *       offsets of the readings they hold, and sends then the revisions of closed windows that late
+ *       readings made in the commit, the last of each window;
  *   <li>the batcher before the repartition ({@link ReadingBatcher}) forwards its batches then; its
  *       store is in memory, unlogged, and holds nothing.
  * </ul>

@@ -83,7 +83,9 @@ class BucketAggregatorTest {
           windowCache,
           new TenantSeriesCounts(BucketTopologyTest.SETTINGS.seriesLimits()),
           publishedWindows,
-          metrics);
+          metrics,
+          // Kafka's MockProcessorContext lets forward run outside process.
+          mockContext -> (timestamp, forwarding) -> forwarding.run());
   private final List<KeyValueStore<Bytes, byte[]>> windowStores = new ArrayList<>();
   private PreCommitHookStore windowLog;
 
@@ -217,6 +219,41 @@ class BucketAggregatorTest {
     assertThat(bucket.stats().count()).isEqualTo(1);
     assertThat(record.timestamp()).isEqualTo(TEN + 70_000);
     assertThat(BucketHeaders.closedAt(record.headers())).hasValue(TEN + 99_000);
+  }
+
+  @Test
+  void shouldSendOneRevisionOfAClosedWindowAtTheCommitForAllTheReadingsLateForIt() {
+    process(TEN + 5_000, 1.0, 111);
+    context.setCurrentSystemTimeMs(TEN + 99_000);
+    process(TEN + 70_000, 2.0, 222); // closes [10:00, 10:01)
+    windowLog.flushCache();
+    context.resetForwards();
+
+    final ReadingBatch late = new ReadingBatch(5);
+    for (int second = 10; second < 15; second++) {
+      late.add(TEN + second * 1_000L, second, null);
+    }
+    aggregator.process(new Record<SeriesKey, AggregatorInput>(SERIES, late, TEN + 80_000));
+    assertThat(context.forwarded()).as("revisions before the commit").isEmpty();
+    assertThat(Meters.count(metrics.registry(), BucketerMetrics.READINGS, "outcome", "late-merged"))
+        .isEqualTo(5);
+
+    windowLog.flushCache(); // what a task does on every store before it commits
+
+    final List<ClosedBucket> sent =
+        context.forwarded().stream()
+            .map(forward -> ((AggregatorOutput.Closed) forward.record().value()).bucket())
+            .toList();
+    assertThat(sent).as("one revision of the minute for five late readings").hasSize(1);
+    assertThat(sent.get(0).windowStart()).isEqualTo(TEN);
+    assertThat(sent.get(0).revision()).isEqualTo(5);
+    assertThat(sent.get(0).stats().count()).isEqualTo(6);
+    assertThat(sent.get(0).stats().sum()).isEqualTo(1.0 + 10 + 11 + 12 + 13 + 14);
+    assertThat(context.forwarded().get(0).record().timestamp()).isEqualTo(TEN + 14_000);
+
+    context.resetForwards();
+    windowLog.flushCache();
+    assertThat(context.forwarded()).as("sent once").isEmpty();
   }
 
   @Test
