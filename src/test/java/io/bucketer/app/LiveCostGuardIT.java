@@ -5,11 +5,13 @@ import static org.awaitility.Awaitility.await;
 
 import io.bucketer.avro.Reading;
 import io.bucketer.bench.TopicRecords;
+import io.bucketer.buckets.Granularity;
 import io.bucketer.config.WindowSettings;
 import io.bucketer.metrics.BucketerMetrics;
 import io.bucketer.metrics.BucketerMetrics.StateOperation;
 import io.bucketer.testing.InProcessRun;
 import io.bucketer.testing.LocalInfrastructure;
+import io.bucketer.testing.Meters;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Path;
@@ -214,6 +216,82 @@ class LiveCostGuardIT {
           .as("the rounds crossed the repartition")
           .isPositive();
     }
+  }
+
+  /**
+   * A 50 Hz series whose minute of readings comes in late, in one burst, as a gateway's backlog or
+   * a moved partition's readings do: each late reading raises the closed window's revision, but the
+   * window is sent once a commit, so that the buckets topic gets a record per commit, not one per
+   * reading, each of them the whole window.
+   */
+  @Test
+  void shouldSendAClosedWindowOnceACommitForABurstOfReadingsLateForIt() throws Exception {
+    final SimpleMeterRegistry meters = new SimpleMeterRegistry();
+    try (InProcessRun run =
+            new InProcessRun(
+                infrastructure.endpoints(),
+                stateDir,
+                3,
+                Map.of(WindowSettings.IDLE_TIMEOUT, "10m"));
+        Admin admin = Admin.create(infrastructure.endpoints().testClientProperties());
+        BucketerApp app = run.start(meters)) {
+      final String applicationId = run.config().applicationId();
+      final long minute =
+          (Instant.now().minus(Duration.ofMinutes(5)).toEpochMilli() / 60_000) * 60_000;
+      // One reading of the minute, then one two minutes on, which closes it.
+      run.send(List.of(fastReading(minute), fastReading(minute + 120_000)));
+      awaitCountedAndCommitted(run, admin, meters, applicationId, 2);
+      final long bucketsBefore = endOffsets(admin, run, applicationId).getOrDefault("buckets", 0L);
+
+      final List<Reading> late = new ArrayList<>();
+      for (long time = minute + 20; time < minute + 60_000; time += 20) {
+        late.add(fastReading(time));
+      }
+      run.send(late);
+      awaitCountedAndCommitted(run, admin, meters, applicationId, 2 + late.size());
+
+      final long revisionsSent =
+          endOffsets(admin, run, applicationId).get("buckets") - bucketsBefore;
+      System.out.printf(
+          "live cost: %,d readings late for one closed minute sent %,d bucket records%n",
+          late.size(), revisionsSent);
+      assertThat(
+              Meters.count(meters, BucketerMetrics.READINGS, "outcome", "late-merged")
+                  + Meters.count(meters, BucketerMetrics.READINGS, "outcome", "on-time"))
+          .as("every late reading merged")
+          .isEqualTo(2 + late.size());
+      // Transaction markers included; a revision per reading would be 2,999.
+      assertThat(revisionsSent)
+          .as("bucket records for %,d late readings of one window", late.size())
+          .isPositive()
+          .isLessThan(late.size() / 10);
+      run.awaitReadingsInBuckets(1 + late.size(), Granularity.parse("1m"));
+    }
+  }
+
+  private static Reading fastReading(final long timestamp) {
+    return Reading.newBuilder()
+        .setSensorId("press-50hz")
+        .setMetric("vibration")
+        .setTimestamp(Instant.ofEpochMilli(timestamp))
+        .setValue(timestamp % 1_000 / 10.0)
+        .setUtcOffsetMinutes(null)
+        .build();
+  }
+
+  private static void awaitCountedAndCommitted(
+      final InProcessRun run,
+      final Admin admin,
+      final SimpleMeterRegistry meters,
+      final String applicationId,
+      final long readings) {
+    await(readings + " readings counted and committed")
+        .atMost(DEADLINE)
+        .pollInterval(Duration.ofMillis(20))
+        .until(
+            () ->
+                readingsCounted(meters) == readings
+                    && committedPastLastRecord(admin, applicationId, run));
   }
 
   /**
