@@ -62,6 +62,12 @@ public final class SoakBench {
   private static final Duration DRAIN_DEADLINE = Duration.ofMinutes(10);
 
   /**
+   * How long one read of the check may take: the stand-in took longer than 30 s to sum the counts
+   * of an hour of 4,000 sensors' minute documents (240,000), and the hour's check failed on it.
+   */
+  private static final Duration CHECK_READ_TIMEOUT = Duration.ofMinutes(10);
+
+  /**
    * What to run; see {@code bucketer bench soak --help}.
    *
    * @param floodLimit the flooding tenant's limits, {@code <active>/<new a minute>}
@@ -173,7 +179,10 @@ public final class SoakBench {
                   Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()));
           StoredDocuments store =
               new StoredDocuments(
-                  mongo.connectionString(), config.mongoDatabase(), config.collectionPrefix())) {
+                  mongo.connectionString(),
+                  config.mongoDatabase(),
+                  config.collectionPrefix(),
+                  CHECK_READ_TIMEOUT)) {
         processor.start();
         final TenantFlood flood =
             new TenantFlood(producer, registry.url(), MemoryBench.INPUT_TOPIC, FLOOD_PREFIX);

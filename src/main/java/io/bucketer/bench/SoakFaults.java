@@ -11,6 +11,7 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.clients.admin.MemberDescription;
 import org.apache.kafka.clients.admin.NewPartitions;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 
 /**
@@ -99,14 +100,14 @@ public final class SoakFaults {
     }
   }
 
-  private String killAndRestart() throws InterruptedException {
+  private String killAndRestart() throws Exception {
     targets.processor().kill();
     final long restarted = System.nanoTime();
     targets.processor().start();
     return Kind.PROCESSOR_KILLED.description + ": " + readyAgain(restarted, "the restart");
   }
 
-  private String freezeMongo() throws InterruptedException {
+  private String freezeMongo() throws Exception {
     targets.mongo().freeze();
     try {
       hold(strength.stall());
@@ -120,7 +121,7 @@ public final class SoakFaults {
         + readyAgain(System.nanoTime(), "the thaw");
   }
 
-  private String freezeProcessor() throws InterruptedException {
+  private String freezeProcessor() throws Exception {
     targets.processor().freeze();
     try {
       hold(strength.stall());
@@ -200,15 +201,38 @@ public final class SoakFaults {
   }
 
   /** Waits until {@code /ready} answers 200, polling every 250 ms; says how long it took. */
-  private String readyAgain(final long fromNanos, final String from) throws InterruptedException {
-    while (!targets.processor().isReady()) {
+  /**
+   * Waits until the processor is ready and has committed input since {@code fromNanos}: a processor
+   * just thawed answers {@code /ready} before its stall watch has noticed the stall, and its first
+   * commit tells that the stream threads work again (rejoined, restored, not fenced).
+   */
+  private String readyAgain(final long fromNanos, final String from) throws Exception {
+    final long committedBefore = committedInput();
+    while (!targets.processor().isReady() || committedInput() <= committedBefore) {
       if (System.nanoTime() - fromNanos > RECOVERY_DEADLINE.toNanos()) {
         return "NOT ready within " + TimeSpans.format(RECOVERY_DEADLINE.toMillis()) + " of " + from;
       }
       TimeUnit.MILLISECONDS.sleep(250);
     }
     return String.format(
-        "ready again %.1f s after %s", (System.nanoTime() - fromNanos) / 1e9, from);
+        "ready and committing again %.1f s after %s", (System.nanoTime() - fromNanos) / 1e9, from);
+  }
+
+  /** The processors' committed offsets on the input topic, summed over its partitions. */
+  private long committedInput() throws Exception {
+    long committed = 0;
+    for (final Map.Entry<TopicPartition, OffsetAndMetadata> offset :
+        targets
+            .admin()
+            .listConsumerGroupOffsets(targets.applicationId())
+            .partitionsToOffsetAndMetadata()
+            .get(30, TimeUnit.SECONDS)
+            .entrySet()) {
+      if (offset.getKey().topic().equals(targets.inputTopic()) && offset.getValue() != null) {
+        committed += offset.getValue().offset();
+      }
+    }
+    return committed;
   }
 
   /** The fault's length: holding it is the fault, not a wait for something. */

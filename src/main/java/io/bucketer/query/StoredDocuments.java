@@ -40,17 +40,31 @@ public final class StoredDocuments implements AutoCloseable {
   private final MongoClient client;
   private final String database;
   private final String collectionPrefix;
+  private final Duration timeout;
 
   public StoredDocuments(
       final String connectionString, final String database, final String collectionPrefix) {
+    this(connectionString, database, collectionPrefix, TIMEOUT);
+  }
+
+  /**
+   * @param timeout how long a read may take: the MongoDB stand-in sums an hour of a fleet's
+   *     documents in minutes, not seconds
+   */
+  public StoredDocuments(
+      final String connectionString,
+      final String database,
+      final String collectionPrefix,
+      final Duration timeout) {
     this.client = MongoClients.create(connectionString);
     this.database = database;
     this.collectionPrefix = collectionPrefix;
+    this.timeout = timeout;
   }
 
   /** Number of bucket documents of one granularity. */
   public long documents(final Granularity granularity) {
-    return Mono.from(collection(granularity).countDocuments()).block(TIMEOUT);
+    return Mono.from(collection(granularity).countDocuments()).block(timeout);
   }
 
   /** Sum of the {@code count} fields of one granularity: the readings its buckets hold. */
@@ -61,7 +75,7 @@ public final class StoredDocuments implements AutoCloseable {
                     .aggregate(
                         List.of(Aggregates.group(null, Accumulators.sum("readings", "$" + COUNT)))))
             .collectList()
-            .block(TIMEOUT);
+            .block(timeout);
     if (result == null || result.isEmpty()) {
       return 0;
     }
@@ -77,7 +91,7 @@ public final class StoredDocuments implements AutoCloseable {
                     .find()
                     .sort(Sorts.orderBy(Sorts.descending(COUNT), Sorts.ascending(START_DATE)))
                     .first())
-            .block(TIMEOUT));
+            .block(timeout));
   }
 
   /**
@@ -94,7 +108,7 @@ public final class StoredDocuments implements AutoCloseable {
                             Filters.eq(METRIC, series.metric()),
                             Filters.eq(START_DATE, Date.from(start))))
                     .first())
-            .block(TIMEOUT));
+            .block(timeout));
   }
 
   /**
@@ -103,7 +117,7 @@ public final class StoredDocuments implements AutoCloseable {
    */
   public StoredBuckets buckets(final List<Granularity> granularities) {
     return new StoredBuckets(
-        client.getDatabase(database), collectionPrefix, granularities, TIMEOUT);
+        client.getDatabase(database), collectionPrefix, granularities, timeout);
   }
 
   /**
@@ -133,7 +147,7 @@ public final class StoredDocuments implements AutoCloseable {
 
   /** Every bucket document of one granularity. */
   public List<BsonDocument> all(final Granularity granularity) {
-    return Flux.from(collection(granularity).find()).collectList().block(TIMEOUT);
+    return Flux.from(collection(granularity).find()).collectList().block(timeout);
   }
 
   private MongoCollection<BsonDocument> collection(final Granularity granularity) {
