@@ -124,16 +124,7 @@ class LiveCostGuardIT {
   @Test
   void shouldKeepKafkaRecordsAndStateOperationsPerLiveReadingWithinTheirBounds() throws Exception {
     final SimpleMeterRegistry meters = new SimpleMeterRegistry();
-    // The rounds' event time is minutes in the past, so that their windows close by the readings
-    // alone; with the default idle timeout (30 s), a pause that long on a loaded machine would
-    // close every open window by the wall clock as well, which a live fleet's readings, of now,
-    // never meet. So the idle closes are put out of the test's reach.
-    try (InProcessRun run =
-            new InProcessRun(
-                infrastructure.endpoints(),
-                stateDir,
-                3,
-                Map.of(WindowSettings.IDLE_TIMEOUT, "10m"));
+    try (InProcessRun run = liveRun();
         Admin admin = Admin.create(infrastructure.endpoints().testClientProperties());
         BucketerApp app = run.start(meters)) {
       final String applicationId = run.config().applicationId();
@@ -219,6 +210,17 @@ class LiveCostGuardIT {
   }
 
   /**
+   * The processor with three input partitions. The readings' event time is minutes in the past, so
+   * that their windows close by the readings alone; with the default idle timeout (30 s), a pause
+   * that long on a loaded machine would close every open window by the wall clock as well, which a
+   * live fleet's readings, of now, never meet. So the idle closes are put out of the test's reach.
+   */
+  private InProcessRun liveRun() throws Exception {
+    return new InProcessRun(
+        infrastructure.endpoints(), stateDir, 3, Map.of(WindowSettings.IDLE_TIMEOUT, "10m"));
+  }
+
+  /**
    * A 50 Hz series whose minute of readings comes in late, in one burst, as a gateway's backlog or
    * a moved partition's readings do: each late reading raises the closed window's revision, but the
    * window is sent once a commit, so that the buckets topic gets a record per commit, not one per
@@ -227,12 +229,7 @@ class LiveCostGuardIT {
   @Test
   void shouldSendAClosedWindowOnceACommitForABurstOfReadingsLateForIt() throws Exception {
     final SimpleMeterRegistry meters = new SimpleMeterRegistry();
-    try (InProcessRun run =
-            new InProcessRun(
-                infrastructure.endpoints(),
-                stateDir,
-                3,
-                Map.of(WindowSettings.IDLE_TIMEOUT, "10m"));
+    try (InProcessRun run = liveRun();
         Admin admin = Admin.create(infrastructure.endpoints().testClientProperties());
         BucketerApp app = run.start(meters)) {
       final String applicationId = run.config().applicationId();

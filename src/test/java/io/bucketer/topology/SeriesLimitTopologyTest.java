@@ -9,8 +9,6 @@ import io.bucketer.buckets.Granularity;
 import io.bucketer.deadletters.DeadLetter;
 import io.bucketer.deadletters.ReplayRecords;
 import io.bucketer.ingest.ReadingDecoder;
-import io.bucketer.ingest.sparkplug.SparkplugDataType;
-import io.bucketer.ingest.sparkplug.SparkplugMessages;
 import io.bucketer.ingest.sparkplug.SparkplugMessages.EdgeNode;
 import io.bucketer.ingest.sparkplug.SparkplugMessages.Message;
 import io.bucketer.ingest.sparkplug.SparkplugSettings;
@@ -167,24 +165,7 @@ class SeriesLimitTopologyTest {
         start(
             new TenantLimits(
                 LIMITS.defaults(), List.of(new Tenant("gw9-", new Limits(1_000, 1_000)))));
-    for (int i = 0; i < dead.size(); i++) {
-      final TestRecord<byte[], byte[]> letter = dead.get(i);
-      final ProducerRecord<byte[], byte[]> replay =
-          ReplayRecords.toInput(
-              new DeadLetter(
-                  base().deadLetterTopic(),
-                  0,
-                  i,
-                  letter.timestamp(),
-                  letter.key(),
-                  letter.value(),
-                  letter.headers()),
-              base().inputTopic());
-      raised
-          .input()
-          .pipeInput(
-              new TestRecord<>(replay.key(), replay.value(), replay.headers(), replay.timestamp()));
-    }
+    replay(dead, raised);
     final RecordHeaders notAReading = new RecordHeaders();
     notAReading.add(ReplayHeaders.REASON, "series-limit".getBytes(StandardCharsets.UTF_8));
     raised
@@ -226,13 +207,7 @@ class SeriesLimitTopologyTest {
   @Test
   void shouldBucketTheRefusedReadingsOfASparkplugInputReplayedOnceTheLimitIsRaised(
       @TempDir final Path otherStateDir) {
-    final EdgeNode press =
-        new EdgeNode(
-            "plant",
-            "press",
-            List.of(
-                new SparkplugMessages.Metric("temperature", SparkplugDataType.DOUBLE),
-                new SparkplugMessages.Metric("rpm", SparkplugDataType.UINT32)));
+    final EdgeNode press = new EdgeNode("plant", "press", SparkplugTopologyTest.METRICS);
     // The press's devices may hold two series: the first device's two metrics.
     final TenantLimits twoSeries =
         new TenantLimits(
@@ -261,24 +236,7 @@ class SeriesLimitTopologyTest {
     stateDir = otherStateDir;
     final TopologyTopics raised =
         startSparkplug(new TenantLimits(new Limits(1_000, 1_000), List.of()));
-    for (int i = 0; i < dead.size(); i++) {
-      final TestRecord<byte[], byte[]> letter = dead.get(i);
-      final ProducerRecord<byte[], byte[]> replay =
-          ReplayRecords.toInput(
-              new DeadLetter(
-                  base().deadLetterTopic(),
-                  0,
-                  i,
-                  letter.timestamp(),
-                  letter.key(),
-                  letter.value(),
-                  letter.headers()),
-              base().inputTopic());
-      raised
-          .input()
-          .pipeInput(
-              new TestRecord<>(replay.key(), replay.value(), replay.headers(), replay.timestamp()));
-    }
+    replay(dead, raised);
     driver.advanceWallClockTime(Duration.ofMinutes(1)); // the quiet series' windows close
 
     assertThat(raised.deadLetters().isEmpty()).as("replayed readings dead-lettered again").isTrue();
@@ -296,6 +254,28 @@ class SeriesLimitTopologyTest {
             tuple("plant/press/motor-2", "rpm", 1L, 200.0, ten),
             tuple("plant/press/motor-3", "temperature", 1L, 30.0, ten),
             tuple("plant/press/motor-3", "rpm", 1L, 300.0, ten));
+  }
+
+  /** Sends {@code dead} back to {@code topics}' input as {@code dead-letters replay} does. */
+  private void replay(final List<TestRecord<byte[], byte[]>> dead, final TopologyTopics topics) {
+    for (int i = 0; i < dead.size(); i++) {
+      final TestRecord<byte[], byte[]> letter = dead.get(i);
+      final ProducerRecord<byte[], byte[]> replay =
+          ReplayRecords.toInput(
+              new DeadLetter(
+                  base().deadLetterTopic(),
+                  0,
+                  i,
+                  letter.timestamp(),
+                  letter.key(),
+                  letter.value(),
+                  letter.headers()),
+              base().inputTopic());
+      topics
+          .input()
+          .pipeInput(
+              new TestRecord<>(replay.key(), replay.value(), replay.headers(), replay.timestamp()));
+    }
   }
 
   private BucketTopology.Settings base() {

@@ -47,10 +47,13 @@ class SparkplugTopologyTest {
   private static final String APPLICATION_ID = "bucketer-sparkplug-test";
   private static final Granularity MINUTE = Granularity.parse("1m");
   private static final long TEN = Instant.parse("2025-06-01T10:00:00Z").toEpochMilli();
-  private static final List<SparkplugMessages.Metric> METRICS =
+
+  /** A temperature and an rpm: the edge nodes' metrics, in birth order. */
+  static final List<SparkplugMessages.Metric> METRICS =
       List.of(
           new SparkplugMessages.Metric("temperature", SparkplugDataType.DOUBLE),
           new SparkplugMessages.Metric("rpm", SparkplugDataType.UINT32));
+
   private static final InputDecoder NO_DECODER =
       record -> {
         throw new AssertionError("Sparkplug B input asks no decoder");
