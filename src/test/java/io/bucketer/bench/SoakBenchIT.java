@@ -48,9 +48,9 @@ class SoakBenchIT {
     assertThat(result.exact()).as(output).isTrue();
     assertThat(result.samples()).as("a row every 5 s of two minutes").hasSizeGreaterThan(15);
     assertThat(output)
-        .contains("processor killed (SIGKILL) and started again: ready again")
-        .contains("MongoDB frozen (SIGSTOP) for 5s: ready again")
-        .contains("processor frozen (SIGSTOP) for 5s: ready again")
+        .contains("processor killed (SIGKILL) and started again: ready and committing again")
+        .contains("MongoDB frozen (SIGSTOP) for 5s: ready and committing again")
+        .contains("processor frozen (SIGSTOP) for 5s: ready and committing again")
         .containsPattern("a tenant floods new series: 500 readings of new series")
         .containsPattern("input partitions added, 2 to 4: all consumed [0-9]+ s later")
         .containsPattern("1m windows: [0-9,]+ closed expected holding 36,000 readings[^\n]*: exact")

@@ -319,21 +319,8 @@ class SeriesLimitTopologyTest {
   }
 
   private BucketTopology.Settings settings(final TenantLimits limits) {
-    final BucketTopology.Settings base = base();
     // One series partition: the test driver runs one task, which then holds a whole share.
-    return new BucketTopology.Settings(
-            base.inputTopic(),
-            base.bucketsTopic(),
-            base.deadLetterTopic(),
-            base.granularities(),
-            base.grace(),
-            base.idleTimeout(),
-            new InputPartitioning.BySeries(1),
-            base.latenessHorizon(),
-            base.layout(),
-            base.readingChecks(),
-            base.windowCacheBytes(),
-            base.duplicateTimestamps())
+    return TopologyDescriptionTest.partitioned(new InputPartitioning.BySeries(1))
         .withSeriesLimits(limits);
   }
 

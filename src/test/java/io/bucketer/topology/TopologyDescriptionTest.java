@@ -47,7 +47,7 @@ class TopologyDescriptionTest {
   }
 
   /** The tests' settings with another input partitioning. */
-  private static BucketTopology.Settings partitioned(final InputPartitioning partitioning) {
+  static BucketTopology.Settings partitioned(final InputPartitioning partitioning) {
     final BucketTopology.Settings base = BucketTopologyTest.SETTINGS;
     return new BucketTopology.Settings(
         base.inputTopic(),
