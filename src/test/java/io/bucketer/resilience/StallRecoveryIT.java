@@ -33,6 +33,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.kafka.clients.admin.NewPartitions;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
@@ -325,15 +326,30 @@ class StallRecoveryIT {
           .contains("stall that ended at")
           .contains("longer than the transaction timeout (30 s) and the session timeout (45 s)");
     }
-    await("the processor ready again, committing input and writing buckets")
-        .atMost(IsolatedRun.DEADLINE)
-        .pollInterval(Duration.ofMillis(100))
-        .failFast(run::assertNoProcessorDiedOnItsOwn)
-        .until(
-            () ->
-                status(port) == 200
-                    && run.group().committedInputRecords() > committedAtTheStall
-                    && store.documents(MINUTE) > documentsAtTheStall);
+    try {
+      await("the processor ready again, committing input and writing buckets")
+          .atMost(IsolatedRun.DEADLINE)
+          .pollInterval(Duration.ofMillis(100))
+          .failFast(run::assertNoProcessorDiedOnItsOwn)
+          .until(
+              () ->
+                  status(port) == 200
+                      && run.group().committedInputRecords() > committedAtTheStall
+                      && store.documents(MINUTE) > documentsAtTheStall);
+    } catch (ConditionTimeoutException e) {
+      // What the processor was doing, for a failure seen on a loaded machine only.
+      System.out.printf(
+          "StallRecoveryIT: not recovered: /ready %d %s; committed %d (%d at the stall);"
+              + " minute documents %d (%d at the stall); the processor's log ends:%n%s%n",
+          status(port),
+          readyBody(port),
+          run.group().committedInputRecords(),
+          committedAtTheStall,
+          store.documents(MINUTE),
+          documentsAtTheStall,
+          processor.logTail(150));
+      throw e;
+    }
     final Duration readyAfter = Duration.ofNanos(System.nanoTime() - thawedAt);
     timeline.mark("ready again");
     if (recovers) {
