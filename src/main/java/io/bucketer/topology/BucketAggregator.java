@@ -52,7 +52,7 @@ final class BucketAggregator
    */
   private final Map<String, PendingRevision> revisions = new LinkedHashMap<>();
 
-  private record PendingRevision(ClosedBucket bucket, long outputTimestamp) {}
+  private record PendingRevision(String key, ClosedBucket bucket, long outputTimestamp) {}
 
   /** Runs forwarding outside {@code process}, in the hook before a commit. */
   @FunctionalInterface
@@ -203,9 +203,10 @@ final class BucketAggregator
   /** A window closed for the first time goes at once; a revision of one at the commit. */
   private void forward(final ClosedBucket bucket, final long outputTimestamp) {
     if (bucket.revision() > 0) {
-      revisions.put(BucketKey.of(bucket), new PendingRevision(bucket, outputTimestamp));
+      final String key = BucketKey.of(bucket);
+      revisions.put(key, new PendingRevision(key, bucket, outputTimestamp));
     } else {
-      send(bucket, outputTimestamp);
+      send(BucketKey.of(bucket), bucket, outputTimestamp);
     }
   }
 
@@ -218,14 +219,15 @@ final class BucketAggregator
         () ->
             revisions
                 .values()
-                .forEach(pending -> send(pending.bucket(), pending.outputTimestamp())));
+                .forEach(
+                    pending -> send(pending.key(), pending.bucket(), pending.outputTimestamp())));
     revisions.clear();
   }
 
-  private void send(final ClosedBucket bucket, final long outputTimestamp) {
+  private void send(final String key, final ClosedBucket bucket, final long outputTimestamp) {
     context.forward(
         new Record<String, AggregatorOutput>(
-            BucketKey.of(bucket),
+            key,
             new AggregatorOutput.Closed(bucket),
             outputTimestamp,
             new RecordHeaders().add(BucketHeaders.closedAt(context.currentSystemTimeMs()))));
