@@ -26,6 +26,7 @@ import io.bucketer.query.QueryLimits;
 import io.bucketer.query.SeriesQueries;
 import io.bucketer.query.StoredBuckets;
 import io.bucketer.recovery.FencingLoop;
+import io.bucketer.recovery.FencingLoopBreaker;
 import io.bucketer.recovery.RestoreProgress;
 import io.bucketer.recovery.StallRecovery;
 import io.bucketer.recovery.StallWatch;
@@ -35,6 +36,7 @@ import io.bucketer.sink.MongoUnusableException;
 import io.bucketer.sink.RepeatedWarning;
 import io.bucketer.sink.SinkConfig;
 import io.bucketer.state.LocalStateGuard;
+import io.bucketer.tenants.TenantSeriesCounts;
 import io.bucketer.topology.BoundedRocksDbMemory;
 import io.bucketer.topology.BucketTopology;
 import io.bucketer.topology.InputPartitioning;
@@ -59,9 +61,12 @@ import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -84,6 +89,9 @@ public final class BucketerApp implements AutoCloseable {
 
   /** The cause tag of stream-thread restarts due to a registry outage. */
   public static final String SCHEMA_REGISTRY_UNAVAILABLE = "schema-registry-unavailable";
+
+  /** The cause tag of restarts of Kafka Streams that break a fencing loop. */
+  public static final String FENCING_LOOP = "fencing-loop";
 
   private static final Logger LOG = LoggerFactory.getLogger(BucketerApp.class);
   private static final Comparator<TopicPartition> BY_TOPIC_AND_PARTITION =
@@ -124,8 +132,8 @@ public final class BucketerApp implements AutoCloseable {
   /** Probes may come often; MongoDB is asked at most once in this time. */
   private static final Duration PING_CACHE = Duration.ofSeconds(1);
 
-  private final KafkaStreams streams;
-  private final KafkaStreamsMetrics streamsMetrics;
+  private final StreamsClient client;
+  private final Supplier<KafkaStreamsMetrics> streamsMetrics;
   private final MongoBucketWriter writer;
   private final BucketSink sink;
   private final BucketerMetrics metrics;
@@ -151,11 +159,14 @@ public final class BucketerApp implements AutoCloseable {
   private final RestoreProgress restores;
   private final StallRecovery stallRecovery;
   private final FencingLoop fencingLoop;
+  private final FencingLoopBreaker fencingLoopBreaker;
+  private final ExecutorService restarts =
+      Executors.newSingleThreadExecutor(runnable -> daemon("bucketer-streams-restart", runnable));
   private final StallWatch stallWatch;
 
   private BucketerApp(
-      final KafkaStreams streams,
-      final KafkaStreamsMetrics streamsMetrics,
+      final StreamsClient client,
+      final Supplier<KafkaStreamsMetrics> streamsMetrics,
       final MongoBucketWriter writer,
       final BucketSink sink,
       final BucketerMetrics metrics,
@@ -176,7 +187,7 @@ public final class BucketerApp implements AutoCloseable {
             topics::inputTopicExists,
             config.inputTopic(),
             bootstrapServers,
-            streams::start,
+            client::start,
             fatal,
             INPUT_WAIT_BACKOFF_MAX,
             Clock.systemUTC());
@@ -190,7 +201,7 @@ public final class BucketerApp implements AutoCloseable {
     this.computations = config.windows().computations();
     this.integralUnits = config.windows().integralUnits();
     this.onClose = groupMembershipOnClose(config);
-    this.streams = streams;
+    this.client = client;
     this.streamsMetrics = streamsMetrics;
     this.writer = writer;
     this.sink = sink;
@@ -214,8 +225,19 @@ public final class BucketerApp implements AutoCloseable {
         new FencingLoop(
             stallRecovery.timeouts().transaction(),
             Clock.systemUTC(),
-            LoggerFactory.getLogger(FencingLoop.class));
-    this.stallWatch = StallWatch.start(stallRecovery, fencingLoop, streams);
+            LoggerFactory.getLogger(FencingLoop.class),
+            restores::inProgress);
+    this.fencingLoopBreaker =
+        new FencingLoopBreaker(
+            stallRecovery.timeouts().transaction(),
+            fencingLoop,
+            stallRecovery,
+            client,
+            restarts,
+            LoggerFactory.getLogger(FencingLoopBreaker.class),
+            () -> metrics.streamThreadRestarted(FENCING_LOOP));
+    this.stallWatch =
+        StallWatch.start(stallRecovery, fencingLoop, fencingLoopBreaker, client::view);
   }
 
   /**
@@ -296,24 +318,9 @@ public final class BucketerApp implements AutoCloseable {
         config.input().senml().countingSkipsWith(kind -> metrics.senmlValueSkipped(kind.tag()));
     final StreamsConfig streamsConfig = new StreamsConfig(streamsProperties(config, advertised));
     final PublishedWindows.Directory publishedWindows = new PublishedWindows.Directory();
-    final KafkaStreams streams =
-        new KafkaStreams(
-            BucketTopology.build(
-                topologySettings(config, partitioning),
-                () ->
-                    InputDecoders.of(
-                        config.inputFormat(),
-                        config.readingMapping(),
-                        registry,
-                        registry,
-                        config.input().formatOptions().withSenml(senml)),
-                metrics,
-                publishedWindows),
-            streamsConfig);
-    streams.setUncaughtExceptionHandler(
-        error -> onStreamThreadFailure(error, metrics, kafkaFailures, fatal));
+    final TenantSeriesCounts seriesCounts = new TenantSeriesCounts(config.windows().seriesLimits());
+    metrics.tenantSeries(seriesCounts);
     final RestoreProgress restores = new RestoreProgress();
-    streams.setGlobalStateRestoreListener(restores);
     metrics.countProcessStallsFromZero(
         Arrays.stream(StallRecovery.Outlived.values()).map(StallRecovery.Outlived::tag).toList());
     final StallRecovery stallRecovery =
@@ -323,33 +330,76 @@ public final class BucketerApp implements AutoCloseable {
             Clock.systemUTC(),
             LoggerFactory.getLogger(StallRecovery.class),
             outlived -> metrics.processStalled(outlived.tag()));
-    // State left by another cluster or other topics would be counted again: wiped before start.
     final LocalStateGuard localState =
         new LocalStateGuard(
             Path.of(streamsConfig.getString(StreamsConfig.STATE_DIR_CONFIG)),
             config.applicationId(),
             config.inputTopic(),
             config.kafkaProperties());
-    localState.wipeIfForeign(streams).ifPresent(wipe -> metrics.stateWiped(wipe.cause()));
     // The only state listener: it records the cluster and topics as the state's owner, and with a
     // repartition topic checks that it may be purged.
-    streams.setStateListener(
+    final KafkaStreams.StateListener stateListener =
         partitioning instanceof InputPartitioning.BySeries
             ? new PurgePermission(
                 localState.recordOwnerWhenRunning(kafkaFailures::describe),
                 TopologyNames.readingsBySeriesTopic(config.applicationId()),
                 notAuthorised,
                 fatal)
-            : localState.recordOwnerWhenRunning(kafkaFailures::describe));
-    // The Kafka clients' own metrics (consumer lag, commit rates, ...) next to bucketer's.
-    final KafkaStreamsMetrics streamsMetrics = new KafkaStreamsMetrics(streams);
+            : localState.recordOwnerWhenRunning(kafkaFailures::describe);
+    final Function<Duration, KafkaStreams> buildStreams =
+        transactionTimeout -> {
+          final KafkaStreams streams =
+              new KafkaStreams(
+                  BucketTopology.build(
+                      topologySettings(config, partitioning),
+                      () ->
+                          InputDecoders.of(
+                              config.inputFormat(),
+                              config.readingMapping(),
+                              registry,
+                              registry,
+                              config.input().formatOptions().withSenml(senml)),
+                      metrics,
+                      publishedWindows,
+                      seriesCounts),
+                  new StreamsConfig(
+                      withTransactionTimeout(
+                          streamsProperties(config, advertised), transactionTimeout)));
+          streams.setUncaughtExceptionHandler(
+              error -> onStreamThreadFailure(error, metrics, kafkaFailures, fatal));
+          streams.setGlobalStateRestoreListener(restores);
+          streams.setStateListener(stateListener);
+          return streams;
+        };
+    metrics.countStreamThreadRestartsFromZero(FENCING_LOOP);
+    // The Kafka clients' own metrics (consumer lag, commit rates, ...) next to bucketer's, of the
+    // client that runs: a restart binds its successor's.
+    final AtomicReference<KafkaStreamsMetrics> boundMetrics = new AtomicReference<>();
+    final StreamsClient client =
+        new StreamsClient(
+            buildStreams,
+            stallRecovery.timeouts().transaction(),
+            (old, next) -> {
+              // The old meters go first: the new ones have the same names.
+              boundMetrics.get().close();
+              final KafkaStreamsMetrics nextMetrics = new KafkaStreamsMetrics(next);
+              nextMetrics.bindTo(meters);
+              boundMetrics.set(nextMetrics);
+            },
+            groupMembershipOnClose(config),
+            config.kafka().shutdownTimeout(),
+            fatal);
+    // State left by another cluster or other topics would be counted again: wiped before start.
+    localState.wipeIfForeign(client.current()).ifPresent(wipe -> metrics.stateWiped(wipe.cause()));
+    final KafkaStreamsMetrics streamsMetrics = new KafkaStreamsMetrics(client.current());
     streamsMetrics.bindTo(meters);
+    boundMetrics.set(streamsMetrics);
 
     final BucketSink sink = new BucketSink(sinkConfig(config), writer, metrics);
     final BucketerApp app =
         new BucketerApp(
-            streams,
-            streamsMetrics,
+            client,
+            boundMetrics::get,
             writer,
             sink,
             metrics,
@@ -410,7 +460,7 @@ public final class BucketerApp implements AutoCloseable {
   }
 
   public KafkaStreams.State streamsState() {
-    return streams.state();
+    return client.current().state();
   }
 
   /**
@@ -418,7 +468,7 @@ public final class BucketerApp implements AutoCloseable {
    * records processed, from Kafka Streams' client metrics.
    */
   public StallRecovery.StreamsView streamsView() {
-    return StallWatch.look(streams);
+    return client.view();
   }
 
   /**
@@ -428,7 +478,8 @@ public final class BucketerApp implements AutoCloseable {
    */
   public boolean isHealthy() {
     return fatal.reason().isEmpty()
-        && (inputWait.waitingReason().isPresent() || streams.state().isRunningOrRebalancing())
+        && (inputWait.waitingReason().isPresent()
+            || (client.restarting() || client.current().state().isRunningOrRebalancing()))
         && sinkThread.isAlive();
   }
 
@@ -454,11 +505,12 @@ public final class BucketerApp implements AutoCloseable {
     if (waiting.isPresent()) {
       return waiting;
     }
-    final Optional<String> recovering = stallRecovery.reason().or(fencingLoop::reason);
+    final Optional<String> recovering =
+        fencingLoopBreaker.reason().or(stallRecovery::reason).or(fencingLoop::reason);
     if (recovering.isPresent()) {
       return recovering;
     }
-    final KafkaStreams.State state = streams.state();
+    final KafkaStreams.State state = client.current().state();
     if (state != KafkaStreams.State.RUNNING) {
       return Optional.of(
           "kafka streams is "
@@ -479,7 +531,8 @@ public final class BucketerApp implements AutoCloseable {
    * Why the stream threads cannot work although Kafka Streams is RUNNING: they lost the cluster.
    */
   private Optional<String> lostCluster() {
-    final ConsumerConnections.Count lost = ConsumerConnections.unconnected(streams.metrics());
+    final ConsumerConnections.Count lost =
+        ConsumerConnections.unconnected(client.current().metrics());
     if (lost.unconnected() == 0) {
       return Optional.empty();
     }
@@ -502,7 +555,7 @@ public final class BucketerApp implements AutoCloseable {
     final RepeatedWarning warning = new RepeatedWarning(LOG, Clock.systemUTC());
     clusterWatch.scheduleWithFixedDelay(
         () -> {
-          if (streams.state() == KafkaStreams.State.RUNNING) {
+          if (client.current().state() == KafkaStreams.State.RUNNING) {
             lostCluster()
                 .ifPresentOrElse(
                     warning::failed,
@@ -543,7 +596,7 @@ public final class BucketerApp implements AutoCloseable {
             integralUnits);
     final SeriesOwnerLookup owners =
         new SeriesOwnerLookup(
-            streams,
+            client::current,
             advertised,
             granularities.stream().min(Granularity::compareTo).orElseThrow(),
             partitioning,
@@ -558,7 +611,7 @@ public final class BucketerApp implements AutoCloseable {
 
   /** The Kafka clients' own metrics of the topology: its consumers', producers' and tasks'. */
   public Map<MetricName, ? extends Metric> kafkaStreamsMetrics() {
-    return streams.metrics();
+    return client.current().metrics();
   }
 
   static BucketTopology.Settings topologySettings(
@@ -616,6 +669,18 @@ public final class BucketerApp implements AutoCloseable {
 
   private static Duration milliseconds(final Object value) {
     return Duration.ofMillis(Long.parseLong(String.valueOf(value).trim()));
+  }
+
+  /**
+   * {@code properties} with transactions that time out after {@code timeout}, whatever the {@code
+   * kafka.*} settings said: the prefixed name wins over the plain one.
+   */
+  static Properties withTransactionTimeout(final Properties properties, final Duration timeout) {
+    final int milliseconds = Math.toIntExact(timeout.toMillis());
+    properties.put(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, milliseconds);
+    properties.put(
+        StreamsConfig.producerPrefix(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG), milliseconds);
+    return properties;
   }
 
   /**
@@ -752,12 +817,13 @@ public final class BucketerApp implements AutoCloseable {
     final Deadline deadline = new Deadline(timeout);
     clusterWatch.shutdownNow();
     stallWatch.close();
+    restarts.shutdownNow();
     inputWait.close();
     final Map<TopicPartition, Long> lastCommitted = lastCommittedInputOffsets();
     final CompletableFuture<Boolean> streamsClosed =
         CompletableFuture.supplyAsync(
             () ->
-                streams.close(
+                client.close(
                     CloseOptions.groupMembershipOperation(onClose)
                         .withTimeout(streamsCloseTimeout(deadline))),
             runnable -> daemon("bucketer-streams-close", runnable).start());
@@ -772,7 +838,7 @@ public final class BucketerApp implements AutoCloseable {
           TimeSpans.format(timeout.toMillis()),
           lastCommitted);
     }
-    streamsMetrics.close();
+    streamsMetrics.get().close();
     try {
       writer.close();
     } catch (Exception e) {
@@ -801,7 +867,8 @@ public final class BucketerApp implements AutoCloseable {
   private Map<TopicPartition, Long> lastCommittedInputOffsets() {
     final Map<TopicPartition, Long> offsets = new TreeMap<>(BY_TOPIC_AND_PARTITION);
     try {
-      streams
+      client
+          .current()
           .metadataForLocalThreads()
           .forEach(
               thread ->

@@ -157,8 +157,10 @@ public final class MeterDescriptions {
         BucketerMetrics.STREAM_THREAD_RESTARTS,
         Kind.COUNTER,
         List.of("cause"),
-        "Stream threads that failed with a transient error and were replaced, resuming from"
-            + " their last commit. cause: what failed (schema-registry-unavailable).");
+        "Restarts of stream threads, which resume from their last commit. cause:"
+            + " schema-registry-unavailable (a thread failed on a registry outage and was"
+            + " replaced) or fencing-loop (Kafka Streams restarted with twice the transaction"
+            + " timeout, to break a loop of aborted transactions).");
     family(
         BucketerMetrics.PROCESS_STALLS,
         Kind.COUNTER,

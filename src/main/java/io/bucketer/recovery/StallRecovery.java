@@ -63,7 +63,7 @@ public final class StallRecovery {
     }
   }
 
-  private final Timeouts timeouts;
+  private volatile Timeouts timeouts;
   private final RestoreProgress restores;
   private final Clock clock;
   private final Logger log;
@@ -115,6 +115,11 @@ public final class StallRecovery {
   /** The timeouts it compares stalls with. */
   public Timeouts timeouts() {
     return timeouts;
+  }
+
+  /** Kafka Streams was restarted with transactions that time out after {@code transaction}. */
+  public synchronized void transactionTimeoutRaised(final Duration transaction) {
+    timeouts = new Timeouts(transaction, timeouts.session());
   }
 
   /** Why the processor is not ready while it recovers from a stall, or empty when it is not. */

@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
 import org.apache.kafka.streams.KafkaStreams;
@@ -28,18 +29,25 @@ public final class StallWatch implements AutoCloseable {
 
   private StallWatch() {}
 
-  /** Starts watching {@code streams} for {@code recovery} and {@code loop}. */
+  /**
+   * Starts watching what {@code streams} tells of Kafka Streams for {@code recovery}, {@code loop}
+   * and {@code breaker}.
+   */
   public static StallWatch start(
-      final StallRecovery recovery, final FencingLoop loop, final KafkaStreams streams) {
+      final StallRecovery recovery,
+      final FencingLoop loop,
+      final FencingLoopBreaker breaker,
+      final Supplier<StallRecovery.StreamsView> streams) {
     final StallWatch watch = new StallWatch();
     final StallDetector detector = new StallDetector(TICK, System.nanoTime());
     // With a fixed delay, not a fixed rate: after a stall the executor must not run the missed
     // ticks back to back, each of which would measure no gap.
     watch.ticks.scheduleWithFixedDelay(
         () -> {
-          final StallRecovery.StreamsView now = look(streams);
+          final StallRecovery.StreamsView now = streams.get();
           recovery.observe(detector.tick(System.nanoTime()), now);
           loop.observe(now);
+          breaker.consider();
         },
         TICK.toMillis(),
         TICK.toMillis(),

@@ -196,12 +196,26 @@ public final class BucketTopology {
       final Supplier<? extends InputDecoder> decoders,
       final BucketerMetrics metrics,
       final PublishedWindows.Directory publishedWindows) {
+    final TenantSeriesCounts seriesCounts = new TenantSeriesCounts(settings.seriesLimits());
+    metrics.tenantSeries(seriesCounts);
+    return build(settings, decoders, metrics, publishedWindows, seriesCounts);
+  }
+
+  /**
+   * As {@link #build(Settings, Supplier, BucketerMetrics, PublishedWindows.Directory)}, counting
+   * the tenants' series in {@code seriesCounts}, whose meters the caller registered: a process that
+   * builds the topology again for a new Kafka Streams client keeps its meters and counts.
+   */
+  public static Topology build(
+      final Settings settings,
+      final Supplier<? extends InputDecoder> decoders,
+      final BucketerMetrics metrics,
+      final PublishedWindows.Directory publishedWindows,
+      final TenantSeriesCounts seriesCounts) {
     final StreamsBuilder builder = new StreamsBuilder();
     final RollupPlan plan = new RollupPlan(settings.granularities());
     final List<String> storeNames = addStores(builder, plan);
     final WindowCacheBudget windowCache = new WindowCacheBudget(settings.windowCacheBytes());
-    final TenantSeriesCounts seriesCounts = new TenantSeriesCounts(settings.seriesLimits());
-    metrics.tenantSeries(seriesCounts);
     final TypedTopic<byte[], byte[]> input = BucketerTopics.input(settings.inputTopic());
     final TypedTopic<String, ClosedBucket> buckets =
         BucketerTopics.closedBuckets(settings.bucketsTopic());

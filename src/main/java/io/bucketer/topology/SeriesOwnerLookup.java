@@ -4,6 +4,7 @@ import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.SeriesKey;
 import io.bucketer.query.SeriesOwner;
 import io.bucketer.windows.PublishedWindows;
+import java.util.function.Supplier;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.KeyQueryMetadata;
@@ -20,7 +21,7 @@ import org.apache.kafka.streams.state.QueryableStoreTypes;
  */
 public final class SeriesOwnerLookup {
 
-  private final KafkaStreams streams;
+  private final Supplier<KafkaStreams> streams;
   private final HostInfo self;
   private final String anyWindowStore;
   private final Granularity finest;
@@ -29,13 +30,14 @@ public final class SeriesOwnerLookup {
   private final SeriesKeySerde keySerde = new SeriesKeySerde();
 
   /**
+   * @param streams the Kafka Streams client that runs when asked (a restart may replace it)
    * @param self the endpoint this instance advertises, as given to {@code application.server}
    * @param finest the finest granularity: any of the aggregator's stores locates the same partition
    * @param partitioning how the topology partitions its state
    * @param publishedWindows the windows this process's tasks hold in memory
    */
   public SeriesOwnerLookup(
-      final KafkaStreams streams,
+      final Supplier<KafkaStreams> streams,
       final HostInfo self,
       final Granularity finest,
       final InputPartitioning partitioning,
@@ -49,16 +51,17 @@ public final class SeriesOwnerLookup {
   }
 
   public SeriesOwner ownerOf(final SeriesKey series) {
+    final KafkaStreams client = streams.get();
     final KeyQueryMetadata metadata =
         partitioning instanceof InputPartitioning.BySensorKey bySensor
-            ? streams.queryMetadataForKey(anyWindowStore, series, bySensor.streamPartitioner())
-            : streams.queryMetadataForKey(anyWindowStore, series, keySerde.serializer());
+            ? client.queryMetadataForKey(anyWindowStore, series, bySensor.streamPartitioner())
+            : client.queryMetadataForKey(anyWindowStore, series, keySerde.serializer());
     if (metadata == null || KeyQueryMetadata.NOT_AVAILABLE.equals(metadata)) {
       return new SeriesOwner.Unavailable(
           "no instance holds the state of series "
               + series
               + " now (Kafka Streams is "
-              + streams.state()
+              + client.state()
               + ")");
     }
     final HostInfo owner = metadata.activeHost();
@@ -75,7 +78,7 @@ public final class SeriesOwnerLookup {
     return new SeriesOwner.Local(
         new StateStoreWindows(
             name ->
-                streams.store(
+                client.store(
                     StoreQueryParameters.fromNameAndType(
                             name, QueryableStoreTypes.<Bytes, byte[]>keyValueStore())
                         .withPartition(partition)),

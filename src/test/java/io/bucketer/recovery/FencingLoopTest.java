@@ -13,41 +13,44 @@ import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
 
 /**
- * Rounds of processing and rejoining without a commit make a loop; rebalances between commits, or
- * without anything processed, do not.
+ * Processing without a commit for three transaction timeouts makes a loop, whatever state Kafka
+ * Streams reports; a thread that commits, idles or restores does not.
  */
 class FencingLoopTest {
 
   private static final String LOGGER = "io.bucketer.recovery.FencingLoopTest.subject";
 
   private final MutableClock clock = new MutableClock(Instant.parse("2026-12-03T12:00:00Z"));
+  private boolean restoring;
   private final FencingLoop loop =
-      new FencingLoop(Duration.ofSeconds(30), clock, LoggerFactory.getLogger(LOGGER));
+      new FencingLoop(
+          Duration.ofSeconds(30), clock, LoggerFactory.getLogger(LOGGER), () -> restoring);
   private long commits;
   private long processed;
 
   @Test
-  void shouldCallThreeRoundsOfProcessingWithoutACommitALoopAndEndItAtTheNextCommit() {
+  void shouldCallNinetySecondsOfProcessingWithoutACommitALoopAndEndItAtTheNextCommit() {
     final List<String> lines;
     try (CapturedLog captured = CapturedLog.of(Level.INFO, LOGGER)) {
-      running(100, 10); // processes and commits
-      for (int round = 1; round <= FencingLoop.ROUNDS; round++) {
-        assertThat(loop.reason()).as("before round %d", round).isEmpty();
-        running(0, 500); // processes, every commit fenced
-        rebalancing();
+      look(State.RUNNING, 1, 10); // processes and commits
+      // Rebalancing all along, as a looping client may: processing, never committing.
+      for (int second = 1; second <= 90; second++) {
+        look(State.REBALANCING, 0, 5);
+        assertThat(loop.reason()).as("after %d s", second).isEmpty();
       }
+      look(State.REBALANCING, 0, 5);
       assertThat(loop.reason())
           .contains(
-              "not committing: kafka streams processed records and rejoined its group 3 times in"
-                  + " a row since 2026-12-03T12:00:03Z without a commit: each transaction was"
-                  + " aborted before it could commit, having been open longer than the"
-                  + " transaction timeout (30 s); it keeps trying and loses nothing, but give the"
-                  + " instance more CPU or raise kafka.transaction.timeout.ms");
+              "not committing: kafka streams has processed 455 records since"
+                  + " 2026-12-03T12:00:02Z without a commit for 90 s (restores left out): each"
+                  + " transaction is aborted before it can commit, having been open longer than"
+                  + " the transaction timeout (30 s); it keeps trying and loses nothing, but give"
+                  + " the instance more CPU or raise kafka.transaction.timeout.ms");
       // Another minute of the loop: one line more, not sixty.
       for (int second = 0; second < 60; second++) {
-        rebalancing();
+        look(State.REBALANCING, 0, 5);
       }
-      running(1, 10);
+      look(State.RUNNING, 1, 10);
       lines = captured.text().lines().toList();
     }
 
@@ -55,40 +58,67 @@ class FencingLoopTest {
     assertThat(lines).hasSize(3);
     assertThat(lines.get(0)).startsWith("not committing:");
     assertThat(lines.get(1)).startsWith("not committing:");
-    assertThat(lines.get(2)).isEqualTo("committing again, after 3 rounds without a commit");
+    assertThat(lines.get(2))
+        .isEqualTo("committing again, after 150 s of processing without a commit");
   }
 
   @Test
-  void shouldNotCountRebalancesOfAGroupThatCommitsBetweenThem() {
-    for (int round = 0; round < 2 * FencingLoop.ROUNDS; round++) {
-      running(5, 500);
-      rebalancing();
+  void shouldNotCountAThreadThatCommitsWhileItProcesses() {
+    for (int second = 0; second < 300; second++) {
+      look(second % 20 < 10 ? State.RUNNING : State.REBALANCING, second % 5 == 0 ? 1 : 0, 500);
     }
 
     assertThat(loop.reason()).isEmpty();
   }
 
   @Test
-  void shouldNotCountRebalancesOfAnIdleInstance() {
-    for (int round = 0; round < 2 * FencingLoop.ROUNDS; round++) {
-      running(0, 0);
-      rebalancing();
+  void shouldNotCountAnIdleInstance() {
+    for (int second = 0; second < 300; second++) {
+      look(second % 20 < 10 ? State.RUNNING : State.REBALANCING, 0, 0);
     }
 
     assertThat(loop.reason()).isEmpty();
   }
 
-  private void running(final long newCommits, final long newlyProcessed) {
+  @Test
+  void shouldLeaveOutTheTimeSpentRestoring() {
+    look(State.RUNNING, 1, 10);
+    look(State.RUNNING, 0, 3); // thawed, processes a little before it finds itself fenced
+    restoring = true;
+    for (int second = 0; second < 300; second++) {
+      look(State.REBALANCING, 0, 0);
+    }
+    restoring = false;
+    for (int second = 0; second < 30; second++) {
+      look(State.RUNNING, 0, 5);
+    }
+    assertThat(loop.reason()).as("30 s of processing, not 330").isEmpty();
+    look(State.RUNNING, 1, 5);
+
+    assertThat(loop.reason()).isEmpty();
+  }
+
+  @Test
+  void shouldCountANewClientAnewAgainstItsTimeout() {
+    look(State.RUNNING, 1, 10);
+    for (int second = 0; second < 80; second++) {
+      look(State.REBALANCING, 0, 5);
+    }
+    loop.restarted(Duration.ofSeconds(60));
+    for (int second = 0; second < 150; second++) {
+      look(State.REBALANCING, 0, 5);
+    }
+    assertThat(loop.reason()).as("150 s of the new client's 180").isEmpty();
+    for (int second = 0; second < 32; second++) {
+      look(State.REBALANCING, 0, 5);
+    }
+
+    assertThat(loop.reason()).hasValueSatisfying(line -> assertThat(line).contains("(60 s)"));
+  }
+
+  private void look(final State state, final long newCommits, final long newlyProcessed) {
     commits += newCommits;
     processed += newlyProcessed;
-    look(State.RUNNING);
-  }
-
-  private void rebalancing() {
-    look(State.REBALANCING);
-  }
-
-  private void look(final State state) {
     clock.advance(Duration.ofSeconds(1));
     loop.observe(new StallRecovery.StreamsView(state, commits, processed));
   }

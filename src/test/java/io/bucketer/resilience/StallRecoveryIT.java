@@ -88,6 +88,10 @@ class StallRecoveryIT {
       Pattern.compile(
           "(?m)^bucketer_process_stalls_total\\{[^}]*outlived=\"([a-z-]+)\"[^}]*} ([0-9.]+)$");
 
+  private static final Pattern FENCING_LOOP_RESTARTS =
+      Pattern.compile(
+          "(?m)^bucketer_stream_thread_restarts_total\\{[^}]*cause=\"fencing-loop\"[^}]*} ([0-9.]+)$");
+
   private static final Pattern TASKS_CLOSED =
       Pattern.compile("(?m)^kafka_stream_thread_task_closed_total\\{[^}]*} ([0-9.E+]+)$");
 
@@ -149,6 +153,7 @@ class StallRecoveryIT {
           .as("stalls counted by what they outlived")
           .containsEntry("session-timeout", 2.0)
           .hasEntrySatisfying("nothing", count -> assertThat(count).isGreaterThanOrEqualTo(1.0));
+      assertNoFencingLoopRestart(port);
       assertEveryReadingInExactlyOneBucket(run, store, readings);
       assertThat(processor.stop())
           .as("SIGTERM ends the processor, its shutdown hook closing the app in time")
@@ -224,6 +229,7 @@ class StallRecoveryIT {
       run.awaitReadingsInBuckets(GROWTH_READINGS, MINUTE, HOUR);
       timeline.mark("all in buckets");
 
+      assertNoFencingLoopRestart(port);
       assertEveryReadingInExactlyOneBucket(run, store, readings);
       System.out.printf(
           "StallRecoveryIT: growth: %d readings, %d 1m and %d 1h documents; %s%n",
@@ -384,6 +390,16 @@ class StallRecoveryIT {
     }
     assertThat(found).as("kafka_stream_thread_task_closed_total in the scrape").isTrue();
     return closed;
+  }
+
+  /**
+   * A stall's recovery processes little before its first commit, and restores meanwhile: the
+   * fencing-loop check must not take it for a loop and restart Kafka Streams.
+   */
+  private void assertNoFencingLoopRestart(final int port) throws Exception {
+    final Matcher matcher = FENCING_LOOP_RESTARTS.matcher(get(port, "/metrics").body());
+    assertThat(matcher.find()).as("fencing-loop restarts in the scrape").isTrue();
+    assertThat(Double.parseDouble(matcher.group(1))).as("fencing-loop restarts").isZero();
   }
 
   /** The stalls counted so far by what they outlived, from the processor's scrape. */
