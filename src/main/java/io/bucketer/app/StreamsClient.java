@@ -105,7 +105,16 @@ final class StreamsClient implements FencingLoopBreaker.Restart {
         final StallRecovery.StreamsView stopped = StallWatch.look(old);
         commitsBefore += Math.max(last.commits(), stopped.commits());
         processedBefore += Math.max(last.processed(), stopped.processed());
-        final KafkaStreams next = build.apply(transactionTimeout);
+        final KafkaStreams next;
+        try {
+          next = build.apply(transactionTimeout);
+        } catch (RuntimeException e) {
+          // The old client is closed and no new one runs: only a restart of the process helps.
+          fatal.record(
+              "kafka streams stopped to restart with a longer transaction timeout, but could not"
+                  + " start again: restart the process");
+          throw e;
+        }
         replaced.accept(old, next);
         current = next;
         next.start();
