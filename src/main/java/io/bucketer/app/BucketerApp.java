@@ -68,6 +68,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import java.util.stream.Stream;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.Metric;
@@ -125,6 +126,19 @@ public final class BucketerApp implements AutoCloseable {
    * transactional ids). docs/configuration.md has the table.
    */
   static final Duration TRANSACTION_TIMEOUT = Duration.ofSeconds(30);
+
+  /**
+   * How often the stream threads' consumers refresh the metadata of the topics they read, where
+   * Kafka's default is 5 minutes. The group's leader sees partitions added to the input only at a
+   * refresh, and only then starts the rebalance that assigns them, while the gateways write to them
+   * at once: a sensor that moved waited up to 5 minutes, and its windows were closed by the idle
+   * timeout and written again when its readings came. Every 10 s, a new partition is read within
+   * about 10 s and a rebalance, inside {@code idle.timeout} (30 s) plus the grace. The cost is one
+   * metadata request per stream thread every 10 s, for the input and the repartition topic, served
+   * from the broker's memory. Only the main consumers: the producers, the restore consumers and the
+   * sink keep Kafka's default, since no new partition of theirs appears unannounced.
+   */
+  static final Duration INPUT_METADATA_MAX_AGE = Duration.ofSeconds(10);
 
   /** Readiness probes usually give up after a second or so: a ping must answer well within. */
   private static final Duration PING_TIMEOUT = Duration.ofMillis(800);
@@ -716,6 +730,15 @@ public final class BucketerApp implements AutoCloseable {
     // The topology has no global store, so it changes nothing else.
     properties.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_GLOBAL_ENABLED_CONFIG, true);
     properties.putAll(config.kafkaProperties());
+    if (Stream.of(
+            ConsumerConfig.METADATA_MAX_AGE_CONFIG,
+            StreamsConfig.consumerPrefix(ConsumerConfig.METADATA_MAX_AGE_CONFIG),
+            StreamsConfig.mainConsumerPrefix(ConsumerConfig.METADATA_MAX_AGE_CONFIG))
+        .noneMatch(properties::containsKey)) {
+      properties.put(
+          StreamsConfig.mainConsumerPrefix(ConsumerConfig.METADATA_MAX_AGE_CONFIG),
+          (int) INPUT_METADATA_MAX_AGE.toMillis());
+    }
     properties.put(StreamsConfig.APPLICATION_ID_CONFIG, config.applicationId());
     // The main consumer only (restore and global consumers join no group); Kafka Streams appends
     // "-<thread index>" to it, one static member per stream thread.

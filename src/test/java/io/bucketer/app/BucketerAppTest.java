@@ -128,6 +128,32 @@ class BucketerAppTest {
   }
 
   @Test
+  void shouldRefreshTheInputsMetadataEveryTenSecondsUnlessTheUserSaysOtherwise() {
+    final StreamsConfig defaults =
+        new StreamsConfig(BucketerApp.streamsProperties(config(Map.of()), null));
+
+    assertThat(defaults.getMainConsumerConfigs("bucketer", "client", 1))
+        .as("new input partitions are assigned at the leader's next refresh")
+        .containsEntry(ConsumerConfig.METADATA_MAX_AGE_CONFIG, 10_000);
+    assertThat(defaults.getRestoreConsumerConfigs("client"))
+        .doesNotContainKey(ConsumerConfig.METADATA_MAX_AGE_CONFIG);
+    assertThat(defaults.getProducerConfigs("client"))
+        .doesNotContainKey(ConsumerConfig.METADATA_MAX_AGE_CONFIG);
+    for (final String setting :
+        new String[] {
+          "metadata.max.age.ms", "consumer.metadata.max.age.ms", "main.consumer.metadata.max.age.ms"
+        }) {
+      final StreamsConfig set =
+          new StreamsConfig(
+              BucketerApp.streamsProperties(
+                  config(Map.of(KafkaSettings.CLIENT_PREFIX + setting, "60000")), null));
+      assertThat(set.getMainConsumerConfigs("bucketer", "client", 1))
+          .as("kafka.%s", setting)
+          .containsEntry(ConsumerConfig.METADATA_MAX_AGE_CONFIG, "60000");
+    }
+  }
+
+  @Test
   void shouldTellTheStallRecoveryTheSessionTimeoutTheUserSet() {
     final StreamsConfig streams =
         new StreamsConfig(
