@@ -3,10 +3,12 @@
 kubectl, promtool or Grafana): every YAML and JSON file parses, the files agree with each other
 (ports, paths, names, volumes, schemes), every setting they give bucketer exists in the
 configuration reference (docs/configuration.md), the Kubernetes pods meet the restricted Pod Security Standard, a
-NetworkPolicy fences them, and secrets reach them as files. `docker-compose config -q` (in
+NetworkPolicy fences them, secrets reach them as files, and the optional autoscaler (KEDA) watches
+their own consumer group, within the partitions, slowly. `docker-compose config -q` (in
 .ci/run) checks the compose schema."""
 import glob
 import json
+import os
 import posixpath
 import re
 import sys
@@ -573,8 +575,203 @@ for policy in policies:
     check(("TCP", 27017) in out, "NetworkPolicy: no egress to MongoDB's port 27017")
 
 pdb = k8s[("PodDisruptionBudget", "bucketer")]
-check(pdb["spec"]["maxUnavailable"] == 1, "PodDisruptionBudget: maxUnavailable")
+check(pdb["spec"].get("maxUnavailable") == 1, "PodDisruptionBudget: maxUnavailable")
 check(pdb["spec"]["selector"]["matchLabels"].items() <= pod_labels.items(), "PodDisruptionBudget: selector")
+
+# --- Kubernetes: the autoscaler, an overlay of its own ----------------------------------------
+# Applied instead of the base where KEDA is installed: the base holds none of KEDA's objects, which
+# a cluster without KEDA's CRDs refuses. Its files are in a directory beside the base's (kustomize
+# refuses a base whose directory contains the overlay's), outside k8s_files: loaded here from the
+# overlay's kustomization.
+KEDA_KINDS = {"ScaledObject", "ScaledJob", "TriggerAuthentication", "ClusterTriggerAuthentication"}
+BASE = "deploy/kubernetes"
+OVERLAY = "deploy/kubernetes-autoscaling"
+OVERLAY_KINDS = {"ScaledObject", "TriggerAuthentication"}
+# Kafka's sasl.mechanism as the KEDA Kafka scaler's sasl names it.
+KEDA_SASL = {"PLAIN": "plaintext", "SCRAM-SHA-256": "scram_sha256", "SCRAM-SHA-512": "scram_sha512",
+             "GSSAPI": "gssapi", "OAUTHBEARER": "oauthbearer"}
+# The Kafka scaler's parameters that hold credentials: from a Secret through the
+# TriggerAuthentication, never in the trigger's metadata.
+KEDA_CREDENTIALS = {"username", "password", "ca", "cert", "key", "keyPassword", "keytab",
+                    "awsAccessKeyID", "awsSecretAccessKey"}
+# A step of the autoscaler is a rebalance; a new pod restores its tasks' state first, which takes
+# minutes with the example's state: a scale-up step no more often than that.
+RESTORE_SECONDS = 180
+check(not any(kind in KEDA_KINDS for kind, _ in k8s)
+      and not any(posixpath.normpath(posixpath.join(BASE, r)).startswith(OVERLAY + "/")
+                  for r in kustomization["resources"]),
+      "kustomization: the base holds KEDA's objects; a cluster without KEDA's CRDs could not apply"
+      " it (they belong in the autoscaling overlay)")
+overlay = {}
+overlay_path = f"{OVERLAY}/kustomization.yaml"
+if check_in(overlay_path in docs, f"{OVERLAY}: no kustomization.yaml (the autoscaling overlay)"):
+    overlay_kustomization = docs[overlay_path][0]
+    overlay_resources = overlay_kustomization.get("resources", [])
+    resolved = {r: posixpath.normpath(posixpath.join(OVERLAY, r)) for r in overlay_resources}
+    check(BASE in resolved.values(), "autoscaling overlay: its kustomization does not list the base"
+          f" ({posixpath.relpath(BASE, OVERLAY)})")
+    for resource, path in resolved.items():
+        if (OVERLAY + "/").startswith(path + "/"):
+            check(False, f"autoscaling overlay: resource {resource}: its directory contains the"
+                  " overlay's: kustomize refuses it (cycle detected)")
+        elif path == BASE:
+            check(os.path.isfile(f"{path}/kustomization.yaml"), "autoscaling overlay: no base")
+        elif check_in(path in docs, f"autoscaling overlay: {resource} missing"):
+            for doc in docs[path]:
+                kind, name = doc.get("kind"), doc.get("metadata", {}).get("name")
+                check(kind in OVERLAY_KINDS, f"autoscaling overlay: {kind} {name}: only KEDA's"
+                      " ScaledObject and TriggerAuthentication belong here (no Secret with values;"
+                      " the NetworkPolicy is the base's: KEDA connects to Kafka, not to the pods)")
+                overlay[(kind, name)] = doc
+    for path in sorted(glob.glob(f"{OVERLAY}/*.yaml")):
+        name = path.split("/")[-1]
+        if name != "kustomization.yaml" and docs.get(path):
+            check(name in overlay_resources, f"autoscaling overlay: {name} is not a resource")
+    # The HPA owns the replica count: with the base's replicas, each apply would undo its scaling.
+    removes_replicas = False
+    for patch in overlay_kustomization.get("patches", []):
+        target = patch.get("target", {})
+        if target.get("kind") == "StatefulSet" and target.get("name") == sts["metadata"]["name"]:
+            operations = yaml.safe_load(patch.get("patch", "")) or []
+            removes_replicas |= (isinstance(operations, list)
+                                 and {"op": "remove", "path": "/spec/replicas"} in operations)
+    check(removes_replicas, "autoscaling overlay: it keeps the StatefulSet's replicas; each apply"
+          " would reset the autoscaler's count (patch: remove /spec/replicas)")
+
+
+def disruptions_allowed(budget, replicas):
+    """How many of `replicas` healthy pods the PodDisruptionBudget lets a drain evict."""
+    def scaled(value):  # Kubernetes rounds percentages up, for both fields
+        if isinstance(value, str) and value.endswith("%"):
+            return -(-int(value[:-1]) * replicas // 100)
+        return int(value)
+    if "maxUnavailable" in budget:
+        return min(scaled(budget["maxUnavailable"]), replicas)
+    return replicas - scaled(budget.get("minAvailable", 0))
+
+
+def servers(value):
+    return {s.strip() for s in str(value).split(",") if s.strip()}
+
+
+scaled_objects = [doc for (kind, _), doc in overlay.items() if kind == "ScaledObject"]
+check(len(scaled_objects) == 1, f"autoscaling overlay: {len(scaled_objects)} ScaledObjects, want 1")
+mounted_secrets = {v["secret"]["secretName"] for v in pod["volumes"] if "secret" in v}
+for scaled_object in scaled_objects:
+    where = f"ScaledObject {scaled_object['metadata']['name']}"
+    spec = scaled_object.get("spec", {})
+    target = spec.get("scaleTargetRef", {})
+    check(target.get("apiVersion", "apps/v1") == "apps/v1" and target.get("kind") == "StatefulSet"
+          and target.get("name") == sts["metadata"]["name"],
+          f"{where}: scaleTargetRef must be the StatefulSet {sts['metadata']['name']} (apiVersion"
+          " apps/v1, kind StatefulSet: KEDA's default kind is Deployment)")
+    # Replicas: no more than the tasks that hold state; enough for a standby on another pod, and
+    # for the PodDisruptionBudget to let a drain through at the minimum.
+    series_partitions = int(effective.get("series.partitions", "6"))
+    standbys = int(effective.get("kafka.num.standby.replicas", "0"))
+    minimum, maximum = spec.get("minReplicaCount", 0), spec.get("maxReplicaCount", 100)
+    check(maximum <= series_partitions, f"{where}: maxReplicaCount {maximum} > series.partitions"
+          f" {series_partitions}: pods past it get no stateful task")
+    floor = max(2, standbys + 1)
+    check(minimum >= floor, f"{where}: minReplicaCount {minimum} < {floor}: every task's standby"
+          " replica needs another pod")
+    check(minimum <= maximum, f"{where}: minReplicaCount {minimum} > maxReplicaCount {maximum}")
+    check("idleReplicaCount" not in spec, f"{where}: idleReplicaCount scales the processors to zero")
+    check(disruptions_allowed(pdb["spec"], minimum) >= 1, f"{where}: the PodDisruptionBudget allows"
+          f" no disruption at minReplicaCount {minimum}: node drains would block")
+    # Slow: every step a rebalance. Down one pod at a time after a long window; up in bounded steps
+    # no more often than a restore takes. The HPA's defaults are neither (down: every pod above
+    # the minimum after 5 minutes; up: doubling every 15 s).
+    behavior = spec.get("advanced", {}).get("horizontalPodAutoscalerConfig", {}).get("behavior", {})
+    down, up = behavior.get("scaleDown", {}), behavior.get("scaleUp", {})
+    check(down.get("stabilizationWindowSeconds", 300) >= 300, f"{where}: scale-down stabilization"
+          f" window {down.get('stabilizationWindowSeconds')} s, want at least 5 minutes")
+    if down.get("selectPolicy") != "Disabled":
+        policies = down.get("policies") or []
+        check(bool(policies)
+              and all(p.get("type") == "Pods" and p.get("value", 0) <= 1 for p in policies),
+              f"{where}: scale-down policies must remove at most 1 pod per period (type Pods, value 1)")
+    if up.get("selectPolicy") != "Disabled":
+        policies = up.get("policies") or []
+        check(bool(policies) and all(p.get("type") == "Pods"
+                                     and p.get("periodSeconds", 0) >= RESTORE_SECONDS
+                                     for p in policies),
+              f"{where}: scale-up policies must add a bounded number of pods (type Pods) at most once"
+              f" per {RESTORE_SECONDS} s (a restore)")
+    # The trigger: the processors' consumer group on the input topic, on the same cluster, with
+    # the same security; credentials from Secrets.
+    triggers = [t for t in spec.get("triggers", []) if t.get("type") == "kafka"]
+    check(len(triggers) == 1, f"{where}: {len(triggers)} kafka triggers, want 1")
+    for trigger in triggers:
+        at = f"{where}: kafka trigger"
+        metadata = trigger.get("metadata", {})
+        for key, value in metadata.items():
+            check(isinstance(value, str), f"{at}: metadata.{key} is not a string (quote it: KEDA's"
+                  " metadata is a map of strings)")
+            check(key not in KEDA_CREDENTIALS, f"{at}: metadata.{key} holds a value in Git; name a"
+                  " Secret's key in the TriggerAuthentication")
+        check(metadata.get("consumerGroup") == effective.get("application.id"),
+              f"{at}: consumerGroup {metadata.get('consumerGroup')} is not application.id"
+              f" {effective.get('application.id')} (Kafka Streams' consumer group)")
+        check(metadata.get("topic") == effective.get("input.topic"),
+              f"{at}: topic {metadata.get('topic')} is not input.topic {effective.get('input.topic')}")
+        check(servers(metadata.get("bootstrapServers", "")) == servers(effective["bootstrap.servers"]),
+              f"{at}: bootstrapServers {metadata.get('bootstrapServers')} are not bootstrap.servers")
+        check(str(metadata.get("allowIdleConsumers", "false")).lower() != "true",
+              f"{at}: allowIdleConsumers lets KEDA ask for more pods than the input topic's partitions")
+        check(re.fullmatch(r"[1-9][0-9]*", str(metadata.get("lagThreshold", ""))) is not None,
+              f"{at}: lagThreshold {metadata.get('lagThreshold')} is not a positive whole number")
+        protocol = effective.get("kafka.security.protocol", "PLAINTEXT").upper()
+        mechanism = effective.get("kafka.sasl.mechanism", "GSSAPI").upper()
+        want_tls = "enable" if protocol in ("SSL", "SASL_SSL") else "disable"
+        want_sasl = (KEDA_SASL.get(mechanism, mechanism.lower()) if protocol.startswith("SASL_")
+                     else "none")
+        check(metadata.get("tls", "disable") == want_tls, f"{at}: tls {metadata.get('tls', 'disable')},"
+              f" kafka.security.protocol {protocol} wants {want_tls}")
+        check(metadata.get("sasl", "none") == want_sasl, f"{at}: sasl {metadata.get('sasl', 'none')},"
+              f" kafka.security.protocol {protocol} and kafka.sasl.mechanism {mechanism} want {want_sasl}")
+        reference = trigger.get("authenticationRef", {})
+        auth_kind = reference.get("kind", "TriggerAuthentication")
+        auth = overlay.get((auth_kind, reference.get("name")))
+        if auth is None:
+            check(want_sasl == "none" and want_tls == "disable", f"{at}: authenticationRef"
+                  f" {auth_kind} {reference.get('name')} is not in the overlay")
+            continue
+        auth_name = f"{auth_kind} {reference.get('name')}"
+        auth_spec = auth.get("spec", {})
+        others = sorted(set(auth_spec) - {"secretTargetRef"})
+        check(not others, f"{auth_name}: {', '.join(others)}: give credentials as Secrets' keys"
+              " (secretTargetRef) only")
+        refs = {}
+        for entry in auth_spec.get("secretTargetRef", []):
+            parameter = entry.get("parameter")
+            refs[parameter] = entry
+            check(set(entry) == {"parameter", "name", "key"}, f"{auth_name}: {parameter}: a Secret's"
+                  " name and key only (parameter, name, key), no value in Git")
+            check(parameter not in ("sasl", "tls"), f"{auth_name}: {parameter}: give it in the trigger's"
+                  " metadata, where it is checked against kafka.security.protocol")
+        for secret_name in sorted({str(entry.get("name")) for entry in refs.values()}):
+            check(secret_name in secret_instructions,
+                  f"{auth_name}: secret.yaml does not say how to create the Secret {secret_name}")
+        if want_sasl != "none":
+            for parameter in ("username", "password"):
+                entry = refs.get(parameter, {})
+                check(bool(entry.get("name")), f"{auth_name}: no {parameter} for sasl {want_sasl}")
+                check(entry.get("name") not in mounted_secrets, f"{auth_name}: {parameter} from the"
+                      f" processors' Secret {entry.get('name')}: give the autoscaler a principal of its"
+                      " own, with DESCRIBE only (docs/security.md)")
+        # A private CA the processors trust (PEM): the autoscaler trusts the same one.
+        truststore = effective.get("kafka.ssl.truststore.location")
+        if want_tls == "enable" and truststore and effective.get("kafka.ssl.truststore.type") == "PEM":
+            directory, file_name = posixpath.split(truststore)
+            volume = volumes.get(mounts.get(directory), {}).get("secret")
+            if volume:
+                key = next((i["key"] for i in volume.get("items", []) if i["path"] == file_name),
+                           file_name)
+                ca = refs.get("ca", {})
+                check((ca.get("name"), ca.get("key")) == (volume["secretName"], key),
+                      f"{auth_name}: ca is not the brokers' CA the processors trust (Secret"
+                      f" {volume['secretName']}, key {key})")
 
 for e in errors:
     print("check-deploy:", e, file=sys.stderr)

@@ -14,6 +14,10 @@ STS = "deploy/kubernetes/statefulset.yaml"
 CM = "deploy/kubernetes/configmap.yaml"
 NP = "deploy/kubernetes/networkpolicy.yaml"
 COMPOSE = "docker-compose.yml"
+BASE = "deploy/kubernetes/kustomization.yaml"
+PDB = "deploy/kubernetes/poddisruptionbudget.yaml"
+OVERLAY = "deploy/kubernetes-autoscaling/kustomization.yaml"
+SO = "deploy/kubernetes-autoscaling/scaledobject.yaml"
 SERIES_DASHBOARD = "deploy/grafana/dashboards/bucketer-series.json"
 API_DATASOURCE = "deploy/grafana/provisioning/datasources/bucketer-api.yml"
 PANEL_URL = "&interval_ms=${__interval_ms}&fill=null"
@@ -130,6 +134,77 @@ MUTATIONS = [
     ("Prometheus dashboard without flush latency", "deploy/grafana/dashboards/bucketer.json",
      "bucketer_sink_write_latency_seconds_bucket", "bucketer_sink_write_latency_seconds_count",
      "no panel shows bucketer_sink_write_latency_seconds_bucket", ALL),
+    # The autoscaler (deploy/kubernetes-autoscaling).
+    ("KEDA's objects in the base", BASE, "  - networkpolicy.yaml\n",
+     "  - networkpolicy.yaml\n  - ../kubernetes-autoscaling/scaledobject.yaml\n", "the base holds KEDA's objects"),
+    ("overlay without the base", OVERLAY, "  - ../kubernetes\n", "", "does not list the base"),
+    ("overlay including a directory above it", OVERLAY, "  - ../kubernetes\n", "  - ..\n",
+     "contains the overlay's: kustomize refuses it"),
+    ("overlay resource missing", OVERLAY, "  - scaledobject.yaml\n", "  - scaledobjects.yaml\n",
+     "scaledobjects.yaml missing"),
+    ("overlay keeps the replicas", OVERLAY, "path: /spec/replicas", "path: /spec/minReadySeconds",
+     "keeps the StatefulSet's replicas"),
+    ("autoscaler targets a Deployment", SO, "    kind: StatefulSet\n", "",
+     "scaleTargetRef must be the StatefulSet bucketer"),
+    ("more pods than series partitions", SO, "maxReplicaCount: 12", "maxReplicaCount: 13",
+     "maxReplicaCount 13 > series.partitions 12"),
+    ("series partitions below the autoscaler's maximum", CM, "series.partitions=12",
+     "series.partitions=8", "maxReplicaCount 12 > series.partitions 8"),
+    ("autoscaler down to one pod", SO, "minReplicaCount: 3", "minReplicaCount: 1",
+     "minReplicaCount 1 < 2"),
+    ("drains blocked at the minimum", PDB, "  maxUnavailable: 1\n", "  minAvailable: 3\n",
+     "allows no disruption at minReplicaCount 3"),
+    ("scale-down window too short", SO, "stabilizationWindowSeconds: 600",
+     "stabilizationWindowSeconds: 60", "scale-down stabilization window 60 s"),
+    ("scale-down several pods at once", SO,
+     "value: 1\n              periodSeconds: 600", "value: 3\n              periodSeconds: 600",
+     "scale-down policies must remove at most 1 pod per period"),
+    ("scale-down by the HPA's default", SO,
+     "          policies:\n            - type: Pods\n              value: 1\n              periodSeconds: 600\n",
+     "", "scale-down policies must remove at most 1 pod per period"),
+    ("scale-up by percent", SO,
+     "- type: Pods\n              value: 1\n              periodSeconds: 300",
+     "- type: Percent\n              value: 100\n              periodSeconds: 300",
+     "scale-up policies must add a bounded number of pods"),
+    ("scale-up faster than a restore", SO, "periodSeconds: 300", "periodSeconds: 15",
+     "scale-up policies must add a bounded number of pods"),
+    ("lag of another consumer group", SO, "consumerGroup: bucketer", "consumerGroup: bucketer-sink",
+     "consumerGroup bucketer-sink is not application.id bucketer"),
+    ("lag of another topic", SO, "topic: iot.readings", "topic: iot.buckets",
+     "topic iot.buckets is not input.topic iot.readings"),
+    ("lag from another cluster", SO,
+     "bootstrapServers: kafka-0.kafka.example.net:9093,", "bootstrapServers: kafka-9.kafka.example.net:9093,",
+     "bootstrapServers kafka-9.kafka.example.net:9093"),
+    ("idle consumers allowed", SO, 'allowIdleConsumers: "false"', 'allowIdleConsumers: "true"',
+     "allowIdleConsumers lets KEDA ask for more pods"),
+    ("unquoted metadata", SO, 'allowIdleConsumers: "false"', "allowIdleConsumers: false",
+     "metadata.allowIdleConsumers is not a string"),
+    ("autoscaler without TLS", SO, "tls: enable", "tls: disable",
+     "tls disable, kafka.security.protocol SASL_SSL wants enable"),
+    ("autoscaler with another SASL mechanism", SO, "sasl: scram_sha512", "sasl: scram_sha256",
+     "want scram_sha512"),
+    ("trigger authentication missing", SO, "        name: bucketer-autoscaler\n",
+     "        name: bucketer-autoscale\n", "authenticationRef TriggerAuthentication bucketer-autoscale"
+     " is not in the overlay"),
+    ("literal password in the TriggerAuthentication", SO,
+     "    - parameter: password\n      name: bucketer-autoscaler-credentials\n      key: password\n",
+     "    - parameter: password\n      value: s3cret\n",
+     "password: a Secret's name and key only"),
+    ("literal password in the trigger", SO, "        tls: enable\n",
+     "        tls: enable\n        password: s3cret\n", "metadata.password holds a value in Git"),
+    ("autoscaler with the processors' credentials", SO,
+     "name: bucketer-autoscaler-credentials\n      key: password",
+     "name: bucketer-credentials\n      key: password",
+     "password from the processors' Secret bucketer-credentials"),
+    ("autoscaler's Secret undocumented", "deploy/kubernetes/secret.yaml",
+     "bucketer-autoscaler-credentials", "the-autoscaler-credentials",
+     "secret.yaml does not say how to create the Secret bucketer-autoscaler-credentials", ALL),
+    ("autoscaler trusts another CA", SO, "      name: bucketer-kafka-truststore\n      key: ca.crt",
+     "      name: bucketer-kafka-truststore\n      key: ca.pem",
+     "ca is not the brokers' CA the processors trust"),
+    ("NetworkPolicy in the overlay", SO, "---\n# The credentials",
+     "---\napiVersion: networking.k8s.io/v1\nkind: NetworkPolicy\nmetadata: {name: keda}\n"
+     "spec: {podSelector: {}}\n---\n# The credentials", "NetworkPolicy keda: only KEDA's"),
 ]
 
 # Mutations of the secured variant (secure() below), where the processors want credentials.
