@@ -58,4 +58,14 @@ class GranularityTest {
     assertThat(HOUR.divides(MINUTE)).isFalse();
     assertThat(MINUTE.divides(MINUTE)).isFalse();
   }
+
+  @Test
+  void shouldEqualAnotherOfTheSameLabelAndSizeOnly() {
+    assertThat(Granularity.parse("1m"))
+        .isEqualTo(new Granularity("1m", 60_000))
+        .hasSameHashCodeAs(new Granularity("1m", 60_000))
+        .isNotEqualTo(new Granularity("60s", 60_000))
+        .isNotEqualTo(Granularity.parse("1h"))
+        .isNotEqualTo("1m");
+  }
 }
