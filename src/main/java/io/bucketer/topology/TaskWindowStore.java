@@ -278,12 +278,26 @@ final class TaskWindowStore extends StoreWindowReader implements WindowStore, Wi
       added = 1;
     } else if (before == null) {
       change = new WindowChange.Whole(lastSeriesBytes, state);
+      metrics.stateOperation(StateOperation.GET);
       added = windows.get(granularity).get(key) == null ? 1 : 0;
     } else {
       change = WindowChange.between(lastSeriesBytes, before, state);
       added = 0;
     }
     log.record(new Group(granularity, start), change, added);
+  }
+
+  /**
+   * Logs the window whole, counted in its group as a new key: no tier holds it, so neither is
+   * looked up, where {@link #logChange} reads the local store for a window it knows nothing of.
+   */
+  @Override
+  public void logNew(
+      final SeriesKey series,
+      final Granularity granularity,
+      final long start,
+      final WindowState state) {
+    log.record(new Group(granularity, start), new WindowChange.Whole(encoded(series), state), 1);
   }
 
   /** Writes the window to its local store, where reads find it; its changes are logged already. */

@@ -42,6 +42,19 @@ public interface WindowStore extends WindowReader {
   }
 
   /**
+   * As {@link #logChange} with no {@code before}, for a window the caller knows this store does not
+   * hold: a read found none, and nothing has written it since. A store that counts its windows
+   * counts it without looking it up.
+   */
+  default void logNew(
+      final SeriesKey series,
+      final Granularity granularity,
+      final long start,
+      final WindowState state) {
+    logChange(series, granularity, start, null, state);
+  }
+
+  /**
    * Writes a window where reads find it, whose changes {@link #logChange} has already made durable:
    * nothing is logged. By default nothing to do, as {@link #logChange} wrote it.
    */

@@ -70,6 +70,19 @@ public final class WriteBehindWindows implements WindowStore {
   private long heldBytes;
 
   /**
+   * The last window {@link #get} found in neither the cache nor the store. The lifecycle reads a
+   * window before it opens it, so a window that enters the cache right after such a read is known
+   * to be new to the store: its first change is logged without a second lookup, which at live
+   * traffic is a RocksDB read of a missing key for every window a minute opens (5 % of the stream
+   * thread at 100,000 sensors). Nothing else writes the store's windows in between: a cached window
+   * reaches it only through {@link #keep}, and a window written through is not cached.
+   */
+  private SeriesKey missedSeries;
+
+  private Granularity missedGranularity;
+  private long missedStart;
+
+  /**
    * @param finest the granularity whose windows hold readings; the others hold sums only
    */
   public WriteBehindWindows(
@@ -98,6 +111,12 @@ public final class WriteBehindWindows implements WindowStore {
     private final WindowValues logged = new WindowValues();
 
     boolean logKnown;
+
+    /**
+     * Whether the store held no such window when this one entered the cache (a read found none):
+     * its first change is then logged as new without asking the store again.
+     */
+    boolean newToStore;
 
     /** Whether the store's local copy, which reads by key find, is {@link #logged}. */
     boolean kept;
@@ -183,6 +202,10 @@ public final class WriteBehindWindows implements WindowStore {
     final WindowState stored = store.get(series, granularity, start);
     if (stored != null && !stored.closed()) {
       cache(series, granularity, start, stored, false);
+    } else if (stored == null) {
+      missedSeries = series;
+      missedGranularity = granularity;
+      missedStart = start;
     }
     return stored;
   }
@@ -218,6 +241,7 @@ public final class WriteBehindWindows implements WindowStore {
         cached.put(series, cachedSeries);
       }
       window = new CachedWindow(granularity, start, bytes);
+      window.newToStore = changed && missed(series, granularity, start);
       cachedSeries.windows.add(window);
     }
     window.current.set(state);
@@ -278,6 +302,8 @@ public final class WriteBehindWindows implements WindowStore {
    * closed after its last commit.
    */
   public void discard() {
+    missedSeries = null;
+    missedGranularity = null;
     cached.clear();
     changed.clear();
     published.clear();
@@ -290,15 +316,31 @@ public final class WriteBehindWindows implements WindowStore {
     return published;
   }
 
+  /** Whether {@code get} last missed this window; forgets the miss either way. */
+  private boolean missed(final SeriesKey series, final Granularity granularity, final long start) {
+    final boolean missed =
+        missedStart == start
+            && granularity.equals(missedGranularity)
+            && series.equals(missedSeries);
+    missedSeries = null;
+    missedGranularity = null;
+    return missed;
+  }
+
   private void logChanges(final CachedSeries cachedSeries) {
     for (final CachedWindow window : cachedSeries.windows) {
       if (window.changed) {
-        store.logChange(
-            cachedSeries.series,
-            window.granularity,
-            window.start,
-            window.loggedState(),
-            window.current.state());
+        if (window.newToStore && !window.logKnown) {
+          store.logNew(
+              cachedSeries.series, window.granularity, window.start, window.current.state());
+        } else {
+          store.logChange(
+              cachedSeries.series,
+              window.granularity,
+              window.start,
+              window.loggedState(),
+              window.current.state());
+        }
         window.currentIsLogged();
         window.kept = false;
         window.changed = false;

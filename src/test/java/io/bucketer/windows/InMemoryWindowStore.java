@@ -1,5 +1,7 @@
 package io.bucketer.windows;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.SeriesKey;
 import java.util.ArrayList;
@@ -54,6 +56,20 @@ final class InMemoryWindowStore implements WindowStore {
    */
   InMemoryWindowStore(final boolean defersKeeps) {
     this.defersKeeps = defersKeeps;
+  }
+
+  /** Windows logged as new to the store ({@link #logNew}), without a lookup. */
+  int loggedNew;
+
+  @Override
+  public void logNew(
+      final SeriesKey series,
+      final Granularity granularity,
+      final long start,
+      final WindowState state) {
+    assertThat(get(series, granularity, start)).as("a window logged as new to the store").isNull();
+    loggedNew++;
+    logChange(series, granularity, start, null, state);
   }
 
   @Override

@@ -73,6 +73,29 @@ class WriteBehindWindowsTest {
   }
 
   @Test
+  void shouldLogAWindowAsNewToTheStoreOnlyRightAfterAReadFoundNone() {
+    windows.get(SERIES, MINUTE, TEN); // none: the lifecycle reads a window before it opens it
+    windows.put(SERIES, MINUTE, TEN, minuteWith(1));
+    windows.put(SERIES, HOUR, TEN, WindowState.open(minuteWith(1).stats())); // not read first
+    windows.get(OTHER, MINUTE, TEN); // none, but another window enters the cache next
+    windows.put(SERIES, MINUTE, TEN + 60_000, minuteWith(1));
+    windows.put(OTHER, MINUTE, TEN, minuteWith(1)); // the miss was forgotten by the put before
+    store.put(OTHER, HOUR, TEN, WindowState.open(minuteWith(2).stats()).close());
+    windows.get(OTHER, HOUR, TEN); // closed: read, not cached
+    windows.put(OTHER, HOUR, TEN, WindowState.open(minuteWith(3).stats()).close());
+
+    windows.writeChanges();
+
+    assertThat(store.loggedNew).as("windows logged as new without a lookup").isEqualTo(1);
+    assertThat(store.get(OTHER, HOUR, TEN).stats().count())
+        .as("the revised closed hour")
+        .isEqualTo(3);
+    windows.put(SERIES, MINUTE, TEN, minuteWith(2));
+    windows.writeChanges();
+    assertThat(store.loggedNew).as("a window's second change").isEqualTo(1);
+  }
+
+  @Test
   void shouldLetAClosedWindowGoOnceWritten() {
     windows.put(SERIES, MINUTE, TEN, minuteWith(2).close());
     windows.writeChanges();
