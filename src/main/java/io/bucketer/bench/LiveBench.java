@@ -198,5 +198,8 @@ public final class LiveBench {
     out.printf("  %-56s", "total, the processor's CPU ms/1k");
     recorded.forEach(row -> out.printf(" %9.2f", row.stages().total()));
     out.println();
+    out.printf("  %-56s", "the JIT's deoptimizations per 1,000 readings (a count)");
+    recorded.forEach(row -> out.printf(" %9.3f", row.stages().deoptimizationsPerThousand()));
+    out.println();
   }
 }

@@ -13,6 +13,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
+import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordingFile;
 
 /**
  * Where a processor's CPU went over a stretch, when it runs in a JVM of its own: a JFR recording of
@@ -80,11 +82,20 @@ final class ProcessorStages {
     }
   }
 
-  /** JFR's settings: only the two samplers, at {@link StageRecording}'s periods. */
+  /**
+   * JFR's settings: the two samplers, at {@link StageRecording}'s periods, and the JIT's
+   * deoptimizations without their stacks: a count that does not swing with the machine's load, and
+   * the sign of a JIT that gave up recompiling a method and deoptimizes it whenever a branch it
+   * judged never taken is taken (docs/benchmarks.md, "The JIT's deoptimization storm").
+   */
   private static String jfrSettings() {
     return """
         <?xml version="1.0" encoding="UTF-8"?>
         <configuration version="2.0" label="bucketer bench stages">
+          <event name="jdk.Deoptimization">
+            <setting name="enabled">true</setting>
+            <setting name="stackTrace">false</setting>
+          </event>
           <event name="jdk.ExecutionSample">
             <setting name="enabled">true</setting>
             <setting name="period">%d ms</setting>
@@ -108,7 +119,11 @@ final class ProcessorStages {
       final Path file = Files.createTempFile("bucketer-bench-stages-", ".jfr");
       try {
         Jcmd.run(pid, "JFR.stop name=" + RECORDING + " filename=" + file);
-        return new Recorded(StageRecording.samples(file, begin, end, false), process, unsampled);
+        return new Recorded(
+            StageRecording.samples(file, begin, end, false),
+            process,
+            unsampled,
+            deoptimizations(file, begin, end));
       } finally {
         Files.deleteIfExists(file);
         Files.deleteIfExists(settings);
@@ -118,12 +133,32 @@ final class ProcessorStages {
     }
   }
 
+  /** The JIT's deoptimizations the recording saw between {@code begin} and {@code end}. */
+  private static long deoptimizations(final Path file, final Instant begin, final Instant end)
+      throws IOException {
+    long count = 0;
+    try (RecordingFile events = new RecordingFile(file)) {
+      while (events.hasMoreEvents()) {
+        final RecordedEvent event = events.readEvent();
+        if (event.getEventType().getName().equals("jdk.Deoptimization")
+            && !event.getStartTime().isBefore(begin)
+            && !event.getStartTime().isAfter(end)) {
+          count++;
+        }
+      }
+    }
+    return count;
+  }
+
   /**
    * What a stretch's recording saw: samples per stage, the process's CPU time, and that of the
-   * threads measured apart, in nanoseconds.
+   * threads measured apart, in nanoseconds; and the JIT's deoptimizations.
    */
   record Recorded(
-      Map<StageClassifier.Stage, Double> samples, long processNanos, Map<String, Long> unsampled) {
+      Map<StageClassifier.Stage, Double> samples,
+      long processNanos,
+      Map<String, Long> unsampled,
+      long deoptimizations) {
 
     /** Shared out over the {@code readings} processed in the stretch. */
     Breakdown perThousand(final long readings) {
@@ -143,7 +178,8 @@ final class ProcessorStages {
       return new Breakdown(
           lines,
           processNanos / 1e6 / thousands,
-          samples.values().stream().mapToDouble(Double::doubleValue).sum());
+          samples.values().stream().mapToDouble(Double::doubleValue).sum(),
+          deoptimizations / thousands);
     }
   }
 
@@ -151,7 +187,11 @@ final class ProcessorStages {
    * The processor's CPU over the stretch in ms per 1,000 readings: the stages, then the threads
    * measured apart; {@code lines} add up to {@code total}.
    */
-  record Breakdown(List<StageBreakdown.Line> lines, double total, double samples) {
+  record Breakdown(
+      List<StageBreakdown.Line> lines,
+      double total,
+      double samples,
+      double deoptimizationsPerThousand) {
 
     void print(final PrintStream out) {
       out.printf(
@@ -165,6 +205,10 @@ final class ProcessorStages {
       out.println(
           "  The stages share out the Java threads' CPU (the process's, less the threads measured"
               + " apart) by their samples.");
+      out.printf(
+          "The JIT's deoptimizations per 1,000 readings: %.3f (each sends a compiled frame back"
+              + " to the interpreter)%n",
+          deoptimizationsPerThousand);
     }
   }
 

@@ -308,6 +308,9 @@ class BenchIT {
         .filteredOn(line -> line.name().equals(StageClassifier.Stage.AGGREGATE.label()))
         .singleElement()
         .satisfies(line -> assertThat(line.millisPerThousand()).isPositive());
+    // the JIT's deoptimizations, counted from the same recording (a JVM this young may well have
+    // some, or none, in its stretch: the count is asserted to be read and printed, not its size)
+    assertThat(stages.deoptimizationsPerThousand()).isNotNegative();
     // the same fleet through the peers, each in its own JVM: each processed some of it, wrote to
     // its repartition topic at least, and had its CPU split by stage (a stretch this short says
     // nothing of their rates: their JVMs start with the fleet)
@@ -327,6 +330,8 @@ class BenchIT {
         .contains("The same fleets through the peers")
         .containsPattern("state directory by store: [^\n]*window-log-store [0-9.]+ MiB")
         .contains("Where the processor's CPU went, ms per 1,000 readings, by fleet:")
+        .containsPattern("The JIT's deoptimizations per 1,000 readings: [0-9]+\\.[0-9]{3} ")
+        .containsPattern("the JIT's deoptimizations per 1,000 readings \\(a count\\) +[0-9.]+\n")
         .containsPattern("processing rate +[0-9,]+ readings/s")
         .containsPattern("CPU per 1,000 readings processed +[0-9.]+ ms")
         .containsPattern(
