@@ -53,9 +53,22 @@ public final class ProcessorProcess implements AutoCloseable {
    * two or more cores): a stream processor's garbage is almost all young, and G1's concurrent
    * refinement and write barriers cost it about a sixth of its CPU per reading in real time, for
    * pauses that a processor with a one-second latency target does not need to avoid.
+   *
+   * <p>The two recompilation cutoffs raised from 400 and 200 to 10,000, as Trino's default JVM
+   * options do: a minute's close flips branches that the JIT compiled as never taken (the closed
+   * flag of a window read back, a window's statistics unchanged by its close), each flip costs a
+   * recompilation, and past about 200 of them HotSpot stops recompiling and leaves a trap that
+   * sends the frame back to the interpreter every time the branch is taken (JDK-8374307). At
+   * 100,000 live sensors that was some 210,000 deoptimizations at every minute's close, the rest of
+   * each of those windows' close work interpreted (docs/benchmarks.md, "The JIT's deoptimization
+   * storm").
    */
   public static final List<String> PRODUCTION_JVM =
-      List.of("-XX:+UseParallelGC", "-XX:+ExitOnOutOfMemoryError");
+      List.of(
+          "-XX:+UseParallelGC",
+          "-XX:+ExitOnOutOfMemoryError",
+          "-XX:PerMethodRecompilationCutoff=10000",
+          "-XX:PerBytecodeRecompilationCutoff=10000");
 
   /**
    * {@link #PRODUCTION_JVM} with a fixed heap of {@code heap} ({@code -Xmx} and {@code -Xms}), as
