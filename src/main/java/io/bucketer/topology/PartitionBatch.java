@@ -55,8 +55,17 @@ final class PartitionBatch implements AggregatorInput {
    * #add}: the gatherer keeps them at hand and adds each further reading without a look-up.
    */
   ReadingBatch startSeries(final SeriesKey key) {
+    return startSeries(key, SeriesKeySerde.toBytes(key));
+  }
+
+  /**
+   * As {@link #startSeries(SeriesKey)}, with the key's encoding ({@link SeriesKeySerde#toBytes}),
+   * which the gatherer worked out to find the series' partition: the batch's record writes it as it
+   * is, rather than encoding the key again.
+   */
+  ReadingBatch startSeries(final SeriesKey key, final byte[] encodedKey) {
     final ReadingBatch batch = new ReadingBatch(INITIAL_CAPACITY);
-    series.add(new SeriesReadings(key, batch));
+    series.add(new SeriesReadings(key, encodedKey, batch));
     return batch;
   }
 
@@ -73,7 +82,7 @@ final class PartitionBatch implements AggregatorInput {
 
   /** Adds a series' readings, decoded; {@code key} null for the record's key. */
   void put(final SeriesKey key, final ReadingBatch batch) {
-    series.add(new SeriesReadings(key, batch));
+    series.add(new SeriesReadings(key, null, batch));
     readings += batch.size();
     latestTimestamp = Math.max(latestTimestamp, batch.latestTimestamp());
   }
@@ -126,6 +135,22 @@ final class PartitionBatch implements AggregatorInput {
     }
   }
 
-  /** One series' readings; a null key for the record's key (a record of an earlier format). */
-  private record SeriesReadings(SeriesKey key, ReadingBatch readings) {}
+  /**
+   * Passes each series' encoded key ({@link SeriesKeySerde#toBytes}) and batch to {@code each}, in
+   * the order the series first sent: what its record carries. Only for a batch gathered here, whose
+   * every series has its key.
+   */
+  void forEachEncoded(final BiConsumer<byte[], ReadingBatch> each) {
+    for (final SeriesReadings one : series) {
+      each.accept(
+          one.encodedKey() != null ? one.encodedKey() : SeriesKeySerde.toBytes(one.key()),
+          one.readings());
+    }
+  }
+
+  /**
+   * One series' readings; a null key for the record's key (a record of an earlier format), and a
+   * null encoded key for one read back.
+   */
+  private record SeriesReadings(SeriesKey key, byte[] encodedKey, ReadingBatch readings) {}
 }

@@ -49,9 +49,9 @@ final class PartitionBatchSerde implements Serde<PartitionBatch> {
 
   static byte[] encode(final PartitionBatch batch) {
     final int[] length = {1 + 4 + 4};
-    batch.forEach(
+    batch.forEachEncoded(
         (series, readings) -> {
-          length[0] += SeriesKeySerde.encodedLength(series) + 4;
+          length[0] += series.length + 4;
           for (int i = 0; i < readings.size(); i++) {
             length[0] += ReadingSerde.readingBytes(readings, i);
           }
@@ -61,9 +61,9 @@ final class PartitionBatchSerde implements Serde<PartitionBatch> {
             .put(FORMAT)
             .putInt(batch.partition())
             .putInt(batch.seriesCount());
-    batch.forEach(
+    batch.forEachEncoded(
         (series, readings) -> {
-          SeriesKeySerde.write(series, buffer);
+          buffer.put(series);
           buffer.putInt(readings.size());
           for (int i = 0; i < readings.size(); i++) {
             ReadingSerde.putReading(buffer, readings, i);

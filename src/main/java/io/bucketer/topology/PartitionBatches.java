@@ -17,7 +17,9 @@ import java.util.function.Consumer;
  * key encoded and hashed, {@link SeriesPartitioner}), not for every reading: each further reading
  * costs one look-up of the series. At live traffic that is the same (one reading of each series per
  * commit); in a backlog, where a commit holds dozens of each series' readings, it saves the key's
- * encoding and hash for all but the first.
+ * encoding and hash for all but the first. The batch keeps that encoding for its record, which
+ * writes it as it is: encoding each key again for the record (counted, then written) took 6 % of
+ * the stream thread at 100,000 live sensors.
  */
 final class PartitionBatches {
 
@@ -78,13 +80,14 @@ final class PartitionBatches {
   }
 
   private HeldSeries startSeries(final SeriesKey series) {
-    final int partition = SeriesPartitioner.partitionOf(series, partitions);
+    final byte[] encoded = SeriesKeySerde.toBytes(series);
+    final int partition = SeriesPartitioner.partitionOf(encoded, partitions);
     PartitionBatch batch = batches[partition];
     if (batch == null) {
       batch = new PartitionBatch(partition, partitions, lastSeries[partition]);
       batches[partition] = batch;
     }
-    final HeldSeries gathered = new HeldSeries(batch, batch.startSeries(series));
+    final HeldSeries gathered = new HeldSeries(batch, batch.startSeries(series, encoded));
     heldSeries.put(series, gathered);
     return gathered;
   }

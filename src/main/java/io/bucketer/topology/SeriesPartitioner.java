@@ -24,8 +24,13 @@ final class SeriesPartitioner implements StreamPartitioner<SeriesKey, PartitionB
 
   /** The partition of {@code series} among {@code partitions}. */
   static int partitionOf(final SeriesKey series, final int partitions) {
+    return partitionOf(SeriesKeySerde.toBytes(series), partitions);
+  }
+
+  /** The partition of the series encoded as {@code encodedKey} ({@link SeriesKeySerde#toBytes}). */
+  static int partitionOf(final byte[] encodedKey, final int partitions) {
     // Kafka's BuiltInPartitioner.partitionForKey, written out: that class is not public API.
-    return Utils.toPositive(Utils.murmur2(SeriesKeySerde.toBytes(series))) % partitions;
+    return Utils.toPositive(Utils.murmur2(encodedKey)) % partitions;
   }
 
   /**
