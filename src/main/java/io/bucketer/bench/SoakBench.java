@@ -19,6 +19,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -35,12 +36,16 @@ import org.apache.kafka.common.utils.Utils;
 /**
  * The soak: a live fleet (by default 20,000 sensors, one reading a second each) for a long run (by
  * default an hour) into one processor as deployed (its own JVM, the deploy files' JVM options, a
- * static member), with faults on a schedule spread over the run ({@link SoakFaults}). Every minute
- * a row says what the processor and the cluster hold and how far behind it is; at the end it says
- * whether each figure stayed flat, and checks every reading the fleet sent against MongoDB, window
- * by window, and every reading of the flooding tenant against MongoDB and the dead-letter topic.
+ * static member), with faults on a schedule spread over the run ({@link SoakFaults}), one of which
+ * starts a second instance and a later one stops it. Every minute a row says what the processor and
+ * the cluster hold and how far behind it is; at the end it says whether each figure stayed flat,
+ * and checks every reading the fleet sent against MongoDB, window by window, and every reading of
+ * the flooding tenant against MongoDB and the dead-letter topic.
  */
 public final class SoakBench {
+
+  /** The {@code instance.id} of the second instance, which joins and leaves. */
+  private static final String JOINER_ID = "soak-joiner";
 
   /** The flooding tenant's prefix; its limits are {@link Options#floodLimit()}. */
   static final String FLOOD_PREFIX = "flood-";
@@ -160,18 +165,41 @@ public final class SoakBench {
         MongoServerProcess mongo = MongoServerProcess.start();
         InProcessSchemaRegistry registry = InProcessSchemaRegistry.start()) {
       broker.createTopic(MemoryBench.INPUT_TOPIC, options.inputPartitions(), Map.of());
-      final int httpPort = LoopbackPorts.free(1).get(0);
+      final List<Integer> httpPorts = LoopbackPorts.free(2);
       final Path stateDir = work.resolve("state");
       final Map<String, String> settings =
           MemoryBench.processorSettings(
               broker, registry, mongo.connectionString(), stateDir, fleetOptions);
-      settings.put(HttpSettings.PORT, Integer.toString(httpPort));
+      settings.put(HttpSettings.PORT, Integer.toString(httpPorts.get(0)));
       settings.put(KafkaSettings.INSTANCE_ID, "soak");
       settings.putIfAbsent(
           WindowSettings.SERIES_LIMIT_TENANTS, FLOOD_PREFIX + "=" + options.floodLimit());
       final BucketerConfig config = new BucketerConfig(settings);
+      // The second instance, which joins and leaves: the same application, its own name, port and
+      // state directory, as a second pod of the StatefulSet would have.
+      final Path joinerStateDir = work.resolve("state-joiner");
+      final Map<String, String> joinerSettings = new HashMap<>(settings);
+      joinerSettings.put(HttpSettings.PORT, Integer.toString(httpPorts.get(1)));
+      joinerSettings.put(KafkaSettings.INSTANCE_ID, JOINER_ID);
+      joinerSettings.put(KafkaSettings.CLIENT_PREFIX + "state.dir", joinerStateDir.toString());
       try (SoakProcessor processor =
-              new SoakProcessor(options.cli(), settings, options.heap(), httpPort, stateDir, logs);
+              new SoakProcessor(
+                  "processor",
+                  options.cli(),
+                  settings,
+                  options.heap(),
+                  httpPorts.get(0),
+                  stateDir,
+                  logs);
+          SoakProcessor joiner =
+              new SoakProcessor(
+                  "joiner",
+                  options.cli(),
+                  joinerSettings,
+                  options.heap(),
+                  httpPorts.get(1),
+                  joinerStateDir,
+                  logs);
           KafkaProducer<byte[], byte[]> producer =
               FleetProducer.to(broker.bootstrapServers(), MemoryBench.INPUT_TOPIC);
           Admin admin =
@@ -190,6 +218,8 @@ public final class SoakBench {
             new SoakFaults(
                 new SoakFaults.Targets(
                     processor,
+                    joiner,
+                    JOINER_ID + "-",
                     mongo,
                     flood,
                     admin,
@@ -198,7 +228,7 @@ public final class SoakBench {
                 options.faults());
         final LiveFleet fleet =
             LiveFleet.start(fleetOptions, producer, registry.url(), MemoryBench.INPUT_TOPIC);
-        final List<SoakSample> samples = sample(processor, fleet, faults, admin, config);
+        final List<SoakSample> samples = sample(processor, joiner, fleet, faults, admin, config);
         fleet.join();
         out.println();
         out.println("faults:");
@@ -231,6 +261,7 @@ public final class SoakBench {
    */
   private List<SoakSample> sample(
       final SoakProcessor processor,
+      final SoakProcessor joiner,
       final LiveFleet fleet,
       final SoakFaults faults,
       final Admin admin,
@@ -252,6 +283,10 @@ public final class SoakBench {
         TimeUnit.MILLISECONDS.sleep(options.sampleEvery().toMillis());
         if (processor.diedOnItsOwn()) {
           throw new IllegalStateException("the processor died on its own; see " + processor.log());
+        }
+        if (joiner.diedOnItsOwn()) {
+          throw new IllegalStateException(
+              "the second instance died on its own; see " + joiner.log());
         }
         final Duration elapsed = Duration.ofNanos(System.nanoTime() - started);
         final ProcessorProbe probe = processor.probe();

@@ -2,28 +2,42 @@ package io.bucketer.bench;
 
 import io.bucketer.buckets.TimeSpans;
 import io.bucketer.embedded.MongoServerProcess;
+import io.bucketer.embedded.ProcessorProcess;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
+import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.MemberDescription;
 import org.apache.kafka.clients.admin.NewPartitions;
+import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
 
 /**
  * The soak's faults, one after another on a schedule spread evenly over the run: the processor
  * killed and started again, MongoDB frozen, the processor frozen, a tenant flooding new series,
- * input partitions added. Each runs to its end, then waits until the processor is ready again (or
- * the new partitions are consumed), and says what happened in one line.
+ * input partitions added, a second instance joining and then leaving. Each runs to its end, then
+ * waits until the processor is ready again (or the new partitions are consumed, or the group
+ * processes every partition again), and says what happened in one line.
  */
 public final class SoakFaults {
 
   /** How long a fault may take to be over before the soak says it did not recover. */
   private static final Duration RECOVERY_DEADLINE = Duration.ofMinutes(10);
+
+  /**
+   * How long the join is watched once the newcomer holds partitions: the stateful tasks follow the
+   * stateless ones once their warm-up replicas have caught up, within seconds at a soak's sizes.
+   */
+  private static final Duration SETTLE_AFTER_JOIN = Duration.ofSeconds(30);
 
   /** The faults, in the order they come. */
   enum Kind {
@@ -31,7 +45,9 @@ public final class SoakFaults {
     MONGODB_FROZEN("MongoDB frozen (SIGSTOP)"),
     PROCESSOR_FROZEN("processor frozen (SIGSTOP)"),
     TENANT_FLOOD("a tenant floods new series"),
-    PARTITIONS_ADDED("input partitions added");
+    PARTITIONS_ADDED("input partitions added"),
+    INSTANCE_JOINED("a second instance joins"),
+    INSTANCE_LEFT("the second instance stops (SIGTERM)");
 
     private final String description;
 
@@ -40,9 +56,17 @@ public final class SoakFaults {
     }
   }
 
-  /** What the faults act on. */
+  /**
+   * What the faults act on.
+   *
+   * @param joiner a second instance of the same application, started by {@link
+   *     Kind#INSTANCE_JOINED} and stopped by {@link Kind#INSTANCE_LEFT}
+   * @param joinerMembers the prefix of the joiner's members' {@code group.instance.id}
+   */
   record Targets(
       SoakProcessor processor,
+      SoakProcessor joiner,
+      String joinerMembers,
       MongoServerProcess mongo,
       TenantFlood flood,
       Admin admin,
@@ -85,6 +109,8 @@ public final class SoakFaults {
           case PROCESSOR_FROZEN -> freezeProcessor();
           case TENANT_FLOOD -> flood();
           case PARTITIONS_ADDED -> addPartitions();
+          case INSTANCE_JOINED -> join();
+          case INSTANCE_LEFT -> leave();
         };
     final Outcome outcome =
         new Outcome(kind, at, Duration.ofNanos(System.nanoTime() - started), line);
@@ -180,17 +206,146 @@ public final class SoakFaults {
         (System.nanoTime() - added) / 1e9);
   }
 
+  /**
+   * Starts the second instance, and watches the group's partitions until the newcomer has held some
+   * for {@link #SETTLE_AFTER_JOIN}: Kafka Streams moves stateless tasks at the first rebalance and
+   * stateful ones once their warm-up replicas have caught up. Says when it held partitions, which,
+   * and the longest any partition waited without a commit meanwhile.
+   */
+  private String join() throws Exception {
+    final PartitionPauses pauses = new PartitionPauses();
+    final long from = System.nanoTime();
+    final CompletableFuture<Void> started = CompletableFuture.runAsync(targets.joiner()::start);
+    long heldAt = -1;
+    Map<String, Integer> held = Map.of();
+    while (heldAt < 0 || System.nanoTime() - heldAt < SETTLE_AFTER_JOIN.toNanos()) {
+      if (System.nanoTime() - from > RECOVERY_DEADLINE.toNanos()) {
+        break;
+      }
+      samplePauses(pauses);
+      held = joinerPartitions();
+      if (heldAt < 0 && !held.isEmpty()) {
+        heldAt = System.nanoTime();
+      }
+      // Sampling the group's offsets, as a lag dashboard would, four times a second.
+      TimeUnit.MILLISECONDS.sleep(250);
+    }
+    started.get(RECOVERY_DEADLINE.toMillis(), TimeUnit.MILLISECONDS);
+    final String holding =
+        heldAt < 0
+            ? "it held NO partition within " + TimeSpans.format(RECOVERY_DEADLINE.toMillis())
+            : String.format(
+                "it held partitions %.1f s after its start, and %s later these: %s",
+                (heldAt - from) / 1e9, TimeSpans.format(SETTLE_AFTER_JOIN.toMillis()), held);
+    return Kind.INSTANCE_JOINED.description + ": " + holding + "; " + longestPause(pauses);
+  }
+
+  /**
+   * Stops the second instance as an orchestrator stops a pod, and watches the group's partitions
+   * until every one is committed again or has nothing waiting, once the instance has gone from the
+   * group: a static member (an instance with an {@code instance.id}, as deployed) does not leave it
+   * when it stops, so its partitions wait for its session to expire.
+   */
+  private String leave() throws Exception {
+    final PartitionPauses pauses = new PartitionPauses();
+    samplePauses(pauses);
+    final long from = System.nanoTime();
+    final int status = targets.joiner().stop();
+    final String stopped =
+        status == ProcessorProcess.ENDED_BY_SIGTERM ? "" : " (it exited with " + status + ")";
+    while (!pauses.allMoving() || joinerIsMember()) {
+      if (System.nanoTime() - from > RECOVERY_DEADLINE.toNanos()) {
+        return Kind.INSTANCE_LEFT.description
+            + stopped
+            + ": NOT every partition committed again within "
+            + TimeSpans.format(RECOVERY_DEADLINE.toMillis())
+            + "; "
+            + longestPause(pauses);
+      }
+      // Sampling the group's offsets, as a lag dashboard would, four times a second.
+      TimeUnit.MILLISECONDS.sleep(250);
+      samplePauses(pauses);
+    }
+    return String.format(
+        "%s%s: every partition committed again %.1f s after the stop; %s",
+        Kind.INSTANCE_LEFT.description,
+        stopped,
+        (System.nanoTime() - from) / 1e9,
+        longestPause(pauses));
+  }
+
+  private static String longestPause(final PartitionPauses pauses) {
+    return pauses.longestOn() == null
+        ? "no partition waited without a commit across two samples"
+        : String.format(
+            "the longest a partition waited without a commit: %.1f s (%s)",
+            pauses.longest().toMillis() / 1000.0, pauses.longestOn());
+  }
+
+  /** One sample of the group's committed offsets and its partitions' committed ends. */
+  private void samplePauses(final PartitionPauses pauses) throws Exception {
+    final Map<TopicPartition, Long> committed = new HashMap<>();
+    targets
+        .admin()
+        .listConsumerGroupOffsets(targets.applicationId())
+        .partitionsToOffsetAndMetadata()
+        .get(30, TimeUnit.SECONDS)
+        .forEach(
+            (partition, offset) -> {
+              if (offset != null) {
+                committed.put(partition, offset.offset());
+              }
+            });
+    final Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
+    committed.keySet().forEach(partition -> latest.put(partition, OffsetSpec.latest()));
+    final Map<TopicPartition, Long> ends = new HashMap<>();
+    targets
+        .admin()
+        .listOffsets(latest, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED))
+        .all()
+        .get(30, TimeUnit.SECONDS)
+        .forEach((partition, info) -> ends.put(partition, info.offset()));
+    pauses.sample(System.nanoTime(), committed, ends);
+  }
+
+  /** The partitions the joiner's members hold now, counted by topic. */
+  private Map<String, Integer> joinerPartitions() throws Exception {
+    final Map<String, Integer> held = new TreeMap<>();
+    for (final MemberDescription member : group().members()) {
+      if (isJoiner(member)) {
+        member
+            .assignment()
+            .topicPartitions()
+            .forEach(partition -> held.merge(partition.topic(), 1, Integer::sum));
+      }
+    }
+    return held;
+  }
+
+  private boolean joinerIsMember() throws Exception {
+    return group().members().stream().anyMatch(this::isJoiner);
+  }
+
+  private boolean isJoiner(final MemberDescription member) {
+    return member
+        .groupInstanceId()
+        .filter(id -> id.startsWith(targets.joinerMembers()))
+        .isPresent();
+  }
+
+  private ConsumerGroupDescription group() throws Exception {
+    return targets
+        .admin()
+        .describeConsumerGroups(List.of(targets.applicationId()))
+        .all()
+        .get(30, TimeUnit.SECONDS)
+        .get(targets.applicationId());
+  }
+
   /** Input partitions the processors' group holds now, over its members. */
   private int assignedInputPartitions() throws Exception {
-    final ConsumerGroupDescription group =
-        targets
-            .admin()
-            .describeConsumerGroups(List.of(targets.applicationId()))
-            .all()
-            .get(30, TimeUnit.SECONDS)
-            .get(targets.applicationId());
     int assigned = 0;
-    for (final MemberDescription member : group.members()) {
+    for (final MemberDescription member : group().members()) {
       for (final TopicPartition partition : member.assignment().topicPartitions()) {
         if (partition.topic().equals(targets.inputTopic())) {
           assigned++;

@@ -11,12 +11,14 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The soak's processor: one instance ({@code instance.id}) in a JVM of its own, with the deploy
- * files' JVM options and a fixed HTTP port, that the faults kill and start again on the same state
- * directory, or freeze and thaw. The sampler asks it for a probe only while it runs unfrozen.
+ * One of the soak's processors: an instance ({@code instance.id}) in a JVM of its own, with the
+ * deploy files' JVM options and a fixed HTTP port, that the faults kill and start again on the same
+ * state directory, freeze and thaw, or start and stop. The sampler asks it for a probe only while
+ * it runs unfrozen.
  */
 final class SoakProcessor implements AutoCloseable {
 
+  private final String name;
   private final Class<?> cli;
   private final Map<String, String> settings;
   private final List<String> jvm;
@@ -28,13 +30,18 @@ final class SoakProcessor implements AutoCloseable {
   private volatile boolean available;
   private int starts;
 
+  /**
+   * @param name names its JVMs and their logs
+   */
   SoakProcessor(
+      final String name,
       final Class<?> cli,
       final Map<String, String> settings,
       final String heap,
       final int httpPort,
       final Path stateDir,
       final Path logDir) {
+    this.name = name;
     this.cli = cli;
     this.settings = Map.copyOf(settings);
     this.jvm = ProcessorProcess.productionJvm(heap);
@@ -48,7 +55,7 @@ final class SoakProcessor implements AutoCloseable {
     starts++;
     process =
         ProcessorProcess.start(
-            cli, "soak-" + starts, settings, logDir.resolve("processor-" + starts + ".log"), jvm);
+            cli, name + "-" + starts, settings, logDir.resolve(name + "-" + starts + ".log"), jvm);
     new ProcessorProbe(process, httpPort, stateDir).awaitMetrics(Duration.ofMinutes(2));
     available = true;
   }
@@ -57,6 +64,12 @@ final class SoakProcessor implements AutoCloseable {
   synchronized void kill() {
     available = false;
     process.kill();
+  }
+
+  /** SIGTERM, as an orchestrator stops a pod; returns its exit status once it has exited. */
+  synchronized int stop() {
+    available = false;
+    return process.stop();
   }
 
   synchronized void freeze() {

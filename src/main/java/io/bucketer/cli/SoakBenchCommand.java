@@ -15,7 +15,8 @@ import picocli.CommandLine.Option;
     description =
         "Runs a live fleet for a long time into one processor as deployed, with faults spread over"
             + " the run: the processor killed and started again, MongoDB frozen, the processor"
-            + " frozen, a tenant flooding new series, input partitions added. Prints the"
+            + " frozen, a tenant flooding new series, input partitions added, a second instance"
+            + " joining and later leaving (with how long a partition waited). Prints the"
             + " processor's memory and state, the topics' sizes, the lag and close -> visible over"
             + " time and whether each stayed flat, then checks every reading against MongoDB and"
             + " the dead-letter topic. Exits 1 unless exact.")

@@ -16,10 +16,12 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * {@code bench soak} at a tiny size and a short run, so that the harness cannot rot: every fault
- * happens for real and is recovered from, a row comes every few seconds, and the final check finds
- * every reading. Its stalls are shorter than Kafka's timeouts (StallRecoveryIT holds the long
- * ones); the processor picks new partitions up within seconds here (metadata refreshed every 2 s
- * instead of 5 minutes), so that the run need not last for the default's refresh.
+ * happens for real and is recovered from (a second instance joins and leaves: nothing is lost or
+ * counted twice across the tasks it takes and gives back), a row comes every few seconds, and the
+ * final check finds every reading. Its stalls are shorter than Kafka's timeouts (StallRecoveryIT
+ * holds the long ones); the processor picks new partitions up within seconds here (metadata
+ * refreshed every 2 s instead of 5 minutes), so that the run need not last for the default's
+ * refresh.
  */
 @Tag("integration")
 @Timeout(value = 8, unit = TimeUnit.MINUTES)
@@ -53,6 +55,12 @@ class SoakBenchIT {
         .contains("processor frozen (SIGSTOP) for 5s: ready and committing again")
         .containsPattern("a tenant floods new series: 500 readings of new series")
         .containsPattern("input partitions added, 2 to 4: all consumed [0-9]+ s later")
+        .containsPattern(
+            "a second instance joins: it held partitions [0-9.]+ s after its start, and 30s later"
+                + " these: \\{[^}]+\\}; ")
+        .containsPattern(
+            "the second instance stops \\(SIGTERM\\): every partition committed again [0-9.]+ s"
+                + " after the stop; ")
         .containsPattern("1m windows: [0-9,]+ closed expected holding 36,000 readings[^\n]*: exact")
         .containsPattern("1h windows: [^\n]*: exact")
         .contains("stayed flat?");
