@@ -269,19 +269,22 @@ final class TaskWindowStore extends StoreWindowReader implements WindowStore, Wi
       final long start,
       final WindowState before,
       final WindowState state) {
-    final Bytes key = key(series, start);
+    // The store key only where a store is read: at live traffic nearly every change has a known
+    // before and no legacy tier, and needs the series' bytes alone.
+    final byte[] encoded = encoded(series);
+    final Bytes key = legacyHeld || before == null ? StoreKeys.of(encoded, start) : null;
     final WindowChange change;
     final int added;
     if (legacyHeld && legacyWindows.get(granularity).get(key) != null) {
       legacyWindows.get(granularity).delete(key); // moved: the log never had it
-      change = new WindowChange.Whole(lastSeriesBytes, state);
+      change = new WindowChange.Whole(encoded, state);
       added = 1;
     } else if (before == null) {
-      change = new WindowChange.Whole(lastSeriesBytes, state);
+      change = new WindowChange.Whole(encoded, state);
       metrics.stateOperation(StateOperation.GET);
       added = windows.get(granularity).get(key) == null ? 1 : 0;
     } else {
-      change = WindowChange.between(lastSeriesBytes, before, state);
+      change = WindowChange.between(encoded, before, state);
       added = 0;
     }
     log.record(new Group(granularity, start), change, added);
