@@ -22,6 +22,22 @@ public final class SeriesKeySerde implements Serde<SeriesKey> {
     return new SeriesKey(sensorId, hasMetric ? metric : null);
   }
 
+  /**
+   * Advances {@code buffer} past a series written by {@link #toBytes}, decoding nothing: a reader
+   * that needs only its bytes (a compaction of the window log replays every change it holds) makes
+   * no strings.
+   */
+  static void skip(final ByteBuffer buffer) {
+    skipString(buffer);
+    buffer.get(); // has metric
+    skipString(buffer);
+  }
+
+  private static void skipString(final ByteBuffer buffer) {
+    final int length = Short.toUnsignedInt(buffer.getShort());
+    buffer.position(buffer.position() + length);
+  }
+
   /** The encoding of {@code series}, each string encoded to UTF-8 once. */
   static byte[] toBytes(final SeriesKey series) {
     final byte[] sensor = utf8(series.sensorId());

@@ -133,7 +133,7 @@ final class WindowLogCodec {
     for (int i = 0; i < count; i++) {
       final byte kind = buffer.get();
       final int seriesStart = buffer.position();
-      SeriesKeySerde.read(buffer);
+      SeriesKeySerde.skip(buffer);
       final byte[] series = new byte[buffer.position() - seriesStart];
       buffer.get(seriesStart, series);
       changes.add(

@@ -7,7 +7,7 @@ import java.nio.ByteBuffer;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** The binary form of a series: read back as it was written, for any names. */
+/** The binary form of a series: read back as it was written, for any names, or skipped whole. */
 class SeriesKeySerdeTest {
 
   @ParameterizedTest(name = "sensor {0}, metric {1}")
@@ -34,5 +34,21 @@ class SeriesKeySerdeTest {
       // an unpaired surrogate is written as '?', as Java's encoder writes it
       assertThat(read).isEqualTo(series);
     }
+  }
+
+  @ParameterizedTest(name = "sensor {0}, metric {1}")
+  @CsvSource(
+      value = {"sensor-000042,temperature", "sensor-000042,NULL", "'',''", "日本のセンサー,温度"},
+      nullValues = "NULL")
+  void shouldSkipASeriesToTheByteAfterIt(final String sensorId, final String metric) {
+    final byte[] series = SeriesKeySerde.toBytes(new SeriesKey(sensorId, metric));
+    final ByteBuffer buffer =
+        ByteBuffer.allocate(1 + series.length + 1).put((byte) 7).put(series).put((byte) 9);
+    buffer.flip().get();
+
+    SeriesKeySerde.skip(buffer);
+
+    assertThat(buffer.position()).isEqualTo(1 + series.length);
+    assertThat(buffer.get()).isEqualTo((byte) 9);
   }
 }
