@@ -190,8 +190,14 @@ public final class MemoryBench {
             measured.processed(),
             INPUT_TOPIC,
             out);
+    // The stage recording began right after the first measured sample's heap read, and ends
+    // after the last one's: the benchmark's own collections in between are those it spans.
     final ProcessorStages.Breakdown breakdown =
-        recorded == null ? null : recorded.perThousand(measured.processed());
+        recorded == null
+            ? null
+            : recorded.perThousand(
+                measured.processed(),
+                MemorySample.benchGc(samples.get(measuredFrom), samples.get(last)).toNanos());
     if (breakdown != null) {
       breakdown.print(out);
     }

@@ -10,7 +10,10 @@ import java.util.function.ToLongFunction;
  * time its JVM has used since it started, all threads; zero where the platform does not say. {@code
  * closeToVisible} is the sink's histogram of the time from a window's close to MongoDB's
  * acknowledgement of its bucket, since the processor started; {@code bucketsWritten} the buckets
- * MongoDB acknowledged since then; {@code gc} what its collector did since then.
+ * MongoDB acknowledged since then; {@code gc} what its collector did since then; {@code benchGcCpu}
+ * the CPU its collector spent since then in the full collections the benchmark asked for to read
+ * the live heap ({@link ProcessorProbe#sample}): the measurement's cost, not the processor's, left
+ * out of its CPU per reading.
  */
 public record MemorySample(
     Duration elapsed,
@@ -23,7 +26,8 @@ public record MemorySample(
     Duration processorCpu,
     LatencyHistogram closeToVisible,
     long bucketsWritten,
-    GcCounts gc) {
+    GcCounts gc,
+    Duration benchGcCpu) {
 
   private static final double MIB = 1024.0 * 1024.0;
 
@@ -77,7 +81,7 @@ public record MemorySample(
             processed,
             last.readingsSent(),
             last.readingsProcessed(),
-            (last.processorCpu().toMillis() - from.processorCpu().toMillis())
+            (last.processorCpu().minus(from.processorCpu()).minus(benchGc(from, last)).toMillis())
                 * 1000.0
                 / Math.max(1, processed),
             peak,
@@ -112,6 +116,12 @@ public record MemorySample(
     out.printf(
         "%-36s %.1f ms of the processor's CPU%n",
         "CPU per 1,000 readings processed", figures.cpuMillisPerThousand());
+    out.printf(
+        "%-36s %.2f ms per 1,000 readings, the collector's CPU in the full collections the"
+            + " benchmark asked for to read the live heap (jcmd GC.run at each sample), left out of"
+            + " the CPU above and of the GC threads' below%n",
+        "the benchmark's own heap reads",
+        benchGc(from, last).toNanos() / 1e6 / Math.max(1e-3, processed / 1000.0));
     out.printf("%-36s %s%n", "garbage collection", last.gc().since(from.gc()).describe(processed));
     out.printf(
         "%-36s p50 %s, p99 %s over %,d buckets (the histogram's bounds; target p99 <= 1000 ms);"
@@ -123,6 +133,11 @@ public record MemorySample(
         figures.peakBucketsWrittenPerSecond(),
         (last.bucketsWritten() - from.bucketsWritten()) / Math.max(seconds, 1e-3));
     return figures;
+  }
+
+  /** The collector's CPU in the benchmark's own full collections between two samples. */
+  static Duration benchGc(final MemorySample from, final MemorySample to) {
+    return to.benchGcCpu().minus(from.benchGcCpu());
   }
 
   /**

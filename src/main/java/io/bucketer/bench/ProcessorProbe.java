@@ -34,6 +34,9 @@ final class ProcessorProbe {
   private final Path stateDir;
   private final HttpClient http = HttpClient.newHttpClient();
 
+  /** The collector's CPU in the full collections {@link #sample} asked for, so far. */
+  private long benchGcNanos;
+
   ProcessorProbe(final ProcessorProcess processor, final int httpPort, final Path stateDir) {
     this.processor = processor;
     this.metrics = URI.create("http://" + LoopbackPorts.HOST + ":" + httpPort + "/metrics");
@@ -109,11 +112,17 @@ final class ProcessorProbe {
    * GC.run}: what the heap holds, without the garbage a young collection leaves for later. The
    * readings sent are counted after the processor's figures are read, so that they include every
    * reading it had processed by then (the collection and the scrape take a while, and the fleet
-   * goes on sending).
+   * goes on sending). The collection is the benchmark's, not the processor's: the CPU its collector
+   * threads spent in it is counted apart ({@link MemorySample#benchGcCpu}), and left out of the
+   * processor's CPU. Before that, bucketer's CPU per reading carried a full collection of its whole
+   * live heap every sample (every 15 s by default), which the peers, sampled without one, never
+   * paid.
    */
   MemorySample sample(final Duration elapsed, final LongSupplier readingsSent)
       throws InterruptedException {
+    final long collectorBefore = collectorNanos();
     jcmd("GC.run");
+    benchGcNanos += Math.max(0, collectorNanos() - collectorBefore);
     final PrometheusText scrape = metrics();
     return new MemorySample(
         elapsed,
@@ -126,7 +135,13 @@ final class ProcessorProbe {
         cpuTime(),
         new LatencyHistogram(scrape.histogram("bucketer_bucket_close_to_visible_seconds")),
         (long) scrape.sum("bucketer_sink_buckets_written_total"),
-        GcCounts.from(scrape));
+        GcCounts.from(scrape),
+        Duration.ofNanos(benchGcNanos));
+  }
+
+  /** The CPU the processor's collector threads have used since it started. */
+  private long collectorNanos() {
+    return NamedThreadsCpu.nanos(processor.pid(), ProcessorStages.GC_THREADS).orElse(0);
   }
 
   /** Its Prometheus endpoint's answer now. */

@@ -49,9 +49,15 @@ final class ProcessorStages {
     this.begin = Instant.now();
   }
 
+  /** The collector's threads, by their names in {@code /proc}. */
+  static final Predicate<String> GC_THREADS =
+      name -> name.startsWith("GC Thread") || name.startsWith("G1 ");
+
+  private static final String GC = "GC threads";
+
   private static Map<String, Predicate<String>> unsampledThreads() {
     final Map<String, Predicate<String>> threads = new LinkedHashMap<>();
-    threads.put("GC threads", name -> name.startsWith("GC Thread") || name.startsWith("G1 "));
+    threads.put(GC, GC_THREADS);
     threads.put(
         "JIT compilers", name -> name.startsWith("C1 Compiler") || name.startsWith("C2 Compiler"));
     threads.put(
@@ -162,22 +168,34 @@ final class ProcessorStages {
 
     /** Shared out over the {@code readings} processed in the stretch. */
     Breakdown perThousand(final long readings) {
+      return perThousand(readings, 0);
+    }
+
+    /**
+     * Shared out over the {@code readings} processed in the stretch, less {@code benchGcNanos}: the
+     * collector's CPU in the full collections the benchmark itself asked for in the stretch, to
+     * read the live heap ({@link ProcessorProbe}), which the processor would not have made.
+     */
+    Breakdown perThousand(final long readings, final long benchGcNanos) {
+      final Map<String, Long> apart = new LinkedHashMap<>(unsampled);
+      apart.computeIfPresent(GC, (threads, nanos) -> Math.max(0, nanos - benchGcNanos));
+      final long processorNanos = processNanos - benchGcNanos;
       final double thousands = readings / 1000.0;
       final List<StageBreakdown.Line> measuredApart = new ArrayList<>();
       long measuredApartNanos = 0;
-      for (final Map.Entry<String, Long> threads : unsampled.entrySet()) {
+      for (final Map.Entry<String, Long> threads : apart.entrySet()) {
         measuredApartNanos += threads.getValue();
         measuredApart.add(
             new StageBreakdown.Line(
                 threads.getKey() + " (measured)", threads.getValue() / 1e6 / thousands));
       }
-      final double javaThreads = (processNanos - measuredApartNanos) / 1e6 / thousands;
+      final double javaThreads = (processorNanos - measuredApartNanos) / 1e6 / thousands;
       final List<StageBreakdown.Line> lines =
           new ArrayList<>(StageBreakdown.shareOut(samples, javaThreads));
       lines.addAll(measuredApart);
       return new Breakdown(
           lines,
-          processNanos / 1e6 / thousands,
+          processorNanos / 1e6 / thousands,
           samples.values().stream().mapToDouble(Double::doubleValue).sum(),
           deoptimizations / thousands);
     }

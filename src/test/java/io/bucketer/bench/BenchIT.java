@@ -334,6 +334,7 @@ class BenchIT {
         .containsPattern("the JIT's deoptimizations per 1,000 readings \\(a count\\) +[0-9.]+\n")
         .containsPattern("processing rate +[0-9,]+ readings/s")
         .containsPattern("CPU per 1,000 readings processed +[0-9.]+ ms")
+        .containsPattern("the benchmark's own heap reads +[0-9.]+ ms per 1,000 readings")
         .containsPattern(
             "garbage collection +[0-9.]+ MiB allocated and [0-9]+ KiB promoted per 1,000 readings")
         .containsPattern(

@@ -1,0 +1,35 @@
+package io.bucketer.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
+import static org.assertj.core.api.Assertions.within;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The stage breakdown of a measured stretch, with the benchmark's own collections left out. */
+class ProcessorStagesTest {
+
+  @Test
+  void shouldTakeTheBenchmarksOwnCollectionsOffTheGcThreadsAndTheTotalAlone() {
+    final Map<String, Long> apart = new LinkedHashMap<>();
+    apart.put("GC threads", 3_000_000_000L);
+    apart.put("JIT compilers", 1_000_000_000L);
+    final ProcessorStages.Recorded recorded =
+        new ProcessorStages.Recorded(
+            Map.of(StageClassifier.Stage.AGGREGATE, 100.0), 10_000_000_000L, apart, 0);
+
+    final ProcessorStages.Breakdown breakdown = recorded.perThousand(1_000_000, 2_000_000_000L);
+
+    // 10 s less the benchmark's 2 s over 1,000 thousand readings; the Java threads keep their 6 s
+    assertThat(breakdown.total()).isCloseTo(8.0, within(1e-9));
+    assertThat(breakdown.lines())
+        .extracting(StageBreakdown.Line::name, StageBreakdown.Line::millisPerThousand)
+        .contains(
+            tuple("GC threads (measured)", 1.0),
+            tuple("JIT compilers (measured)", 1.0),
+            tuple(StageClassifier.Stage.AGGREGATE.label(), 6.0));
+    assertThat(recorded.perThousand(1_000_000).total()).isCloseTo(10.0, within(1e-9));
+  }
+}
