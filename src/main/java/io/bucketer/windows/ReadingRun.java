@@ -58,20 +58,6 @@ public final class ReadingRun {
     return EMPTY.with(measurement);
   }
 
-  /**
-   * A run of one reading, on arrays with room for {@code capacity} (at least one): a window that
-   * will take about that many readings gets them without the arrays growing on the way. Each array
-   * it outgrows lived for as long as it took to fill, seconds at 1 Hz, long enough for the
-   * collector to move it to the old generation, where it then died.
-   */
-  public static ReadingRun of(final Measurement measurement, final int capacity) {
-    final Readings into = new Readings(Math.max(1, capacity));
-    into.timestamps[0] = measurement.timestamp();
-    into.values[0] = measurement.value();
-    into.used = 1;
-    return new ReadingRun(into, 1);
-  }
-
   /** This run with one more reading at its end. */
   public ReadingRun with(final Measurement measurement) {
     Readings into = readings;

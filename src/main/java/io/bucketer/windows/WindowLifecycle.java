@@ -258,7 +258,6 @@ public final class WindowLifecycle {
     }
     final boolean late =
         finestWindow != null ? finestWindow.closed() : times.isClosed(finest, finestStart, clock);
-    final int expectedReadings = seen == null ? 0 : seen.expectedReadings(finestStart);
     List<Granularity> reclosed = List.of();
     List<Granularity> leftToBackfill = List.of();
     final List<Granularity> granularities = times.granularities();
@@ -284,16 +283,7 @@ public final class WindowLifecycle {
         continue;
       }
       final WindowState after =
-          added(
-              series,
-              granularity,
-              start,
-              before,
-              measurement,
-              utcOffsetMinutes,
-              clock,
-              late,
-              expectedReadings);
+          added(series, granularity, start, before, measurement, utcOffsetMinutes, clock, late);
       if (after.closed()) {
         if (reclosed.isEmpty()) {
           reclosed = new ArrayList<>(times.granularities().size());
@@ -316,7 +306,6 @@ public final class WindowLifecycle {
     }
     updated.lastReadingWallClock = wallClock;
     updated.nextIdleCheck = wallClock + idleTimeoutMillis;
-    updated.countReading(finestStart);
     if (timestamp > clock) {
       updated.clock = timestamp;
       closeWindows(series, clock, timestamp, emit);
@@ -368,8 +357,7 @@ public final class WindowLifecycle {
    * The window the reading joins ({@code before} it does: null for a new one), stored with it; a
    * new window closed at once if it is late. A reading {@code late} for its finest window counts as
    * a late reading in every window it joins, so that the coarser windows' counts stay the sum of
-   * their finer windows'. A new finest window gets room for {@code expectedReadings} ({@link
-   * #roomFor}).
+   * their finer windows'.
    */
   private WindowState added(
       final SeriesKey series,
@@ -379,14 +367,13 @@ public final class WindowLifecycle {
       final Measurement measurement,
       final Integer utcOffsetMinutes,
       final long clock,
-      final boolean late,
-      final int expectedReadings) {
+      final boolean late) {
     final boolean keepsReadings = granularity.equals(finest);
     WindowState after;
     if (before == null) {
       final WindowState fresh =
           keepsReadings
-              ? WindowState.openWith(measurement, utcOffsetMinutes, roomFor(expectedReadings))
+              ? WindowState.openWith(measurement, utcOffsetMinutes)
               : WindowState.open(BucketStats.of(measurement, utcOffsetMinutes));
       after = times.isClosed(granularity, start, clock) ? fresh.close() : fresh;
       if (!after.closed()) {
@@ -407,17 +394,6 @@ public final class WindowLifecycle {
     }
     store.put(series, granularity, start, after);
     return after;
-  }
-
-  /**
-   * The room a new finest window's tail gets for {@code expectedReadings}: a quarter more for a
-   * sensor's jitter, rounded up to a power of two from 4 to {@link #TAIL_CAPACITY}, the sizes the
-   * tail grows through anyway, so that it never holds more than the window cache charges for it.
-   */
-  static int roomFor(final int expectedReadings) {
-    final int wanted = expectedReadings + expectedReadings / 4;
-    return Math.min(
-        TAIL_CAPACITY, Math.max(4, Integer.highestOneBit(Math.max(1, wanted - 1)) << 1));
   }
 
   /** Whether the windows {@code granularity} is rolled up from were just left to backfill. */

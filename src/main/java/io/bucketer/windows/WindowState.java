@@ -39,40 +39,23 @@ public record WindowState(
   /** A new open window holding one reading. */
   public static WindowState openWith(
       final Measurement measurement, final Integer utcOffsetMinutes) {
-    return openWith(measurement, utcOffsetMinutes, 1);
-  }
-
-  /**
-   * A new open window holding one reading, with room for {@code expectedReadings} in its tail
-   * ({@link ReadingRun#of(Measurement, int)}).
-   */
-  public static WindowState openWith(
-      final Measurement measurement, final Integer utcOffsetMinutes, final int expectedReadings) {
     return new WindowState(
         BucketStats.of(measurement, utcOffsetMinutes),
         false,
         0,
         0,
-        ReadingRun.of(measurement, expectedReadings),
+        ReadingRun.of(measurement),
         WindowQuality.NONE);
   }
 
-  /**
-   * This window with one more reading kept; a closed window gets a new revision. A tail that starts
-   * again after a run was sealed off it gets room for a whole run at once: its window is a busy
-   * one.
-   */
+  /** This window with one more reading kept; a closed window gets a new revision. */
   public WindowState withReading(final Measurement measurement, final Integer utcOffsetMinutes) {
-    final ReadingRun longer =
-        tail.size() == 0 && sealedRuns > 0
-            ? ReadingRun.of(measurement, WindowLifecycle.TAIL_CAPACITY)
-            : tail.with(measurement);
     return new WindowState(
         stats.add(measurement, utcOffsetMinutes),
         closed,
         nextRevision(),
         sealedRuns,
-        longer,
+        tail.with(measurement),
         quality);
   }
 

@@ -23,22 +23,6 @@ class ReadingRunTest {
   }
 
   @Test
-  void shouldAppendInPlaceUpToTheRoomItWasGivenThenGrow() {
-    ReadingRun run = ReadingRun.of(new Measurement(1, 1.0), 60);
-    for (int i = 2; i <= 60; i++) {
-      run = run.with(new Measurement(i, i));
-    }
-    assertThat(run.capacity()).isEqualTo(60);
-
-    run = run.with(new Measurement(61, 61.0));
-
-    assertThat(run.capacity()).isEqualTo(120);
-    assertThat(run.size()).isEqualTo(61);
-    assertThat(run.timestamp(0)).isEqualTo(1);
-    assertThat(run.value(60)).isEqualTo(61.0);
-  }
-
-  @Test
   void shouldLeaveAnEarlierRunUnchangedWhenItIsAppendedToAgain() {
     final ReadingRun two = ReadingRun.of(new Measurement(1, 1.0)).with(new Measurement(2, 2.0));
     final ReadingRun three = two.with(new Measurement(3, 3.0));

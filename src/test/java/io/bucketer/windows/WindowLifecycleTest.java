@@ -691,48 +691,6 @@ class WindowLifecycleTest {
   }
 
   @Test
-  void shouldRoundTheRoomForANewWindowUpToAPowerOfTwoWithinTheTailsCapacity() {
-    assertThat(WindowLifecycle.roomFor(0)).isEqualTo(4);
-    assertThat(WindowLifecycle.roomFor(3)).isEqualTo(4);
-    assertThat(WindowLifecycle.roomFor(6)).isEqualTo(8); // 7
-    assertThat(WindowLifecycle.roomFor(13)).isEqualTo(16);
-    assertThat(WindowLifecycle.roomFor(14)).isEqualTo(32); // 17
-    assertThat(WindowLifecycle.roomFor(60)).isEqualTo(WindowLifecycle.TAIL_CAPACITY);
-    assertThat(WindowLifecycle.roomFor(600)).isEqualTo(WindowLifecycle.TAIL_CAPACITY);
-  }
-
-  /**
-   * A window that outgrew its arrays left them to the collector after seconds, long enough to reach
-   * the old generation: the next minute of a series gets room for as many readings as its last one
-   * took, and a busy window's tail room for a whole run once it sealed one.
-   */
-  @Test
-  void shouldGiveANewMinuteRoomForTheReadingsTheSeriesSentInItsLastOne() {
-    send(TEN, 0.0);
-    assertThat(store.get(SERIES, MINUTE, TEN).tail().capacity()).isEqualTo(4); // nothing known
-    for (int second = 1; second < 40; second++) {
-      send(TEN + second * 1_000L, second);
-    }
-
-    send(at(1, 0), 40.0);
-
-    // 40 readings, a quarter more for jitter, 50, rounded up to a power of two
-    assertThat(store.get(SERIES, MINUTE, at(1, 0)).tail().capacity()).isEqualTo(64);
-    for (int second = 1; second < 60; second++) {
-      send(at(1, second), second);
-    }
-    send(at(2, 0), 60.0);
-    assertThat(store.get(SERIES, MINUTE, at(2, 0)).tail().capacity())
-        .isEqualTo(WindowLifecycle.TAIL_CAPACITY);
-    for (int i = 1; i <= WindowLifecycle.TAIL_CAPACITY; i++) {
-      send(at(2, 0) + i * 100L, i); // 10 Hz: the tail fills and is sealed
-    }
-    assertThat(store.get(SERIES, MINUTE, at(2, 0)).sealedRuns()).isEqualTo(1);
-    assertThat(store.get(SERIES, MINUTE, at(2, 0)).tail().capacity())
-        .isEqualTo(WindowLifecycle.TAIL_CAPACITY);
-  }
-
-  @Test
   void shouldWriteOneValuePerReadingAndNoClockWhileReadingsMoveIt() {
     for (int second = 0; second < 50; second++) {
       send(TEN + second * 1_000L, second);
