@@ -32,8 +32,19 @@ final class ProcessorStages {
 
   private static final String RECORDING = "bucketer-bench-stages";
 
-  /** The threads measured apart, by their names as {@code /proc} cuts them (15 characters). */
-  private static final Map<String, Predicate<String>> UNSAMPLED_THREADS = unsampledThreads();
+  /** The collector's threads, by their names in {@code /proc}. */
+  static final Predicate<String> GC_THREADS =
+      name -> name.startsWith("GC Thread") || name.startsWith("G1 ");
+
+  private static final String GC = "GC threads";
+
+  /**
+   * The threads measured apart, by their names as {@code /proc} cuts them (15 characters). Declared
+   * after {@link #GC_THREADS}, which it holds: static fields are set in the order they are written,
+   * and a predicate read before it was set is null, which {@link NamedThreadsCpu} then reads as
+   * "cannot tell", 0.
+   */
+  static final Map<String, Predicate<String>> UNSAMPLED_THREADS = unsampledThreads();
 
   private final long pid;
   private final Path settings;
@@ -48,12 +59,6 @@ final class ProcessorStages {
     this.processAtBegin = processCpu(pid);
     this.begin = Instant.now();
   }
-
-  /** The collector's threads, by their names in {@code /proc}. */
-  static final Predicate<String> GC_THREADS =
-      name -> name.startsWith("GC Thread") || name.startsWith("G1 ");
-
-  private static final String GC = "GC threads";
 
   private static Map<String, Predicate<String>> unsampledThreads() {
     final Map<String, Predicate<String>> threads = new LinkedHashMap<>();

@@ -12,6 +12,16 @@ import org.junit.jupiter.api.Test;
 class ProcessorStagesTest {
 
   @Test
+  void shouldKnowEachGroupOfThreadsItMeasuresApartByName() {
+    assertThat(ProcessorStages.UNSAMPLED_THREADS)
+        .allSatisfy((group, threads) -> assertThat(threads).as(group).isNotNull());
+    assertThat(ProcessorStages.UNSAMPLED_THREADS.get("GC threads").test("GC Thread#1")).isTrue();
+    assertThat(ProcessorStages.UNSAMPLED_THREADS.get("JIT compilers").test("C2 CompilerThre"))
+        .isTrue();
+    assertThat(ProcessorStages.UNSAMPLED_THREADS.get("GC threads").test("bucketer-sink")).isFalse();
+  }
+
+  @Test
   void shouldTakeTheBenchmarksOwnCollectionsOffTheGcThreadsAndTheTotalAlone() {
     final Map<String, Long> apart = new LinkedHashMap<>();
     apart.put("GC threads", 3_000_000_000L);
