@@ -172,8 +172,9 @@ public final class LiveBench {
       }
     }
     out.println(
-        "CPU: each process's own, the periodic full GC of bucketer's heap samples included (the"
-            + " peers' heaps are not sampled); records: every topic but the input's");
+        "CPU: each process's own, less the full collections the benchmark asked of bucketer's"
+            + " to read its heap (the peers' heaps are not sampled); records: every topic but the"
+            + " input's");
   }
 
   /** The processor's CPU per 1,000 readings by stage, a column per fleet. */
