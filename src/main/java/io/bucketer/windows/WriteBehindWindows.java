@@ -51,7 +51,10 @@ public final class WriteBehindWindows implements WindowStore {
    */
   private static final long WINDOW_OVERHEAD_BYTES = 320;
 
-  /** A window of the finest granularity at its largest: its tail's arrays full. */
+  /**
+   * A window of the finest granularity at its largest: its tail's arrays full, with its timestamps
+   * whole (8 bytes each, as a window longer than 24 days holds them; shorter ones take 4).
+   */
   private static final long READINGS_WINDOW_BYTES =
       WINDOW_OVERHEAD_BYTES + (long) (Long.BYTES + Double.BYTES) * WindowLifecycle.TAIL_CAPACITY;
 

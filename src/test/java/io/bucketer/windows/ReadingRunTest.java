@@ -69,4 +69,57 @@ class ReadingRunTest {
     assertThatThrownBy(() -> one.timestamp(1)).isInstanceOf(IndexOutOfBoundsException.class);
     assertThat(one.measurements()).containsExactly(new Measurement(1, 1.0));
   }
+
+  @Test
+  void shouldGiveBackTimestampsFarApartExactly() {
+    final long[] times = {Long.MIN_VALUE, -1L, 0L, 1L << 40, Long.MAX_VALUE};
+    ReadingRun appended = ReadingRun.EMPTY;
+    for (int i = 0; i < times.length; i++) {
+      appended = appended.with(new Measurement(times[i], i));
+    }
+    final ReadingRun taken = ReadingRun.of(times.clone(), new double[] {0, 1, 2, 3, 4});
+
+    for (final ReadingRun run : new ReadingRun[] {appended, taken}) {
+      for (int i = 0; i < times.length; i++) {
+        assertThat(run.timestamp(i)).isEqualTo(times[i]);
+        assertThat(run.indexOf(times[i])).isEqualTo(i);
+      }
+      assertThat(run.indexOf(2L)).isEqualTo(-1);
+    }
+    assertThat(appended.startsWith(taken)).isTrue();
+    assertThat(taken.startsWith(appended)).isTrue();
+  }
+
+  @Test
+  void shouldKeepReadingsWithinAnIntOfEachOtherAcrossTheWrapOfTheirDifference() {
+    final long base = Long.MAX_VALUE - 5;
+    final ReadingRun run =
+        ReadingRun.of(new Measurement(base, 1.0))
+            .with(new Measurement(Long.MAX_VALUE - 1, 2.0))
+            .with(new Measurement(base - 1_000, 3.0));
+
+    assertThat(run.measurements())
+        .containsExactly(
+            new Measurement(base, 1.0),
+            new Measurement(Long.MAX_VALUE - 1, 2.0),
+            new Measurement(base - 1_000, 3.0));
+    assertThat(run.indexOf(Long.MIN_VALUE)).isEqualTo(-1); // an offset of 6 once wrapped
+    assertThat(run.indexOf(base - 1_000)).isEqualTo(2);
+  }
+
+  @Test
+  void shouldMatchAnEarlierRunReadingForReadingWhenAWideTimestampMovedItToOtherArrays() {
+    final ReadingRun narrow =
+        ReadingRun.of(new Measurement(1_000, 1.0)).with(new Measurement(2_000, 2.0));
+    final ReadingRun widened = narrow.with(new Measurement(1_000 + (1L << 33), 3.0));
+
+    assertThat(widened.sharesArraysWith(narrow)).isFalse();
+    assertThat(widened.startsWith(narrow)).isTrue();
+    assertThat(widened.timestamp(2)).isEqualTo(1_000 + (1L << 33));
+    assertThat(widened.withValueAt(0, 9.0).measurements())
+        .containsExactly(
+            new Measurement(1_000, 9.0),
+            new Measurement(2_000, 2.0),
+            new Measurement(1_000 + (1L << 33), 3.0));
+  }
 }
