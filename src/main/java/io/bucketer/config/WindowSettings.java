@@ -169,8 +169,8 @@ public final class WindowSettings {
               ConfigDef.Range.atLeast(0),
               Importance.MEDIUM,
               "Heap the open windows of all tasks may take as objects, each charged its largest"
-                  + " size: 1.3 KiB for a window that holds readings, 320 bytes for one of sums,"
-                  + " so 1.6 KiB per series with 1m and 1h windows (the default fits 160,000"
+                  + " size: 1.1 KiB for a window that holds readings, 320 bytes for one of sums,"
+                  + " so 1.4 KiB per series with 1m and 1h windows (the default fits 190,000"
                   + " series). A cached window's change reaches the window log once per commit,"
                   + " however many readings it took, and the window RocksDB once, when it closes."
                   + " Windows that find it spent are written and read back for every reading, as"

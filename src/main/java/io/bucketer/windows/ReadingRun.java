@@ -130,6 +130,11 @@ public final class ReadingRun {
     return EMPTY.with(measurement);
   }
 
+  /** Bytes a run holds each timestamp in when its readings lie within {@code spanMillis}. */
+  static int timestampBytes(final long spanMillis) {
+    return fitsOffset(spanMillis) ? Integer.BYTES : Long.BYTES;
+  }
+
   /**
    * Whether a timestamp's difference from a base fits an {@code int}. The difference wraps when the
    * two are far apart, and so does the sum that turns it back into the timestamp: a difference that

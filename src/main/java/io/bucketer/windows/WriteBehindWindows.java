@@ -51,16 +51,15 @@ public final class WriteBehindWindows implements WindowStore {
    */
   private static final long WINDOW_OVERHEAD_BYTES = 320;
 
-  /**
-   * A window of the finest granularity at its largest: its tail's arrays full, with its timestamps
-   * whole (8 bytes each, as a window longer than 24 days holds them; shorter ones take 4).
-   */
-  private static final long READINGS_WINDOW_BYTES =
-      WINDOW_OVERHEAD_BYTES + (long) (Long.BYTES + Double.BYTES) * WindowLifecycle.TAIL_CAPACITY;
-
   private final WindowStore store;
   private final Granularity finest;
   private final WindowCacheBudget budget;
+
+  /**
+   * A window of the finest granularity at its largest: its tail's arrays full, 4 bytes a timestamp
+   * (8 in a window longer than 24 days, {@link ReadingRun}) and 8 a value.
+   */
+  private final long readingsWindowBytes;
 
   private final Map<SeriesKey, CachedSeries> cached = new HashMap<>(1_024);
 
@@ -93,6 +92,10 @@ public final class WriteBehindWindows implements WindowStore {
     this.store = store;
     this.finest = finest;
     this.budget = budget;
+    this.readingsWindowBytes =
+        WINDOW_OVERHEAD_BYTES
+            + (long) (ReadingRun.timestampBytes(finest.sizeMillis()) + Double.BYTES)
+                * WindowLifecycle.TAIL_CAPACITY;
   }
 
   /**
@@ -231,7 +234,7 @@ public final class WriteBehindWindows implements WindowStore {
     CachedSeries cachedSeries = cached.get(series);
     CachedWindow window = cachedSeries == null ? null : cachedSeries.find(granularity, start);
     if (window == null) {
-      final long bytes = granularity.equals(finest) ? READINGS_WINDOW_BYTES : WINDOW_OVERHEAD_BYTES;
+      final long bytes = granularity.equals(finest) ? readingsWindowBytes : WINDOW_OVERHEAD_BYTES;
       if (!budget.tryTake(bytes)) {
         if (changed) {
           store.put(series, granularity, start, state); // no room: written through
