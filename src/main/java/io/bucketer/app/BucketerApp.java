@@ -460,7 +460,7 @@ public final class BucketerApp implements AutoCloseable {
     return new SinkConfig(
         config.bucketsTopic(),
         config.deadLetterTopic(),
-        config.applicationId() + "-sink",
+        config.kafka().sinkGroupId(),
         kafka,
         Duration.ofMillis(500),
         config.sinkWriteTimeout(),
@@ -653,7 +653,8 @@ public final class BucketerApp implements AutoCloseable {
             config.windowCacheMaxBytes(),
             config.duplicateTimestamps())
         .withComputations(config.windows().computations())
-        .withSeriesLimits(config.windows().seriesLimits());
+        .withSeriesLimits(config.windows().seriesLimits())
+        .withHandover(config.handover());
   }
 
   /** The default backoff, within the configured total: a registry restart takes seconds. */

@@ -2,6 +2,7 @@ package io.bucketer.config;
 
 import io.bucketer.buckets.BucketLayout;
 import io.bucketer.buckets.Granularity;
+import io.bucketer.buckets.Handover;
 import io.bucketer.buckets.Retention;
 import io.bucketer.ingest.InputFormat;
 import io.bucketer.ingest.ReadingMapping;
@@ -37,13 +38,15 @@ public final class BucketerConfig extends AbstractConfig {
           InputSettings.DEFINITION,
           WindowSettings.DEFINITION,
           MongoSettings.DEFINITION,
-          HttpSettings.DEFINITION);
+          HttpSettings.DEFINITION,
+          RescaleSettings.DEFINITION);
 
   private final KafkaSettings kafka;
   private final InputSettings input;
   private final WindowSettings windows;
   private final MongoSettings mongo;
   private final HttpSettings http;
+  private final Handover handover;
 
   /**
    * @throws ConfigException listing every setting that is wrong
@@ -63,6 +66,16 @@ public final class BucketerConfig extends AbstractConfig {
     this.windows = new WindowSettings(this);
     this.mongo = new MongoSettings(this);
     this.http = new HttpSettings(this);
+    this.handover = new RescaleSettings(this).handover(windows.granularities());
+    if (handover.side() != Handover.Side.NONE && kafka.inputKeyedBySensor()) {
+      // A reading on a partition its sensor no longer maps to would be dead-lettered by one side
+      // and skipped by the other.
+      throw new ConfigException(
+          KafkaSettings.INPUT_PARTITIONING,
+          KafkaSettings.PARTITIONING_BY_SENSOR,
+          "a rescale's handover (rescale.*) needs input.partitioning=any: keyed input's state"
+              + " follows the input's partitions, and is grown as docs/sizing.md says");
+    }
     if (input.format() == InputFormat.SPARKPLUG_B && kafka.inputKeyedBySensor()) {
       throw new ConfigException(
           KafkaSettings.INPUT_PARTITIONING,
@@ -109,6 +122,11 @@ public final class BucketerConfig extends AbstractConfig {
 
   public HttpSettings http() {
     return http;
+  }
+
+  /** This deployment's side of a rescale under way, or {@link Handover#NONE}. */
+  public Handover handover() {
+    return handover;
   }
 
   /** Properties for every Kafka client, bootstrap servers included. */

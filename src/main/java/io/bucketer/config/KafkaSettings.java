@@ -33,6 +33,7 @@ public final class KafkaSettings {
   public static final String BOOTSTRAP_SERVERS = "bootstrap.servers";
   public static final String APPLICATION_ID = "application.id";
   public static final String INSTANCE_ID = "instance.id";
+  public static final String SINK_GROUP_ID = "sink.group.id";
   public static final String BUCKETS_TOPIC = "buckets.topic";
   public static final String DEAD_LETTER_TOPIC = "dead.letter.topic";
   public static final String SERIES_PARTITIONS = "series.partitions";
@@ -56,7 +57,17 @@ public final class KafkaSettings {
               "bucketer",
               Importance.HIGH,
               "Kafka Streams application id: consumer group, and prefix of internal topics and"
-                  + " state; the sink's consumer group is <application.id>-sink.")
+                  + " state; the sink's consumer group is <application.id>-sink unless"
+                  + " sink.group.id says otherwise.")
+          .define(
+              SINK_GROUP_ID,
+              Type.STRING,
+              "",
+              Importance.LOW,
+              "The sink's consumer group, whose committed offsets on buckets.topic mark what"
+                  + " MongoDB acknowledged. Empty: <application.id>-sink. bucketer rescale sets it"
+                  + " on the new layout to the replaced deployment's, so that during the handover"
+                  + " the two share the sink's work and each bucket is written to MongoDB once.")
           .define(
               INSTANCE_ID,
               Type.STRING,
@@ -203,6 +214,12 @@ public final class KafkaSettings {
   public Optional<String> instanceId() {
     final String id = values.getString(INSTANCE_ID);
     return id.isEmpty() ? Optional.empty() : Optional.of(id);
+  }
+
+  /** The sink's consumer group: see {@link #SINK_GROUP_ID}. */
+  public String sinkGroupId() {
+    final String configured = values.getString(SINK_GROUP_ID);
+    return configured.isEmpty() ? applicationId() + "-sink" : configured;
   }
 
   public String bucketsTopic() {

@@ -30,16 +30,34 @@ public final class RequiredAcls {
   /** The page and section that list them. */
   public static final String README_SECTION = "docs/security.md 'Kafka'";
 
-  /** The names the ACLs are given on. */
+  /**
+   * The names the ACLs are given on.
+   *
+   * @param sinkGroup the sink's consumer group ({@code sink.group.id})
+   */
   public record Names(
-      String applicationId, String inputTopic, String bucketsTopic, String deadLetterTopic) {
+      String applicationId,
+      String inputTopic,
+      String bucketsTopic,
+      String deadLetterTopic,
+      String sinkGroup) {
+
+    /** With the sink's group named after the application, as by default. */
+    public Names(
+        final String applicationId,
+        final String inputTopic,
+        final String bucketsTopic,
+        final String deadLetterTopic) {
+      this(applicationId, inputTopic, bucketsTopic, deadLetterTopic, applicationId + "-sink");
+    }
 
     public static Names of(final BucketerConfig config) {
       return new Names(
           config.applicationId(),
           config.inputTopic(),
           config.bucketsTopic(),
-          config.deadLetterTopic());
+          config.deadLetterTopic(),
+          config.kafka().sinkGroupId());
     }
 
     /**
@@ -48,11 +66,6 @@ public final class RequiredAcls {
      */
     public String internalPrefix() {
       return applicationId + "-";
-    }
-
-    /** The sink's consumer group. */
-    public String sinkGroup() {
-      return applicationId + "-sink";
     }
   }
 

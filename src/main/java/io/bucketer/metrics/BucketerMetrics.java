@@ -72,7 +72,9 @@ public final class BucketerMetrics {
     /** Its series held a reading at its time with another value, which stayed (keep-first). */
     KEPT_FIRST("kept-first"),
     /** Its series held no state, and its tenant's series limit refused it any: dead-lettered. */
-    SERIES_LIMIT("series-limit");
+    SERIES_LIMIT("series-limit"),
+    /** The other deployment's, while a rescale hands over (see Handover): not taken here. */
+    HANDED_OVER("handed-over");
 
     private final String tag;
 

@@ -65,7 +65,8 @@ public final class MeterDescriptions {
             + " again), too-late (past the lateness horizon: dead-lettered), resent (the same time"
             + " and value again: counted once), replaced or kept-first (another value at a time"
             + " its series held: duplicate.timestamps keeps the last or the first), series-limit"
-            + " (a new series its tenant's series limit refused: dead-lettered).");
+            + " (a new series its tenant's series limit refused: dead-lettered), handed-over"
+            + " (during a rescale, the other deployment's side of the handover: bucketed there).");
     family(
         BucketerMetrics.DEAD_LETTERS,
         Kind.COUNTER,

@@ -2,6 +2,7 @@ package io.bucketer.topology;
 
 import io.bucketer.avro.Reading;
 import io.bucketer.buckets.ClosedBucket;
+import io.bucketer.buckets.Handover;
 import io.bucketer.buckets.Measurement;
 import io.bucketer.buckets.SeriesKey;
 import io.bucketer.metrics.BucketerMetrics;
@@ -15,7 +16,9 @@ import io.bucketer.windows.PublishedWindows;
 import io.bucketer.windows.WindowCacheBudget;
 import io.bucketer.windows.WindowLifecycle;
 import io.bucketer.windows.WriteBehindWindows;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.Function;
@@ -37,6 +40,7 @@ final class BucketAggregator
     implements Processor<SeriesKey, AggregatorInput, String, AggregatorOutput> {
 
   private final WindowLifecycle.Settings settings;
+  private final Handover handover;
   private final WindowCacheBudget windowCache;
   private final TenantSeriesCounts seriesCounts;
   private final int seriesShares;
@@ -62,6 +66,8 @@ final class BucketAggregator
 
   private final Function<ProcessorContext<?, ?>, CommitForwarding> commitForwarding;
   private ProcessorContext<String, AggregatorOutput> context;
+  // Named in every bucket record's header: encoded once.
+  private byte[] applicationId;
   private CommitForwarding atCommit;
   private TaskWindowStore store;
   private WriteBehindWindows windows;
@@ -96,6 +102,7 @@ final class BucketAggregator
       final Function<ProcessorContext<?, ?>, CommitForwarding> commitForwarding) {
     this.commitForwarding = commitForwarding;
     this.settings = settings.lifecycle();
+    this.handover = settings.handover();
     this.windowCache = windowCache;
     this.seriesCounts = seriesCounts;
     this.seriesShares = settings.seriesShares();
@@ -106,6 +113,7 @@ final class BucketAggregator
   @Override
   public void init(final ProcessorContext<String, AggregatorOutput> context) {
     this.context = context;
+    this.applicationId = context.applicationId().getBytes(StandardCharsets.UTF_8);
     this.atCommit = commitForwarding.apply(context);
     // A task whose state was rolled back is initialised again: the lifecycle reads it afresh.
     forget();
@@ -154,6 +162,11 @@ final class BucketAggregator
       final long wallClock) {
     for (int i = 0; i < readings.size(); i++) {
       final long timestamp = readings.timestamp(i);
+      if (handover.precedesThisLayout(timestamp)) {
+        metrics.reading(ReadingOutcome.TOO_LATE);
+        deadLetterTooLate(record, readings.reading(i, series), timestamp, handover.tooLateHere());
+        continue;
+      }
       final WindowLifecycle.Outcome outcome =
           lifecycle.accept(
               series,
@@ -176,16 +189,28 @@ final class BucketAggregator
                             readings.reading(i, series), refusal.tenant().name(), refusal.why()))
                 .withTimestamp(timestamp));
       } else if (outcome == WindowLifecycle.Outcome.TOO_LATE) {
-        metrics.deadLetter(DeadLetterHeaders.TOO_LATE);
-        final Reading whole = readings.reading(i, series);
-        final long clock = lifecycle.clockOf(series);
-        context.forward(
-            record
-                .withKey((String) null)
-                .withValue((AggregatorOutput) new AggregatorOutput.TooLate(whole, clock))
-                .withTimestamp(timestamp));
+        deadLetterTooLate(
+            record,
+            readings.reading(i, series),
+            timestamp,
+            "the reading's window closed when event time reached "
+                + Instant.ofEpochMilli(lifecycle.clockOf(series)));
       }
     }
+  }
+
+  /** To the dead-letter topic as too late, saying why. */
+  private void deadLetterTooLate(
+      final Record<SeriesKey, AggregatorInput> record,
+      final Reading reading,
+      final long timestamp,
+      final String why) {
+    metrics.deadLetter(DeadLetterHeaders.TOO_LATE);
+    context.forward(
+        record
+            .withKey((String) null)
+            .withValue((AggregatorOutput) new AggregatorOutput.TooLate(reading, why))
+            .withTimestamp(timestamp));
   }
 
   private void count(final WindowLifecycle.Outcome outcome) {
@@ -230,7 +255,9 @@ final class BucketAggregator
             key,
             new AggregatorOutput.Closed(bucket),
             outputTimestamp,
-            new RecordHeaders().add(BucketHeaders.closedAt(context.currentSystemTimeMs()))));
+            new RecordHeaders()
+                .add(BucketHeaders.closedAt(context.currentSystemTimeMs()))
+                .add(BucketHeaders.writtenBy(applicationId))));
     metrics.bucketEmitted(bucket.granularity().label());
   }
 

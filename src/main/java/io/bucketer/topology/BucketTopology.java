@@ -4,6 +4,7 @@ import io.bucketer.avro.Reading;
 import io.bucketer.buckets.BucketLayout;
 import io.bucketer.buckets.ClosedBucket;
 import io.bucketer.buckets.Granularity;
+import io.bucketer.buckets.Handover;
 import io.bucketer.buckets.RollupPlan;
 import io.bucketer.buckets.SeriesKey;
 import io.bucketer.buckets.WindowComputations;
@@ -60,7 +61,8 @@ public final class BucketTopology {
       DuplicateTimestamps duplicateTimestamps,
       Optional<SparkplugSettings> sparkplug,
       WindowComputations computations,
-      TenantLimits seriesLimits) {
+      TenantLimits seriesLimits,
+      Handover handover) {
 
     /** Settings of input decoded by an {@link InputDecoder}, not Sparkplug B. */
     public Settings(
@@ -91,7 +93,8 @@ public final class BucketTopology {
           duplicateTimestamps,
           Optional.empty(),
           WindowComputations.DEFAULT,
-          TenantLimits.DEFAULT);
+          TenantLimits.DEFAULT,
+          Handover.NONE);
     }
 
     /**
@@ -114,7 +117,8 @@ public final class BucketTopology {
           duplicateTimestamps,
           Optional.of(sparkplug),
           computations,
-          seriesLimits);
+          seriesLimits,
+          handover);
     }
 
     /** These settings with what each window computes per series beyond count, sum, min and max. */
@@ -134,7 +138,8 @@ public final class BucketTopology {
           duplicateTimestamps,
           sparkplug,
           windowComputations,
-          seriesLimits);
+          seriesLimits,
+          handover);
     }
 
     /** These settings with each tenant's series limits. */
@@ -154,7 +159,32 @@ public final class BucketTopology {
           duplicateTimestamps,
           sparkplug,
           computations,
-          limits);
+          limits,
+          handover);
+    }
+
+    /**
+     * These settings as one side of a rescale's handover: the decoding takes only this side's
+     * readings ({@link Handover}).
+     */
+    public Settings withHandover(final Handover side) {
+      return new Settings(
+          inputTopic,
+          bucketsTopic,
+          deadLetterTopic,
+          granularities,
+          grace,
+          idleTimeout,
+          partitioning,
+          latenessHorizon,
+          layout,
+          readingChecks,
+          windowCacheBytes,
+          duplicateTimestamps,
+          sparkplug,
+          computations,
+          seriesLimits,
+          side);
     }
 
     /** How many tasks hold the series, and so share each tenant's series limits. */
@@ -242,6 +272,7 @@ public final class BucketTopology {
                         decoders.get(),
                         settings.readingChecks(),
                         settings.partitioning(),
+                        settings.handover(),
                         metrics,
                         readingsChild),
                 Named.as(TopologyNames.DECODE));

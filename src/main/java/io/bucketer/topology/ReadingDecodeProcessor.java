@@ -1,11 +1,13 @@
 package io.bucketer.topology;
 
 import io.bucketer.avro.Reading;
+import io.bucketer.buckets.Handover;
 import io.bucketer.buckets.SeriesKey;
 import io.bucketer.ingest.InputDecoder;
 import io.bucketer.ingest.InputRecord;
 import io.bucketer.ingest.InvalidReadingException;
 import io.bucketer.metrics.BucketerMetrics;
+import io.bucketer.metrics.BucketerMetrics.ReadingOutcome;
 import java.util.List;
 import java.util.Optional;
 import org.apache.kafka.common.header.Header;
@@ -25,7 +27,8 @@ import org.apache.kafka.streams.processor.api.Record;
  * instead. Input that cannot become a reading is passed on as {@link RejectedInput} with
  * dead-letter headers, so one bad record never stops the stream. Event time moves from the Kafka
  * record to the reading here: the record forwarded downstream carries the reading's timestamp, so
- * the repartitioned stream's time is event time.
+ * the repartitioned stream's time is event time. While a rescale hands over ({@link Handover}),
+ * only this deployment's side of the readings goes on, and only its side of the rejected records.
  *
  * <p>It has two children and forwards each record to one, by name: readings to {@code
  * readingsChild}, rejected input to the dead-letter topic. So its output type is {@code Object}: a
@@ -41,6 +44,7 @@ final class ReadingDecodeProcessor implements Processor<byte[], byte[], SeriesKe
   private final InputDecoder decoder;
   private final ReadingChecks checks;
   private final InputPartitioning partitioning;
+  private final Handover handover;
   private final BucketerMetrics metrics;
   private final String readingsChild;
   private ProcessorContext<SeriesKey, Object> context;
@@ -49,9 +53,11 @@ final class ReadingDecodeProcessor implements Processor<byte[], byte[], SeriesKe
       final InputDecoder decoder,
       final ReadingChecks checks,
       final InputPartitioning partitioning,
+      final Handover handover,
       final BucketerMetrics metrics,
       final String readingsChild) {
     this.decoder = decoder;
+    this.handover = handover;
     this.readingsChild = readingsChild;
     this.checks = checks;
     this.partitioning = partitioning;
@@ -90,7 +96,8 @@ final class ReadingDecodeProcessor implements Processor<byte[], byte[], SeriesKe
         return;
       }
     }
-    // The readings of a record share its sensor, and so its partition.
+    // The readings of a record share its sensor, and so its partition. (Never during a handover:
+    // the settings refuse one with input keyed by sensor.)
     if (partitioning instanceof InputPartitioning.BySensorKey bySensor) {
       final Optional<ReadingChecks.Rejection> misplaced = checkPartition(readings.get(0), bySensor);
       if (misplaced.isPresent()) {
@@ -100,13 +107,18 @@ final class ReadingDecodeProcessor implements Processor<byte[], byte[], SeriesKe
     }
     final boolean toAggregator = partitioning instanceof InputPartitioning.BySensorKey;
     for (final Reading reading : readings) {
+      final long timestamp = reading.getTimestamp().toEpochMilli();
+      if (!handover.takesReading(timestamp, record.timestamp())) {
+        metrics.reading(ReadingOutcome.HANDED_OVER);
+        continue;
+      }
       final SeriesKey series = new SeriesKey(reading.getSensorId(), reading.getMetric());
       // Record copies the headers: each reading gets its own.
       context.forward(
           new Record<SeriesKey, Object>(
               series,
               toAggregator ? ReadingBatch.of(reading) : reading,
-              reading.getTimestamp().toEpochMilli(),
+              timestamp,
               record.headers()),
           readingsChild);
     }
@@ -170,8 +182,12 @@ final class ReadingDecodeProcessor implements Processor<byte[], byte[], SeriesKe
                 + ": with input.partitioning=by-sensor, records must be keyed by their sensor id"));
   }
 
+  /** To the dead-letter topic, unless the other side of a handover dead-letters this record. */
   private void reject(
       final Record<byte[], byte[]> record, final ReadingChecks.Rejection rejection) {
+    if (!handover.takesRejectionOf(record.timestamp())) {
+      return;
+    }
     RejectedInput.forward(context, record, rejection, metrics, TopologyNames.REJECTED_INPUT);
   }
 }

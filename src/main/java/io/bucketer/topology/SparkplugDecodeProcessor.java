@@ -1,6 +1,7 @@
 package io.bucketer.topology;
 
 import io.bucketer.avro.Reading;
+import io.bucketer.buckets.Handover;
 import io.bucketer.buckets.SeriesKey;
 import io.bucketer.ingest.InputRecord;
 import io.bucketer.ingest.InvalidReadingException;
@@ -12,6 +13,7 @@ import io.bucketer.ingest.sparkplug.SparkplugSequence;
 import io.bucketer.ingest.sparkplug.SparkplugSettings;
 import io.bucketer.ingest.sparkplug.SparkplugTopic;
 import io.bucketer.metrics.BucketerMetrics;
+import io.bucketer.metrics.BucketerMetrics.ReadingOutcome;
 import io.bucketer.topics.DeadLetterHeaders;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -64,6 +66,7 @@ final class SparkplugDecodeProcessor
   private final SparkplugReadings readings;
   private final SparkplugSequence sequence = new SparkplugSequence();
   private final ReadingChecks checks;
+  private final Handover handover;
   private final BucketerMetrics metrics;
   private final Map<String, SparkplugBirth> births =
       new LinkedHashMap<>(16, 0.75f, true) {
@@ -76,8 +79,12 @@ final class SparkplugDecodeProcessor
   private KeyValueStore<String, SparkplugBirth> store;
 
   SparkplugDecodeProcessor(
-      final SparkplugSettings settings, final ReadingChecks checks, final BucketerMetrics metrics) {
+      final SparkplugSettings settings,
+      final ReadingChecks checks,
+      final Handover handover,
+      final BucketerMetrics metrics) {
     this.readings = new SparkplugReadings(settings.booleansAsNumbers());
+    this.handover = handover;
     this.checks = checks;
     this.metrics = metrics;
   }
@@ -201,11 +208,16 @@ final class SparkplugDecodeProcessor
       }
     }
     for (final Reading reading : found) {
+      final long timestamp = reading.getTimestamp().toEpochMilli();
+      if (!handover.takesReading(timestamp, record.timestamp())) {
+        metrics.reading(ReadingOutcome.HANDED_OVER);
+        continue;
+      }
       context.forward(
           new Record<SeriesKey, Object>(
               new SeriesKey(reading.getSensorId(), reading.getMetric()),
               reading,
-              reading.getTimestamp().toEpochMilli(),
+              timestamp,
               record.headers()),
           TopologyNames.BATCH);
     }
@@ -238,9 +250,15 @@ final class SparkplugDecodeProcessor
     return birth;
   }
 
-  /** To the dead-letter topic with the input record's key, value and place. */
+  /**
+   * To the dead-letter topic with the input record's key, value and place, unless the other side of
+   * a handover dead-letters this record.
+   */
   private void reject(
       final Record<String, SparkplugEnvelope> record, final ReadingChecks.Rejection rejection) {
+    if (!handover.takesRejectionOf(record.timestamp())) {
+      return;
+    }
     final SparkplugEnvelope envelope = record.value();
     final Record<SeriesKey, Object> rejected =
         new Record<SeriesKey, Object>(

@@ -1,5 +1,6 @@
 package io.bucketer.topology;
 
+import io.bucketer.buckets.Handover;
 import io.bucketer.ingest.InvalidReadingException;
 import io.bucketer.ingest.sparkplug.SparkplugMessageType;
 import io.bucketer.ingest.sparkplug.SparkplugSettings;
@@ -32,11 +33,16 @@ final class SparkplugEdgeKeyer implements Processor<byte[], byte[], String, Obje
 
   private final SparkplugSettings settings;
   private final ReadingChecks checks;
+  private final Handover handover;
   private final BucketerMetrics metrics;
   private ProcessorContext<String, Object> context;
 
   SparkplugEdgeKeyer(
-      final SparkplugSettings settings, final ReadingChecks checks, final BucketerMetrics metrics) {
+      final SparkplugSettings settings,
+      final ReadingChecks checks,
+      final Handover handover,
+      final BucketerMetrics metrics) {
+    this.handover = handover;
     this.settings = settings;
     this.checks = checks;
     this.metrics = metrics;
@@ -96,8 +102,12 @@ final class SparkplugEdgeKeyer implements Processor<byte[], byte[], String, Obje
         TopologyNames.SPARKPLUG_KEYED);
   }
 
+  /** To the dead-letter topic, unless the other side of a handover dead-letters this record. */
   private void reject(
       final Record<byte[], byte[]> record, final ReadingChecks.Rejection rejection) {
+    if (!handover.takesRejectionOf(record.timestamp())) {
+      return;
+    }
     RejectedInput.forward(
         context, record, rejection, metrics, TopologyNames.SPARKPLUG_UNKEYED_DEAD_LETTER);
   }

@@ -38,7 +38,9 @@ final class SparkplugInput {
     final SparkplugSettings sparkplug = settings.sparkplug().orElseThrow();
     final KStream<String, Object> keyed =
         records.process(
-            () -> new SparkplugEdgeKeyer(sparkplug, settings.readingChecks(), metrics),
+            () ->
+                new SparkplugEdgeKeyer(
+                    sparkplug, settings.readingChecks(), settings.handover(), metrics),
             Named.as(TopologyNames.SPARKPLUG_KEY_BY_EDGE_NODE));
     keyed
         .map(
@@ -68,7 +70,9 @@ final class SparkplugInput {
                 .withValueSerde(new SparkplugEnvelopeSerde())
                 .withNumberOfPartitions(bySeries.seriesPartitions()))
         .process(
-            () -> new SparkplugDecodeProcessor(sparkplug, settings.readingChecks(), metrics),
+            () ->
+                new SparkplugDecodeProcessor(
+                    sparkplug, settings.readingChecks(), settings.handover(), metrics),
             Named.as(TopologyNames.SPARKPLUG_DECODE),
             TopologyNames.SPARKPLUG_BIRTH_STORE);
   }

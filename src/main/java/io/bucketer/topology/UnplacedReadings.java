@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.bucketer.avro.Reading;
 import io.bucketer.topics.DeadLetterHeaders;
 import java.nio.charset.StandardCharsets;
-import java.time.Instant;
 import org.apache.kafka.streams.processor.api.FixedKeyProcessor;
 import org.apache.kafka.streams.processor.api.FixedKeyProcessorContext;
 import org.apache.kafka.streams.processor.api.FixedKeyRecord;
@@ -42,11 +41,11 @@ final class UnplacedReadings implements FixedKeyProcessor<String, AggregatorOutp
     } else {
       final AggregatorOutput.TooLate tooLate = (AggregatorOutput.TooLate) record.value();
       reading = tooLate.reading();
-      final String why =
-          "the reading's window closed when event time reached "
-              + Instant.ofEpochMilli(tooLate.watermark());
       DeadLetterSource.mark(
-          record.headers(), DeadLetterHeaders.TOO_LATE, why, context.recordMetadata().orElse(null));
+          record.headers(),
+          DeadLetterHeaders.TOO_LATE,
+          tooLate.why(),
+          context.recordMetadata().orElse(null));
     }
     context.forward(record.withValue(toJson(reading)));
   }

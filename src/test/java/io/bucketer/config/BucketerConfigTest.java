@@ -621,7 +621,8 @@ class BucketerConfigTest {
                 InputSettings.DEFINITION,
                 WindowSettings.DEFINITION,
                 MongoSettings.DEFINITION,
-                HttpSettings.DEFINITION)
+                HttpSettings.DEFINITION,
+                RescaleSettings.DEFINITION)
             .flatMap(definition -> definition.configKeys().keySet().stream())
             .toList();
 
