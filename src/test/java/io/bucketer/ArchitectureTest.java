@@ -228,6 +228,31 @@ class ArchitectureTest {
         .check(PRODUCT);
   }
 
+  /**
+   * A rescale plans a handover and starts a consumer group with Kafka's admin client: it copies no
+   * state, reads no record and writes no document; the two deployments do the rest.
+   */
+  @Test
+  void shouldRescaleWithKafkasAdminClientAlone() {
+    noClasses()
+        .that()
+        .resideInAPackage("io.bucketer.rescale..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(
+            "io.bucketer.windows..",
+            "io.bucketer.topology..",
+            "io.bucketer.app..",
+            "io.bucketer.sink..",
+            "io.bucketer.cli..",
+            "org.apache.kafka.streams..",
+            "org.apache.kafka.clients.producer..",
+            "com.mongodb..",
+            "org.bson..")
+        .because("the deployments hand the input over between them; this only plans and follows it")
+        .check(PRODUCT);
+  }
+
   /** What bucketer-run.jar leaves out: only the tools and the command line reach for the tools. */
   @Test
   void shouldKeepTheRuntimeFreeOfTheDemoAndTheBenchmarks() {

@@ -21,6 +21,7 @@ import picocli.CommandLine.Command;
       ResinkCommand.class,
       BackfillCommand.class,
       ReprocessCommand.class,
+      RescaleCommand.class,
       SimulateCommand.class,
       DemoCommand.class,
       BenchCommand.class,

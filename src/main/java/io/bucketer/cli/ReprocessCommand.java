@@ -2,17 +2,12 @@ package io.bucketer.cli;
 
 import io.bucketer.config.BucketerConfig;
 import io.bucketer.ingest.InputFormat;
-import io.bucketer.kafkaaccess.KafkaFailures;
-import io.bucketer.kafkaaccess.NotAuthorised;
-import io.bucketer.kafkaaccess.RequiredAcls;
 import io.bucketer.reprocess.Reprocess;
 import io.bucketer.reprocess.ReprocessRefusedException;
 import io.bucketer.windows.DuplicateTimestamps;
 import java.io.PrintWriter;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 import org.apache.kafka.common.KafkaException;
 import picocli.CommandLine.Command;
@@ -46,9 +41,6 @@ import picocli.CommandLine.Spec;
       "  bucketer reprocess -c bucketer.properties --from 2026-11-26T06:00:00Z"
     })
 final class ReprocessCommand implements Callable<Integer> {
-
-  /** How long the refusal's line waits to learn which ACL is missing on a topic. */
-  private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(10);
 
   @Spec CommandSpec spec;
 
@@ -105,30 +97,7 @@ final class ReprocessCommand implements Callable<Integer> {
       err.println("bucketer reprocess: " + e.getMessage());
       return 1;
     } catch (KafkaException e) {
-      return report(config, err, e);
+      return AdminFailures.report("reprocess", config, err, e, Reprocess.ANSWER_TIMEOUT);
     }
-  }
-
-  /**
-   * One line in the words {@code run} and {@code check} use for the same failure, never a
-   * credential: a missing ACL named as {@link NotAuthorised} names it (reprocess needs a part of
-   * the processor's ACLs, READ on the group and on the input topic). Exit code 1 when waiting may
-   * help (unreachable, or a failure Kafka does not classify), 3 when only the configuration can.
-   */
-  private static int report(
-      final BucketerConfig config, final PrintWriter err, final KafkaException error) {
-    final KafkaFailures failures =
-        new KafkaFailures(
-            config.kafkaProperties(),
-            Reprocess.ANSWER_TIMEOUT,
-            NotAuthorised.of(
-                config.kafkaProperties(), RequiredAcls.Names.of(config), PROBE_TIMEOUT));
-    final Optional<KafkaFailures.Failure> failure = failures.classify(error);
-    if (failure.isPresent()) {
-      err.println("bucketer reprocess: " + failure.get().line());
-      return failure.get().cause().retryable() ? 1 : CommandLines.FATAL_DEPENDENCY_FAILURE;
-    }
-    err.println("bucketer reprocess: " + failures.unclassified(error));
-    return 1;
   }
 }

@@ -22,6 +22,7 @@ import picocli.CommandLine.Command;
       ResinkCommand.class,
       BackfillCommand.class,
       ReprocessCommand.class,
+      RescaleCommand.class,
       SimulateCommand.class,
       QueryCommand.class,
       ConfigReferenceCommand.class,

@@ -1,6 +1,7 @@
 package io.bucketer.reprocess;
 
 import io.bucketer.buckets.TimeSpans;
+import io.bucketer.kafkaaccess.KafkaAnswers;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -9,9 +10,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
@@ -264,24 +262,7 @@ public final class Reprocess {
         admin.listOffsets(specs, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED)).all());
   }
 
-  /**
-   * The future's value within {@link #ANSWER_TIMEOUT}: Kafka's own exception when it failed, so
-   * that callers tell a refusal from an outage as every command does.
-   */
   private static <T> T answer(final KafkaFuture<T> future) {
-    try {
-      return future.get(ANSWER_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new KafkaException("interrupted while waiting for the cluster", e);
-    } catch (ExecutionException e) {
-      if (e.getCause() instanceof KafkaException failure) {
-        throw failure;
-      }
-      throw new KafkaException(e.getCause());
-    } catch (TimeoutException e) {
-      throw new org.apache.kafka.common.errors.TimeoutException(
-          "no answer from Kafka within " + ANSWER_TIMEOUT.toSeconds() + " s", e);
-    }
+    return KafkaAnswers.within(future, ANSWER_TIMEOUT);
   }
 }

@@ -90,6 +90,15 @@ public final class IsolatedRun implements AutoCloseable {
     return id + "-readings-by-series-repartition";
   }
 
+  public String bucketsTopic() {
+    return settings.get(KafkaSettings.BUCKETS_TOPIC);
+  }
+
+  /** The run's bucketer settings, as every processor of it starts with them. */
+  public Map<String, String> settings() {
+    return Map.copyOf(settings);
+  }
+
   public String deadLetterTopic() {
     return settings.get(KafkaSettings.DEAD_LETTER_TOPIC);
   }
