@@ -116,6 +116,7 @@ final class RescaleCommand implements Callable<Integer> {
         config.applicationId(),
         config.kafka().sinkGroupId(),
         config.inputTopic(),
+        config.bucketsTopic(),
         config.seriesPartitions(),
         config.inputKeyedBySensor(),
         config.granularities(),

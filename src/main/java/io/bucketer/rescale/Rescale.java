@@ -3,6 +3,7 @@ package io.bucketer.rescale;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.Handover;
 import io.bucketer.kafkaaccess.KafkaAnswers;
+import io.bucketer.topics.BucketKey;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -18,12 +19,15 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.ListOffsetsResult.ListOffsetsResultInfo;
 import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
  * One rescale, asked of the cluster: {@link #plan} checks that it may go ahead, works out the
@@ -45,6 +49,7 @@ public final class Rescale {
       String applicationId,
       String sinkGroup,
       String inputTopic,
+      String bucketsTopic,
       int seriesPartitions,
       boolean inputKeyedBySensor,
       List<Granularity> granularities,
@@ -100,6 +105,67 @@ public final class Rescale {
     try (Admin admin = Admin.create(adminProperties(settings))) {
       return new Rescale(admin, settings, lines).status(otherApplicationId, clock.instant());
     }
+  }
+
+  /**
+   * Reads the buckets written since a window before the handover and says whether they agree with
+   * it: each written by one deployment, on its side ({@link BucketAgreement}). Reads every bucket
+   * closed since then, once, with a consumer of its own that joins no group.
+   *
+   * @throws RescaleRefusedException when {@code settings} are neither side of a rescale
+   * @throws KafkaException when the cluster fails or refuses a request
+   */
+  public static BucketAgreement checkBuckets(
+      final Settings settings, final String otherApplicationId, final Consumer<String> lines) {
+    final Handover handover = sideOf(settings);
+    final boolean replaced = handover.side() == Handover.Side.BEFORE;
+    final String replacedId = replaced ? settings.applicationId() : otherApplicationId;
+    final String newId = replaced ? otherApplicationId : settings.applicationId();
+    final long coarsest =
+        settings.granularities().stream().mapToLong(Granularity::sizeMillis).max().orElse(0);
+    final Instant since = Instant.ofEpochMilli(handover.handoverMillis() - coarsest);
+    final Map<String, Object> properties = new HashMap<>(settings.kafkaProperties());
+    properties.put(ConsumerConfig.CLIENT_ID_CONFIG, settings.applicationId() + "-rescale-check");
+    properties.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+    properties.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+    properties.remove(ConsumerConfig.GROUP_ID_CONFIG);
+    final BucketAgreement agreement;
+    try (KafkaConsumer<byte[], byte[]> consumer =
+        new KafkaConsumer<>(properties, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+      agreement =
+          BucketWriters.check(
+              consumer,
+              settings.bucketsTopic(),
+              since,
+              Instant.ofEpochMilli(handover.handoverMillis()),
+              replacedId,
+              newId,
+              BucketKey::windowStartOf);
+    }
+    lines.accept(
+        String.format(
+            "buckets written since %s: %,d; by %s %,d, by %s %,d; written by both: %,d; on the"
+                + " other's side of the handover: %,d%s",
+            agreement.since(),
+            agreement.buckets(),
+            replacedId,
+            agreement.byReplaced(),
+            newId,
+            agreement.byNew(),
+            agreement.byBoth(),
+            agreement.wrongSide(),
+            agreement.agrees() ? "" : " — the deployments disagree: see docs/sizing.md"));
+    return agreement;
+  }
+
+  private static Handover sideOf(final Settings settings) {
+    if (settings.handover().side() == Handover.Side.NONE) {
+      throw new RescaleRefusedException(
+          "these settings are neither side of a rescale (no rescale.before or rescale.from):"
+              + " run status with either deployment's settings"
+              + SEE);
+    }
+    return settings.handover();
   }
 
   static Map<String, Object> adminProperties(final Settings settings) {
@@ -239,13 +305,7 @@ public final class Rescale {
   }
 
   HandoverProgress status(final String otherApplicationId, final Instant now) {
-    final Handover handover = settings.handover();
-    if (handover.side() == Handover.Side.NONE) {
-      throw new RescaleRefusedException(
-          "these settings are neither side of a rescale (no rescale.before or rescale.from):"
-              + " run status with either deployment's settings"
-              + SEE);
-    }
+    final Handover handover = sideOf(settings);
     final boolean replaced = handover.side() == Handover.Side.BEFORE;
     final String replacedId = replaced ? settings.applicationId() : otherApplicationId;
     final String newId = replaced ? otherApplicationId : settings.applicationId();

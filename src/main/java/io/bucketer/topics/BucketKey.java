@@ -2,6 +2,8 @@ package io.bucketer.topics;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import io.bucketer.buckets.ClosedBucket;
 import java.io.IOException;
 import java.io.StringWriter;
@@ -41,5 +43,23 @@ public final class BucketKey {
       throw new UncheckedIOException("cannot write the key of a bucket", e);
     }
     return out.toString();
+  }
+
+  /**
+   * The window start a key names, in epoch milliseconds.
+   *
+   * @throws IllegalArgumentException when {@code key} is not a bucket key
+   */
+  public static long windowStartOf(final String key) {
+    try (JsonParser parser = JSON.createParser(key)) {
+      if (parser.nextToken() == JsonToken.START_ARRAY
+          && parser.nextToken() == JsonToken.VALUE_STRING
+          && parser.nextToken() == JsonToken.VALUE_NUMBER_INT) {
+        return parser.getLongValue();
+      }
+    } catch (IOException e) {
+      throw new IllegalArgumentException("not a bucket key: " + key, e);
+    }
+    throw new IllegalArgumentException("not a bucket key: " + key);
   }
 }

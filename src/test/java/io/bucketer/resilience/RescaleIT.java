@@ -194,11 +194,14 @@ class RescaleIT {
                 "rescale",
                 "status",
                 "--other",
-                run.applicationId());
+                run.applicationId(),
+                "--check-buckets");
         System.out.printf(
             "RescaleIT: %s%nplan:%n%sstatus:%n%s", timeline, plan.out(), status.out());
         assertThat(status.exitCode()).as(status.out() + status.err()).isZero();
-        assertThat(status.out()).contains(run.applicationId() + " may stop now");
+        assertThat(status.out())
+            .contains(run.applicationId() + " may stop now")
+            .contains("written by both: 0; on the other's side of the handover: 0");
         replacing.stop();
         replaced.stop();
       }

@@ -26,6 +26,14 @@ class BucketKeyTest {
   }
 
   @Test
+  void shouldGiveBackTheWindowStartOfAKeyAndRefuseWhatIsNone() {
+    assertThat(BucketKey.windowStartOf(key("a\",\"b", "c"))).isEqualTo(1_699_999_980_000L);
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> BucketKey.windowStartOf("sensor-1"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("not a bucket key");
+  }
+
+  @Test
   void shouldKeepTrickyIdsDistinct() {
     final List<String> keys =
         List.of(
