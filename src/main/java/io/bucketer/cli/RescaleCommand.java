@@ -29,8 +29,11 @@ import picocli.CommandLine.Spec;
           + " the running one stands. Then restart the running deployment with its settings by the"
           + " time it says, start the new one, and follow both with rescale status. Takes run's"
           + " settings.",
-      "Refuses with input.partitioning=by-sensor, while a rescale is under way, and for an"
-          + " application.id already used. See docs/sizing.md.",
+      "With input.partitioning=by-sensor the new layout repartitions by series"
+          + " (input.partitioning=any, --partitions series partitions), and the input topic may"
+          + " grow once the running deployment has stopped: the way to grow a keyed input."
+          + " Refuses while a rescale is under way and for an application.id already used. See"
+          + " docs/sizing.md.",
       "Exit status: 0 done, 1 refused or Kafka failed, 2 bad options or settings, 3 Kafka"
           + " refused the credentials or an ACL."
     },

@@ -67,14 +67,13 @@ public final class BucketerConfig extends AbstractConfig {
     this.mongo = new MongoSettings(this);
     this.http = new HttpSettings(this);
     this.handover = new RescaleSettings(this).handover(windows.granularities());
-    if (handover.side() != Handover.Side.NONE && kafka.inputKeyedBySensor()) {
-      // A reading on a partition its sensor no longer maps to would be dead-lettered by one side
-      // and skipped by the other.
+    if (handover.side() == Handover.Side.FROM && kafka.inputKeyedBySensor()) {
       throw new ConfigException(
           KafkaSettings.INPUT_PARTITIONING,
           KafkaSettings.PARTITIONING_BY_SENSOR,
-          "a rescale's handover (rescale.*) needs input.partitioning=any: keyed input's state"
-              + " follows the input's partitions, and is grown as docs/sizing.md says");
+          "the new layout of a rescale (rescale.from) needs input.partitioning=any: keyed by"
+              + " sensor, its state would follow the input's partitions, which the replaced"
+              + " deployment's late readings may still arrive on (docs/sizing.md)");
     }
     if (input.format() == InputFormat.SPARKPLUG_B && kafka.inputKeyedBySensor()) {
       throw new ConfigException(

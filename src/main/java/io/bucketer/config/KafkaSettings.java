@@ -122,7 +122,8 @@ public final class KafkaSettings {
                   + " partitioner place it; the state is kept per input partition and nothing is"
                   + " repartitioned. A record on another partition than its sensor id maps to goes"
                   + " to the dead-letter topic (wrong-partition); the input topic's partition count"
-                  + " must then never change (the processor refuses to start if it did). See"
+                  + " must then never change under it (the processor refuses to start if it did):"
+                  + " to grow it, bucketer rescale hands over to a layout that repartitions. See"
                   + " 'Scaling'.")
           .define(
               TOPIC_REPLICATION_FACTOR,

@@ -219,6 +219,7 @@ public final class Rescale {
             new RescalePlan.Inputs(
                 settings.applicationId(),
                 settings.seriesPartitions(),
+                settings.inputKeyedBySensor(),
                 settings.sinkGroup(),
                 settings.granularities(),
                 settings.grace(),
@@ -254,13 +255,7 @@ public final class Rescale {
               + " deployment has stopped and the rescale.* settings are gone"
               + SEE);
     }
-    if (settings.inputKeyedBySensor()) {
-      throw new RescaleRefusedException(
-          "input.partitioning=by-sensor: the state follows the input topic's partitions, not"
-              + " series.partitions, and a handover cannot move a sensor's late readings between"
-              + " input partitions yet"
-              + SEE);
-    }
+
     if (newApplicationId.equals(settings.applicationId())) {
       throw new RescaleRefusedException(
           "the new layout needs an application.id of its own (its state, internal topics and"
@@ -268,7 +263,7 @@ public final class Rescale {
               + newApplicationId
               + " is the running deployment's");
     }
-    if (newPartitions == settings.seriesPartitions()) {
+    if (newPartitions == settings.seriesPartitions() && !settings.inputKeyedBySensor()) {
       throw new RescaleRefusedException(
           settings.applicationId() + " already has series.partitions=" + newPartitions);
     }

@@ -25,10 +25,14 @@ import java.util.Map;
  *     and lateness horizon
  * @param restartBy when the running deployment must run with its new settings: the handover less
  *     {@code max.future.skew}, when a reading past the handover may first be accepted
+ * @param fromKeyedInput the running deployment's input is keyed by sensor: the new layout
+ *     repartitions it ({@code input.partitioning=any}), and the input may grow once the running one
+ *     has stopped
  */
 public record RescalePlan(
     String replacedApplicationId,
     int replacedPartitions,
+    boolean fromKeyedInput,
     String newApplicationId,
     int newPartitions,
     String sinkGroup,
@@ -40,6 +44,7 @@ public record RescalePlan(
   public record Inputs(
       String replacedApplicationId,
       int replacedPartitions,
+      boolean replacedKeyedBySensor,
       String sinkGroup,
       List<Granularity> granularities,
       Duration grace,
@@ -60,6 +65,7 @@ public record RescalePlan(
     return new RescalePlan(
         inputs.replacedApplicationId(),
         inputs.replacedPartitions(),
+        inputs.replacedKeyedBySensor(),
         inputs.newApplicationId(),
         inputs.newPartitions(),
         inputs.sinkGroup(),
@@ -81,6 +87,9 @@ public record RescalePlan(
     final Map<String, String> settings = new LinkedHashMap<>();
     settings.put(KafkaSettings.APPLICATION_ID, newApplicationId);
     settings.put(KafkaSettings.SERIES_PARTITIONS, Integer.toString(newPartitions));
+    if (fromKeyedInput) {
+      settings.put(KafkaSettings.INPUT_PARTITIONING, KafkaSettings.PARTITIONING_ANY);
+    }
     settings.put(RescaleSettings.FROM, handover.toString());
     settings.put(RescaleSettings.LATE_UNTIL, lateUntil.toString());
     settings.put(KafkaSettings.SINK_GROUP_ID, sinkGroup);
@@ -110,6 +119,13 @@ public record RescalePlan(
                 + " settings, and",
             newApplicationId, replacedApplicationId));
     newSettings().forEach((name, value) -> lines.add("     " + name + "=" + value));
+    if (fromKeyedInput) {
+      lines.add(
+          String.format(
+              "   %s's input is keyed by sensor: grow the input topic only once it has stopped"
+                  + " (step 3); %s repartitions by series and does not mind",
+              replacedApplicationId, newApplicationId));
+    }
     lines.add(
         String.format(
             "3. follow it with: bucketer rescale status -c <%s's settings> --other %s",

@@ -96,12 +96,16 @@ final class ReadingDecodeProcessor implements Processor<byte[], byte[], SeriesKe
         return;
       }
     }
-    // The readings of a record share its sensor, and so its partition. (Never during a handover:
-    // the settings refuse one with input keyed by sensor.)
-    if (partitioning instanceof InputPartitioning.BySensorKey bySensor) {
+    // The readings of a record share its sensor, and so its partition. During a handover only the
+    // replaced deployment may be keyed by sensor (the settings refuse a keyed new layout): a
+    // misplaced record is its to dead-letter whenever it takes one of its readings, whatever the
+    // record's time, since the new layout checks no partition.
+    if (partitioning instanceof InputPartitioning.BySensorKey bySensor
+        && takesAny(readings, record.timestamp())) {
       final Optional<ReadingChecks.Rejection> misplaced = checkPartition(readings.get(0), bySensor);
       if (misplaced.isPresent()) {
-        reject(record, misplaced.get());
+        RejectedInput.forward(
+            context, record, misplaced.get(), metrics, TopologyNames.REJECTED_INPUT);
         return;
       }
     }
@@ -122,6 +126,15 @@ final class ReadingDecodeProcessor implements Processor<byte[], byte[], SeriesKe
               record.headers()),
           readingsChild);
     }
+  }
+
+  private boolean takesAny(final List<Reading> readings, final long recordTimestamp) {
+    for (final Reading reading : readings) {
+      if (handover.takesReading(reading.getTimestamp().toEpochMilli(), recordTimestamp)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**

@@ -41,12 +41,6 @@ class RescaleCommandTest {
     assertThat(same.exitCode()).isEqualTo(1);
     assertThat(same.err()).contains("needs an application.id of its own");
 
-    final CliRun keyed =
-        CliRun.withSettings(
-            settings("input.partitioning", "by-sensor"), "rescale", "--partitions", "12");
-    assertThat(keyed.exitCode()).isEqualTo(1);
-    assertThat(keyed.err()).contains("input.partitioning=by-sensor");
-
     final CliRun underWay =
         CliRun.withSettings(
             settings(

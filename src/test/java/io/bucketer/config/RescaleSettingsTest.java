@@ -99,6 +99,16 @@ class RescaleSettingsTest {
                         "input.partitioning", "by-sensor")))
         .isInstanceOf(ConfigException.class)
         .hasMessageContaining("needs input.partitioning=any");
+    // the replaced deployment may be keyed: a rescale is how a keyed input grows
+    assertThat(
+            new BucketerConfig(
+                    settings(
+                        "rescale.before", "2026-12-05T08:00:00Z",
+                        "rescale.late.until", "2026-12-06T08:00:10Z",
+                        "input.partitioning", "by-sensor"))
+                .handover()
+                .side())
+        .isEqualTo(Handover.Side.BEFORE);
     assertThatThrownBy(() -> new BucketerConfig(settings("rescale.from", "tomorrow")))
         .isInstanceOf(ConfigException.class)
         .hasMessageContaining("not an ISO-8601 instant");

@@ -17,10 +17,16 @@ class RescalePlanTest {
   private static final Instant NOW = Instant.parse("2026-12-05T06:20:00Z");
 
   private static RescalePlan plan(final String granularities, final Duration lead) {
+    return plan(granularities, lead, false);
+  }
+
+  private static RescalePlan plan(
+      final String granularities, final Duration lead, final boolean keyed) {
     return RescalePlan.of(
         new RescalePlan.Inputs(
             "plant-7",
             6,
+            keyed,
             "plant-7-sink",
             Granularity.parseList(granularities),
             Duration.ofSeconds(10),
@@ -57,6 +63,18 @@ class RescalePlanTest {
         .anySatisfy(line -> assertThat(line).contains("6 -> 12").contains("2026-12-05T08:00:00Z"))
         .anySatisfy(line -> assertThat(line).contains("by 2026-12-05T07:00:00Z (in 40 min 00 s)"))
         .contains("     rescale.before=2026-12-05T08:00:00Z", "     series.partitions=12");
+  }
+
+  @Test
+  void shouldMoveAKeyedInputToARepartitionedLayoutAndSayWhenTheInputMayGrow() {
+    final RescalePlan plan = plan("1m,1h", Duration.ofMinutes(15), true);
+    assertThat(plan.newSettings()).containsEntry("input.partitioning", "any");
+    assertThat(plan("1m,1h", Duration.ofMinutes(15)).newSettings())
+        .doesNotContainKey("input.partitioning");
+    final BucketerConfig replacing = new BucketerConfig(settings(plan.newSettings()));
+    assertThat(replacing.inputKeyedBySensor()).isFalse();
+    assertThat(plan.lines(NOW))
+        .anySatisfy(line -> assertThat(line).contains("grow the input topic only once"));
   }
 
   @Test

@@ -34,9 +34,11 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.apache.kafka.clients.admin.NewPartitions;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -94,8 +96,28 @@ class RescaleIT {
 
   @Test
   void shouldRescaleUnderLoadWithEveryWindowExactAndWrittenByOneLayout() throws Exception {
+    rescaleUnderLoad(false);
+  }
+
+  /**
+   * Keyed input grows through a rescale: the keyed processor hands over to a layout that
+   * repartitions by series, and the input grows from 3 to 6 partitions once the keyed one has
+   * stopped, the gateways' sensors moving to the new partitions at once. Nothing in the dead-letter
+   * topic but the too-late readings: no {@code wrong-partition} to replay by hand.
+   */
+  @Test
+  void shouldGrowAKeyedInputThroughARescaleWithNothingToReplay() throws Exception {
+    rescaleUnderLoad(true);
+  }
+
+  private void rescaleUnderLoad(final boolean keyed) throws Exception {
     final Timeline timeline = new Timeline();
-    try (IsolatedRun run = new IsolatedRun(infrastructure, dir, 3, SETTINGS)) {
+    final Map<String, String> settings = new LinkedHashMap<>(SETTINGS);
+    if (keyed) {
+      settings.put("input.partitioning", "by-sensor");
+    }
+    final int seconds = keyed ? SECONDS + 40 : SECONDS;
+    try (IsolatedRun run = new IsolatedRun(infrastructure, dir, 3, settings)) {
       final ProcessorProcess old = run.startProcessor("a");
       run.awaitConsumingBy(old);
       final List<Reading> fleet =
@@ -107,7 +129,7 @@ class RescaleIT {
                   Duration.ZERO,
                   0,
                   0,
-                  (long) SENSORS * SECONDS,
+                  (long) SENSORS * seconds,
                   47));
       final List<Reading> sent = new ArrayList<>(fleet);
       final String newId = run.applicationId() + "-p12";
@@ -115,7 +137,13 @@ class RescaleIT {
       final Instant handover;
       final Instant lateUntil;
       try (PacedProducer gateways =
-          PacedProducer.start(infrastructure, run.inputTopic(), fleet, SENSORS, Map.of())) {
+          PacedProducer.start(
+              infrastructure,
+              run.inputTopic(),
+              fleet,
+              SENSORS,
+              // the gateways see new partitions within a second, the worst case for a keyed input
+              Map.of(ProducerConfig.METADATA_MAX_AGE_CONFIG, "1000"))) {
         await("10 s of the fleet sent")
             .atMost(IsolatedRun.DEADLINE)
             .until(() -> gateways.acknowledged() >= SENSORS * 10L);
@@ -143,9 +171,13 @@ class RescaleIT {
                 "series.partitions",
                 RescaleSettings.FROM,
                 RescaleSettings.LATE_UNTIL,
-                "sink.group.id")) {
-          newSettings.put(name, printed.get(name));
+                "sink.group.id",
+                "input.partitioning")) {
+          if (printed.containsKey(name)) {
+            newSettings.put(name, printed.get(name));
+          }
         }
+        assertThat(newSettings.containsKey("input.partitioning")).isEqualTo(keyed);
         assertThat(newSettings).containsEntry("sink.group.id", run.applicationId() + "-sink");
 
         // 1. the running processor restarted with its side, before a reading past the handover
@@ -179,12 +211,27 @@ class RescaleIT {
             .until(() -> Instant.now().isAfter(lateUntil.plusSeconds(1)));
         send(offsetReadings(fleet, handover.minusSeconds(3), TOO_LATE), run.inputTopic());
         timeline.mark("too-late readings sent");
-        assertThat(gateways.awaitDone(Duration.ofSeconds(SECONDS))).isEqualTo(fleet.size());
+        if (keyed) {
+          // 3. the keyed processor has read everything written before the end of its late
+          // readings: stopped, and only then the input grows
+          await("the replaced processor read past the end of its late readings")
+              .atMost(IsolatedRun.DEADLINE)
+              .failFast(run::assertNoProcessorDiedOnItsOwn)
+              .until(() -> consumedAll(run, run.applicationId()));
+          assertThat(replaced.stop()).isEqualTo(ProcessorProcess.ENDED_BY_SIGTERM);
+          run.admin()
+              .createPartitions(Map.of(run.inputTopic(), NewPartitions.increaseTo(6)))
+              .all()
+              .get(30, TimeUnit.SECONDS);
+          timeline.mark("replaced processor stopped, input grown to 6 partitions");
+        }
+        assertThat(gateways.awaitDone(Duration.ofSeconds(seconds))).isEqualTo(fleet.size());
         timeline.mark("all sent");
         await("both layouts read the whole input")
             .atMost(IsolatedRun.DEADLINE)
             .failFast(run::assertNoProcessorDiedOnItsOwn)
-            .until(() -> consumedAll(run, run.applicationId()) && consumedAll(run, newId));
+            .until(
+                () -> (keyed || consumedAll(run, run.applicationId())) && consumedAll(run, newId));
         run.awaitReadingsInBuckets(sent.size(), TEN_SECONDS, MINUTE);
         timeline.mark("all in buckets");
 
@@ -197,13 +244,16 @@ class RescaleIT {
                 run.applicationId(),
                 "--check-buckets");
         System.out.printf(
-            "RescaleIT: %s%nplan:%n%sstatus:%n%s", timeline, plan.out(), status.out());
+            "RescaleIT%s: %s%nplan:%n%sstatus:%n%s",
+            keyed ? " (keyed input)" : "", timeline, plan.out(), status.out());
         assertThat(status.exitCode()).as(status.out() + status.err()).isZero();
         assertThat(status.out())
             .contains(run.applicationId() + " may stop now")
             .contains("written by both: 0; on the other's side of the handover: 0");
         replacing.stop();
-        replaced.stop();
+        if (!keyed) {
+          replaced.stop();
+        }
       }
 
       BucketStoreAssertions.assertStoreEqualsComputation(run.store(), sent, TEN_SECONDS, MINUTE);
@@ -271,8 +321,16 @@ class RescaleIT {
   private static boolean consumedAll(final IsolatedRun run, final String group) throws Exception {
     final Map<TopicPartition, OffsetAndMetadata> committed =
         run.admin().listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get();
+    final int partitions =
+        run.admin()
+            .describeTopics(List.of(run.inputTopic()))
+            .allTopicNames()
+            .get()
+            .get(run.inputTopic())
+            .partitions()
+            .size();
     final Map<TopicPartition, OffsetSpec> ends = new HashMap<>();
-    for (int p = 0; p < 3; p++) {
+    for (int p = 0; p < partitions; p++) {
       ends.put(new TopicPartition(run.inputTopic(), p), OffsetSpec.latest());
     }
     final var offsets = run.admin().listOffsets(ends).all().get();

@@ -118,6 +118,52 @@ class InputKeyedBySensorTest {
     }
   }
 
+  /**
+   * Keyed input is grown through a rescale: the replaced deployment stays keyed, the new layout
+   * repartitions. A misplaced record is the keyed side's to dead-letter whenever it takes one of
+   * its readings, even one written after the handover (the new layout checks no partition); one
+   * whose readings are all the new layout's is left to it.
+   */
+  @Test
+  void shouldDeadLetterAMisplacedRecordWhoseReadingsItTakesDuringAHandover() {
+    final long handover = TEN + 3_600_000;
+    final BucketTopology.Settings replaced =
+        SETTINGS.withHandover(
+            new io.bucketer.buckets.Handover(
+                io.bucketer.buckets.Handover.Side.BEFORE, handover, handover + 3_610_000));
+    final String elsewhere = sensorOn(false);
+    final Properties properties = new Properties();
+    properties.put(StreamsConfig.APPLICATION_ID_CONFIG, "bucketer-test");
+    properties.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+    properties.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
+    try (TopologyTestDriver driver =
+        new TopologyTestDriver(
+            BucketTopology.build(
+                replaced,
+                () -> new ReadingDecoder(id -> Reading.getClassSchema()),
+                new BucketerMetrics(new SimpleMeterRegistry())),
+            properties,
+            Instant.ofEpochMilli(handover + 600_000))) {
+      final var input = TopologyTopics.input(driver, BucketerTopics.input(SETTINGS.inputTopic()));
+      final var deadLetters =
+          TopologyTopics.output(driver, BucketerTopics.deadLetters(SETTINGS.deadLetterTopic()));
+      // late, written after the handover: this side's reading, on the wrong partition
+      input.pipeInput(
+          key(elsewhere),
+          frame(elsewhere, handover - 30_000, 1.0),
+          Instant.ofEpochMilli(handover + 5_000));
+      // past the handover: the new layout's, whatever its partition
+      input.pipeInput(
+          key(elsewhere),
+          frame(elsewhere, handover + 4_000, 2.0),
+          Instant.ofEpochMilli(handover + 5_000));
+      final List<TestRecord<byte[], byte[]>> dead = deadLetters.readRecordsToList();
+      assertThat(dead).hasSize(1);
+      assertThat(header(dead.get(0), DeadLetterHeaders.REASON))
+          .isEqualTo(ReadingDecodeProcessor.WRONG_PARTITION);
+    }
+  }
+
   private static byte[] key(final String sensor) {
     return sensor.getBytes(StandardCharsets.UTF_8);
   }
