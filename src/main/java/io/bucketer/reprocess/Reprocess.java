@@ -1,34 +1,29 @@
 package io.bucketer.reprocess;
 
 import io.bucketer.buckets.TimeSpans;
-import io.bucketer.kafkaaccess.KafkaAnswers;
+import io.bucketer.kafkaaccess.AdminRequests;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.clients.admin.GroupListing;
-import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.ListOffsetsResult.ListOffsetsResultInfo;
 import org.apache.kafka.clients.admin.MemberDescription;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.GroupType;
-import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.GroupIdNotFoundException;
 import org.apache.kafka.common.errors.UnknownMemberIdException;
-import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 
 /**
  * One reprocessing: checks that it may go ahead, asks the cluster where each partition of the input
@@ -52,11 +47,13 @@ public final class Reprocess {
       Duration latenessHorizon) {}
 
   private final Admin admin;
+  private final AdminRequests requests;
   private final Settings settings;
   private final Consumer<String> lines;
 
   Reprocess(final Admin admin, final Settings settings, final Consumer<String> lines) {
     this.admin = admin;
+    this.requests = new AdminRequests(admin, ANSWER_TIMEOUT);
     this.settings = settings;
     this.lines = lines;
   }
@@ -92,11 +89,8 @@ public final class Reprocess {
   }
 
   static Map<String, Object> adminProperties(final Settings settings) {
-    final Map<String, Object> properties = new HashMap<>(settings.kafkaProperties());
-    properties.put(AdminClientConfig.CLIENT_ID_CONFIG, settings.applicationId() + "-reprocess");
-    properties.put(
-        AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) ANSWER_TIMEOUT.toMillis());
-    return properties;
+    return AdminRequests.properties(
+        settings.kafkaProperties(), settings.applicationId() + "-reprocess", ANSWER_TIMEOUT);
   }
 
   ReprocessPlan run(final Instant from, final boolean dryRun) {
@@ -213,17 +207,14 @@ public final class Reprocess {
   }
 
   private List<TopicPartition> partitions(final String topic) {
-    try {
-      return answer(admin.describeTopics(List.of(topic)).allTopicNames())
-          .get(topic)
-          .partitions()
-          .stream()
-          .map(info -> new TopicPartition(topic, info.partition()))
-          .toList();
-    } catch (UnknownTopicOrPartitionException e) {
-      throw new ReprocessRefusedException(
-          "the input topic " + topic + " does not exist (is input.topic the processor's?)");
-    }
+    return requests
+        .partitionsOf(topic)
+        .orElseThrow(
+            () ->
+                new ReprocessRefusedException(
+                    "the input topic "
+                        + topic
+                        + " does not exist (is input.topic the processor's?)"));
   }
 
   private List<PartitionState> states(
@@ -256,13 +247,10 @@ public final class Reprocess {
   /** Read committed: the ends the processor, which reads committed, reaches. */
   private Map<TopicPartition, ListOffsetsResultInfo> offsets(
       final List<TopicPartition> partitions, final OffsetSpec spec) {
-    final Map<TopicPartition, OffsetSpec> specs = new HashMap<>();
-    partitions.forEach(partition -> specs.put(partition, spec));
-    return answer(
-        admin.listOffsets(specs, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED)).all());
+    return requests.readCommittedOffsets(partitions, spec);
   }
 
-  private static <T> T answer(final KafkaFuture<T> future) {
-    return KafkaAnswers.within(future, ANSWER_TIMEOUT);
+  private <T> T answer(final KafkaFuture<T> future) {
+    return requests.answer(future);
   }
 }

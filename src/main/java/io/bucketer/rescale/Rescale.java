@@ -2,7 +2,7 @@ package io.bucketer.rescale;
 
 import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.Handover;
-import io.bucketer.kafkaaccess.KafkaAnswers;
+import io.bucketer.kafkaaccess.AdminRequests;
 import io.bucketer.topics.BucketKey;
 import java.time.Clock;
 import java.time.Duration;
@@ -15,18 +15,14 @@ import java.util.Set;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.ListOffsetsResult.ListOffsetsResultInfo;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
-import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
@@ -59,11 +55,13 @@ public final class Rescale {
       Handover handover) {}
 
   private final Admin admin;
+  private final AdminRequests requests;
   private final Settings settings;
   private final Consumer<String> lines;
 
   Rescale(final Admin admin, final Settings settings, final Consumer<String> lines) {
     this.admin = admin;
+    this.requests = new AdminRequests(admin, ANSWER_TIMEOUT);
     this.settings = settings;
     this.lines = lines;
   }
@@ -169,11 +167,8 @@ public final class Rescale {
   }
 
   static Map<String, Object> adminProperties(final Settings settings) {
-    final Map<String, Object> properties = new HashMap<>(settings.kafkaProperties());
-    properties.put(AdminClientConfig.CLIENT_ID_CONFIG, settings.applicationId() + "-rescale");
-    properties.put(
-        AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) ANSWER_TIMEOUT.toMillis());
-    return properties;
+    return AdminRequests.properties(
+        settings.kafkaProperties(), settings.applicationId() + "-rescale", ANSWER_TIMEOUT);
   }
 
   RescalePlan plan(
@@ -398,29 +393,22 @@ public final class Rescale {
   }
 
   private List<TopicPartition> partitions(final String topic) {
-    try {
-      return answer(admin.describeTopics(List.of(topic)).allTopicNames())
-          .get(topic)
-          .partitions()
-          .stream()
-          .map(info -> new TopicPartition(topic, info.partition()))
-          .toList();
-    } catch (UnknownTopicOrPartitionException e) {
-      throw new RescaleRefusedException(
-          "the input topic " + topic + " does not exist (is input.topic the processor's?)");
-    }
+    return requests
+        .partitionsOf(topic)
+        .orElseThrow(
+            () ->
+                new RescaleRefusedException(
+                    "the input topic "
+                        + topic
+                        + " does not exist (is input.topic the processor's?)"));
   }
 
-  /** Read committed: the ends the processors, which read committed, reach. */
   private Map<TopicPartition, ListOffsetsResultInfo> offsets(
       final List<TopicPartition> partitions, final OffsetSpec spec) {
-    final Map<TopicPartition, OffsetSpec> specs = new HashMap<>();
-    partitions.forEach(partition -> specs.put(partition, spec));
-    return answer(
-        admin.listOffsets(specs, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED)).all());
+    return requests.readCommittedOffsets(partitions, spec);
   }
 
-  private static <T> T answer(final KafkaFuture<T> future) {
-    return KafkaAnswers.within(future, ANSWER_TIMEOUT);
+  private <T> T answer(final KafkaFuture<T> future) {
+    return requests.answer(future);
   }
 }
