@@ -126,8 +126,8 @@ public final class MongoSettings {
               "30s",
               span(),
               Importance.LOW,
-              "How long one batch may wait for MongoDB before it is retried. Unless mongodb.uri"
-                  + " sets them, also the MongoDB client's socket read timeout and (up to 30s) its"
+              "How long one batch may wait for MongoDB before what it has not acknowledged of"
+                  + " it is retried. Unless mongodb.uri sets them, also the MongoDB client's socket read timeout and (up to 30s) its"
                   + " server selection timeout.")
           .define(
               SINK_RETRY_BACKOFF_MAX,

@@ -11,12 +11,16 @@ import io.bucketer.buckets.BucketDocumentNames;
 import io.bucketer.buckets.ClosedBucket;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.Retention;
+import io.bucketer.topics.BucketKey;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import org.bson.BsonDocument;
 import org.bson.BsonInt32;
 import reactor.core.Exceptions;
@@ -232,31 +236,47 @@ public final class MongoBucketWriter implements AutoCloseable {
    * @return which of the buckets changed nothing: MongoDB already held their revision or a newer
    *     one, or the call held a newer revision of their document; every other one created or
    *     replaced its document
-   * @throws BucketWriteException when any document was not acknowledged within {@code timeout};
-   *     some of the others may have been written, which a retry of the whole call repairs
+   * @throws BucketWriteException when any document was not acknowledged within {@code timeout}; it
+   *     names the buckets of the bulk writes MongoDB did acknowledge, so that a retry sends only
+   *     the others (of which some may have been written: writing them again is harmless)
    */
   public WriteResult write(final List<ClosedBucket> buckets, final Duration timeout) {
     ensureOpen();
     final List<BucketChunk> chunks = chunks(buckets);
-    final List<BulkWriteFailures.Outcome> outcomes;
+    // Gathered as they come, not at the end: a call that times out still knows what was written.
+    final Queue<BulkWriteFailures.Outcome> outcomes = new ConcurrentLinkedQueue<>();
     try {
-      outcomes =
-          Flux.fromIterable(chunks)
-              .flatMap(this::send, maxWritesInFlight)
-              .collectList()
-              .timeout(timeout)
-              .block();
+      Flux.fromIterable(chunks)
+          .flatMap(this::send, maxWritesInFlight)
+          .doOnNext(outcomes::add)
+          .then()
+          .timeout(timeout)
+          .block();
     } catch (RuntimeException e) {
       final Throwable cause = unwrap(e);
       throw BucketWriteException.retryable(
-          explained("bucket writes not acknowledged within " + timeout, cause), cause);
+              explained("bucket writes not acknowledged within " + timeout, cause), cause)
+          .acknowledging(acknowledgedKeys(outcomes));
     }
     final List<BulkWriteFailures.Failure> failures =
         outcomes.stream().flatMap(outcome -> outcome.failure().stream()).toList();
     if (!failures.isEmpty()) {
-      throw BulkWriteFailures.toException(failures, chunks.size(), diagnosis);
+      throw BulkWriteFailures.toException(failures, chunks.size(), diagnosis)
+          .acknowledging(acknowledgedKeys(outcomes));
     }
-    return WriteResult.of(buckets, outcomes);
+    return WriteResult.of(buckets, List.copyOf(outcomes));
+  }
+
+  /** The keys of the buckets of every bulk write that MongoDB acknowledged whole. */
+  private static List<String> acknowledgedKeys(
+      final Collection<BulkWriteFailures.Outcome> outcomes) {
+    final List<String> keys = new ArrayList<>();
+    for (final BulkWriteFailures.Outcome outcome : List.copyOf(outcomes)) {
+      if (outcome.failure().isEmpty()) {
+        outcome.chunk().buckets().forEach(bucket -> keys.add(BucketKey.of(bucket)));
+      }
+    }
+    return keys;
   }
 
   /**

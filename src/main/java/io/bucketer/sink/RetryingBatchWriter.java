@@ -14,11 +14,13 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Writes one polled batch until MongoDB acknowledged every bucket of it that it does not reject. An
- * infrastructure failure (MongoDB unreachable or slow) is retried with the same batch after a
- * {@link Backoff}, the consumer's partitions paused meanwhile ({@link PausedPartitions}); the
- * buckets MongoDB rejects are set aside to the dead letters ({@link RejectedBucketDeadLetters}) and
- * the rest is written again. Every write is timed and counted ({@link SinkMeters}). Kept out of
- * {@link BucketSink} so that its loop reads as poll, write, commit.
+ * infrastructure failure (MongoDB unreachable or slow) is retried after a {@link Backoff}, the
+ * consumer's partitions paused meanwhile ({@link PausedPartitions}); the buckets MongoDB rejects
+ * are set aside to the dead letters ({@link RejectedBucketDeadLetters}). Each attempt writes only
+ * what MongoDB has not acknowledged yet: a MongoDB too slow to take a whole batch within the write
+ * timeout still takes part of it at each attempt, where sending the whole batch again would time
+ * out every time. Every write is timed and counted ({@link SinkMeters}). Kept out of {@link
+ * BucketSink} so that its loop reads as poll, write, commit.
  */
 final class RetryingBatchWriter {
 
@@ -63,6 +65,8 @@ final class RetryingBatchWriter {
         warnings.cleared("MongoDB acknowledges bucket writes again");
         return;
       } catch (BucketWriteException e) {
+        final int attempted = batch.size();
+        countWritten(batch.written(e.acknowledgedBucketKeys()));
         if (!e.isRetryable()) {
           // Rewriting the rest is harmless: the writer replaces only older revisions.
           deadLetters.setAside(batch, e);
@@ -72,8 +76,10 @@ final class RetryingBatchWriter {
         final Duration delay = backoff.next();
         warnings.failed(
             "writing "
+                + attempted
+                + " buckets failed, retrying the "
                 + batch.size()
-                + " buckets failed, retrying (their partitions paused): "
+                + " not acknowledged (their partitions paused): "
                 + e.getMessage());
         pause.pause();
         pause.pollDuring(delay);
@@ -93,8 +99,12 @@ final class RetryingBatchWriter {
     } finally {
       meters.writeEnded(sample, outcome);
     }
+    countWritten(batch);
+  }
+
+  private void countWritten(final List<ClosedBucket> written) {
     final Map<String, Integer> perGranularity = new HashMap<>();
-    batch.forEach(b -> perGranularity.merge(b.granularity().label(), 1, Integer::sum));
+    written.forEach(b -> perGranularity.merge(b.granularity().label(), 1, Integer::sum));
     perGranularity.forEach(meters::written);
   }
 }

@@ -101,6 +101,21 @@ final class SinkBatch {
   }
 
   /**
+   * Takes the buckets of {@code keys}, which MongoDB acknowledged, out of the batch, and returns
+   * them: every version of each, since the writer wrote the newest one it was given.
+   */
+  List<ClosedBucket> written(final Collection<String> keys) {
+    if (keys.isEmpty()) {
+      return List.of();
+    }
+    final Set<String> acknowledged = Set.copyOf(keys);
+    final List<ClosedBucket> written = new ArrayList<>();
+    unwritten.removeIf(
+        polled -> acknowledged.contains(polled.key()) && written.add(polled.bucket()));
+    return written;
+  }
+
+  /**
    * Takes the buckets of {@code keys} out of the batch and returns, per key, the version the writer
    * wrote: the highest revision, the last of equals. Older versions in the same poll are superseded
    * by it (a revision holds all readings of the earlier ones), so only that one is a dead letter.

@@ -239,6 +239,37 @@ class BucketSinkTest {
     assertThat(producer.closed()).isTrue();
   }
 
+  /**
+   * The hour's bulk write of a batch fails on a network error after the minutes' was acknowledged:
+   * the retry sends the hour alone. A MongoDB too slow for a whole batch within the write timeout
+   * thus still takes part of it at each attempt.
+   */
+  @Test
+  void shouldWriteAgainOnlyWhatMongoDbDidNotAcknowledge() {
+    shutDownServer();
+    final FaultyInserts backend =
+        new FaultyInserts("buckets_1h", FaultyInserts.Fault.CLOSE_CONNECTION, 1);
+    server = new MongoServer(backend);
+    server.bind(address.getHostString(), address.getPort());
+    deliver(
+        minute("sensor-1", START),
+        minute("sensor-2", START),
+        bucket("sensor-1", null, HOUR, HOUR.windowStart(START), null, 1.0));
+    CompletableFuture.runAsync(sink);
+
+    await().atMost(DEADLINE).until(() -> Long.valueOf(3).equals(committedOffset()));
+    // Every attempt after the first sent the hour alone (the driver may fail one more at once,
+    // while its pool of the closed connection is cleared: that one sends nothing).
+    assertThat(backend.insertsInto("buckets_1m")).as("the minutes, sent once").containsExactly(2);
+    assertThat(backend.insertsInto("buckets_1h"))
+        .as("the hour, failed then written")
+        .hasSizeGreaterThanOrEqualTo(2)
+        .containsOnly(1);
+    assertThat(documentCount("buckets_1m")).isEqualTo(2);
+    assertThat(documentCount("buckets_1h")).isEqualTo(1);
+    assertThat(sink.bucketsWritten()).as("each bucket counted once").isEqualTo(3);
+  }
+
   /** Its backlog: records of its partitions past what it read, as of its last poll. */
   @Test
   void shouldReportTheRecordsOfItsPartitionsItHasNotReadYet() {

@@ -39,6 +39,8 @@ import org.bson.BsonDocument;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
@@ -259,6 +261,49 @@ class MongoBucketWriterTest {
           .isInstanceOfSatisfying(
               BucketWriteException.class, e -> assertThat(e.isRetryable()).isTrue())
           .hasMessageContaining("not acknowledged within PT0.05S");
+    }
+  }
+
+  /**
+   * One write of minutes and an hour, the hour's bulk write failed: by a network error, or by no
+   * answer within the timeout. The failure names the minutes, which MongoDB acknowledged, so that
+   * the sink writes only the hour again.
+   */
+  @ParameterizedTest
+  @EnumSource(FaultyInserts.Fault.class)
+  void shouldNameTheBucketsMongoDbAcknowledgedWhenAnotherBulkWriteFails(
+      final FaultyInserts.Fault fault) {
+    final FaultyInserts backend = new FaultyInserts("buckets_1h", fault, 1);
+    final MongoServer faulty = new MongoServer(backend);
+    final InetSocketAddress address = faulty.bind();
+    final ClosedBucket first = minute("sensor-1", START);
+    final ClosedBucket second = minute("sensor-2", START);
+    final ClosedBucket hour = bucket("sensor-1", null, HOUR, HOUR.windowStart(START), null, 4.0);
+    try (MongoClient faultyClient = MongoClients.create(settings(address));
+        // One bulk write at a time: the minutes' is acknowledged before the hour's is sent.
+        MongoBucketWriter oneAtATime =
+            new MongoBucketWriter(
+                faultyClient.getDatabase("bucketer"),
+                "buckets_",
+                GRANULARITIES,
+                Retention.NONE,
+                10,
+                1)) {
+
+      assertThatThrownBy(
+              () -> oneAtATime.write(List.of(first, second, hour), Duration.ofSeconds(3)))
+          .isInstanceOfSatisfying(
+              BucketWriteException.class,
+              e -> {
+                assertThat(e.isRetryable()).isTrue();
+                assertThat(e.acknowledgedBucketKeys())
+                    .containsExactlyInAnyOrder(BucketKey.of(first), BucketKey.of(second));
+              });
+      backend.release();
+      assertThat(backend.insertsInto("buckets_1m")).containsExactly(2);
+    } finally {
+      backend.release();
+      faulty.shutdownNow();
     }
   }
 

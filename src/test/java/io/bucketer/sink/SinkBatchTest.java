@@ -63,6 +63,23 @@ class SinkBatchTest {
   }
 
   @Test
+  void shouldTakeEveryVersionOfAnAcknowledgedKeyOutAndKeepTheOffsetsToCommit() {
+    final ClosedBucket base = minute("sensor-1", START);
+    final ClosedBucket other = minute("sensor-2", START);
+    final ClosedBucket third = minute("sensor-3", START);
+    final SinkBatch batch = poll(base.atRevision(0), other, base.atRevision(1), third);
+
+    final List<ClosedBucket> written =
+        batch.written(List.of(BucketKey.of(base), BucketKey.of(third)));
+
+    assertThat(written).containsExactly(base.atRevision(0), base.atRevision(1), third);
+    assertThat(batch.buckets()).containsExactly(other);
+    assertThat(batch.offsets()).containsExactly(Map.entry(PARTITION, new OffsetAndMetadata(4)));
+    assertThat(batch.written(List.of())).isEmpty();
+    assertThat(batch.size()).isEqualTo(1);
+  }
+
+  @Test
   void shouldChangeNothingWhenRejectingAKeyThatIsNotInTheBatch() {
     final SinkBatch batch = poll(minute("sensor-1", START));
 
