@@ -9,6 +9,7 @@ import io.bucketer.embedded.EmbeddedKafkaBroker;
 import io.bucketer.embedded.InProcessSchemaRegistry;
 import io.bucketer.embedded.LoopbackPorts;
 import io.bucketer.embedded.MongoServerProcess;
+import io.bucketer.embedded.MongoServerProcess.Stored;
 import io.bucketer.embedded.ProcessorProcess;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -102,7 +103,8 @@ public final class MemoryBench {
     out.printf(
         "bucketer bench memory: %,d series, one reading every %s each (%,.0f readings/s),"
             + " for %s of warm-up and %s measured; processor heap %s, with the deploy files' JVM"
-            + " options %s%n",
+            + " options %s; the MongoDB stand-in stores the buckets without their readings"
+            + " (nothing is read back)%n",
         options.series(),
         TimeSpans.format(options.interval().toMillis()),
         rate,
@@ -114,8 +116,9 @@ public final class MemoryBench {
     // Outside the work directory, which goes at the end: the processor's log stays to be read.
     final Path log = Files.createTempFile("bucketer-bench-memory-processor-", ".log");
     try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start();
-        // In its own JVM: the stand-in keeps every document on its heap (see MongoServerProcess).
-        MongoServerProcess mongo = MongoServerProcess.start();
+        // In its own JVM: the stand-in keeps every document on its heap (see MongoServerProcess),
+        // and here without its readings, which at a live fleet's size fill that heap in minutes.
+        MongoServerProcess mongo = MongoServerProcess.start(Stored.WITHOUT_READINGS);
         InProcessSchemaRegistry registry = InProcessSchemaRegistry.start()) {
       broker.createTopic(INPUT_TOPIC, options.inputPartitions(), Map.of());
       final int httpPort = LoopbackPorts.free(1).get(0);

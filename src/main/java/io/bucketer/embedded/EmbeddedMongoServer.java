@@ -40,7 +40,13 @@ public final class EmbeddedMongoServer implements AutoCloseable {
    * clients send.
    */
   public static EmbeddedMongoServer start(final UnaryOperator<MongoBackend> wrap) {
-    final MongoServer server = new MongoServer(wrap.apply(new MemoryBackend()));
+    return start(new MemoryBackend(), wrap);
+  }
+
+  /** Starts an empty server on {@code backend}, wrapped first. */
+  static EmbeddedMongoServer start(
+      final MongoBackend backend, final UnaryOperator<MongoBackend> wrap) {
+    final MongoServer server = new MongoServer(wrap.apply(backend));
     server.bind(LoopbackPorts.HOST, 0);
     return new EmbeddedMongoServer(server, server.getLocalAddress());
   }

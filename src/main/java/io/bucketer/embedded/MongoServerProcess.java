@@ -1,5 +1,6 @@
 package io.bucketer.embedded;
 
+import de.bwaldvogel.mongo.backend.memory.MemoryBackend;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -7,6 +8,7 @@ import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -41,6 +43,17 @@ public final class MongoServerProcess implements AutoCloseable {
         / 100;
   }
 
+  /** What the stand-in stores of the documents it is sent. */
+  public enum Stored {
+    /** Every document whole: what is read back is what was written. */
+    WHOLE,
+    /**
+     * Every document without a bucket's readings ({@link ReadingsLeftOut}), for a benchmark that
+     * reads nothing back and must not be bound by the stand-in's heap.
+     */
+    WITHOUT_READINGS
+  }
+
   private final Process process;
   private final String connectionString;
 
@@ -55,7 +68,11 @@ public final class MongoServerProcess implements AutoCloseable {
    * standard input or ends it.
    */
   public static void main(final String[] args) throws IOException {
-    try (EmbeddedMongoServer server = EmbeddedMongoServer.start(MongoOperationCounter::new)) {
+    final Stored stored = args.length > 0 ? Stored.valueOf(args[0]) : Stored.WHOLE;
+    try (EmbeddedMongoServer server =
+        EmbeddedMongoServer.start(
+            stored == Stored.WITHOUT_READINGS ? new ReadingsLeftOut() : new MemoryBackend(),
+            MongoOperationCounter::new)) {
       System.out.println(LISTENING + server.connectionString());
       System.out.flush();
       while (System.in.read() != -1) {
@@ -64,9 +81,16 @@ public final class MongoServerProcess implements AutoCloseable {
     }
   }
 
-  /** Starts the stand-in in a new JVM and returns once it accepts connections. */
+  /** Starts the stand-in in a new JVM, storing documents whole. */
   public static MongoServerProcess start() {
-    final List<String> command = ChildProcesses.javaCommand(JVM_OPTIONS, MongoServerProcess.class);
+    return start(Stored.WHOLE);
+  }
+
+  /** Starts the stand-in in a new JVM and returns once it accepts connections. */
+  public static MongoServerProcess start(final Stored stored) {
+    final List<String> command =
+        new ArrayList<>(ChildProcesses.javaCommand(JVM_OPTIONS, MongoServerProcess.class));
+    command.add(stored.name());
     final Process process;
     try {
       process =
