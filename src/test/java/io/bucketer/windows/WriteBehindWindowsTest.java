@@ -126,6 +126,30 @@ class WriteBehindWindowsTest {
   }
 
   @Test
+  void shouldHoldAnyNumberOfASeriesWindowsAndKeepTheRestWhenOnesInTheMiddleLeave() {
+    for (int minute = 0; minute < 9; minute++) {
+      final WindowState window = minuteWith(minute + 1);
+      windows.put(
+          SERIES, MINUTE, TEN + minute * 60_000L, minute % 3 == 1 ? window.close() : window);
+    }
+    windows.put(SERIES, HOUR, TEN, WindowState.open(minuteWith(45).stats()));
+
+    windows.writeChanges(); // the closed minutes 1, 4 and 7 leave the cache for the store
+    final int gets = store.gets;
+
+    assertThat(windows.range(SERIES, MINUTE, TEN, TEN + 8 * 60_000L))
+        .extracting(window -> window.state().stats().count())
+        .containsExactly(1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L, 9L);
+    for (final int open : List.of(0, 2, 3, 5, 6, 8)) {
+      assertThat(windows.get(SERIES, MINUTE, TEN + open * 60_000L).stats().count())
+          .isEqualTo(open + 1);
+    }
+    assertThat(windows.get(SERIES, HOUR, TEN).stats().count()).isEqualTo(45);
+    assertThat(store.gets).as("open windows answered from memory").isEqualTo(gets);
+    assertThat(windows.latestStart(SERIES, MINUTE)).hasValue(TEN + 8 * 60_000L);
+  }
+
+  @Test
   void shouldNotWriteBackAWindowDeletedBeforeItsChangeWasWritten() {
     windows.put(SERIES, MINUTE, TEN, minuteWith(2));
     windows.put(SERIES, HOUR, TEN, WindowState.open(minuteWith(2).stats()));
