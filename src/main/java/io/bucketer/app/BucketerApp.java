@@ -74,6 +74,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.InvalidTxnStateException;
 import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
@@ -93,6 +94,13 @@ public final class BucketerApp implements AutoCloseable {
 
   /** The cause tag of restarts of Kafka Streams that break a fencing loop. */
   public static final String FENCING_LOOP = "fencing-loop";
+
+  /**
+   * The cause tag of stream-thread restarts after the broker aborted the thread's transaction: the
+   * process stood still past the transaction timeout, and its commit then found the transaction
+   * gone.
+   */
+  public static final String TRANSACTION_ABORTED = "transaction-aborted";
 
   private static final Logger LOG = LoggerFactory.getLogger(BucketerApp.class);
   private static final Comparator<TopicPartition> BY_TOPIC_AND_PARTITION =
@@ -328,6 +336,7 @@ public final class BucketerApp implements AutoCloseable {
     // Each restart pauses the instance for a session timeout: exported at zero, so that the first
     // one shows as an increase.
     metrics.countStreamThreadRestartsFromZero(SCHEMA_REGISTRY_UNAVAILABLE);
+    metrics.countStreamThreadRestartsFromZero(TRANSACTION_ABORTED);
     final SenmlOptions senml =
         config.input().senml().countingSkipsWith(kind -> metrics.senmlValueSkipped(kind.tag()));
     final StreamsConfig streamsConfig = new StreamsConfig(streamsProperties(config, advertised));
@@ -760,12 +769,16 @@ public final class BucketerApp implements AutoCloseable {
 
   /**
    * A registry that stays unreachable past the client's retry budget is not bad input: the thread
-   * is replaced and resumes from the last commit. A refusal by the cluster's authorizer, TLS trust,
-   * a refused certificate or login are fatal: one line names the cause, and the client shuts down.
-   * Anything else is a bug or a broken cluster, and retrying it in a loop would hide it, so the
-   * client shuts down.
+   * is replaced and resumes from the last commit. So is a thread whose commit finds that the broker
+   * aborted its transaction ({@link InvalidTxnStateException}): the process stood still past the
+   * transaction timeout (StallRecoveryIT's three-minute stall met it once, 2026-12-05), and Kafka
+   * Streams, which takes a fenced producer for a lost task, takes this one for a fatal error; the
+   * transaction is gone, so nothing of it reached anyone. A refusal by the cluster's authorizer,
+   * TLS trust, a refused certificate or login are fatal: one line names the cause, and the client
+   * shuts down. Anything else is a bug or a broken cluster, and retrying it in a loop would hide
+   * it, so the client shuts down.
    */
-  private static StreamThreadExceptionResponse onStreamThreadFailure(
+  static StreamThreadExceptionResponse onStreamThreadFailure(
       final Throwable error,
       final BucketerMetrics metrics,
       final KafkaFailures kafkaFailures,
@@ -783,6 +796,14 @@ public final class BucketerApp implements AutoCloseable {
         // dead-lettering would discard good readings.
         fatal.record(firstLine(refused.getMessage()));
         return StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
+      }
+      if (cause instanceof InvalidTxnStateException) {
+        LOG.warn(
+            "the broker aborted the stream thread's transaction (it outlived the transaction"
+                + " timeout); restarting the thread, which resumes from its last commit: {}",
+            cause.getMessage());
+        metrics.streamThreadRestarted(TRANSACTION_ABORTED);
+        return StreamThreadExceptionResponse.REPLACE_THREAD;
       }
       if (cause instanceof SchemaRegistryUnavailableException) {
         LOG.warn(

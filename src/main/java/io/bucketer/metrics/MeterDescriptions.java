@@ -160,8 +160,10 @@ public final class MeterDescriptions {
         List.of("cause"),
         "Restarts of stream threads, which resume from their last commit. cause:"
             + " schema-registry-unavailable (a thread failed on a registry outage and was"
-            + " replaced) or fencing-loop (Kafka Streams restarted with twice the transaction"
-            + " timeout, to break a loop of aborted transactions).");
+            + " replaced), transaction-aborted (a thread found at its commit that the broker had"
+            + " aborted its transaction after a stall, and was replaced) or fencing-loop (Kafka"
+            + " Streams restarted with twice the transaction timeout, to break a loop of aborted"
+            + " transactions).");
     family(
         BucketerMetrics.PROCESS_STALLS,
         Kind.COUNTER,

@@ -6,18 +6,38 @@ import io.bucketer.config.BucketerConfig;
 import io.bucketer.config.InputSettings;
 import io.bucketer.config.KafkaSettings;
 import io.bucketer.config.MongoSettings;
+import io.bucketer.kafkaaccess.KafkaFailures;
+import io.bucketer.kafkaaccess.NotAuthorised;
+import io.bucketer.kafkaaccess.RequiredAcls;
+import io.bucketer.metrics.BucketerMetrics;
 import io.bucketer.recovery.StallRecovery;
 import io.bucketer.sink.SinkConfig;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.errors.InvalidTxnStateException;
 import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.errors.StreamsException;
+import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
 import org.junit.jupiter.api.Test;
 
-/** The Kafka settings BucketerApp derives from bucketer's, as the Kafka clients receive them. */
+/**
+ * The Kafka settings BucketerApp derives from bucketer's, as the Kafka clients receive them, and
+ * what it does when a stream thread fails.
+ */
 class BucketerAppTest {
+
+  private static final KafkaFailures KAFKA_FAILURES =
+      new KafkaFailures(
+          Map.of("bootstrap.servers", "broker-1:9092"),
+          Duration.ofSeconds(10),
+          new NotAuthorised(
+              "broker-1:9092",
+              new RequiredAcls.Names("app", "in", "out", "dlq"),
+              topics -> Map.of())); // never asked: no failure here is the authorizer's
 
   private static BucketerConfig config(final Map<String, String> more) {
     final Map<String, String> settings = new HashMap<>();
@@ -161,5 +181,42 @@ class BucketerAppTest {
                 config(Map.of(KafkaSettings.CLIENT_PREFIX + "session.timeout.ms", "10000")), null));
 
     assertThat(BucketerApp.stallTimeouts(streams).session()).isEqualTo(Duration.ofSeconds(10));
+  }
+
+  @Test
+  void shouldReplaceAStreamThreadWhoseTransactionTheBrokerAbortedAndCountIt() {
+    final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    final FatalFailure fatal = new FatalFailure();
+    final Throwable aborted =
+        new StreamsException(
+            "Error encountered trying to commit a transaction",
+            new InvalidTxnStateException("invalid state"));
+
+    assertThat(
+            BucketerApp.onStreamThreadFailure(
+                aborted, new BucketerMetrics(registry), KAFKA_FAILURES, fatal))
+        .isEqualTo(StreamThreadExceptionResponse.REPLACE_THREAD);
+    assertThat(
+            registry
+                .get(BucketerMetrics.STREAM_THREAD_RESTARTS)
+                .tag("cause", BucketerApp.TRANSACTION_ABORTED)
+                .counter()
+                .count())
+        .isEqualTo(1.0);
+    assertThat(fatal.reason()).isEmpty();
+  }
+
+  @Test
+  void shouldShutTheClientDownOnAStreamThreadFailureItDoesNotKnow() {
+    final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+
+    assertThat(
+            BucketerApp.onStreamThreadFailure(
+                new StreamsException("a bug", new IllegalStateException("unexpected")),
+                new BucketerMetrics(registry),
+                KAFKA_FAILURES,
+                new FatalFailure()))
+        .isEqualTo(StreamThreadExceptionResponse.SHUTDOWN_CLIENT);
+    assertThat(registry.find(BucketerMetrics.STREAM_THREAD_RESTARTS).counters()).isEmpty();
   }
 }
