@@ -36,14 +36,15 @@ import org.slf4j.LoggerFactory;
  * idempotent replacements, so redelivery costs time, never correctness. Nothing is buffered across
  * polls, so a revocation loses nothing.
  *
- * <p>Infrastructure failures (MongoDB unreachable or slow) are retried with the same batch and an
- * exponential backoff; meanwhile every assigned partition is paused and the loop keeps polling, so
- * the consumer stays in its group without fetching more: memory holds one poll, however long
- * MongoDB is away. A document MongoDB rejects (a data error) is set aside: its bucket record goes,
- * as it was read, to the dead-letter topic with MongoDB's reason, the rest of the batch is written,
- * and the offsets are committed once Kafka acknowledged the dead letters and MongoDB the rest. A
- * record that is not a bucket at all (another format version) stops the sink: {@link #run()} throws
- * {@link BucketSinkException}, and the record stays uncommitted.
+ * <p>Infrastructure failures (MongoDB unreachable or slow) are retried, with what MongoDB has not
+ * acknowledged of the batch, and an exponential backoff; meanwhile every assigned partition is
+ * paused and the loop keeps polling, so the consumer stays in its group without fetching more:
+ * memory holds one poll, however long MongoDB is away. A document MongoDB rejects (a data error) is
+ * set aside: its bucket record goes, as it was read, to the dead-letter topic with MongoDB's
+ * reason, the rest of the batch is written, and the offsets are committed once Kafka acknowledged
+ * the dead letters and MongoDB the rest. A record that is not a bucket at all (another format
+ * version) stops the sink: {@link #run()} throws {@link BucketSinkException}, and the record stays
+ * uncommitted.
  *
  * <p>Meters: {@link SinkMeters}.
  *
