@@ -127,7 +127,8 @@ public final class MongoSettings {
               span(),
               Importance.LOW,
               "How long one batch may wait for MongoDB before what it has not acknowledged of"
-                  + " it is retried. Unless mongodb.uri sets them, also the MongoDB client's socket read timeout and (up to 30s) its"
+                  + " it is retried. Unless mongodb.uri sets them, also the MongoDB client's"
+                  + " socket read timeout and (up to 30s) its"
                   + " server selection timeout.")
           .define(
               SINK_RETRY_BACKOFF_MAX,
