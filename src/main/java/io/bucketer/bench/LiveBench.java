@@ -2,6 +2,7 @@ package io.bucketer.bench;
 
 import io.bucketer.buckets.TimeSpans;
 import java.io.PrintStream;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -17,31 +18,52 @@ public final class LiveBench {
 
   private static final double MIB = 1024.0 * 1024.0;
 
+  /** The backlog's sensors: the default benchmark's, whose figures a backlog's are. */
+  public static final int BACKLOG_SENSORS = 100;
+
   private final List<Integer> fleets;
   private final List<LivePeer.Kind> peers;
   private final MemoryBench.Options options;
+  private final Duration backlog;
   private final PrintStream out;
 
   /**
    * @param fleets the fleets' sizes, in sensors
    * @param peers the peers each fleet also runs through, after bucketer, each on its own
    * @param options what each fleet's run is, but for its size
+   * @param backlog the event time of the backlog drained first by the same build, set up as the
+   *     fleets' processors are ({@link BacklogRun}), whose CPU per reading the fleets' is set
+   *     beside; zero for none
    */
   public LiveBench(
       final List<Integer> fleets,
       final List<LivePeer.Kind> peers,
       final MemoryBench.Options options,
+      final Duration backlog,
       final PrintStream out) {
     this.fleets = List.copyOf(fleets);
     this.peers = List.copyOf(peers);
     this.options = options;
+    this.backlog = backlog;
     this.out = out;
   }
 
-  /** Runs each fleet in turn and prints the table; returns each fleet's measured figures. */
-  public List<Row> run() throws Exception {
+  /** What a run came to: the backlog's figures (null when none was drained) and each fleet's. */
+  public record Result(BacklogRun.Result backlog, List<Row> rows) {}
+
+  /**
+   * Drains the backlog, runs each fleet in turn and prints the tables; returns the backlog's and
+   * each fleet's measured figures.
+   */
+  public Result run() throws Exception {
     out.println(Machine.describe());
     out.println(Machine.load("at the start"));
+    BacklogRun.Result drained = null;
+    if (!backlog.isZero()) {
+      out.println();
+      out.printf("== the same build's backlog, %,d sensors ==%n", BACKLOG_SENSORS);
+      drained = BacklogRun.run(BACKLOG_SENSORS, backlog, options.withSeries(BACKLOG_SENSORS), out);
+    }
     final List<Row> rows = new ArrayList<>();
     for (final int sensors : fleets) {
       out.println();
@@ -55,13 +77,20 @@ public final class LiveBench {
         peerResults.add(new LivePeerRun(peer, options.withSeries(sensors), out).run());
       }
       if (result.measured() != null) {
-        rows.add(new Row(result.measured(), result.perReading(), result.stages(), peerResults));
+        rows.add(
+            new Row(
+                result.measured(),
+                result.perReading(),
+                result.stages(),
+                result.cores(),
+                peerResults));
       }
     }
     out.println();
     out.println(Machine.load("at the end"));
     printTable(rows);
-    return rows;
+    printBacklog(drained, rows);
+    return new Result(drained, rows);
   }
 
   /** One fleet's figures over its measured stretch, bucketer's and its peers'. */
@@ -69,6 +98,7 @@ public final class LiveBench {
       MemorySample.Measured measured,
       TopicRecords.PerReading perReading,
       ProcessorStages.Breakdown stages,
+      CpuByProcess.Cores cores,
       List<LivePeerRun.Result> peers) {}
 
   private void printTable(final List<Row> rows) {
@@ -130,8 +160,54 @@ public final class LiveBench {
             + " stand-in acknowledged a second between two samples, near its capacity, which bounds"
             + " close -> visible when a minute's windows all close at once (sensors / that rate, in"
             + " seconds)");
+    printCores(rows);
     printStages(rows);
     printPeers(rows);
+  }
+
+  /** Each fleet's CPU per reading over the backlog's, both the same build's from this run. */
+  private void printBacklog(final BacklogRun.Result drained, final List<Row> rows) {
+    if (drained == null) {
+      return;
+    }
+    out.println();
+    out.printf(
+        "Live against the same build's backlog (%,d sensors, %s of event time drained at %,.0f"
+            + " readings/s, %.1f ms of the processor's CPU per 1,000 readings):%n",
+        drained.sensors(),
+        TimeSpans.format(drained.span().toMillis()),
+        drained.readingsPerSecond(),
+        drained.cpuMillisPerThousand());
+    out.printf("%9s %10s %18s%n", "sensors", "CPU ms", "live CPU / the");
+    out.printf("%9s %10s %18s%n", "", "/1,000", "backlog's");
+    for (final Row row : rows) {
+      out.printf(
+          "%,9d %10.1f %18.2f%n",
+          row.measured().series(),
+          row.measured().cpuMillisPerThousand(),
+          row.measured().cpuMillisPerThousand() / drained.cpuMillisPerThousand());
+    }
+    out.println(
+        "CPU: the processor's JVM alone, every thread, in both; the backlog's from a third of it"
+            + " on (its start and the JIT's warm-up before), the fleets' over their measured"
+            + " stretch, the benchmark's heap reads left out");
+  }
+
+  /**
+   * The cores each process took over each fleet's measured stretch: whether the processor's own
+   * share fits in one core, and, when it fell behind, who had the rest of the machine.
+   */
+  private void printCores(final List<Row> rows) {
+    out.println();
+    out.println("Where the machine's cores went over the measured stretch, by fleet:");
+    out.printf("%9s %s%n", "sensors", CpuByProcess.Cores.header());
+    for (final Row row : rows) {
+      out.printf("%,9d %s%n", row.measured().series(), row.cores().row());
+    }
+    out.println(
+        "cores: CPU time over wall time, each a share of one core; broker: the benchmark's JVM but"
+            + " the fleet's generator and producer threads; other: the rest of the machine's busy"
+            + " time; idle: its cores no process wanted");
   }
 
   /** bucketer beside its peers under each fleet. */

@@ -95,7 +95,8 @@ public final class MemoryBench {
       List<MemorySample> samples,
       MemorySample.Measured measured,
       TopicRecords.PerReading perReading,
-      ProcessorStages.Breakdown stages) {}
+      ProcessorStages.Breakdown stages,
+      CpuByProcess.Cores cores) {}
 
   /** Runs the fleet for the duration and prints one line per sample, then a summary. */
   public Result run() throws Exception {
@@ -138,7 +139,7 @@ public final class MemoryBench {
         final ProcessorProbe probe = new ProcessorProbe(processor, httpPort, stateDir);
         probe.awaitMetrics(Duration.ofMinutes(2));
         final LiveFleet fleet = LiveFleet.start(options, producer, registry.url(), INPUT_TOPIC);
-        final Result result = sample(probe, fleet, admin);
+        final Result result = sample(probe, fleet, admin, mongo.processHandle());
         out.println("processor log: " + log);
         return result;
       }
@@ -147,15 +148,23 @@ public final class MemoryBench {
     }
   }
 
-  private Result sample(final ProcessorProbe probe, final LiveFleet fleet, final Admin admin)
+  private Result sample(
+      final ProcessorProbe probe,
+      final LiveFleet fleet,
+      final Admin admin,
+      final ProcessHandle standIn)
       throws Exception {
     final List<MemorySample> samples = new ArrayList<>();
+    // Where the machine's cores went at each sample: the processor's, the stand-in's, the broker's
+    // and the fleet's, so that a processor given fewer cores says who took them.
+    final List<CpuByProcess> cpu = new ArrayList<>();
+    CpuByProcess previousCpu = CpuByProcess.read(probe.pid(), standIn);
     // The topics' end offsets and bytes at each sample: what the cluster was written meanwhile.
     final List<Map<String, Long>> records = new ArrayList<>();
     final List<Map<String, Long>> bytes = new ArrayList<>();
     final long started = System.nanoTime();
     ProcessorStages stages = null;
-    out.println(MemorySample.header());
+    out.println(MemorySample.header() + "   cores: " + CpuByProcess.Cores.header());
     while (!fleet.isDone()) {
       TimeUnit.MILLISECONDS.sleep(options.sampleEvery().toMillis());
       if (!probe.isAlive()) {
@@ -163,10 +172,17 @@ public final class MemoryBench {
       }
       final MemorySample sample =
           probe.sample(Duration.ofNanos(System.nanoTime() - started), fleet::acknowledged);
+      final CpuByProcess cpuNow = CpuByProcess.read(probe.pid(), standIn);
+      final Duration sinceLast =
+          samples.isEmpty()
+              ? sample.elapsed()
+              : sample.elapsed().minus(samples.get(samples.size() - 1).elapsed());
       samples.add(sample);
+      cpu.add(cpuNow);
       records.add(TopicRecords.read(admin));
       bytes.add(TopicBytes.read());
-      out.println(sample.row());
+      out.println(sample.row() + "          " + cpuNow.since(previousCpu, sinceLast).row());
+      previousCpu = cpuNow;
       if (recordStages && stages == null && sample.elapsed().compareTo(options.warmup()) >= 0) {
         // from the first sample of the measured stretch, as its other figures are
         stages = ProcessorStages.start(probe.pid());
@@ -179,7 +195,7 @@ public final class MemoryBench {
     if (samples.size() - measuredFrom < 2) {
       out.println(
           "too few samples after the warm-up for a summary; run longer or sample more often");
-      return new Result(samples, null, null, null);
+      return new Result(samples, null, null, null, null);
     }
     final MemorySample.Measured measured =
         MemorySample.summarise(samples, options.series(), measuredFrom, out);
@@ -204,7 +220,40 @@ public final class MemoryBench {
     if (breakdown != null) {
       breakdown.print(out);
     }
-    return new Result(samples, measured, perReading, breakdown);
+    final CpuByProcess.Cores cores = coresOver(samples, cpu, measuredFrom);
+    return new Result(samples, measured, perReading, breakdown, cores);
+  }
+
+  /**
+   * Prints the cores each process took over the measured stretch, and over each of its halves (a
+   * processor that fell behind late in a run was given fewer cores then, or cost more per reading:
+   * this says which); returns the whole stretch's.
+   */
+  private CpuByProcess.Cores coresOver(
+      final List<MemorySample> samples, final List<CpuByProcess> cpu, final int measuredFrom) {
+    final int last = samples.size() - 1;
+    final int middle = measuredFrom + (last - measuredFrom) / 2;
+    out.printf("%-36s %s%n", "cores taken, by process", CpuByProcess.Cores.header());
+    final CpuByProcess.Cores whole = cores(samples, cpu, measuredFrom, last);
+    out.printf("%-36s %s%n", "  over the measured stretch", whole.row());
+    if (middle > measuredFrom && middle < last) {
+      out.printf("%-36s %s%n", "  its first half", cores(samples, cpu, measuredFrom, middle).row());
+      out.printf("%-36s %s%n", "  its second half", cores(samples, cpu, middle, last).row());
+    }
+    out.println(
+        "  (CPU time over wall time; the processor's includes the benchmark's heap reads, the"
+            + " broker is the benchmark's JVM but the fleet's threads, other is the rest of the"
+            + " machine's busy time, idle its cores no process wanted)");
+    return whole;
+  }
+
+  private static CpuByProcess.Cores cores(
+      final List<MemorySample> samples,
+      final List<CpuByProcess> cpu,
+      final int from,
+      final int to) {
+    return cpu.get(to)
+        .since(cpu.get(from), samples.get(to).elapsed().minus(samples.get(from).elapsed()));
   }
 
   /** The first sample taken once the warm-up was over: where the measured stretch starts. */

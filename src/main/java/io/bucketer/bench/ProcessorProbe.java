@@ -149,8 +149,13 @@ final class ProcessorProbe {
     return PrometheusText.parse(scrape());
   }
 
+  /** The readings the processor has aggregated since it started, from its endpoint. */
+  long readingsProcessed() {
+    return (long) metrics().sum("bucketer_readings_total");
+  }
+
   /** The processor JVM's CPU time, all threads, as the operating system counts it. */
-  private Duration cpuTime() {
+  Duration cpuTime() {
     return ProcessHandle.of(processor.pid())
         .flatMap(process -> process.info().totalCpuDuration())
         .orElse(Duration.ZERO);

@@ -76,10 +76,15 @@ public final class ThroughputBench {
       Duration phaseTimeout,
       Map<String, String> processorSettings) {}
 
-  private static final List<Granularity> GRANULARITIES =
+  /**
+   * The default benchmark's buckets, which the live benchmark's backlog ({@link BacklogRun}) counts
+   * too.
+   */
+  static final List<Granularity> GRANULARITIES =
       List.of(Granularity.parse("1m"), Granularity.parse("1h"));
+
   private static final String CONNECTOR_COLLECTION = "readings_connector";
-  private static final int MAX_MEASUREMENTS = 1000;
+  static final int MAX_MEASUREMENTS = 1000;
   private static final int SETTLED_JIT_SHARE_PERCENT = 10;
 
   /** bucketer's default; the other Kafka Streams contenders take the processor's setting. */

@@ -3,6 +3,7 @@ package io.bucketer.cli;
 import io.bucketer.bench.LiveBench;
 import io.bucketer.bench.LivePeer;
 import io.bucketer.buckets.TimeSpans;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -52,6 +53,17 @@ final class LiveBenchCommand implements Callable<Integer> {
               + " ${DEFAULT-VALUE}).")
   List<String> peers;
 
+  @Option(
+      names = "--backlog",
+      defaultValue = "24h",
+      description =
+          "The event time of the backlog of "
+              + LiveBench.BACKLOG_SENSORS
+              + " sensors that the same build drains first, set up as the fleets' processors are,"
+              + " for the CPU per reading the fleets' is set beside; 0 for none (default:"
+              + " ${DEFAULT-VALUE}).")
+  String backlog;
+
   @Mixin LiveFleetOptions fleet;
 
   @Override
@@ -65,6 +77,7 @@ final class LiveBenchCommand implements Callable<Integer> {
             sensors,
             kinds,
             fleet.fleet(0, TimeSpans.parse(warmup), TimeSpans.parse(duration)),
+            backlog.equals("0") ? Duration.ZERO : TimeSpans.parse(backlog),
             System.out)
         .run();
     return 0;

@@ -263,7 +263,7 @@ class BenchIT {
   @Test
   void shouldMeasureALiveFleetSampleBySampleAndInATable() throws Exception {
     final ByteArrayOutputStream printed = new ByteArrayOutputStream();
-    final List<LiveBench.Row> rows =
+    final LiveBench.Result result =
         new LiveBench(
                 List.of(2_000),
                 List.of(LivePeer.Kind.STREAMS_FLOOR, LivePeer.Kind.WINDOWED_AGGREGATE),
@@ -277,9 +277,17 @@ class BenchIT {
                     2,
                     Map.of(),
                     BucketerCli.class),
+                Duration.ofHours(2),
                 new PrintStream(printed, true, StandardCharsets.UTF_8))
             .run();
 
+    // the same build's backlog, drained first: all of it processed, its CPU per reading measured
+    // over the part after its first third
+    final BacklogRun.Result backlog = result.backlog();
+    assertThat(backlog.readings()).isEqualTo(100L * 2 * 3600 + 100);
+    assertThat(backlog.measured()).isBetween(1L, backlog.readings());
+    assertThat(backlog.cpuMillisPerThousand()).isPositive();
+    final List<LiveBench.Row> rows = result.rows();
     assertThat(rows).hasSize(1);
     final MemorySample.Measured measured = rows.get(0).measured();
     assertThat(measured.series()).isEqualTo(2_000);
@@ -290,6 +298,9 @@ class BenchIT {
     assertThat(measured.peakHeapBytes()).isBetween(1L, 256L * 1024 * 1024);
     assertThat(measured.peakResidentBytes()).isPositive();
     assertThat(measured.stateDirectoryBytes()).isPositive();
+    // the cores the processor and the benchmark's JVM (the broker) took over the stretch
+    assertThat(rows.get(0).cores().processor()).isPositive();
+    assertThat(rows.get(0).cores().broker()).isPositive();
     // the live fleet's cost to the cluster: its repartition, well under a record per reading
     assertThat(rows.get(0).perReading().records()).isPositive();
     assertThat(rows.get(0).perReading().bytes()).as("bytes from the broker's meters").isPositive();
@@ -343,6 +354,12 @@ class BenchIT {
             "bucketer-bench-memory-readings-by-series-repartition +0\\.[0-9]+ +[0-9.]+ ")
         .containsPattern("all of bucketer's topics together +[0-9]+\\.[0-9]+ +[0-9.]+ ")
         .containsPattern("Live fleets, one reading per sensor every 1s")
-        .containsPattern("\n +2,000 +[0-9.]+% ");
+        .containsPattern("\n +2,000 +[0-9.]+% ")
+        // who had the machine's cores, sample by sample and over the stretch
+        .containsPattern("over the measured stretch +[0-9]+\\.[0-9]{2} +[0-9]+\\.[0-9]{2} ")
+        .contains("Where the machine's cores went over the measured stretch, by fleet:")
+        // the fleet beside the same build's backlog
+        .contains("Live against the same build's backlog (100 sensors, 2h of event time")
+        .containsPattern("\n +2,000 +[0-9]+\\.[0-9] +[0-9]+\\.[0-9]{2}\n");
   }
 }
