@@ -16,11 +16,11 @@ import java.util.function.Predicate;
  * Two of them give the cores each took in between ({@link #since}): a processor that falls behind
  * while its cost per reading holds was given fewer cores, and this says who took them.
  *
- * <p>The fleet is the generator's threads (the common fork-join pool it runs in) and its producer's
- * I/O thread; the broker is the rest of this JVM, its collector and JIT included, which the fleet
- * shares. {@code /proc/stat} counts in the kernel's {@code USER_HZ}, 1/100 s; the processes'
- * figures are the operating system's too, through {@link ProcessHandle}. Linux only, as the
- * benchmarks are: elsewhere the machine's figures read zero.
+ * <p>The fleet is the generator's thread ({@link LiveFleet#THREAD}) and its producer's I/O thread;
+ * the broker is the rest of this JVM, its collector and JIT included, which the fleet shares.
+ * {@code /proc/stat} counts in the kernel's {@code USER_HZ}, 1/100 s; the processes' figures are
+ * the operating system's too, through {@link ProcessHandle}. Linux only, as the benchmarks are:
+ * elsewhere the machine's figures read zero.
  */
 record CpuByProcess(
     long processorNanos,
@@ -32,7 +32,7 @@ record CpuByProcess(
 
   /** The fleet's threads in this JVM, as {@code /proc} names them (cut to 15 characters). */
   static final Predicate<String> FLEET_THREADS =
-      name -> name.startsWith("ForkJoinPool.co") || name.startsWith("kafka-producer-");
+      name -> name.equals(LiveFleet.THREAD) || name.startsWith("kafka-producer-");
 
   private static final long NANOS_PER_TICK = TimeUnit.SECONDS.toNanos(1) / 100;
 
