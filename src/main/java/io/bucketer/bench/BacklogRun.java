@@ -79,7 +79,7 @@ final class BacklogRun {
     final Path work = Files.createTempDirectory("bucketer-bench-backlog-");
     final Path log = Files.createTempFile("bucketer-bench-backlog-processor-", ".log");
     try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start();
-        MongoServerProcess mongo = MongoServerProcess.start(Stored.WITHOUT_READINGS);
+        MongoServerProcess mongo = MongoServerProcess.start(Stored.KEYS_ONLY);
         InProcessSchemaRegistry registry = InProcessSchemaRegistry.start()) {
       broker.createTopic(MemoryBench.INPUT_TOPIC, options.inputPartitions(), Map.of());
       final BenchFleet.Sent sent =

@@ -104,8 +104,8 @@ public final class MemoryBench {
     out.printf(
         "bucketer bench memory: %,d series, one reading every %s each (%,.0f readings/s),"
             + " for %s of warm-up and %s measured; processor heap %s, with the deploy files' JVM"
-            + " options %s; the MongoDB stand-in stores the buckets without their readings"
-            + " (nothing is read back)%n",
+            + " options %s; the MongoDB stand-in stores of each bucket only"
+            + " the fields the sink matches on (nothing else is read back)%n",
         options.series(),
         TimeSpans.format(options.interval().toMillis()),
         rate,
@@ -118,8 +118,9 @@ public final class MemoryBench {
     final Path log = Files.createTempFile("bucketer-bench-memory-processor-", ".log");
     try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start();
         // In its own JVM: the stand-in keeps every document on its heap (see MongoServerProcess),
-        // and here without its readings, which at a live fleet's size fill that heap in minutes.
-        MongoServerProcess mongo = MongoServerProcess.start(Stored.WITHOUT_READINGS);
+        // and here only their keys: at a live fleet's size whole buckets fill that heap in minutes,
+        // and buckets without their readings in ten (BucketKeysOnly).
+        MongoServerProcess mongo = MongoServerProcess.start(Stored.KEYS_ONLY);
         InProcessSchemaRegistry registry = InProcessSchemaRegistry.start()) {
       broker.createTopic(INPUT_TOPIC, options.inputPartitions(), Map.of());
       final int httpPort = LoopbackPorts.free(1).get(0);

@@ -48,10 +48,10 @@ public final class MongoServerProcess implements AutoCloseable {
     /** Every document whole: what is read back is what was written. */
     WHOLE,
     /**
-     * Every document without a bucket's readings ({@link ReadingsLeftOut}), for a benchmark that
-     * reads nothing back and must not be bound by the stand-in's heap.
+     * Of every document only the fields the sink matches on ({@link BucketKeysOnly}), for a
+     * benchmark that reads nothing else back and must not be bound by the stand-in's heap.
      */
-    WITHOUT_READINGS
+    KEYS_ONLY
   }
 
   private final Process process;
@@ -71,7 +71,7 @@ public final class MongoServerProcess implements AutoCloseable {
     final Stored stored = args.length > 0 ? Stored.valueOf(args[0]) : Stored.WHOLE;
     try (EmbeddedMongoServer server =
         EmbeddedMongoServer.start(
-            stored == Stored.WITHOUT_READINGS ? new ReadingsLeftOut() : new MemoryBackend(),
+            stored == Stored.KEYS_ONLY ? new BucketKeysOnly() : new MemoryBackend(),
             MongoOperationCounter::new)) {
       System.out.println(LISTENING + server.connectionString());
       System.out.flush();
