@@ -36,16 +36,20 @@ import org.apache.kafka.common.utils.Utils;
 /**
  * The soak: a live fleet (by default 20,000 sensors, one reading a second each) for a long run (by
  * default an hour) into one processor as deployed (its own JVM, the deploy files' JVM options, a
- * static member), with faults on a schedule spread over the run ({@link SoakFaults}), one of which
- * starts a second instance and a later one stops it. Every minute a row says what the processor and
- * the cluster hold and how far behind it is; at the end it says whether each figure stayed flat,
- * and checks every reading the fleet sent against MongoDB, window by window, and every reading of
- * the flooding tenant against MongoDB and the dead-letter topic.
+ * static member), or several ({@link Options#instances()}), with faults on a schedule spread over
+ * the run ({@link SoakFaults}), one of which starts one more instance and a later one stops it.
+ * Every minute a row says what the processor and the cluster hold and how far behind it is; at the
+ * end it says whether each figure stayed flat, and checks every reading the fleet sent against
+ * MongoDB, window by window, and every reading of the flooding tenant against MongoDB and the
+ * dead-letter topic.
  */
 public final class SoakBench {
 
-  /** The {@code instance.id} of the second instance, which joins and leaves. */
+  /** The {@code instance.id} of the instance that joins and leaves. */
   private static final String JOINER_ID = "soak-joiner";
+
+  /** The {@code instance.id} of the first instance, which the faults kill and freeze. */
+  private static final String FIRST_ID = "soak";
 
   /** The flooding tenant's prefix; its limits are {@link Options#floodLimit()}. */
   static final String FLOOD_PREFIX = "flood-";
@@ -75,10 +79,13 @@ public final class SoakBench {
   /**
    * What to run; see {@code bucketer bench soak --help}.
    *
+   * @param instances the instances that run from the start; the faults kill and freeze the first,
+   *     and one more joins and leaves
    * @param floodLimit the flooding tenant's limits, {@code <active>/<new a minute>}
    */
   public record Options(
       int sensors,
+      int instances,
       Duration interval,
       Duration duration,
       Duration sampleEvery,
@@ -87,7 +94,16 @@ public final class SoakBench {
       SoakFaults.Strength faults,
       String floodLimit,
       Map<String, String> processorSettings,
-      Class<?> cli) {}
+      Class<?> cli) {
+
+    public Options {
+      if (instances < 1) {
+        throw new IllegalArgumentException(
+            "--instances must be at least 1: the instances running from the start, got "
+                + instances);
+      }
+    }
+  }
 
   /** Whether the soak lost nothing and counted nothing twice. */
   public record Result(boolean exact, List<SoakSample> samples) {}
@@ -144,12 +160,14 @@ public final class SoakBench {
     out.println(Machine.describe());
     out.println(Machine.load("at the start"));
     out.printf(
-        "bucketer bench soak: %,d sensors, one reading every %s each (%,.0f readings/s), for %s;"
-            + " faults at %s%n",
+        "bucketer bench soak: %,d sensors, one reading every %s each (%,.0f readings/s), for %s,"
+            + " into %d instance%s; faults at %s%n",
         options.sensors(),
         TimeSpans.format(options.interval().toMillis()),
         LiveFleet.rate(fleetOptions),
         TimeSpans.format(options.duration().toMillis()),
+        options.instances(),
+        options.instances() == 1 ? "" : "s",
         SoakFaults.schedule(options.duration()).stream()
             .map(at -> TimeSpans.format(at.toMillis()))
             .toList());
@@ -165,24 +183,23 @@ public final class SoakBench {
         MongoServerProcess mongo = MongoServerProcess.start();
         InProcessSchemaRegistry registry = InProcessSchemaRegistry.start()) {
       broker.createTopic(MemoryBench.INPUT_TOPIC, options.inputPartitions(), Map.of());
-      final List<Integer> httpPorts = LoopbackPorts.free(2);
+      final List<Integer> httpPorts = LoopbackPorts.free(options.instances() + 1);
       final Path stateDir = work.resolve("state");
       final Map<String, String> settings =
           MemoryBench.processorSettings(
               broker, registry, mongo.connectionString(), stateDir, fleetOptions);
       settings.put(HttpSettings.PORT, Integer.toString(httpPorts.get(0)));
-      settings.put(KafkaSettings.INSTANCE_ID, "soak");
+      settings.put(KafkaSettings.INSTANCE_ID, FIRST_ID);
       settings.putIfAbsent(
           WindowSettings.SERIES_LIMIT_TENANTS, FLOOD_PREFIX + "=" + options.floodLimit());
       final BucketerConfig config = new BucketerConfig(settings);
-      // The second instance, which joins and leaves: the same application, its own name, port and
-      // state directory, as a second pod of the StatefulSet would have.
+      // The instance that joins and leaves: the same application, its own name, port and state
+      // directory, as one more pod of the StatefulSet would have.
       final Path joinerStateDir = work.resolve("state-joiner");
-      final Map<String, String> joinerSettings = new HashMap<>(settings);
-      joinerSettings.put(HttpSettings.PORT, Integer.toString(httpPorts.get(1)));
-      joinerSettings.put(KafkaSettings.INSTANCE_ID, JOINER_ID);
-      joinerSettings.put(KafkaSettings.CLIENT_PREFIX + "state.dir", joinerStateDir.toString());
-      try (SoakProcessor processor =
+      final Map<String, String> joinerSettings =
+          instanceSettings(settings, JOINER_ID, httpPorts.get(options.instances()), joinerStateDir);
+      try (SoakInstances others = new SoakInstances(options, settings, httpPorts, work, logs);
+          SoakProcessor processor =
               new SoakProcessor(
                   "processor",
                   options.cli(),
@@ -212,6 +229,7 @@ public final class SoakBench {
                   config.collectionPrefix(),
                   CHECK_READ_TIMEOUT)) {
         processor.start();
+        others.start();
         final TenantFlood flood =
             new TenantFlood(producer, registry.url(), MemoryBench.INPUT_TOPIC, FLOOD_PREFIX);
         final SoakFaults faults =
@@ -219,6 +237,7 @@ public final class SoakBench {
                 new SoakFaults.Targets(
                     processor,
                     joiner,
+                    SoakFaults.place(options.instances() + 1),
                     JOINER_ID + "-",
                     mongo,
                     flood,
@@ -228,7 +247,8 @@ public final class SoakBench {
                 options.faults());
         final LiveFleet fleet =
             LiveFleet.start(fleetOptions, producer, registry.url(), MemoryBench.INPUT_TOPIC);
-        final List<SoakSample> samples = sample(processor, joiner, fleet, faults, admin, config);
+        final List<SoakSample> samples =
+            sample(processor, joiner, others, fleet, faults, admin, config);
         fleet.join();
         out.println();
         out.println("faults:");
@@ -262,6 +282,7 @@ public final class SoakBench {
   private List<SoakSample> sample(
       final SoakProcessor processor,
       final SoakProcessor joiner,
+      final SoakInstances others,
       final LiveFleet fleet,
       final SoakFaults faults,
       final Admin admin,
@@ -286,8 +307,9 @@ public final class SoakBench {
         }
         if (joiner.diedOnItsOwn()) {
           throw new IllegalStateException(
-              "the second instance died on its own; see " + joiner.log());
+              "the instance that joined died on its own; see " + joiner.log());
         }
+        others.failIfOneDied();
         final Duration elapsed = Duration.ofNanos(System.nanoTime() - started);
         final ProcessorProbe probe = processor.probe();
         MemorySample memory = null;
@@ -332,6 +354,19 @@ public final class SoakBench {
       allFaults.cancel(true);
     }
     return samples;
+  }
+
+  /**
+   * The settings of one more instance of the same application: its own {@code instance.id}, HTTP
+   * port and state directory, as another pod of the StatefulSet would have.
+   */
+  static Map<String, String> instanceSettings(
+      final Map<String, String> first, final String id, final int httpPort, final Path stateDir) {
+    final Map<String, String> settings = new HashMap<>(first);
+    settings.put(HttpSettings.PORT, Integer.toString(httpPort));
+    settings.put(KafkaSettings.INSTANCE_ID, id);
+    settings.put(KafkaSettings.CLIENT_PREFIX + "state.dir", stateDir.toString());
+    return settings;
   }
 
   private void runFaults(

@@ -24,7 +24,7 @@ import org.apache.kafka.common.TopicPartition;
 /**
  * The soak's faults, one after another on a schedule spread evenly over the run: the processor
  * killed and started again, MongoDB frozen, the processor frozen, a tenant flooding new series,
- * input partitions added, a second instance joining and then leaving. Each runs to its end, then
+ * input partitions added, one more instance joining and then leaving. Each runs to its end, then
  * waits until the processor is ready again (or the new partitions are consumed, or the group
  * processes every partition again), and says what happened in one line.
  */
@@ -46,8 +46,9 @@ public final class SoakFaults {
     PROCESSOR_FROZEN("processor frozen (SIGSTOP)"),
     TENANT_FLOOD("a tenant floods new series"),
     PARTITIONS_ADDED("input partitions added"),
-    INSTANCE_JOINED("a second instance joins"),
-    INSTANCE_LEFT("the second instance stops (SIGTERM)");
+    /** Its description names the joiner by its place among the instances: "a third ...". */
+    INSTANCE_JOINED("a %s instance joins"),
+    INSTANCE_LEFT("the %s instance stops (SIGTERM)");
 
     private final String description;
 
@@ -59,13 +60,15 @@ public final class SoakFaults {
   /**
    * What the faults act on.
    *
-   * @param joiner a second instance of the same application, started by {@link
+   * @param joiner one more instance of the same application, started by {@link
    *     Kind#INSTANCE_JOINED} and stopped by {@link Kind#INSTANCE_LEFT}
+   * @param joinerPlace the joiner's place among the instances, in words: "second", "third"
    * @param joinerMembers the prefix of the joiner's members' {@code group.instance.id}
    */
   record Targets(
       SoakProcessor processor,
       SoakProcessor joiner,
+      String joinerPlace,
       String joinerMembers,
       MongoServerProcess mongo,
       TenantFlood flood,
@@ -207,8 +210,8 @@ public final class SoakFaults {
   }
 
   /**
-   * Starts the second instance, and watches the group's partitions until the newcomer has held some
-   * for {@link #SETTLE_AFTER_JOIN}: Kafka Streams moves stateless tasks at the first rebalance and
+   * Starts the joiner, and watches the group's partitions until the newcomer has held some for
+   * {@link #SETTLE_AFTER_JOIN}: Kafka Streams moves stateless tasks at the first rebalance and
    * stateful ones once their warm-up replicas have caught up. Says when it held partitions, which,
    * and the longest any partition waited without a commit meanwhile.
    */
@@ -237,14 +240,14 @@ public final class SoakFaults {
             : String.format(
                 "it held partitions %.1f s after its start, and %s later these: %s",
                 (heldAt - from) / 1e9, TimeSpans.format(SETTLE_AFTER_JOIN.toMillis()), held);
-    return Kind.INSTANCE_JOINED.description + ": " + holding + "; " + longestPause(pauses);
+    return joinerDescription(Kind.INSTANCE_JOINED) + ": " + holding + "; " + longestPause(pauses);
   }
 
   /**
-   * Stops the second instance as an orchestrator stops a pod, and watches the group's partitions
-   * until every one is committed again or has nothing waiting, once the instance has gone from the
-   * group: a static member (an instance with an {@code instance.id}, as deployed) does not leave it
-   * when it stops, so its partitions wait for its session to expire.
+   * Stops the joiner as an orchestrator stops a pod, and watches the group's partitions until every
+   * one is committed again or has nothing waiting, once the instance has gone from the group: a
+   * static member (an instance with an {@code instance.id}, as deployed) does not leave it when it
+   * stops, so its partitions wait for its session to expire.
    */
   private String leave() throws Exception {
     final PartitionPauses pauses = new PartitionPauses();
@@ -255,7 +258,7 @@ public final class SoakFaults {
         status == ProcessorProcess.ENDED_BY_SIGTERM ? "" : " (it exited with " + status + ")";
     while (!pauses.allMoving() || joinerIsMember()) {
       if (System.nanoTime() - from > RECOVERY_DEADLINE.toNanos()) {
-        return Kind.INSTANCE_LEFT.description
+        return joinerDescription(Kind.INSTANCE_LEFT)
             + stopped
             + ": NOT every partition committed again within "
             + TimeSpans.format(RECOVERY_DEADLINE.toMillis())
@@ -268,10 +271,25 @@ public final class SoakFaults {
     }
     return String.format(
         "%s%s: every partition committed again %.1f s after the stop; %s",
-        Kind.INSTANCE_LEFT.description,
+        joinerDescription(Kind.INSTANCE_LEFT),
         stopped,
         (System.nanoTime() - from) / 1e9,
         longestPause(pauses));
+  }
+
+  private String joinerDescription(final Kind kind) {
+    return String.format(kind.description, targets.joinerPlace());
+  }
+
+  /** An instance's place among them, in words, as the faults' lines say it: 2 is "second". */
+  static String place(final int ordinal) {
+    return switch (ordinal) {
+      case 2 -> "second";
+      case 3 -> "third";
+      case 4 -> "fourth";
+      case 5 -> "fifth";
+      default -> ordinal + "th";
+    };
   }
 
   private static String longestPause(final PartitionPauses pauses) {

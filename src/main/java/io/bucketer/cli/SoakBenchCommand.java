@@ -6,7 +6,10 @@ import io.bucketer.buckets.TimeSpans;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 
 /** {@code bucketer bench soak}: a live fleet for a long run, with faults on a schedule. */
 @Command(
@@ -15,7 +18,7 @@ import picocli.CommandLine.Option;
     description =
         "Runs a live fleet for a long time into one processor as deployed, with faults spread over"
             + " the run: the processor killed and started again, MongoDB frozen, the processor"
-            + " frozen, a tenant flooding new series, input partitions added, a second instance"
+            + " frozen, a tenant flooding new series, input partitions added, one more instance"
             + " joining and later leaving (with how long a partition waited). Prints the"
             + " processor's memory and state, the topics' sizes, the lag and close -> visible over"
             + " time and whether each stayed flat, then checks every reading against MongoDB and"
@@ -27,6 +30,14 @@ final class SoakBenchCommand implements Callable<Integer> {
       defaultValue = "20000",
       description = "Sensors reporting at once (default: ${DEFAULT-VALUE}).")
   int sensors;
+
+  @Option(
+      names = "--instances",
+      defaultValue = "1",
+      description =
+          "Instances running from the start, each in its own JVM; the faults kill and freeze the"
+              + " first, and one more joins and later leaves (default: ${DEFAULT-VALUE}).")
+  int instances;
 
   @Option(
       names = "--duration",
@@ -87,13 +98,19 @@ final class SoakBenchCommand implements Callable<Integer> {
 
   @Mixin BenchSetupOptions setup;
 
+  @Spec CommandSpec spec;
+
   @Override
   public Integer call() throws Exception {
+    if (instances < 1) {
+      throw new ParameterException(spec.commandLine(), "--instances must be at least 1");
+    }
     BenchSetupOptions.silenceLibraries();
     final SoakBench.Result result =
         new SoakBench(
                 new SoakBench.Options(
                     sensors,
+                    instances,
                     TimeSpans.parse(interval),
                     TimeSpans.parse(duration),
                     TimeSpans.parse(sampleEvery),
