@@ -135,6 +135,8 @@ final class BacklogRun {
       if (!probe.isAlive()) {
         throw new IllegalStateException("the processor died; see its log");
       }
+      // Pacing, not synchronisation: a sample a second until the condition above holds, within
+      // the deadline.
       TimeUnit.MILLISECONDS.sleep(SAMPLE_EVERY.toMillis());
       processed = probe.readingsProcessed();
       samples.add(new Sample((System.nanoTime() - started) / 1e9, processed, probe.cpuTime()));
