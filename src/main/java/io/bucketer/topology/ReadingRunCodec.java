@@ -110,9 +110,43 @@ final class ReadingRunCodec {
 
   static ReadingRun read(final ByteBuffer buffer, final long base) {
     final int size = ByteUtils.readUnsignedVarint(buffer);
-    final int scale = buffer.get() & 0xFF;
     final long[] timestamps = new long[size];
     final double[] values = new double[size];
+    readReadings(buffer, base, size, timestamps, values);
+    return ReadingRun.of(timestamps, values);
+  }
+
+  /**
+   * Reads a run into {@code into}'s arrays, grown to its size if need be, and returns its size: for
+   * a reader that goes through many runs and keeps none (the window log's replay).
+   */
+  static int readInto(final ByteBuffer buffer, final long base, final ReadingArrays into) {
+    final int size = ByteUtils.readUnsignedVarint(buffer);
+    into.ensure(size);
+    readReadings(buffer, base, size, into.timestamps, into.values);
+    return size;
+  }
+
+  /** Arrays a reader fills again for each run it reads, growing them when a run is longer. */
+  static final class ReadingArrays {
+    long[] timestamps = new long[8];
+    double[] values = new double[8];
+
+    void ensure(final int size) {
+      if (timestamps.length < size) {
+        timestamps = new long[Math.max(size, 2 * timestamps.length)];
+        values = new double[timestamps.length];
+      }
+    }
+  }
+
+  private static void readReadings(
+      final ByteBuffer buffer,
+      final long base,
+      final int size,
+      final long[] timestamps,
+      final double[] values) {
+    final int scale = buffer.get() & 0xFF;
     long time = base;
     for (int i = 0; i < size; i++) {
       time += ByteUtils.readVarlong(buffer);
@@ -127,7 +161,6 @@ final class ReadingRunCodec {
         values[i] = scaled / POWERS_OF_TEN[scale];
       }
     }
-    return ReadingRun.of(timestamps, values);
   }
 
   /**

@@ -1,7 +1,7 @@
 package io.bucketer.topology;
 
 import io.bucketer.buckets.BucketStats;
-import io.bucketer.buckets.Measurement;
+import io.bucketer.buckets.RunningStats;
 import io.bucketer.windows.ReadingRun;
 import io.bucketer.windows.WindowState;
 
@@ -29,28 +29,14 @@ sealed interface WindowChange {
       byte[] series, boolean closes, Integer utcOffsetMinutes, long[] timestamps, double[] values)
       implements WindowChange {
 
-    /** Applies this change to {@code before}, the window's state as the log had it. */
-    WindowState applyTo(final WindowState before) {
-      ReadingRun tail = before.tail();
-      for (int i = 0; i < timestamps.length; i++) {
-        tail = tail.with(new Measurement(timestamps[i], values[i]));
-      }
-      return new WindowState(
-          statsAfter(before.stats()),
-          before.closed() || closes,
-          before.revision(),
-          before.sealedRuns(),
-          tail,
-          before.quality());
-    }
-
     /** The sums of a window of sums {@code before} with these readings added. */
     BucketStats statsAfter(final BucketStats before) {
-      BucketStats stats = before;
+      // in place, not a BucketStats and two Measurements a reading: the same sums to the bit
+      final RunningStats stats = new RunningStats(before);
       for (int i = 0; i < timestamps.length; i++) {
-        stats = stats.add(new Measurement(timestamps[i], values[i]), utcOffsetMinutes);
+        stats.add(timestamps[i], values[i], utcOffsetMinutes);
       }
-      return stats;
+      return stats.stats();
     }
   }
 

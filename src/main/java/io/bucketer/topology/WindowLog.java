@@ -1,6 +1,7 @@
 package io.bucketer.topology;
 
 import io.bucketer.buckets.Granularity;
+import io.bucketer.buckets.RunningStats;
 import io.bucketer.topology.WindowLogKeys.Group;
 import io.bucketer.windows.ReadingRun;
 import io.bucketer.windows.WindowState;
@@ -273,13 +274,14 @@ final class WindowLog {
       while (entries.hasNext()) {
         final KeyValue<Bytes, byte[]> entry = entries.next();
         older.add(entry.key);
-        WindowLogCodec.decode(entry.value, group.start()).forEach(replayed::apply);
+        WindowLogCodec.decode(entry.value, group.start(), replayed);
       }
     }
     older.forEach(log::delete);
     final Pending snapshot = new Pending();
     replayed.windows.forEach(
-        (series, state) -> add(snapshot, group, new WindowChange.Whole(series.get(), state)));
+        (series, window) ->
+            add(snapshot, group, new WindowChange.Whole(series.get(), window.state())));
     replayed.runs.forEach(
         (run, readings) ->
             add(
@@ -345,9 +347,7 @@ final class WindowLog {
           current.commits++;
           current.lastSequence = entrySequence;
         }
-        for (final WindowChange change : WindowLogCodec.decode(entry.value, group.start())) {
-          current.apply(change);
-        }
+        WindowLogCodec.decode(entry.value, group.start(), current);
       }
     }
     finish(current, target, now);
@@ -361,7 +361,8 @@ final class WindowLog {
     }
     final Group group = replayed.group;
     replayed.windows.forEach(
-        (series, state) -> target.window(group.granularity(), series.get(), group.start(), state));
+        (series, window) ->
+            target.window(group.granularity(), series.get(), group.start(), window.state()));
     replayed.runs.forEach(
         (run, readings) -> target.sealedRun(run.series.get(), group.start(), run.number, readings));
     final long held = replayed.windows.size() + replayed.runs.size();
@@ -375,9 +376,9 @@ final class WindowLog {
   }
 
   /** One group's windows and runs as its entries so far leave them. */
-  private static final class GroupReplay {
+  private static final class GroupReplay implements WindowLogCodec.ChangeVisitor {
     final Group group;
-    final Map<Bytes, WindowState> windows = new LinkedHashMap<>();
+    final Map<Bytes, ReplayedWindow> windows = new LinkedHashMap<>();
     final Map<RunKey, ReadingRun> runs = new LinkedHashMap<>();
     int commits;
     long lastSequence;
@@ -386,27 +387,89 @@ final class WindowLog {
       this.group = group;
     }
 
-    void apply(final WindowChange change) {
-      final Bytes series = Bytes.wrap(change.series());
-      if (change instanceof WindowChange.Whole whole) {
-        windows.put(series, whole.state());
-      } else if (change instanceof WindowChange.Appended appended) {
-        final WindowState before = windows.get(series);
-        if (before == null) {
-          throw new IllegalStateException(
-              "the window log appends to a window it does not hold, in the group of "
-                  + group.granularity()
-                  + " windows starting at "
-                  + group.start());
-        }
-        windows.put(series, appended.applyTo(before));
-      } else if (change instanceof WindowChange.Deleted) {
-        windows.remove(series);
-      } else if (change instanceof WindowChange.RunSealed sealed) {
-        runs.put(new RunKey(series, sealed.number()), sealed.run());
-      } else {
-        runs.remove(new RunKey(series, ((WindowChange.RunDeleted) change).number()));
+    @Override
+    public void whole(final byte[] series, final WindowState state) {
+      windows.put(Bytes.wrap(series), new ReplayedWindow(state));
+    }
+
+    @Override
+    public void appended(
+        final byte[] series,
+        final boolean closes,
+        final Integer utcOffsetMinutes,
+        final long[] timestamps,
+        final double[] values,
+        final int count) {
+      final ReplayedWindow window = windows.get(Bytes.wrap(series));
+      if (window == null) {
+        throw new IllegalStateException(
+            "the window log appends to a window it does not hold, in the group of "
+                + group.granularity()
+                + " windows starting at "
+                + group.start());
       }
+      window.append(closes, utcOffsetMinutes, timestamps, values, count);
+    }
+
+    @Override
+    public void deleted(final byte[] series) {
+      windows.remove(Bytes.wrap(series));
+    }
+
+    @Override
+    public void runSealed(final byte[] series, final int number, final ReadingRun run) {
+      runs.put(new RunKey(Bytes.wrap(series), number), run);
+    }
+
+    @Override
+    public void runDeleted(final byte[] series, final int number) {
+      runs.remove(new RunKey(Bytes.wrap(series), number));
+    }
+  }
+
+  /**
+   * A window as a replay has it so far: its last whole form, and the readings appended since, added
+   * in place ({@link RunningStats}, {@link ReadingRun#with(long, double)}) rather than as a new
+   * state for each change: a replay adds every reading of the group again. The window it gives is
+   * the one the change's writer had ({@link WindowChange#between} logs readings alone only then).
+   */
+  private static final class ReplayedWindow {
+    private final WindowState whole;
+    private RunningStats stats;
+    private ReadingRun tail;
+    private boolean closes;
+
+    ReplayedWindow(final WindowState whole) {
+      this.whole = whole;
+    }
+
+    void append(
+        final boolean closing,
+        final Integer utcOffsetMinutes,
+        final long[] timestamps,
+        final double[] values,
+        final int count) {
+      if (stats == null) {
+        stats = new RunningStats(whole.stats());
+        tail = whole.tail();
+      }
+      for (int i = 0; i < count; i++) {
+        tail = tail.with(timestamps[i], values[i]);
+        stats.add(timestamps[i], values[i], utcOffsetMinutes);
+      }
+      closes |= closing;
+    }
+
+    WindowState state() {
+      return stats == null
+          ? whole
+          : new WindowState(
+              stats.stats(),
+              whole.closed() || closes,
+              whole.revision(),
+              whole.sealedRuns(),
+              tail,
+              whole.quality());
     }
   }
 

@@ -1,8 +1,10 @@
 package io.bucketer.topology;
 
 import io.bucketer.windows.ReadingRun;
+import io.bucketer.windows.WindowState;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.apache.kafka.common.utils.ByteUtils;
 
@@ -121,64 +123,134 @@ final class WindowLogCodec {
     }
   }
 
-  /** The changes of an entry of the group of windows starting at {@code windowStart}. */
+  /**
+   * What an entry holds, told change by change in its order: a replay goes through every reading of
+   * a group when it compacts it, and an object per change (with its readings copied out) was most
+   * of the processor's allocation at 100,000 live sensors.
+   */
+  interface ChangeVisitor {
+    void whole(byte[] series, WindowState state);
+
+    /**
+     * Readings appended to the window: the first {@code count} of {@code timestamps} and {@code
+     * values}, arrays the decoder fills again for the next change, so read them during the call.
+     */
+    void appended(
+        byte[] series,
+        boolean closes,
+        Integer utcOffsetMinutes,
+        long[] timestamps,
+        double[] values,
+        int count);
+
+    void deleted(byte[] series);
+
+    void runSealed(byte[] series, int number, ReadingRun run);
+
+    void runDeleted(byte[] series, int number);
+  }
+
+  /**
+   * The changes of an entry of the group of windows starting at {@code windowStart}, as objects.
+   */
   static List<WindowChange> decode(final byte[] entry, final long windowStart) {
+    final List<WindowChange> changes = new ArrayList<>();
+    decode(
+        entry,
+        windowStart,
+        new ChangeVisitor() {
+          @Override
+          public void whole(final byte[] series, final WindowState state) {
+            changes.add(new WindowChange.Whole(series, state));
+          }
+
+          @Override
+          public void appended(
+              final byte[] series,
+              final boolean closes,
+              final Integer utcOffsetMinutes,
+              final long[] timestamps,
+              final double[] values,
+              final int count) {
+            changes.add(
+                new WindowChange.Appended(
+                    series,
+                    closes,
+                    utcOffsetMinutes,
+                    Arrays.copyOf(timestamps, count),
+                    Arrays.copyOf(values, count)));
+          }
+
+          @Override
+          public void deleted(final byte[] series) {
+            changes.add(new WindowChange.Deleted(series));
+          }
+
+          @Override
+          public void runSealed(final byte[] series, final int number, final ReadingRun run) {
+            changes.add(new WindowChange.RunSealed(series, number, run));
+          }
+
+          @Override
+          public void runDeleted(final byte[] series, final int number) {
+            changes.add(new WindowChange.RunDeleted(series, number));
+          }
+        });
+    return changes;
+  }
+
+  /** Tells {@code visitor} the changes of an entry of the group starting at {@code windowStart}. */
+  static void decode(final byte[] entry, final long windowStart, final ChangeVisitor visitor) {
     final ByteBuffer buffer = ByteBuffer.wrap(entry);
     final byte format = buffer.get();
     if (format != FORMAT && format != UNPACKED_READINGS_FORMAT) {
       throw new IllegalStateException("window log entry in unknown format " + format);
     }
     final int count = ByteUtils.readVarint(buffer);
-    final List<WindowChange> changes = new ArrayList<>(count);
+    final ReadingRunCodec.ReadingArrays readings = new ReadingRunCodec.ReadingArrays();
     for (int i = 0; i < count; i++) {
       final byte kind = buffer.get();
       final int seriesStart = buffer.position();
       SeriesKeySerde.skip(buffer);
       final byte[] series = new byte[buffer.position() - seriesStart];
       buffer.get(seriesStart, series);
-      changes.add(
-          switch (kind) {
-            case WHOLE -> new WindowChange.Whole(series, WindowStateCodec.decode(bytes(buffer)));
-            case APPENDED -> appended(series, buffer, windowStart, format);
-            case DELETED -> new WindowChange.Deleted(series);
-            case RUN_SEALED ->
-                new WindowChange.RunSealed(
-                    series,
-                    ByteUtils.readVarint(buffer),
-                    WindowStateCodec.decodeRun(bytes(buffer)));
-            case RUN_DELETED -> new WindowChange.RunDeleted(series, ByteUtils.readVarint(buffer));
-            default -> throw new IllegalStateException("window log change of unknown kind " + kind);
-          });
+      switch (kind) {
+        case WHOLE -> visitor.whole(series, WindowStateCodec.decode(bytes(buffer)));
+        case APPENDED -> appended(series, buffer, windowStart, format, readings, visitor);
+        case DELETED -> visitor.deleted(series);
+        case RUN_SEALED ->
+            visitor.runSealed(
+                series, ByteUtils.readVarint(buffer), WindowStateCodec.decodeRun(bytes(buffer)));
+        case RUN_DELETED -> visitor.runDeleted(series, ByteUtils.readVarint(buffer));
+        default -> throw new IllegalStateException("window log change of unknown kind " + kind);
+      }
     }
-    return changes;
   }
 
-  private static WindowChange appended(
-      final byte[] series, final ByteBuffer buffer, final long windowStart, final byte format) {
+  private static void appended(
+      final byte[] series,
+      final ByteBuffer buffer,
+      final long windowStart,
+      final byte format,
+      final ReadingRunCodec.ReadingArrays readings,
+      final ChangeVisitor visitor) {
     final int flags = buffer.get();
     final Integer offset = (flags & HAS_OFFSET) != 0 ? ByteUtils.readVarint(buffer) : null;
-    final long[] timestamps;
-    final double[] values;
+    final int size;
     if (format == UNPACKED_READINGS_FORMAT) {
-      final int size = ByteUtils.readVarint(buffer);
-      timestamps = new long[size];
-      values = new double[size];
+      size = ByteUtils.readVarint(buffer);
+      readings.ensure(size);
       long previous = windowStart;
       for (int i = 0; i < size; i++) {
         previous += ByteUtils.readVarlong(buffer);
-        timestamps[i] = previous;
-        values[i] = buffer.getDouble();
+        readings.timestamps[i] = previous;
+        readings.values[i] = buffer.getDouble();
       }
     } else {
-      final ReadingRun readings = ReadingRunCodec.read(buffer, windowStart);
-      timestamps = new long[readings.size()];
-      values = new double[readings.size()];
-      for (int i = 0; i < readings.size(); i++) {
-        timestamps[i] = readings.timestamp(i);
-        values[i] = readings.value(i);
-      }
+      size = ReadingRunCodec.readInto(buffer, windowStart, readings);
     }
-    return new WindowChange.Appended(series, (flags & CLOSES) != 0, offset, timestamps, values);
+    visitor.appended(
+        series, (flags & CLOSES) != 0, offset, readings.timestamps, readings.values, size);
   }
 
   private static byte[] bytes(final ByteBuffer buffer) {

@@ -146,12 +146,16 @@ public final class ReadingRun {
 
   /** This run with one more reading at its end. */
   public ReadingRun with(final Measurement measurement) {
-    final long timestamp = measurement.timestamp();
+    return with(measurement.timestamp(), measurement.value());
+  }
+
+  /** This run with the reading {@code (timestamp, value)} at its end. */
+  public ReadingRun with(final long timestamp, final double value) {
     Readings into = readings;
     if (size != into.used || size == into.values.length || !into.holds(timestamp)) {
       into = readings.copy(size, Math.max(4, 2 * size), timestamp);
     }
-    into.set(size, timestamp, measurement.value());
+    into.set(size, timestamp, value);
     into.used = size + 1;
     return new ReadingRun(into, size + 1);
   }

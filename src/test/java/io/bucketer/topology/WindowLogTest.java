@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.SplittableRandom;
 import java.util.TreeMap;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KeyValue;
@@ -286,6 +287,75 @@ class WindowLogTest {
     final Instance again = new Instance(instance.log);
     again.open();
     assertThat(again.local()).isEqualTo(instance.local());
+  }
+
+  /**
+   * The compaction adds each reading of the group again, in place: the windows it writes must be
+   * the very ones the readings made, to the bit, whatever the values (far from zero, negative zero)
+   * and the UTC offsets each change carried.
+   */
+  @Test
+  void shouldCompactManySeriesReadingsIntoTheWindowsTheyMadeToTheBit() {
+    final Instance instance = new Instance(store("log"));
+    final TaskWindowStore store = instance.open();
+    final SplittableRandom random = new SplittableRandom(69);
+    final Integer[] offsets = {null, 60, -300, 330};
+    final List<SeriesKey> series = new ArrayList<>();
+    final Map<SeriesKey, WindowState> windows = new LinkedHashMap<>();
+    for (int i = 0; i < 20; i++) {
+      series.add(new SeriesKey("sensor-" + i, i % 2 == 0 ? "temperature" : null));
+    }
+    for (int second = 0; second < 60; second++) {
+      for (final SeriesKey key : series) {
+        if (random.nextInt(4) == 0) {
+          continue; // not every series in every commit
+        }
+        final double value =
+            switch (random.nextInt(4)) {
+              case 0 -> -0.0;
+              case 1 -> 1e9 + random.nextDouble();
+              default -> random.nextGaussian() * 40;
+            };
+        final Measurement reading = new Measurement(HOUR_START + second * 1_000L, value);
+        final Integer offset = offsets[random.nextInt(offsets.length)];
+        final WindowState before = windows.get(key);
+        if (before == null) {
+          final WindowState opened = WindowState.openWith(reading, offset);
+          store.put(key, MINUTE, HOUR_START, opened);
+          windows.put(key, opened);
+        } else {
+          final WindowState after = before.withReading(reading, offset);
+          store.update(key, MINUTE, HOUR_START, before, after);
+          windows.put(key, after);
+        }
+      }
+      store.flushLog(NOW);
+    }
+    assertThat(decodedEntries(instance.log).stream().flatMap(List::stream))
+        .as("most changes are readings alone")
+        .hasAtLeastOneElementOfType(WindowChange.Appended.class);
+
+    // a commit a quiet period later, changing another group: the minute is compacted in it
+    store.put(
+        SENSOR_A,
+        MINUTE,
+        HOUR_START + 60_000,
+        WindowState.openWith(new Measurement(HOUR_START + 61_000, 1), 60));
+    store.flushLog(NOW + WindowLog.QUIET_MILLIS);
+
+    assertThat(decodedEntries(instance.log).get(0))
+        .as("the minute's snapshot")
+        .hasSize(series.size())
+        .allSatisfy(change -> assertThat(change).isInstanceOf(WindowChange.Whole.class));
+    final Instance elsewhere = new Instance(instance.log);
+    final TaskWindowStore rebuilt = elsewhere.open();
+    assertThat(elsewhere.local()).isEqualTo(instance.local());
+    // as text: a run of readings has no equals of its own; a double's text is exact
+    windows.forEach(
+        (key, window) ->
+            assertThat(rebuilt.get(key, MINUTE, HOUR_START))
+                .as("%s's minute", key)
+                .hasToString(window.toString()));
   }
 
   @Test

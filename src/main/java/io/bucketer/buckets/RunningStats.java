@@ -1,0 +1,96 @@
+package io.bucketer.buckets;
+
+/**
+ * {@link BucketStats} as fields written over in place, for code that adds many readings one at a
+ * time and needs only the end result: the window log's replay adds each reading of a compacted
+ * minute again, and making a new {@code BucketStats} (and two {@link Measurement}s) for each was a
+ * third of the processor's allocation at 100,000 live sensors.
+ *
+ * <p>{@link #add} does the very arithmetic of {@link BucketStats#add}, operation for operation, so
+ * that the stats come out the same to the bit: a replayed window must equal the window it rebuilds
+ * (RunningStatsTest holds the two together).
+ *
+ * <p>Not thread-safe.
+ */
+public final class RunningStats {
+
+  private long count;
+  private double sum;
+  private double min;
+  private double max;
+  private Measurement first;
+
+  /**
+   * The latest reading: its fields, and the stats' own {@code Measurement} until one replaces it.
+   */
+  private long lastTimestamp;
+
+  private double lastValue;
+  private Measurement last;
+  private final double shift;
+  private double shiftedMean;
+  private double m2;
+  private Integer utcOffsetMinutes;
+
+  /** Starts from {@code stats}. */
+  public RunningStats(final BucketStats stats) {
+    count = stats.count();
+    sum = stats.sum();
+    min = stats.min();
+    max = stats.max();
+    first = stats.first();
+    last = stats.last();
+    lastTimestamp = last.timestamp();
+    lastValue = last.value();
+    shift = stats.shift();
+    shiftedMean = stats.shiftedMean();
+    m2 = stats.m2();
+    utcOffsetMinutes = stats.utcOffsetMinutes();
+  }
+
+  /**
+   * Adds one reading that arrived after all of these, as {@code BucketStats.add} would: that is
+   * {@code merge(of(reading))}, whose other side has a count of 1, a shift of the value, a shifted
+   * mean and spread of 0.
+   */
+  public void add(final long timestamp, final double value, final Integer offset) {
+    final boolean otherIsLater = timestamp >= lastTimestamp;
+    if (otherIsLater) {
+      utcOffsetMinutes = offset != null ? offset : utcOffsetMinutes;
+    } else if (utcOffsetMinutes == null) {
+      utcOffsetMinutes = offset;
+    }
+    final long total = count + 1;
+    final double delta = (value - shift) + (0.0 - shiftedMean);
+    final double weight = (double) 1L / total;
+    sum = sum + value;
+    min = Math.min(min, value);
+    max = Math.max(max, value);
+    if (timestamp < first.timestamp()) {
+      first = new Measurement(timestamp, value); // out of order: rare
+    }
+    if (otherIsLater) {
+      last = null;
+      lastTimestamp = timestamp;
+      lastValue = value;
+    }
+    shiftedMean = shiftedMean + delta * weight;
+    m2 = m2 + 0.0 + delta * delta * count * weight;
+    count = total;
+  }
+
+  /** The stats as they stand. */
+  public BucketStats stats() {
+    return new BucketStats(
+        count,
+        sum,
+        min,
+        max,
+        first,
+        last != null ? last : new Measurement(lastTimestamp, lastValue),
+        shift,
+        shiftedMean,
+        m2,
+        utcOffsetMinutes);
+  }
+}
