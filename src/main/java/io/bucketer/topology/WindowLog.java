@@ -71,14 +71,6 @@ final class WindowLog {
   /** Changes since the last flush, by group. */
   private final Map<Group, Pending> pending = new LinkedHashMap<>();
 
-  /**
-   * The group the last change went to, and its pending entry: a commit logs its windows series by
-   * series, nearly all in the current minute's group, so most changes find it here.
-   */
-  private Group lastGroup;
-
-  private Pending lastPending;
-
   private long sequence;
 
   /** Where a replay puts what it rebuilds: the task's local stores. */
@@ -199,11 +191,7 @@ final class WindowLog {
    * new window or run, -1 for one deleted, else 0).
    */
   void record(final Group group, final WindowChange change, final int keysAdded) {
-    if (!group.equals(lastGroup)) {
-      lastPending = pending.computeIfAbsent(group, g -> new Pending());
-      lastGroup = group;
-    }
-    final Pending changes = lastPending;
+    final Pending changes = pending.computeIfAbsent(group, g -> new Pending());
     if (keysAdded != 0) {
       groups.computeIfAbsent(group, g -> new Census(0, 0, 0)).keys += keysAdded;
     }
@@ -266,7 +254,7 @@ final class WindowLog {
         wroteEntries = true;
       }
     }
-    forgetPending();
+    pending.clear();
     final byte[] sequenceValue = WindowLogKeys.sequenceValue(sequence);
     if (!wroteEntries) {
       log.put(WindowLogKeys.SEQUENCE, sequenceValue);
@@ -312,13 +300,7 @@ final class WindowLog {
 
   /** Forgets the changes since the last flush: the task's state was rolled back. */
   void discard() {
-    forgetPending();
-  }
-
-  private void forgetPending() {
     pending.clear();
-    lastGroup = null;
-    lastPending = null;
   }
 
   private void release(final Group group) {

@@ -24,26 +24,7 @@ final class WindowLogKeys {
   private WindowLogKeys() {}
 
   /** The windows of one granularity that start at one time: what a log entry holds changes of. */
-  record Group(Granularity granularity, long start) {
-
-    /**
-     * Written out, as {@link Granularity}'s are: each window a commit logs finds its group's
-     * pending entry by it, and the record's generated form runs through method handles.
-     */
-    @Override
-    public boolean equals(final Object other) {
-      return this == other
-          || other instanceof Group that
-              && start == that.start
-              && granularity.equals(that.granularity);
-    }
-
-    /** As the record's generated form would, written out for the reason {@link #equals} gives. */
-    @Override
-    public int hashCode() {
-      return 31 * granularity.hashCode() + Long.hashCode(start);
-    }
-  }
+  record Group(Granularity granularity, long start) {}
 
   static Bytes group(final Group group) {
     return Bytes.wrap(groupBuffer(group, GROUP_BYTES).array());
