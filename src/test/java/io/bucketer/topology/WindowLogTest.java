@@ -358,6 +358,29 @@ class WindowLogTest {
                 .hasToString(window.toString()));
   }
 
+  /**
+   * A rolled-back commit's changes are forgotten, and the next changes of the same group are
+   * logged: the log keeps the last group's pending entry at hand, and must let go of it too.
+   */
+  @Test
+  void shouldLogTheChangesAfterARollbackAndNoneOfThoseItForgot() {
+    final Instance instance = new Instance(store("log"));
+    final TaskWindowStore store = instance.open();
+    final WindowState opened = WindowState.openWith(new Measurement(HOUR_START + 1_000, 1), null);
+    store.put(SENSOR_A, MINUTE, HOUR_START, opened);
+    store.flushLog(NOW);
+    final WindowState forgotten = opened.withReading(new Measurement(HOUR_START + 2_000, 2), null);
+    store.update(SENSOR_A, MINUTE, HOUR_START, opened, forgotten);
+    store.discard(); // the task's state rolled back: that reading was never committed
+
+    final WindowState again = opened.withReading(new Measurement(HOUR_START + 3_000, 3), null);
+    store.update(SENSOR_A, MINUTE, HOUR_START, opened, again);
+    store.flushLog(NOW);
+
+    final TaskWindowStore rebuilt = new Instance(instance.log).open();
+    assertThat(rebuilt.get(SENSOR_A, MINUTE, HOUR_START)).hasToString(again.toString());
+  }
+
   @Test
   void shouldReleaseAGroupsEntriesOnceItsLastWindowAndRunAreDeleted() {
     final Instance instance = new Instance(store("log"));
