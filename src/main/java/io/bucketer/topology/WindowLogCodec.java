@@ -125,8 +125,8 @@ final class WindowLogCodec {
 
   /**
    * What an entry holds, told change by change in its order: a replay goes through every reading of
-   * a group when it compacts it, and an object per change (with its readings copied out) was most
-   * of the processor's allocation at 100,000 live sensors.
+   * a group when it compacts it, and an object per change (with its readings copied out) was the
+   * largest share of the processor's allocation in a profile at 100,000 live sensors.
    */
   interface ChangeVisitor {
     void whole(byte[] series, WindowState state);
