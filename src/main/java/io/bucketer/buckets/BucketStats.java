@@ -31,7 +31,8 @@ public record BucketStats(
     double shift,
     double shiftedMean,
     double m2,
-    Integer utcOffsetMinutes) {
+    Integer utcOffsetMinutes)
+    implements StatsFields {
 
   /** The stats of a bucket holding exactly one reading. */
   public static BucketStats of(final Measurement measurement, final Integer utcOffsetMinutes) {
@@ -110,12 +111,24 @@ public record BucketStats(
         offset);
   }
 
+  @Override
   public long firstTimestamp() {
     return first.timestamp();
   }
 
+  @Override
   public long lastTimestamp() {
     return last.timestamp();
+  }
+
+  @Override
+  public double firstValue() {
+    return first.value();
+  }
+
+  @Override
+  public double lastValue() {
+    return last.value();
   }
 
   /** The mean of the readings; kept apart from the sum, so it does not round with its size. */

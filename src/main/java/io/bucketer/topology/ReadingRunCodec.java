@@ -41,6 +41,7 @@ final class ReadingRunCodec {
   static final class Packed {
 
     private final ReadingRun run;
+    private final int from;
     private final long base;
     private final int scale;
     private final long[] scaled;
@@ -48,11 +49,13 @@ final class ReadingRunCodec {
 
     private Packed(
         final ReadingRun run,
+        final int from,
         final long base,
         final int scale,
         final long[] scaled,
         final int bytes) {
       this.run = run;
+      this.from = from;
       this.base = base;
       this.scale = scale;
       this.scaled = scaled;
@@ -61,14 +64,23 @@ final class ReadingRunCodec {
 
     /** {@code run} with its timestamps counted from {@code base}. */
     static Packed of(final ReadingRun run, final long base) {
-      final long[] scaled = new long[run.size()];
-      final int scale = chooseScale(run, scaled);
-      int bytes = ByteUtils.sizeOfUnsignedVarint(run.size()) + 1;
+      return of(run, 0, base);
+    }
+
+    /**
+     * The readings of {@code run} from position {@code from} on, as a run of their own, with their
+     * timestamps counted from {@code base}: readings appended to a window, read where they are.
+     */
+    static Packed of(final ReadingRun run, final int from, final long base) {
+      final int size = run.size() - from;
+      final long[] scaled = new long[size];
+      final int scale = chooseScale(run, from, scaled);
+      int bytes = ByteUtils.sizeOfUnsignedVarint(size) + 1;
       long previousTime = base;
       long previousScaled = 0;
-      for (int i = 0; i < run.size(); i++) {
-        bytes += ByteUtils.sizeOfVarlong(run.timestamp(i) - previousTime);
-        previousTime = run.timestamp(i);
+      for (int i = 0; i < size; i++) {
+        bytes += ByteUtils.sizeOfVarlong(run.timestamp(from + i) - previousTime);
+        previousTime = run.timestamp(from + i);
         if (scale == RAW) {
           bytes += Double.BYTES;
         } else {
@@ -76,7 +88,7 @@ final class ReadingRunCodec {
           previousScaled = scaled[i];
         }
       }
-      return new Packed(run, base, scale, scaled, bytes);
+      return new Packed(run, from, base, scale, scaled, bytes);
     }
 
     /** Decimal places of the values as written, or 0xFF for raw doubles. */
@@ -89,17 +101,18 @@ final class ReadingRunCodec {
     }
 
     void writeTo(final ByteBuffer buffer) {
-      ByteUtils.writeUnsignedVarint(run.size(), buffer);
+      final int size = run.size() - from;
+      ByteUtils.writeUnsignedVarint(size, buffer);
       buffer.put((byte) scale);
       long previousTime = base;
-      for (int i = 0; i < run.size(); i++) {
+      for (int i = from; i < run.size(); i++) {
         ByteUtils.writeVarlong(run.timestamp(i) - previousTime, buffer);
         previousTime = run.timestamp(i);
       }
       long previousScaled = 0;
-      for (int i = 0; i < run.size(); i++) {
+      for (int i = 0; i < size; i++) {
         if (scale == RAW) {
-          buffer.putDouble(run.value(i));
+          buffer.putDouble(run.value(from + i));
         } else {
           ByteUtils.writeVarlong(scaled[i] - previousScaled, buffer);
           previousScaled = scaled[i];
@@ -164,16 +177,17 @@ final class ReadingRunCodec {
   }
 
   /**
-   * The fewest decimal places that hold every value of the run exactly, with {@code scaled} filled
-   * with the values at that scale; or {@link #RAW}. One division per value, as a run's values
-   * mostly share their places: only the values before the last raise of the scale are scaled again.
+   * The fewest decimal places that hold every value of the run from {@code from} on exactly, with
+   * {@code scaled} (as long as those) filled with the values at that scale; or {@link #RAW}. One
+   * division per value, as a run's values mostly share their places: only the values before the
+   * last raise of the scale are scaled again.
    */
-  private static int chooseScale(final ReadingRun run, final long[] scaled) {
+  private static int chooseScale(final ReadingRun run, final int from, final long[] scaled) {
     int scale = 0;
     int raisedAt = 0;
-    for (int i = 0; i < run.size(); i++) {
+    for (int i = 0; i < scaled.length; i++) {
       long exact;
-      while ((exact = exactlyScaled(run.value(i), scale)) == NOT_EXACT) {
+      while ((exact = exactlyScaled(run.value(from + i), scale)) == NOT_EXACT) {
         if (++scale > MAX_DECIMALS) {
           return RAW;
         }
@@ -183,7 +197,7 @@ final class ReadingRunCodec {
     }
     // A value exact at fewer places is almost always exact at more, but near 2^52 it need not be.
     for (int i = 0; i < raisedAt; i++) {
-      if ((scaled[i] = exactlyScaled(run.value(i), scale)) == NOT_EXACT) {
+      if ((scaled[i] = exactlyScaled(run.value(from + i), scale)) == NOT_EXACT) {
         return RAW;
       }
     }

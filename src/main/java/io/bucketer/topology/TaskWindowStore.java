@@ -5,6 +5,7 @@ import io.bucketer.buckets.SeriesKey;
 import io.bucketer.metrics.BucketerMetrics;
 import io.bucketer.metrics.BucketerMetrics.StateOperation;
 import io.bucketer.topology.WindowLogKeys.Group;
+import io.bucketer.windows.AppendedReadings;
 import io.bucketer.windows.ReadingRun;
 import io.bucketer.windows.WindowState;
 import io.bucketer.windows.WindowStore;
@@ -288,6 +289,23 @@ final class TaskWindowStore extends StoreWindowReader implements WindowStore, Wi
       added = 0;
     }
     log.record(new Group(granularity, start), change, added);
+  }
+
+  /**
+   * Logs the readings alone, from where they are: the cache found them to be the whole change. A
+   * window the older stores may still hold goes through {@link #logChange}, which moves it.
+   */
+  @Override
+  public void logAppended(
+      final SeriesKey series,
+      final Granularity granularity,
+      final long start,
+      final AppendedReadings appended) {
+    if (legacyHeld) {
+      logChange(series, granularity, start, appended.before(), appended.after());
+    } else {
+      log.recordAppended(new Group(granularity, start), encoded(series), appended);
+    }
   }
 
   /**

@@ -2,6 +2,7 @@ package io.bucketer.topology;
 
 import io.bucketer.buckets.Granularity;
 import io.bucketer.topology.WindowLogKeys.Group;
+import io.bucketer.windows.AppendedReadings;
 import io.bucketer.windows.ReadingRun;
 import io.bucketer.windows.WindowState;
 import java.nio.ByteBuffer;
@@ -109,6 +110,22 @@ final class WindowLog {
   private static final class Pending {
     final List<byte[]> chunks = new ArrayList<>();
     WindowLogCodec.Writer open;
+
+    /** The open entry, begun if need be. */
+    WindowLogCodec.Writer writer(final Group group) {
+      if (open == null) {
+        open = new WindowLogCodec.Writer(group.start());
+      }
+      return open;
+    }
+
+    /** Closes the open entry once it reaches {@link #CHUNK_BYTES}. */
+    void cutWhenFull() {
+      if (open.size() >= CHUNK_BYTES) {
+        chunks.add(open.toBytes());
+        open = null;
+      }
+    }
   }
 
   /**
@@ -197,15 +214,26 @@ final class WindowLog {
     add(changes, group, change);
   }
 
+  /**
+   * Records readings appended to a window of {@code group} (and perhaps its close), read from where
+   * they are: {@code series} as {@link SeriesKeySerde} encodes it.
+   */
+  void recordAppended(final Group group, final byte[] series, final AppendedReadings appended) {
+    final Pending changes = pending.computeIfAbsent(group, g -> new Pending());
+    changes
+        .writer(group)
+        .addAppended(
+            series,
+            appended.closes(),
+            appended.utcOffsetMinutes(),
+            appended.readings(),
+            appended.from());
+    changes.cutWhenFull();
+  }
+
   private static void add(final Pending changes, final Group group, final WindowChange change) {
-    if (changes.open == null) {
-      changes.open = new WindowLogCodec.Writer(group.start());
-    }
-    changes.open.add(change);
-    if (changes.open.size() >= CHUNK_BYTES) {
-      changes.chunks.add(changes.open.toBytes());
-      changes.open = null;
-    }
+    changes.writer(group).add(change);
+    changes.cutWhenFull();
   }
 
   /**

@@ -64,26 +64,23 @@ final class WindowLogCodec {
     }
 
     void add(final WindowChange change) {
-      changes++;
       final byte[] series = change.series();
+      if (change instanceof WindowChange.Appended appended) {
+        addAppended(
+            series,
+            appended.closes(),
+            appended.utcOffsetMinutes(),
+            ReadingRun.of(appended.timestamps(), appended.values()),
+            0);
+        return;
+      }
+      changes++;
       if (change instanceof WindowChange.Whole whole) {
         final byte[] state = WindowStateCodec.encode(whole.state());
         room(1 + series.length + 5 + state.length);
         buffer.put(WHOLE).put(series);
         ByteUtils.writeVarint(state.length, buffer);
         buffer.put(state);
-      } else if (change instanceof WindowChange.Appended appended) {
-        final ReadingRunCodec.Packed readings =
-            ReadingRunCodec.Packed.of(
-                ReadingRun.of(appended.timestamps(), appended.values()), windowStart);
-        room(1 + series.length + 1 + 5 + readings.bytes());
-        buffer.put(APPENDED).put(series);
-        final Integer offset = appended.utcOffsetMinutes();
-        buffer.put((byte) ((appended.closes() ? CLOSES : 0) | (offset == null ? 0 : HAS_OFFSET)));
-        if (offset != null) {
-          ByteUtils.writeVarint(offset, buffer);
-        }
-        readings.writeTo(buffer);
       } else if (change instanceof WindowChange.Deleted) {
         room(1 + series.length);
         buffer.put(DELETED).put(series);
@@ -100,6 +97,28 @@ final class WindowLogCodec {
         buffer.put(RUN_DELETED).put(series);
         ByteUtils.writeVarint(deleted.number(), buffer);
       }
+    }
+
+    /**
+     * Adds the change of readings appended to a window: those of {@code readings} from position
+     * {@code from} on, each added to its sums with {@code utcOffsetMinutes}, then closed if {@code
+     * closes}. Read where they are, not copied into a change first.
+     */
+    void addAppended(
+        final byte[] series,
+        final boolean closes,
+        final Integer utcOffsetMinutes,
+        final ReadingRun readings,
+        final int from) {
+      changes++;
+      final ReadingRunCodec.Packed packed = ReadingRunCodec.Packed.of(readings, from, windowStart);
+      room(1 + series.length + 1 + 5 + packed.bytes());
+      buffer.put(APPENDED).put(series);
+      buffer.put((byte) ((closes ? CLOSES : 0) | (utcOffsetMinutes == null ? 0 : HAS_OFFSET)));
+      if (utcOffsetMinutes != null) {
+        ByteUtils.writeVarint(utcOffsetMinutes, buffer);
+      }
+      packed.writeTo(buffer);
     }
 
     private void room(final int bytes) {

@@ -55,6 +55,20 @@ public interface WindowStore extends WindowReader {
   }
 
   /**
+   * As {@link #logChange}, for a change the caller found to be readings appended and perhaps the
+   * window's close, and nothing else ({@link AppendedReadings}, valid during the call only): a
+   * store that logs changes writes the readings alone, without a state made for either side. By
+   * default {@link #logChange} with both states.
+   */
+  default void logAppended(
+      final SeriesKey series,
+      final Granularity granularity,
+      final long start,
+      final AppendedReadings appended) {
+    logChange(series, granularity, start, appended.before(), appended.after());
+  }
+
+  /**
    * Writes a window where reads find it, whose changes {@link #logChange} has already made durable:
    * nothing is logged. By default nothing to do, as {@link #logChange} wrote it.
    */

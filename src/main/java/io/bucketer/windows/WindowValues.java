@@ -2,6 +2,7 @@ package io.bucketer.windows;
 
 import io.bucketer.buckets.BucketStats;
 import io.bucketer.buckets.Measurement;
+import io.bucketer.buckets.StatsFields;
 import io.bucketer.buckets.WindowQuality;
 
 /**
@@ -21,7 +22,7 @@ import io.bucketer.buckets.WindowQuality;
  *
  * <p>Not thread-safe: its owner confines it, or guards it.
  */
-final class WindowValues {
+final class WindowValues implements StatsFields {
 
   private long count;
   private double sum;
@@ -106,10 +107,96 @@ final class WindowValues {
             shiftedMean,
             m2,
             hasUtcOffset ? Integer.valueOf(utcOffsetMinutes) : null);
-    return new WindowState(stats, closed, revision, sealedRuns, tail.prefix(tailSize), quality);
+    return new WindowState(stats, closed, revision, sealedRuns, tail(), quality);
   }
 
   boolean closed() {
     return closed;
+  }
+
+  int revision() {
+    return revision;
+  }
+
+  int sealedRuns() {
+    return sealedRuns;
+  }
+
+  WindowQuality quality() {
+    return quality;
+  }
+
+  /** The arrays the window's unsealed readings are on; {@link #tailSize} of them are its own. */
+  ReadingRun tailArrays() {
+    return tail;
+  }
+
+  int tailSize() {
+    return tailSize;
+  }
+
+  /** The window's unsealed readings. */
+  ReadingRun tail() {
+    return tail.prefix(tailSize);
+  }
+
+  @Override
+  public long count() {
+    return count;
+  }
+
+  @Override
+  public double sum() {
+    return sum;
+  }
+
+  @Override
+  public double min() {
+    return min;
+  }
+
+  @Override
+  public double max() {
+    return max;
+  }
+
+  @Override
+  public long firstTimestamp() {
+    return firstTimestamp;
+  }
+
+  @Override
+  public double firstValue() {
+    return firstValue;
+  }
+
+  @Override
+  public long lastTimestamp() {
+    return lastTimestamp;
+  }
+
+  @Override
+  public double lastValue() {
+    return lastValue;
+  }
+
+  @Override
+  public double shift() {
+    return shift;
+  }
+
+  @Override
+  public double shiftedMean() {
+    return shiftedMean;
+  }
+
+  @Override
+  public double m2() {
+    return m2;
+  }
+
+  @Override
+  public Integer utcOffsetMinutes() {
+    return hasUtcOffset ? Integer.valueOf(utcOffsetMinutes) : null;
   }
 }

@@ -68,6 +68,9 @@ public final class WriteBehindWindows implements WindowStore {
   /** Series with windows changed since the last {@link #writeChanges}. */
   private final List<CachedSeries> changed = new ArrayList<>();
 
+  /** The change of the window being logged, when it is readings appended: set for each. */
+  private final AppendedReadings appended = new AppendedReadings();
+
   /** Bytes of the budget this task's cache holds. */
   private long heldBytes;
 
@@ -339,6 +342,8 @@ public final class WriteBehindWindows implements WindowStore {
         if (window.newToStore && !window.logKnown) {
           store.logNew(
               cachedSeries.series, window.granularity, window.start, window.current.state());
+        } else if (window.logKnown && appended.between(window.logged, window.current)) {
+          store.logAppended(cachedSeries.series, window.granularity, window.start, appended);
         } else {
           store.logChange(
               cachedSeries.series,

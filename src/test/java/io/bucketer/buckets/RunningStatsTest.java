@@ -67,6 +67,55 @@ class RunningStatsTest {
     assertThat(running.stats().count()).isEqualTo(2);
   }
 
+  /** Reset, it starts again from the stats given, and forgets what it added before. */
+  @Test
+  void shouldStartAgainFromTheStatsItIsResetTo() {
+    final BucketStats start = BucketStats.of(new Measurement(2_000, 4.0), 60);
+    final RunningStats running = new RunningStats(BucketStats.of(new Measurement(1, 1), null));
+    running.add(5_000, 100, -300);
+
+    running.reset(start);
+    running.add(3_000, 5.0, null);
+
+    assertThat(running.stats()).isEqualTo(start.add(new Measurement(3_000, 5.0), null));
+  }
+
+  /**
+   * Two sets of values are the same exactly when BucketStats' equals says so: -0.0 is not 0.0, NaN
+   * is NaN, and every field counts.
+   */
+  @Test
+  void shouldFindTheSameValuesExactlyWhereBucketStatsEqualsDoes() {
+    final SplittableRandom random = new SplittableRandom(70);
+    int same = 0;
+    for (int round = 0; round < 2_000; round++) {
+      final BucketStats a = smallStats(random);
+      final BucketStats b = random.nextInt(3) == 0 ? a : smallStats(random);
+
+      assertThat(StatsFields.same(a, b)).as("%s against %s", a, b).isEqualTo(a.equals(b));
+      assertThat(StatsFields.same(new RunningStats(a), b)).isEqualTo(a.equals(b));
+      same += a.equals(b) ? 1 : 0;
+    }
+    assertThat(same).as("both answers are tried").isBetween(500, 1_500);
+  }
+
+  /** Stats from a few values, so that two of them are often equal but for one field. */
+  private static BucketStats smallStats(final SplittableRandom random) {
+    final double[] values = {0.0, -0.0, 1.0, Double.NaN};
+    final double value = values[random.nextInt(values.length)];
+    return new BucketStats(
+        1 + random.nextInt(2),
+        value,
+        values[random.nextInt(2)],
+        1.0,
+        new Measurement(random.nextInt(2), value),
+        new Measurement(1, values[random.nextInt(values.length)]),
+        value,
+        0.0,
+        values[random.nextInt(values.length)],
+        random.nextBoolean() ? null : 60);
+  }
+
   /** Mostly in order, some late, some at equal times; values near and far from zero, some -0.0. */
   private static Measurement reading(final SplittableRandom random) {
     final long timestamp = 60_000L * 1_000 + random.nextInt(60) * 1_000L;

@@ -359,6 +359,75 @@ class WindowLogTest {
   }
 
   /**
+   * The window cache hands most changes over as the readings appended, found from its own values
+   * ({@link io.bucketer.windows.AppendedReadings}): the log it writes so is the very log written
+   * from each window's states before and after, byte for byte, whatever the readings (-0.0, far
+   * from zero, offsets that change), readings counted but not kept, resends, and closes.
+   */
+  @Test
+  void shouldLogThroughTheCacheTheVeryBytesLoggedFromTheWindowsStates() {
+    final Instance fromStates = new Instance(store("log"));
+    final TaskWindowStore direct = fromStates.open();
+    final Instance throughCache = new Instance(store("log"));
+    final TaskWindowStore cachedStore = throughCache.open();
+    final WriteBehindWindows cache =
+        new WriteBehindWindows(cachedStore, MINUTE, new WindowCacheBudget(1L << 30));
+    final SplittableRandom random = new SplittableRandom(70);
+    final Integer[] offsets = {null, 60, -300, 330};
+    final Map<SeriesKey, WindowState> logged = new LinkedHashMap<>();
+    final Map<SeriesKey, WindowState> current = new LinkedHashMap<>();
+    for (int second = 0; second < 60; second++) {
+      for (int i = 0; i < 12; i++) {
+        final SeriesKey key = new SeriesKey("sensor-" + i, i % 2 == 0 ? "temperature" : null);
+        WindowState window = current.get(key);
+        for (int reading = random.nextInt(3); reading > 0; reading--) {
+          final double value =
+              switch (random.nextInt(4)) {
+                case 0 -> -0.0;
+                case 1 -> 1e9 + random.nextDouble();
+                default -> Math.round(random.nextGaussian() * 4_000) / 100.0;
+              };
+          final Measurement measurement =
+              new Measurement(HOUR_START + second * 1_000L + reading, value);
+          final Integer offset = offsets[random.nextInt(offsets.length)];
+          window =
+              window == null
+                  ? WindowState.openWith(measurement, offset)
+                  : switch (random.nextInt(20)) {
+                    case 0 -> window.withSums(measurement, offset);
+                    case 1 -> window.withResend();
+                    default -> window.withReading(measurement, offset);
+                  };
+        }
+        if (second == 59 && window != null && random.nextBoolean()) {
+          window = window.close();
+        }
+        if (window != null && window != current.get(key)) {
+          current.put(key, window);
+          direct.update(key, MINUTE, HOUR_START, logged.get(key), window);
+          cache.put(key, MINUTE, HOUR_START, window);
+          logged.put(key, window);
+        }
+      }
+      cache.writeChanges();
+      direct.flushLog(NOW);
+      cachedStore.flushLog(NOW);
+    }
+
+    assertThat(entries(throughCache.log))
+        .map(entry -> entry.key)
+        .containsExactlyElementsOf(entries(fromStates.log).stream().map(e -> e.key).toList());
+    assertThat(entries(throughCache.log))
+        .map(entry -> Bytes.wrap(entry.value))
+        .containsExactlyElementsOf(
+            entries(fromStates.log).stream().map(e -> Bytes.wrap(e.value)).toList());
+    assertThat(decodedEntries(throughCache.log).stream().flatMap(List::stream))
+        .filteredOn(change -> change instanceof WindowChange.Appended)
+        .as("most changes are readings alone")
+        .hasSizeGreaterThan(300);
+  }
+
+  /**
    * A rolled-back commit's changes are forgotten, and the next changes of the same group are
    * logged: the log keeps the last group's pending entry at hand, and must let go of it too.
    */

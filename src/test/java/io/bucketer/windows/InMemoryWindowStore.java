@@ -3,6 +3,7 @@ package io.bucketer.windows;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.bucketer.buckets.Granularity;
+import io.bucketer.buckets.Measurement;
 import io.bucketer.buckets.SeriesKey;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -56,6 +57,27 @@ final class InMemoryWindowStore implements WindowStore {
    */
   InMemoryWindowStore(final boolean defersKeeps) {
     this.defersKeeps = defersKeeps;
+  }
+
+  /** One change handed over as readings appended ({@link #logAppended}), as it was told. */
+  record AppendedChange(List<Measurement> readings, boolean closes, Integer utcOffsetMinutes) {}
+
+  /** The changes handed over as readings appended, in order; each is in {@link #changes} too. */
+  final List<AppendedChange> appended = new ArrayList<>();
+
+  @Override
+  public void logAppended(
+      final SeriesKey series,
+      final Granularity granularity,
+      final long start,
+      final AppendedReadings change) {
+    final List<Measurement> readings = new ArrayList<>();
+    for (int i = change.from(); i < change.readings().size(); i++) {
+      readings.add(new Measurement(change.readings().timestamp(i), change.readings().value(i)));
+    }
+    assertThat(readings).hasSize(change.count());
+    appended.add(new AppendedChange(readings, change.closes(), change.utcOffsetMinutes()));
+    WindowStore.super.logAppended(series, granularity, start, change);
   }
 
   /** Windows logged as new to the store ({@link #logNew}), without a lookup. */

@@ -383,6 +383,68 @@ class WriteBehindWindowsTest {
     }
   }
 
+  /**
+   * A commit hands a window's change over as the readings appended, found from the values the cache
+   * holds, exactly when that is the whole change: readings kept and summed in order, and perhaps
+   * the close. A reading counted but not kept, a resend's count, or readings moved to new arrays
+   * (left to the log's own comparison) go over as the two states.
+   */
+  @Test
+  void shouldHandOverAsReadingsAppendedExactlyTheChangesThatAreReadingsAppended() {
+    final InMemoryWindowStore logging = new InMemoryWindowStore(true);
+    final WriteBehindWindows live = new WriteBehindWindows(logging, MINUTE, budget);
+    final List<WindowState> states = new ArrayList<>();
+    WindowState window = WindowState.openWith(new Measurement(TEN, 1.5), 60);
+    states.add(window);
+    live.put(SERIES, MINUTE, TEN, window);
+    live.writeChanges();
+    window =
+        window
+            .withReading(new Measurement(TEN + 1_000, 2.5), 60)
+            .withReading(new Measurement(TEN + 2_000, -0.0), 120);
+    states.add(window);
+    live.put(SERIES, MINUTE, TEN, window);
+    live.writeChanges();
+    window = window.withSums(new Measurement(TEN + 2_500, 9), 120); // counted, not kept
+    states.add(window);
+    live.put(SERIES, MINUTE, TEN, window);
+    live.writeChanges();
+    window = window.withReading(new Measurement(TEN + 3_000, 4), null).close();
+    states.add(window);
+    live.put(SERIES, MINUTE, TEN, window);
+    live.writeChanges();
+
+    final WindowState other = WindowState.openWith(new Measurement(TEN, 1), null);
+    WindowState growing = other;
+    live.put(OTHER, MINUTE, TEN, other);
+    live.writeChanges();
+    for (int reading = 1; reading <= 4; reading++) {
+      growing = growing.withReading(new Measurement(TEN + reading * 1_000L, reading), null);
+    }
+    live.put(OTHER, MINUTE, TEN, growing); // the fifth reading: its tail moved to longer arrays
+    live.writeChanges();
+    live.put(OTHER, MINUTE, TEN, growing.withResend());
+    live.writeChanges();
+
+    assertThat(logging.appended)
+        .containsExactly(
+            new InMemoryWindowStore.AppendedChange(
+                List.of(new Measurement(TEN + 1_000, 2.5), new Measurement(TEN + 2_000, -0.0)),
+                false,
+                120),
+            new InMemoryWindowStore.AppendedChange(
+                List.of(new Measurement(TEN + 3_000, 4)), true, 120));
+    assertThat(logging.changes).hasSize(7);
+    for (int i = 0; i < states.size(); i++) {
+      // as text: a run of readings has no equals of its own; a double's text is exact
+      assertThat(logging.changes.get(i).after()).hasToString(states.get(i).toString());
+      if (i > 0) {
+        assertThat(logging.changes.get(i).before()).hasToString(states.get(i - 1).toString());
+      }
+    }
+    assertThat(logging.changes.get(0).before()).isNull();
+  }
+
   /** Adds reading number {@code reading} to the minute as the lifecycle does: get, add, put. */
   private static void addReading(final WriteBehindWindows windows, final int reading) {
     final WindowState before = windows.get(SERIES, MINUTE, TEN);
