@@ -148,6 +148,20 @@ public final class BucketerApp implements AutoCloseable {
    */
   static final Duration INPUT_METADATA_MAX_AGE = Duration.ofSeconds(10);
 
+  /**
+   * The most one fetch of the stream threads' consumers brings back, where Kafka's default is 50
+   * MiB (and 1 MiB a partition). A fetch's response is one array that lives until the stream thread
+   * has processed the last of its records, whichever partition they are from: at 100,000 live
+   * sensors the responses were about 5 MB each, lived a second or two, outlived two young
+   * collections and were promoted, some 10 MB a second into the old generation, which then needed a
+   * full collection every few seconds (docs/benchmarks.md, "A fetch at most 1 MiB"). At 1 MiB a
+   * response is drained within a young collection or two and dies young. The cost: a fetch request
+   * per MiB, about eight a second at 100,000 readings a second, each answered from the broker's
+   * page cache; a record batch larger than this still comes whole (Kafka returns the first batch of
+   * a fetch whatever its size).
+   */
+  static final int INPUT_FETCH_MAX_BYTES = 1024 * 1024;
+
   /** Readiness probes usually give up after a second or so: a ping must answer well within. */
   private static final Duration PING_TIMEOUT = Duration.ofMillis(800);
 
@@ -740,15 +754,12 @@ public final class BucketerApp implements AutoCloseable {
     // The topology has no global store, so it changes nothing else.
     properties.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_GLOBAL_ENABLED_CONFIG, true);
     properties.putAll(config.kafkaProperties());
-    if (Stream.of(
-            ConsumerConfig.METADATA_MAX_AGE_CONFIG,
-            StreamsConfig.consumerPrefix(ConsumerConfig.METADATA_MAX_AGE_CONFIG),
-            StreamsConfig.mainConsumerPrefix(ConsumerConfig.METADATA_MAX_AGE_CONFIG))
-        .noneMatch(properties::containsKey)) {
-      properties.put(
-          StreamsConfig.mainConsumerPrefix(ConsumerConfig.METADATA_MAX_AGE_CONFIG),
-          (int) INPUT_METADATA_MAX_AGE.toMillis());
-    }
+    defaultForMainConsumers(
+        properties,
+        ConsumerConfig.METADATA_MAX_AGE_CONFIG,
+        (int) INPUT_METADATA_MAX_AGE.toMillis());
+    defaultForMainConsumers(
+        properties, ConsumerConfig.FETCH_MAX_BYTES_CONFIG, INPUT_FETCH_MAX_BYTES);
     properties.put(StreamsConfig.APPLICATION_ID_CONFIG, config.applicationId());
     // The main consumer only (restore and global consumers join no group); Kafka Streams appends
     // "-<thread index>" to it, one static member per stream thread.
@@ -765,6 +776,22 @@ public final class BucketerApp implements AutoCloseable {
     final Properties result = new Properties();
     result.putAll(properties);
     return result;
+  }
+
+  /**
+   * Gives the stream threads' main consumers {@code value} for the consumer setting {@code
+   * setting}, unless a {@code kafka.*} setting names it in any form Kafka Streams reads for them:
+   * plain, {@code consumer.} or {@code main.consumer.}.
+   */
+  private static void defaultForMainConsumers(
+      final Map<String, Object> properties, final String setting, final Object value) {
+    if (Stream.of(
+            setting,
+            StreamsConfig.consumerPrefix(setting),
+            StreamsConfig.mainConsumerPrefix(setting))
+        .noneMatch(properties::containsKey)) {
+      properties.put(StreamsConfig.mainConsumerPrefix(setting), value);
+    }
   }
 
   /**

@@ -23,6 +23,8 @@ import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.StreamsException;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * The Kafka settings BucketerApp derives from bucketer's, as the Kafka clients receive them, and
@@ -147,29 +149,31 @@ class BucketerAppTest {
     assertThat(BucketerApp.stallTimeouts(prefixed).transaction()).isEqualTo(Duration.ofSeconds(20));
   }
 
-  @Test
-  void shouldRefreshTheInputsMetadataEveryTenSecondsUnlessTheUserSaysOtherwise() {
+  /**
+   * The main consumers' own defaults: new input partitions are assigned at the leader's next
+   * metadata refresh (every 10 s, not 5 minutes), and a fetch brings back at most 1 MiB, so that
+   * its response dies young (not 50 MiB). Only the main consumers get them, and any {@code kafka.*}
+   * form of the setting wins.
+   */
+  @ParameterizedTest
+  @CsvSource({"metadata.max.age.ms, 10000, 60000", "fetch.max.bytes, 1048576, 4194304"})
+  void shouldGiveTheMainConsumersTheirOwnDefaultUnlessTheUserSaysOtherwise(
+      final String setting, final int bucketersDefault, final String usersValue) {
     final StreamsConfig defaults =
         new StreamsConfig(BucketerApp.streamsProperties(config(Map.of()), null));
 
     assertThat(defaults.getMainConsumerConfigs("bucketer", "client", 1))
-        .as("new input partitions are assigned at the leader's next refresh")
-        .containsEntry(ConsumerConfig.METADATA_MAX_AGE_CONFIG, 10_000);
-    assertThat(defaults.getRestoreConsumerConfigs("client"))
-        .doesNotContainKey(ConsumerConfig.METADATA_MAX_AGE_CONFIG);
-    assertThat(defaults.getProducerConfigs("client"))
-        .doesNotContainKey(ConsumerConfig.METADATA_MAX_AGE_CONFIG);
-    for (final String setting :
-        new String[] {
-          "metadata.max.age.ms", "consumer.metadata.max.age.ms", "main.consumer.metadata.max.age.ms"
-        }) {
+        .containsEntry(setting, bucketersDefault);
+    assertThat(defaults.getRestoreConsumerConfigs("client")).doesNotContainKey(setting);
+    assertThat(defaults.getProducerConfigs("client")).doesNotContainKey(setting);
+    for (final String form : new String[] {"", "consumer.", "main.consumer."}) {
       final StreamsConfig set =
           new StreamsConfig(
               BucketerApp.streamsProperties(
-                  config(Map.of(KafkaSettings.CLIENT_PREFIX + setting, "60000")), null));
+                  config(Map.of(KafkaSettings.CLIENT_PREFIX + form + setting, usersValue)), null));
       assertThat(set.getMainConsumerConfigs("bucketer", "client", 1))
-          .as("kafka.%s", setting)
-          .containsEntry(ConsumerConfig.METADATA_MAX_AGE_CONFIG, "60000");
+          .as("kafka.%s%s", form, setting)
+          .containsEntry(setting, usersValue);
     }
   }
 
