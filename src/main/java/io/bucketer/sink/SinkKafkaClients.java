@@ -19,6 +19,16 @@ import org.apache.kafka.clients.producer.Producer;
  */
 final class SinkKafkaClients {
 
+  /**
+   * The most one fetch of the sink's consumer brings back, where Kafka's default is 50 MiB (and 1
+   * MiB a partition). A response is one array that lives until the sink has written the last bucket
+   * in it, and the sink waits for MongoDB between polls: with six partitions of the buckets topic a
+   * response was 6 MB, lived for seconds and was promoted, the largest arrays the processor still
+   * promoted once the stream threads' fetches were bounded (docs/benchmarks.md, "A fetch at most 1
+   * MiB"). The cost: a fetch request per MiB of buckets read.
+   */
+  static final int FETCH_MAX_BYTES = 1024 * 1024;
+
   private SinkKafkaClients() {}
 
   /**
@@ -47,6 +57,7 @@ final class SinkKafkaClients {
     final Map<String, Object> properties = new HashMap<>(config.kafkaProperties());
     // A new group starts at the beginning: buckets closed before the sink first ran still count.
     properties.putIfAbsent(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+    properties.putIfAbsent(ConsumerConfig.FETCH_MAX_BYTES_CONFIG, FETCH_MAX_BYTES);
     properties.put(ConsumerConfig.GROUP_ID_CONFIG, config.groupId());
     // Buckets of aborted topology transactions must never reach MongoDB.
     properties.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");

@@ -48,6 +48,20 @@ class SinkKafkaClientsTest {
   }
 
   @Test
+  void shouldFetchAtMostOneMebibyteUnlessThePassThroughPropertiesSetAnotherBound() {
+    assertThat(
+            SinkKafkaClients.consumerProperties(
+                SinkConfig.defaults(TOPIC, DEAD_LETTERS, "group-a", Map.of())))
+        .as("Kafka's default is 50 MiB, a response of every partition's 1 MiB")
+        .containsEntry("fetch.max.bytes", 1024 * 1024);
+    assertThat(
+            SinkKafkaClients.consumerProperties(
+                SinkConfig.defaults(
+                    TOPIC, DEAD_LETTERS, "group-a", Map.of("fetch.max.bytes", "4194304"))))
+        .containsEntry("fetch.max.bytes", "4194304");
+  }
+
+  @Test
   void shouldRefuseAWriteAndABackoffThatOutlastTheMaxPollInterval() {
     final SinkConfig config =
         new SinkConfig(
