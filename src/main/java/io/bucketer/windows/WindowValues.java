@@ -20,6 +20,12 @@ import io.bucketer.buckets.WindowQuality;
  * #tailSize} how much of them the window reads. A run's arrays are only ever appended to in place,
  * so the readings up to that length stay as they were (see {@link ReadingRun}).
  *
+ * <p><b>References are written only when they change.</b> A cached window lives in the old
+ * generation, and the collector's write barrier marks the card of every reference written into it,
+ * the same reference or not; each young collection then scans every marked card. Written at every
+ * reading and every commit, the quality and the tail's arrays marked the card of nearly every
+ * window a live fleet touched between two young collections.
+ *
  * <p>Not thread-safe: its owner confines it, or guards it.
  */
 final class WindowValues implements StatsFields {
@@ -67,7 +73,9 @@ final class WindowValues implements StatsFields {
       tail = state.tail(); // a new array a few times a window: kept for its arrays only
     }
     tailSize = state.tail().size();
-    quality = state.quality();
+    if (quality != state.quality()) {
+      quality = state.quality(); // see the class comment: a reference written only when it changes
+    }
   }
 
   /** Takes the values of {@code other}. */
@@ -88,9 +96,13 @@ final class WindowValues implements StatsFields {
     closed = other.closed;
     revision = other.revision;
     sealedRuns = other.sealedRuns;
-    tail = other.tail;
+    if (tail != other.tail) {
+      tail = other.tail;
+    }
     tailSize = other.tailSize;
-    quality = other.quality;
+    if (quality != other.quality) {
+      quality = other.quality;
+    }
   }
 
   /** A state equal to the one last set, made anew: its user may keep it, it never changes. */
