@@ -23,10 +23,16 @@ import java.util.List;
  * collections that copy fewer bytes, and 8 to 18 MiB off the heap after collections
  * (docs/benchmarks.md). Arrays whose readings span more than an {@code int} of milliseconds (about
  * 24 days) hold the timestamps whole instead.
+ *
+ * <p><b>Values are held in thousandths</b>, in an {@code int} each, while every one of the arrays'
+ * is a number of thousandths that the division by a thousand gives back to the bit (a sensor's
+ * reading of a few decimal places, within about two million either way): the values were the other
+ * half of the open minutes' bytes. The first value that is not (more places, too large, -0.0, not a
+ * number) moves the readings to arrays that hold the values whole.
  */
 public final class ReadingRun {
 
-  public static final ReadingRun EMPTY = new ReadingRun(Readings.narrow(0, 0), 0);
+  public static final ReadingRun EMPTY = new ReadingRun(Readings.of(0, 0, true, true), 0);
 
   /** The arrays a run and its longer successors share, and how much of them is in use. */
   private static final class Readings {
@@ -39,59 +45,112 @@ public final class ReadingRun {
     /** The timestamps themselves, when an offset did not fit an {@code int}; else null. */
     final long[] whole;
 
+    /** The values in thousandths; null when {@link #values} holds them. */
+    final int[] thousandths;
+
+    /** The values themselves, when one was not a whole number of thousandths; else null. */
     final double[] values;
+
     int used;
 
     private Readings(
-        final long base, final int[] offsets, final long[] whole, final double[] values) {
+        final long base,
+        final int[] offsets,
+        final long[] whole,
+        final int[] thousandths,
+        final double[] values) {
       this.base = base;
       this.offsets = offsets;
       this.whole = whole;
+      this.thousandths = thousandths;
       this.values = values;
     }
 
-    static Readings narrow(final long base, final int capacity) {
-      return new Readings(base, new int[capacity], null, new double[capacity]);
+    static Readings of(
+        final long base, final int capacity, final boolean narrow, final boolean inThousandths) {
+      return new Readings(
+          narrow ? base : 0,
+          narrow ? new int[capacity] : null,
+          narrow ? null : new long[capacity],
+          inThousandths ? new int[capacity] : null,
+          inThousandths ? null : new double[capacity]);
     }
 
-    static Readings whole(final int capacity) {
-      return new Readings(0, null, new long[capacity], new double[capacity]);
+    int capacity() {
+      return thousandths != null ? thousandths.length : values.length;
     }
 
-    /** Whether {@code timestamp} can be written here. */
-    boolean holds(final long timestamp) {
-      return offsets == null || fitsOffset(timestamp - base);
+    /**
+     * Whether a reading at {@code timestamp} whose value is {@code thousandths} ({@link
+     * #NOT_IN_THOUSANDTHS} when it is none) can be written here.
+     */
+    boolean holds(final long timestamp, final long thousandths) {
+      return (offsets == null || fitsOffset(timestamp - base))
+          && (this.thousandths == null || thousandths != NOT_IN_THOUSANDTHS);
     }
 
     long timestamp(final int index) {
       return offsets != null ? base + offsets[index] : whole[index];
     }
 
-    void set(final int index, final long timestamp, final double value) {
+    double value(final int index) {
+      return thousandths != null ? thousandths[index] / THOUSAND : values[index];
+    }
+
+    /** Writes a reading that {@link #holds}; {@code inThousandths} is its value's thousandths. */
+    void set(final int index, final long timestamp, final double value, final long inThousandths) {
       if (offsets != null) {
         offsets[index] = (int) (timestamp - base);
       } else {
         whole[index] = timestamp;
       }
-      values[index] = value;
+      if (thousandths != null) {
+        thousandths[index] = (int) inThousandths;
+      } else {
+        values[index] = value;
+      }
     }
 
     /**
-     * A copy of the first {@code length} readings in arrays of {@code capacity}, able to hold
-     * {@code next} as well: narrow while every timestamp fits.
+     * A copy of the first {@code length} readings in arrays of {@code capacity}, able to hold the
+     * reading {@code (next, nextThousandths)} as well: narrow while every timestamp fits, in
+     * thousandths while every value is.
      */
-    Readings copy(final int length, final int capacity, final long next) {
+    Readings copy(
+        final int length, final int capacity, final long next, final long nextThousandths) {
       final long newBase = length == 0 ? next : base;
-      final Readings copy =
-          offsets != null && (length == 0 || holds(next))
-              ? narrow(newBase, capacity)
-              : whole(capacity);
+      final boolean narrow = offsets != null && (length == 0 || fitsOffset(next - base));
+      final boolean inThousandths =
+          (thousandths != null || length == 0) && nextThousandths != NOT_IN_THOUSANDTHS;
+      final Readings copy = of(newBase, capacity, narrow, inThousandths);
       for (int i = 0; i < length; i++) {
-        copy.set(i, timestamp(i), values[i]);
+        copy.set(i, timestamp(i), value(i), thousandths != null ? thousandths[i] : 0);
       }
       copy.used = length;
       return copy;
     }
+  }
+
+  /** A value's thousandths in {@link Readings} are divided by this. */
+  private static final double THOUSAND = 1_000.0;
+
+  /** Not a value's thousandths: every one fits an {@code int}. */
+  private static final long NOT_IN_THOUSANDTHS = Long.MIN_VALUE;
+
+  /**
+   * {@code value} in thousandths, when dividing them by a thousand gives it back to the bit; else
+   * {@link #NOT_IN_THOUSANDTHS}. A value parsed from a decimal of at most three places is the
+   * double nearest that decimal, and so is the division's correctly rounded quotient.
+   */
+  static long thousandthsOf(final double value) {
+    final double scaled = Math.rint(value * THOUSAND);
+    if (!(scaled >= Integer.MIN_VALUE && scaled <= Integer.MAX_VALUE)) {
+      return NOT_IN_THOUSANDTHS; // too large, infinite, or not a number
+    }
+    final int thousandths = (int) scaled;
+    return Double.doubleToRawLongBits(thousandths / THOUSAND) == Double.doubleToRawLongBits(value)
+        ? thousandths
+        : NOT_IN_THOUSANDTHS;
   }
 
   private final Readings readings;
@@ -118,9 +177,9 @@ public final class ReadingRun {
       for (int i = 0; i < timestamps.length; i++) {
         offsets[i] = (int) (timestamps[i] - base);
       }
-      readings = new Readings(base, offsets, null, values);
+      readings = new Readings(base, offsets, null, null, values);
     } else {
-      readings = new Readings(0, null, timestamps, values);
+      readings = new Readings(0, null, timestamps, null, values);
     }
     readings.used = timestamps.length;
     return new ReadingRun(readings, timestamps.length);
@@ -151,11 +210,12 @@ public final class ReadingRun {
 
   /** This run with the reading {@code (timestamp, value)} at its end. */
   public ReadingRun with(final long timestamp, final double value) {
+    final long thousandths = thousandthsOf(value);
     Readings into = readings;
-    if (size != into.used || size == into.values.length || !into.holds(timestamp)) {
-      into = readings.copy(size, Math.max(4, 2 * size), timestamp);
+    if (size != into.used || size == into.capacity() || !into.holds(timestamp, thousandths)) {
+      into = readings.copy(size, Math.max(4, 2 * size), timestamp, thousandths);
     }
-    into.set(size, timestamp, value);
+    into.set(size, timestamp, value, thousandths);
     into.used = size + 1;
     return new ReadingRun(into, size + 1);
   }
@@ -209,8 +269,9 @@ public final class ReadingRun {
   /** A copy of this run whose reading at {@code index} has {@code value} instead. */
   public ReadingRun withValueAt(final int index, final double value) {
     checked(index);
-    final Readings copy = readings.copy(size, size, readings.timestamp(0));
-    copy.values[index] = value;
+    final long thousandths = thousandthsOf(value);
+    final Readings copy = readings.copy(size, size, readings.timestamp(0), thousandths);
+    copy.set(index, readings.timestamp(index), value, thousandths);
     return new ReadingRun(copy, size);
   }
 
@@ -227,17 +288,22 @@ public final class ReadingRun {
     }
     for (int i = 0; i < prefix.size; i++) {
       if (readings.timestamp(i) != prefix.readings.timestamp(i)
-          || Double.doubleToRawLongBits(readings.values[i])
-              != Double.doubleToRawLongBits(prefix.readings.values[i])) {
+          || Double.doubleToRawLongBits(readings.value(i))
+              != Double.doubleToRawLongBits(prefix.readings.value(i))) {
         return false;
       }
     }
     return true;
   }
 
+  /** Whether the arrays behind this run hold the values in thousandths. */
+  boolean valuesInThousandths() {
+    return readings.thousandths != null;
+  }
+
   /** Readings the arrays behind this run have room for: what it holds in memory. */
   public int capacity() {
-    return readings.values.length;
+    return readings.capacity();
   }
 
   public long timestamp(final int index) {
@@ -245,7 +311,7 @@ public final class ReadingRun {
   }
 
   public double value(final int index) {
-    return readings.values[checked(index)];
+    return readings.value(checked(index));
   }
 
   /** Appends the readings with {@code from <= timestamp < to} to {@code into}, in arrival order. */
@@ -253,7 +319,7 @@ public final class ReadingRun {
     for (int i = 0; i < size; i++) {
       final long timestamp = readings.timestamp(i);
       if (timestamp >= from && timestamp < to) {
-        into.add(new Measurement(timestamp, readings.values[i]));
+        into.add(new Measurement(timestamp, readings.value(i)));
       }
     }
   }

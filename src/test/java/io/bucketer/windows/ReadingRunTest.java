@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.bucketer.buckets.Measurement;
+import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 /** A run appends in place while it can, and never changes what an earlier run holds. */
@@ -121,5 +122,78 @@ class ReadingRunTest {
             new Measurement(1_000, 9.0),
             new Measurement(2_000, 2.0),
             new Measurement(1_000 + (1L << 33), 3.0));
+  }
+
+  @Test
+  void shouldHoldValuesOfAFewDecimalPlacesInThousandthsAndGiveThemBackToTheBit() {
+    ReadingRun run = ReadingRun.EMPTY;
+    final double[] values = {21.37, -4.5, 0, 1_000_000.125, 2_147_483.647, -2_147_483.648, 0.001};
+    for (int i = 0; i < values.length; i++) {
+      run = run.with(i, values[i]);
+    }
+    assertThat(run.valuesInThousandths()).isTrue();
+    for (int i = 0; i < values.length; i++) {
+      assertThat(Double.doubleToRawLongBits(run.value(i)))
+          .as("value %s", values[i])
+          .isEqualTo(Double.doubleToRawLongBits(values[i]));
+    }
+  }
+
+  @Test
+  void shouldMoveToWholeValuesAtTheFirstThatIsNotThousandthsLeavingTheEarlierRunAsItWas() {
+    final double[] notThousandths = {
+      0.0001, 0.1 + 0.2, -0.0, Double.NaN, Double.POSITIVE_INFINITY, 2_147_483.648, 1e300
+    };
+    for (final double odd : notThousandths) {
+      final ReadingRun before = ReadingRun.EMPTY.with(1, 21.37).with(2, 21.5);
+      final ReadingRun after = before.with(3, odd).with(4, 22.0);
+
+      assertThat(ReadingRun.thousandthsOf(odd)).as("%s", odd).isEqualTo(Long.MIN_VALUE);
+      assertThat(after.valuesInThousandths()).as("%s", odd).isFalse();
+      assertThat(Double.doubleToRawLongBits(after.value(2)))
+          .as("%s", odd)
+          .isEqualTo(Double.doubleToRawLongBits(odd));
+      assertThat(after.measurements())
+          .as("%s", odd)
+          .startsWith(new Measurement(1, 21.37), new Measurement(2, 21.5))
+          .endsWith(new Measurement(4, 22.0));
+      assertThat(before.valuesInThousandths()).isTrue();
+      assertThat(before.measurements())
+          .containsExactly(new Measurement(1, 21.37), new Measurement(2, 21.5));
+      assertThat(after.startsWith(before)).isTrue();
+    }
+  }
+
+  @Test
+  void shouldGiveBackAnyValueToTheBitWhicheverArraysHoldIt() {
+    final SplittableRandom random = new SplittableRandom(45);
+    ReadingRun run = ReadingRun.EMPTY;
+    final double[] values = new double[2_000];
+    for (int i = 0; i < values.length; i++) {
+      values[i] =
+          switch (random.nextInt(4)) {
+            case 0 -> Double.longBitsToDouble(random.nextLong()); // any bits at all
+            case 1 -> random.nextInt(-100_000, 100_000) / 100.0; // two decimal places
+            case 2 -> random.nextInt(-1_000, 1_000); // whole numbers
+            default -> random.nextDouble(-50, 50);
+          };
+      run = run.with(i, values[i]);
+    }
+    for (int i = 0; i < values.length; i++) {
+      assertThat(Double.doubleToRawLongBits(run.value(i)))
+          .isEqualTo(Double.doubleToRawLongBits(values[i]));
+    }
+  }
+
+  @Test
+  void shouldReplaceAValueThatIsNotThousandthsInACopyWithWholeValues() {
+    final ReadingRun two = ReadingRun.EMPTY.with(5, 1.25).with(7, 2.0);
+
+    final ReadingRun replaced = two.withValueAt(1, Math.PI);
+
+    assertThat(replaced.measurements())
+        .containsExactly(new Measurement(5, 1.25), new Measurement(7, Math.PI));
+    assertThat(replaced.valuesInThousandths()).isFalse();
+    assertThat(two.value(1)).isEqualTo(2.0);
   }
 }

@@ -401,7 +401,7 @@ class WriteBehindWindowsTest {
     window =
         window
             .withReading(new Measurement(TEN + 1_000, 2.5), 60)
-            .withReading(new Measurement(TEN + 2_000, -0.0), 120);
+            .withReading(new Measurement(TEN + 2_000, -0.5), 120);
     states.add(window);
     live.put(SERIES, MINUTE, TEN, window);
     live.writeChanges();
@@ -429,7 +429,7 @@ class WriteBehindWindowsTest {
     assertThat(logging.appended)
         .containsExactly(
             new InMemoryWindowStore.AppendedChange(
-                List.of(new Measurement(TEN + 1_000, 2.5), new Measurement(TEN + 2_000, -0.0)),
+                List.of(new Measurement(TEN + 1_000, 2.5), new Measurement(TEN + 2_000, -0.5)),
                 false,
                 120),
             new InMemoryWindowStore.AppendedChange(
