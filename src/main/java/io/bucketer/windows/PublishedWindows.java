@@ -16,11 +16,11 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <p>Written by the task's stream thread just before each commit, a series at a time: its windows
  * in memory as one immutable list, replaced whole when a window joins or leaves it. Each window
- * gives its state as the last commit logged it ({@link Published#state}), which the commit writes
- * in place under the window's own lock rather than as a new object, so that at live traffic a
- * commit leaves nothing behind that lives until the series' next reading. A window leaves only
- * after the store keeps it: a reader that reads here first and the store second ({@link #over})
- * finds every window in one or the other.
+ * gives its state as the last commit had it ({@link Published#state}): the window keeps those
+ * values apart at its first change after a commit, in place under its own lock rather than as a new
+ * object, so that at live traffic nothing is left behind that lives until the series' next reading.
+ * A window leaves only after the store keeps it: a reader that reads here first and the store
+ * second ({@link #over}) finds every window in one or the other.
  */
 public final class PublishedWindows {
 
@@ -30,7 +30,7 @@ public final class PublishedWindows {
 
     long start();
 
-    /** The window as the last commit logged it; safe to call from any thread. */
+    /** The window as the last commit had it; safe to call from any thread. */
     WindowState state();
   }
 

@@ -445,6 +445,87 @@ class WriteBehindWindowsTest {
     assertThat(logging.changes.get(0).before()).isNull();
   }
 
+  /**
+   * A window that took one change between two commits (a live sensor's) has its next changes logged
+   * as they are made, while the commit that follows does not touch it; one that took several (a
+   * backlog) is logged once, at the commit. Either way each change is logged once, after what the
+   * log had, and queries read the window as the last commit had it.
+   */
+  @Test
+  void shouldLogAsTheyAreMadeTheChangesOfAWindowThatTookOneChangeBetweenTwoCommits() {
+    final InMemoryWindowStore logging = new InMemoryWindowStore(true);
+    final WriteBehindWindows live = new WriteBehindWindows(logging, MINUTE, budget);
+    final WindowReader queried = live.published().over(new InMemoryWindowStore());
+    live.put(SERIES, MINUTE, TEN, minuteWith(1));
+    assertThat(logging.logged).as("a new window: logged at the commit").isZero();
+    live.writeChanges();
+    assertThat(logging.logged).isEqualTo(1);
+
+    addReading(live, 1);
+    assertThat(logging.logged).as("one change the commit before: logged as made").isEqualTo(2);
+    assertThat(queried.get(SERIES, MINUTE, TEN).stats().count()).isEqualTo(1);
+    live.writeChanges();
+    assertThat(logging.logged).isEqualTo(2);
+    assertThat(queried.get(SERIES, MINUTE, TEN).stats().count()).isEqualTo(2);
+
+    addReading(live, 2);
+    addReading(live, 3);
+    assertThat(logging.logged).as("both logged as made, after what the log had").isEqualTo(4);
+    assertThat(queried.get(SERIES, MINUTE, TEN).stats().count()).isEqualTo(2);
+    live.writeChanges();
+    assertThat(queried.get(SERIES, MINUTE, TEN).stats().count()).isEqualTo(4);
+
+    addReading(live, 4);
+    addReading(live, 5);
+    assertThat(logging.logged)
+        .as("two changes the commit before: logged at the commit")
+        .isEqualTo(4);
+    live.writeChanges();
+    assertThat(logging.logged).isEqualTo(5);
+    assertThat(queried.get(SERIES, MINUTE, TEN).stats().count()).isEqualTo(6);
+
+    addReading(live, 6);
+    live.writeChanges();
+    assertThat(logging.logged).isEqualTo(6);
+    addReading(live, 7);
+    assertThat(logging.logged).as("one change again: logged as made again").isEqualTo(7);
+    live.put(SERIES, MINUTE, TEN, live.get(SERIES, MINUTE, TEN).close());
+    assertThat(logging.logged).isEqualTo(8);
+    assertThat(logging.puts).as("kept only at the commit").isZero();
+    live.writeChanges();
+
+    assertThat(logging.puts).isEqualTo(1);
+    assertThat(logging.get(SERIES, MINUTE, TEN).stats().count()).isEqualTo(8);
+    assertThat(logging.get(SERIES, MINUTE, TEN).closed()).isTrue();
+    assertThat(logging.changes.get(0).before()).isNull();
+    for (int i = 1; i < logging.changes.size(); i++) {
+      assertThat(logging.changes.get(i).before())
+          .hasToString(logging.changes.get(i - 1).after().toString());
+    }
+    assertThat(logging.changes.get(logging.changes.size() - 1).after().stats().count())
+        .isEqualTo(8);
+  }
+
+  /**
+   * A change logged as it was made and not yet committed is not kept when the task closes: the
+   * store keeps the window as the last commit had it, which is what a rolled-back log holds.
+   */
+  @Test
+  void shouldKeepAWindowAsTheLastCommitHadItThoughALaterChangeWasLoggedAsItWasMade() {
+    final InMemoryWindowStore logging = new InMemoryWindowStore(true);
+    final WriteBehindWindows live = new WriteBehindWindows(logging, MINUTE, budget);
+    live.put(SERIES, MINUTE, TEN, minuteWith(1));
+    live.writeChanges();
+    addReading(live, 1);
+    live.writeChanges();
+    addReading(live, 2);
+    assertThat(logging.logged).isEqualTo(3);
+
+    live.keepAll();
+
+    assertThat(logging.get(SERIES, MINUTE, TEN).stats().count()).isEqualTo(2);
+  }
+
   /** Adds reading number {@code reading} to the minute as the lifecycle does: get, add, put. */
   private static void addReading(final WriteBehindWindows windows, final int reading) {
     final WindowState before = windows.get(SERIES, MINUTE, TEN);
