@@ -172,10 +172,8 @@ public final class WriteBehindWindows implements WindowStore {
      */
     boolean logsEachChange;
 
-    /** Changes since the last commit, and in the last span between commits that had any. */
+    /** Changes since the last commit, or in the last span between commits that had any. */
     int changes;
-
-    int changesBefore;
 
     /** Whether the series' published list holds this window. */
     boolean listed;
@@ -206,11 +204,10 @@ public final class WriteBehindWindows implements WindowStore {
         committed.set(current);
         committedAt = commitsSoFar;
       }
-      changesBefore = changes;
-      changes = 1;
       // One change between two commits, as at live traffic: logged as it is made, while its
       // window is still in the processor's caches. Several (a backlog): logged once, at the commit.
-      logsEachChange = logKnown && changesBefore == 1;
+      logsEachChange = logKnown && changes == 1;
+      changes = 1;
       return true;
     }
 
