@@ -78,7 +78,8 @@ final class FormatsTable {
     return describe(ratios, "%.2f");
   }
 
-  private static String describe(final double[] values, final String format) {
+  /** The median of {@code values} and their spread, {@code median [lowest - highest]}. */
+  static String describe(final double[] values, final String format) {
     final double[] sorted = values.clone();
     Arrays.sort(sorted);
     return String.format(format, median(sorted))

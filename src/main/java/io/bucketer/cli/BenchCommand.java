@@ -20,6 +20,7 @@ import picocli.CommandLine.Option;
       MemoryBenchCommand.class,
       LiveBenchCommand.class,
       LatencyBenchCommand.class,
+      LifecycleBenchCommand.class,
       FormatsBenchCommand.class,
       PeerBenchCommand.class,
       SoakBenchCommand.class
