@@ -130,6 +130,7 @@ public final class LifecycleBench {
   List<Run> run() {
     out.println(Machine.describe());
     out.println(Machine.load("at the start"));
+    out.println("JVM options: " + ManagementFactory.getRuntimeMXBean().getInputArguments());
     out.printf(
         Locale.ROOT,
         "bucketer bench lifecycle: %,d series, one reading each per second of event time, the"
@@ -176,6 +177,8 @@ public final class LifecycleBench {
 
   /** One fleet through a new lifecycle and cache, its keys named as {@code keys} says. */
   Run runOnce(final Keys keys) {
+    // The runs before this one left their windows behind: collected now, not during this one.
+    System.gc();
     final HeapWindowStore store = new HeapWindowStore();
     final Granularity finest = settings.granularities().get(0);
     final WriteBehindWindows cache =
