@@ -35,7 +35,9 @@ import java.util.function.LongFunction;
  * comparing each reading's series with the one its state is held under costs.
  *
  * <p>The CPU is the bench thread's own, so the collector's threads are not in it; the first minute
- * of event time is warm-up (every window opens, the JIT compiles).
+ * of event time is warm-up (every window opens, the JIT compiles). The command line runs each run
+ * in a JVM of its own, started with the processor's JVM options: runs one after another in one JVM
+ * swung by a third and more, with the heap and the compiled code the runs before left.
  */
 public final class LifecycleBench {
 
@@ -74,6 +76,41 @@ public final class LifecycleBench {
       long buckets,
       long changesLogged) {
 
+    /** One line that {@link #parse} reads back: how a run's JVM hands its figures on. */
+    public String toLine() {
+      return String.join(
+          " ",
+          LINE_START,
+          keys.name(),
+          Long.toString(readings),
+          Long.toString(cpuNanos),
+          Long.toString(closingReadings),
+          Long.toString(closingCpuNanos),
+          Long.toString(buckets),
+          Long.toString(changesLogged));
+    }
+
+    /** The run {@link #toLine} wrote, from a line that starts as it does. */
+    public static Run parse(final String line) {
+      final String[] fields = line.trim().split(" ");
+      if (fields.length != 8 || !fields[0].equals(LINE_START)) {
+        throw new IllegalArgumentException("not a run's line: " + line);
+      }
+      return new Run(
+          Keys.valueOf(fields[1]),
+          Long.parseLong(fields[2]),
+          Long.parseLong(fields[3]),
+          Long.parseLong(fields[4]),
+          Long.parseLong(fields[5]),
+          Long.parseLong(fields[6]),
+          Long.parseLong(fields[7]));
+    }
+
+    /** Whether {@code line} is one {@link #toLine} wrote. */
+    public static boolean isRunLine(final String line) {
+      return line.startsWith(LINE_START + " ");
+    }
+
     double nanosPerReading() {
       return cpuNanos / (double) readings;
     }
@@ -87,6 +124,8 @@ public final class LifecycleBench {
       return (cpuNanos - closingCpuNanos) / (double) (readings - closingReadings);
     }
   }
+
+  private static final String LINE_START = "lifecycle-run";
 
   private static final long FIRST_SECOND = 1_700_002_800_000L; // the top of an hour, UTC
 
@@ -121,16 +160,30 @@ public final class LifecycleBench {
         defaults.windows().computations());
   }
 
-  /** Runs every round of {@code options}, printing to {@code out}; returns every run. */
-  public static List<Run> run(final Options options, final PrintStream out) {
-    return new LifecycleBench(options, out).run();
+  /** Runs one fleet with {@code keys}; the command line starts each in a JVM of its own. */
+  @FunctionalInterface
+  public interface Launcher {
+    Run run(Keys keys) throws Exception;
+  }
+
+  /**
+   * Runs every round of {@code options}, each run through {@code launcher}, printing to {@code
+   * out}; returns every run.
+   */
+  public static List<Run> run(final Options options, final Launcher launcher, final PrintStream out)
+      throws Exception {
+    return new LifecycleBench(options, out).run(launcher);
+  }
+
+  /** One run of {@code options} with {@code keys}, here: what a launcher's JVM does. */
+  public static Run runHere(final Options options, final Keys keys) {
+    return new LifecycleBench(options, System.out).runOnce(keys);
   }
 
   /** Runs every round and prints each run, then the medians; returns every run. */
-  List<Run> run() {
+  private List<Run> run(final Launcher launcher) throws Exception {
     out.println(Machine.describe());
     out.println(Machine.load("at the start"));
-    out.println("JVM options: " + ManagementFactory.getRuntimeMXBean().getInputArguments());
     out.printf(
         Locale.ROOT,
         "bucketer bench lifecycle: %,d series, one reading each per second of event time, the"
@@ -147,7 +200,7 @@ public final class LifecycleBench {
     final List<Run> runs = new ArrayList<>();
     for (int round = 1; round <= options.rounds(); round++) {
       for (final Keys keys : Keys.values()) {
-        final Run run = runOnce(keys);
+        final Run run = launcher.run(keys);
         runs.add(run);
         out.printf(
             Locale.ROOT,
@@ -177,8 +230,6 @@ public final class LifecycleBench {
 
   /** One fleet through a new lifecycle and cache, its keys named as {@code keys} says. */
   Run runOnce(final Keys keys) {
-    // The runs before this one left their windows behind: collected now, not during this one.
-    System.gc();
     final HeapWindowStore store = new HeapWindowStore();
     final Granularity finest = settings.granularities().get(0);
     final WriteBehindWindows cache =

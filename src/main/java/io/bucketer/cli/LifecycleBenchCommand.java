@@ -4,7 +4,10 @@ import io.bucketer.bench.LifecycleBench;
 import io.bucketer.buckets.TimeSpans;
 import io.bucketer.embedded.ChildProcesses;
 import io.bucketer.embedded.ProcessorProcess;
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -18,14 +21,14 @@ import picocli.CommandLine.Option;
       "Runs the window lifecycle and its cache alone (no Kafka, no RocksDB, no log encoding) over a",
       "live fleet's readings, one per series a second of event time, with the production window",
       "settings, and prints the thread's CPU per reading, with each reading's series named by a new",
-      "key object and by one shared key object, side by side; in a JVM of its own, started with the",
-      "processor's JVM options and a heap of 3 GiB."
+      "key object and by one shared key object, side by side; each run in a JVM of its own, started",
+      "with the processor's JVM options and a heap of 3 GiB."
     })
 final class LifecycleBenchCommand implements Callable<Integer> {
 
   /**
-   * The bench JVM's heap: every window of a run stays on it (a processor keeps its closed windows
-   * in RocksDB for the lateness horizon, 24 h), with room to spare.
+   * Each run's heap: every window of a run stays on it (a processor keeps its closed windows in
+   * RocksDB for the lateness horizon, 24 h), with room to spare.
    */
   private static final String HEAP = "3g";
 
@@ -60,19 +63,34 @@ final class LifecycleBenchCommand implements Callable<Integer> {
   @Option(
       names = "--in-this-jvm",
       hidden = true,
-      description = "Runs here rather than in a JVM started with the processor's JVM options.")
+      description =
+          "Runs one run here, with --keys, and prints its line: what each run's JVM does.")
   boolean inThisJvm;
 
+  @Option(names = "--keys", hidden = true, description = "The keys of the run --in-this-jvm runs.")
+  LifecycleBench.Keys keys = LifecycleBench.Keys.DECODED;
+
   @Override
-  public Integer call() throws IOException, InterruptedException {
+  public Integer call() throws Exception {
     final LifecycleBench.Options options =
         new LifecycleBench.Options(series, TimeSpans.parse(eventTime), readingsPerCommit, rounds);
     if (inThisJvm) {
-      LifecycleBench.run(options, System.out);
+      System.out.println(LifecycleBench.runHere(options, keys).toLine());
       return 0;
     }
-    // The processor's collector and JIT settings, not this JVM's (G1 by default on two cores,
-    // whose write barriers alone cost a processor about a sixth of its CPU per reading).
+    System.out.println("each run in a JVM of its own: " + ProcessorProcess.productionJvm(HEAP));
+    LifecycleBench.run(options, this::inJvmOfItsOwn, System.out);
+    return 0;
+  }
+
+  /**
+   * One run in a JVM started with the processor's collector and JIT settings, not this JVM's (G1 by
+   * default on two cores, whose write barriers alone cost a processor about a sixth of its CPU per
+   * reading), and with nothing left by the runs before: runs one after another in one JVM swung by
+   * a third and more.
+   */
+  private LifecycleBench.Run inJvmOfItsOwn(final LifecycleBench.Keys runKeys)
+      throws IOException, InterruptedException {
     final List<String> command =
         ChildProcesses.javaCommand(ProcessorProcess.productionJvm(HEAP), BucketerCli.class);
     command.addAll(
@@ -80,14 +98,27 @@ final class LifecycleBenchCommand implements Callable<Integer> {
             "bench",
             "lifecycle",
             "--in-this-jvm",
+            "--keys=" + runKeys.name(),
             "--series=" + series,
             "--event-time=" + eventTime,
-            "--readings-per-commit=" + readingsPerCommit,
-            "--rounds=" + rounds));
-    final Process bench =
-        ChildProcesses.killAtExit(new ProcessBuilder(command).inheritIO().start());
-    final int exit = bench.waitFor();
-    ChildProcesses.ended(bench);
-    return exit;
+            "--readings-per-commit=" + readingsPerCommit));
+    final Process run =
+        ChildProcesses.killAtExit(
+            new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start());
+    final List<String> printed;
+    try (BufferedReader lines =
+        new BufferedReader(new InputStreamReader(run.getInputStream(), StandardCharsets.UTF_8))) {
+      printed = lines.lines().toList();
+    }
+    final int exit = run.waitFor();
+    ChildProcesses.ended(run);
+    return printed.stream()
+        .filter(LifecycleBench.Run::isRunLine)
+        .findFirst()
+        .map(LifecycleBench.Run::parse)
+        .orElseThrow(
+            () ->
+                new IllegalStateException(
+                    "a lifecycle run ended (exit " + exit + ") without its figures"));
   }
 }

@@ -13,11 +13,14 @@ import org.junit.jupiter.api.Test;
 class LifecycleBenchTest {
 
   @Test
-  void shouldCloseEveryMinuteOfEverySeriesOnceWhicheverKeysNameTheSeries() {
+  void shouldCloseEveryMinuteOfEverySeriesOnceWhicheverKeysNameTheSeries() throws Exception {
     final ByteArrayOutputStream printed = new ByteArrayOutputStream();
+    final LifecycleBench.Options options =
+        new LifecycleBench.Options(500, Duration.ofMinutes(3), 100, 1);
     final List<LifecycleBench.Run> runs =
         LifecycleBench.run(
-            new LifecycleBench.Options(500, Duration.ofMinutes(3), 100, 1),
+            options,
+            keys -> LifecycleBench.runHere(options, keys),
             new PrintStream(printed, true, StandardCharsets.UTF_8));
 
     assertThat(runs)
@@ -36,6 +39,19 @@ class LifecycleBenchTest {
         .contains("500 series")
         .contains("a key decoded for each reading: ")
         .contains("one key object per series: ");
+  }
+
+  @Test
+  void shouldReadBackTheLineARunsJvmPrints() {
+    final LifecycleBench.Run run =
+        new LifecycleBench.Run(
+            LifecycleBench.Keys.SHARED, 60_000, 81_000_000, 500, 3_000_000, 1_000, 61_500);
+
+    assertThat(LifecycleBench.Run.isRunLine(run.toLine())).isTrue();
+    assertThat(LifecycleBench.Run.parse(run.toLine())).isEqualTo(run);
+    assertThat(LifecycleBench.Run.isRunLine("lifecycle-runs 1 2")).isFalse();
+    assertThatThrownBy(() -> LifecycleBench.Run.parse("lifecycle-run SHARED 1 2"))
+        .isInstanceOf(IllegalArgumentException.class);
   }
 
   @Test
