@@ -6,6 +6,7 @@ import io.bucketer.buckets.RollupPlan;
 import io.bucketer.buckets.SeriesKey;
 import io.bucketer.buckets.TimeSpans;
 import io.bucketer.config.BucketerConfig;
+import io.bucketer.windows.HeapWindowStore;
 import io.bucketer.windows.WindowCacheBudget;
 import io.bucketer.windows.WindowLifecycle;
 import io.bucketer.windows.WriteBehindWindows;

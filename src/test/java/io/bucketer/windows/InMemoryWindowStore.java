@@ -6,24 +6,17 @@ import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.Measurement;
 import io.bucketer.buckets.SeriesKey;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.NavigableMap;
-import java.util.OptionalLong;
-import java.util.TreeMap;
 
-/** A {@link WindowStore} in sorted maps, for testing the lifecycle without Kafka. */
-final class InMemoryWindowStore implements WindowStore {
+/**
+ * A {@link WindowStore} on the heap ({@link HeapWindowStore}) for testing the lifecycle without
+ * Kafka: it counts each kind of access and, deferring keeps, records every change logged.
+ */
+final class InMemoryWindowStore extends HeapWindowStore {
 
   /** Deletions of windows that began at a series' first key, as a restarted task's first does. */
   int deletionsFromTheStart;
 
-  private final Map<SeriesKey, Map<Granularity, NavigableMap<Long, WindowState>>> windows =
-      new HashMap<>();
-  private final Map<SeriesKey, NavigableMap<Long, NavigableMap<Integer, ReadingRun>>> sealed =
-      new HashMap<>();
-  private final Map<SeriesKey, Long> clocks = new HashMap<>();
   int puts;
   int gets;
   int ranges;
@@ -77,7 +70,8 @@ final class InMemoryWindowStore implements WindowStore {
     }
     assertThat(readings).hasSize(change.count());
     appended.add(new AppendedChange(readings, change.closes(), change.utcOffsetMinutes()));
-    WindowStore.super.logAppended(series, granularity, start, change);
+    // what the interface's default does: the change as its two states
+    logChange(series, granularity, start, change.before(), change.after());
   }
 
   /** Windows logged as new to the store ({@link #logNew}), without a lookup. */
@@ -120,49 +114,24 @@ final class InMemoryWindowStore implements WindowStore {
     }
   }
 
-  private NavigableMap<Long, WindowState> of(final SeriesKey series, final Granularity g) {
-    return windows
-        .computeIfAbsent(series, s -> new HashMap<>())
-        .computeIfAbsent(g, x -> new TreeMap<>());
-  }
-
   @Override
   public WindowState get(final SeriesKey series, final Granularity granularity, final long start) {
     gets++;
-    return of(series, granularity).get(start);
+    return super.get(series, granularity, start);
   }
 
   @Override
   public List<Window> range(
       final SeriesKey series, final Granularity granularity, final long first, final long last) {
     ranges++;
-    final List<Window> found = new ArrayList<>();
-    if (first <= last) {
-      of(series, granularity)
-          .subMap(first, true, last, true)
-          .forEach((start, state) -> found.add(new Window(start, state)));
-    }
-    return found;
-  }
-
-  @Override
-  public OptionalLong latestStart(final SeriesKey series, final Granularity granularity) {
-    final NavigableMap<Long, WindowState> all = of(series, granularity);
-    return all.isEmpty() ? OptionalLong.empty() : OptionalLong.of(all.lastKey());
+    return super.range(series, granularity, first, last);
   }
 
   @Override
   public List<SealedRun> sealedRuns(
       final SeriesKey series, final long firstStart, final long lastStart) {
     sealedRunReads++;
-    final List<SealedRun> found = new ArrayList<>();
-    sealed
-        .getOrDefault(series, new TreeMap<>())
-        .subMap(firstStart, true, lastStart, true)
-        .forEach(
-            (start, runs) ->
-                runs.forEach((number, run) -> found.add(new SealedRun(start, number, run))));
-    return found;
+    return super.sealedRuns(series, firstStart, lastStart);
   }
 
   @Override
@@ -172,7 +141,7 @@ final class InMemoryWindowStore implements WindowStore {
       final long start,
       final WindowState state) {
     puts++;
-    of(series, granularity).put(start, state);
+    super.put(series, granularity, start, state);
   }
 
   @Override
@@ -181,65 +150,21 @@ final class InMemoryWindowStore implements WindowStore {
     if (from == Long.MIN_VALUE) {
       deletionsFromTheStart++;
     }
-    if (from <= upTo) {
-      final Map<Long, WindowState> doomed = of(series, granularity).subMap(from, true, upTo, true);
-      windowsDeleted += doomed.size();
-      doomed.clear();
-    }
+    windowsDeleted += super.range(series, granularity, from, upTo).size();
+    super.deleteBetween(series, granularity, from, upTo);
   }
 
   @Override
   public void putSealedRun(
       final SeriesKey series, final long windowStart, final int number, final ReadingRun run) {
     puts++;
-    sealed
-        .computeIfAbsent(series, s -> new TreeMap<>())
-        .computeIfAbsent(windowStart, w -> new TreeMap<>())
-        .put(number, run);
-  }
-
-  @Override
-  public void deleteSealedRunsBetween(final SeriesKey series, final long from, final long upTo) {
-    if (from <= upTo) {
-      sealed.getOrDefault(series, new TreeMap<>()).subMap(from, true, upTo, true).clear();
-    }
-  }
-
-  @Override
-  public OptionalLong storedClock(final SeriesKey series) {
-    final Long clock = clocks.get(series);
-    return clock == null ? OptionalLong.empty() : OptionalLong.of(clock);
+    super.putSealedRun(series, windowStart, number, run);
   }
 
   @Override
   public void storeClock(final SeriesKey series, final long clock) {
     puts++;
-    clocks.put(series, clock);
-  }
-
-  @Override
-  public void forEach(final Granularity granularity, final WindowVisitor visitor) {
-    windows.forEach(
-        (series, byGranularity) ->
-            byGranularity
-                .getOrDefault(granularity, new TreeMap<>())
-                .forEach((start, state) -> visitor.visit(series, start, state)));
-  }
-
-  /** Windows and sealed runs held, all series. */
-  int entries() {
-    int count = 0;
-    for (final var byGranularity : windows.values()) {
-      for (final var all : byGranularity.values()) {
-        count += all.size();
-      }
-    }
-    for (final var byWindow : sealed.values()) {
-      for (final var runs : byWindow.values()) {
-        count += runs.size();
-      }
-    }
-    return count;
+    super.storeClock(series, clock);
   }
 
   int sealedRunsOf(final SeriesKey series) {

@@ -1,11 +1,7 @@
-package io.bucketer.bench;
+package io.bucketer.windows;
 
 import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.SeriesKey;
-import io.bucketer.windows.AppendedReadings;
-import io.bucketer.windows.ReadingRun;
-import io.bucketer.windows.WindowState;
-import io.bucketer.windows.WindowStore;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -15,12 +11,12 @@ import java.util.OptionalLong;
 import java.util.TreeMap;
 
 /**
- * The task's local stores as maps on the heap, for {@link LifecycleBench}: what the window cache
- * keeps (closed windows, runs, clocks) is held, and what it logs is counted, not encoded. So the
- * bench measures the window lifecycle and its cache alone, without RocksDB, the log's encoding or
- * Kafka. Confined to one thread.
+ * A task's local stores as maps on the heap, without a log: what it is told to keep (closed
+ * windows, runs, clocks) it holds, and the changes it is told to log it counts, not encodes. For
+ * measuring the window lifecycle and its cache alone, without RocksDB, the log or Kafka ({@code
+ * bench lifecycle}), and for tests. Confined to one thread.
  */
-final class HeapWindowStore implements WindowStore {
+public class HeapWindowStore implements WindowStore {
 
   private final Map<SeriesKey, Map<Granularity, NavigableMap<Long, WindowState>>> windows =
       new HashMap<>();
@@ -28,8 +24,8 @@ final class HeapWindowStore implements WindowStore {
   private final Map<SeriesKey, Long> clocks = new HashMap<>();
   private long changesLogged;
 
-  /** Changes the cache handed to the log: a window's new readings, or its state. */
-  long changesLogged() {
+  /** Changes handed to the log: a window's new readings, or its state. */
+  public long changesLogged() {
     return changesLogged;
   }
 
@@ -89,10 +85,10 @@ final class HeapWindowStore implements WindowStore {
   public List<Window> range(
       final SeriesKey series, final Granularity granularity, final long first, final long last) {
     final NavigableMap<Long, WindowState> held = heldWindows(series, granularity);
-    if (held == null || first > last) {
-      return List.of();
-    }
     final List<Window> found = new ArrayList<>();
+    if (held == null || first > last) {
+      return found;
+    }
     held.subMap(first, true, last, true)
         .forEach((start, state) -> found.add(new Window(start, state)));
     return found;
@@ -117,10 +113,10 @@ final class HeapWindowStore implements WindowStore {
   public List<SealedRun> sealedRuns(
       final SeriesKey series, final long firstStart, final long lastStart) {
     final NavigableMap<Long, Map<Integer, ReadingRun>> held = runs.get(series);
-    if (held == null || firstStart > lastStart) {
-      return List.of();
-    }
     final List<SealedRun> found = new ArrayList<>();
+    if (held == null || firstStart > lastStart) {
+      return found;
+    }
     held.subMap(firstStart, true, lastStart, true)
         .forEach(
             (start, numbered) ->
@@ -132,7 +128,7 @@ final class HeapWindowStore implements WindowStore {
   public void putSealedRun(
       final SeriesKey series, final long windowStart, final int number, final ReadingRun readings) {
     runs.computeIfAbsent(series, s -> new TreeMap<>())
-        .computeIfAbsent(windowStart, s -> new HashMap<>())
+        .computeIfAbsent(windowStart, s -> new TreeMap<>())
         .put(number, readings);
   }
 
@@ -164,6 +160,22 @@ final class HeapWindowStore implements WindowStore {
             held.forEach((start, state) -> visitor.visit(series, start, state));
           }
         });
+  }
+
+  /** Windows and sealed runs held, all series. */
+  public int entries() {
+    int count = 0;
+    for (final Map<Granularity, NavigableMap<Long, WindowState>> byGranularity : windows.values()) {
+      for (final NavigableMap<Long, WindowState> held : byGranularity.values()) {
+        count += held.size();
+      }
+    }
+    for (final NavigableMap<Long, Map<Integer, ReadingRun>> byWindow : runs.values()) {
+      for (final Map<Integer, ReadingRun> numbered : byWindow.values()) {
+        count += numbered.size();
+      }
+    }
+    return count;
   }
 
   private NavigableMap<Long, WindowState> heldWindows(
