@@ -35,6 +35,12 @@ import java.util.function.LongFunction;
  * object per series, which every map look-up then finds by identity. The difference is what
  * comparing each reading's series with the one its state is held under costs.
  *
+ * <p>With {@code readingsAtOnce} above 1, each series' readings of that many seconds are applied
+ * one after another, as a processor that held them that long and applied them by series would: the
+ * first finds the series' state cold, the rest find it in the caches. What holding them would cost
+ * (a log of the held readings, their grouping) is not in the figure; it says what the window code
+ * would save.
+ *
  * <p>The CPU is the bench thread's own, so the collector's threads are not in it; the first minute
  * of event time is warm-up (every window opens, the JIT compiles). The command line runs each run
  * in a JVM of its own, started with the processor's JVM options: runs one after another in one JVM
@@ -43,10 +49,15 @@ import java.util.function.LongFunction;
 public final class LifecycleBench {
 
   /** What to run. */
-  public record Options(int series, Duration eventTime, int readingsPerCommit, int rounds) {
+  public record Options(
+      int series, Duration eventTime, int readingsPerCommit, int readingsAtOnce, int rounds) {
     public Options {
-      if (series < 1 || readingsPerCommit < 1 || rounds < 1) {
-        throw new IllegalArgumentException("series, readings per commit and rounds must be >= 1");
+      if (series < 1 || readingsPerCommit < 1 || readingsAtOnce < 1 || rounds < 1) {
+        throw new IllegalArgumentException(
+            "series, readings per commit, readings at once and rounds must be >= 1");
+      }
+      if (readingsAtOnce > 60) {
+        throw new IllegalArgumentException("at most 60 readings of a series at once: a minute's");
       }
       if (eventTime.compareTo(Duration.ofMinutes(2)) < 0) {
         throw new IllegalArgumentException(
@@ -187,11 +198,12 @@ public final class LifecycleBench {
     out.println(Machine.load("at the start"));
     out.printf(
         Locale.ROOT,
-        "bucketer bench lifecycle: %,d series, one reading each per second of event time, the"
-            + " cache's changes written every %,d readings, %s of event time a run (the first"
+        "bucketer bench lifecycle: %,d series, one reading each per second of event time, %d of a"
+            + " series' readings applied at once, the cache's changes written every %,d readings, %s of event time a run (the first"
             + " minute warm-up), granularities %s; the window lifecycle and its cache alone, over"
             + " a store on the heap%n",
         options.series(),
+        options.readingsAtOnce(),
         options.readingsPerCommit(),
         TimeSpans.format(options.eventTime().toMillis()),
         settings.granularities());
@@ -247,28 +259,32 @@ public final class LifecycleBench {
     long closing = 0;
     long closingCpu = 0;
     final long grace = settings.grace().toSeconds();
-    for (long second = 0; second < seconds; second++) {
+    final int atOnce = options.readingsAtOnce();
+    for (long second = 0; second + atOnce <= seconds; second += atOnce) {
       final long before = threads.getCurrentThreadCpuTime();
       for (final int index : order) {
-        // each series at its own offset within the second, as a fleet's clocks are
-        final long timestamp = FIRST_SECOND + second * 1_000 + index % 1_000;
-        lifecycle.accept(
-            keyOf.apply(index),
-            new Measurement(timestamp, 20 + (index % 7) * 0.5 + (second % 13) * 0.25),
-            null,
-            second * 1_000,
-            bucket -> buckets[0]++);
-        if (++readings % options.readingsPerCommit() == 0) {
-          cache.writeChanges();
+        final SeriesKey series = keyOf.apply(index);
+        for (long reading = second; reading < second + atOnce; reading++) {
+          // each series at its own offset within the second, as a fleet's clocks are
+          final long timestamp = FIRST_SECOND + reading * 1_000 + index % 1_000;
+          lifecycle.accept(
+              series,
+              new Measurement(timestamp, 20 + (index % 7) * 0.5 + (reading % 13) * 0.25),
+              null,
+              reading * 1_000,
+              bucket -> buckets[0]++);
+          if (++readings % options.readingsPerCommit() == 0) {
+            cache.writeChanges();
+          }
         }
       }
       final long took = threads.getCurrentThreadCpuTime() - before;
       if (second >= 60) {
-        measured += order.length;
+        measured += (long) order.length * atOnce;
         cpu += took;
-        // the second in which every series' event time passes a minute's end + grace
-        if (second % 60 == grace) {
-          closing += order.length;
+        // the seconds in which every series' event time passes a minute's end + grace
+        if ((grace - second % 60 + 60) % 60 < atOnce) {
+          closing += (long) order.length * atOnce;
           closingCpu += took;
         }
       }

@@ -55,6 +55,15 @@ final class LifecycleBenchCommand implements Callable<Integer> {
   int readingsPerCommit;
 
   @Option(
+      names = "--readings-at-once",
+      defaultValue = "1",
+      description =
+          "Readings of a series applied one after another, as if held that many seconds and"
+              + " applied by series; 1 is what a processor does at a live pace, a reading of each"
+              + " series a commit (default: ${DEFAULT-VALUE}).")
+  int readingsAtOnce;
+
+  @Option(
       names = "--rounds",
       defaultValue = "3",
       description = "Rounds, each running both kinds of keys (default: ${DEFAULT-VALUE}).")
@@ -73,7 +82,8 @@ final class LifecycleBenchCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     final LifecycleBench.Options options =
-        new LifecycleBench.Options(series, TimeSpans.parse(eventTime), readingsPerCommit, rounds);
+        new LifecycleBench.Options(
+            series, TimeSpans.parse(eventTime), readingsPerCommit, readingsAtOnce, rounds);
     if (inThisJvm) {
       System.out.println(LifecycleBench.runHere(options, keys).toLine());
       return 0;
@@ -101,7 +111,8 @@ final class LifecycleBenchCommand implements Callable<Integer> {
             "--keys=" + runKeys.name(),
             "--series=" + series,
             "--event-time=" + eventTime,
-            "--readings-per-commit=" + readingsPerCommit));
+            "--readings-per-commit=" + readingsPerCommit,
+            "--readings-at-once=" + readingsAtOnce));
     final Process run =
         ChildProcesses.killAtExit(
             new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start());

@@ -16,7 +16,7 @@ class LifecycleBenchTest {
   void shouldCloseEveryMinuteOfEverySeriesOnceWhicheverKeysNameTheSeries() throws Exception {
     final ByteArrayOutputStream printed = new ByteArrayOutputStream();
     final LifecycleBench.Options options =
-        new LifecycleBench.Options(500, Duration.ofMinutes(3), 100, 1);
+        new LifecycleBench.Options(500, Duration.ofMinutes(3), 100, 1, 1);
     final List<LifecycleBench.Run> runs =
         LifecycleBench.run(
             options,
@@ -42,6 +42,18 @@ class LifecycleBenchTest {
   }
 
   @Test
+  void shouldApplyEachSeriesReadingsSeveralAtOnceAndCloseTheSameMinutes() throws Exception {
+    final LifecycleBench.Options options =
+        new LifecycleBench.Options(500, Duration.ofMinutes(3), 100, 5, 1);
+    final LifecycleBench.Run run = LifecycleBench.runHere(options, LifecycleBench.Keys.DECODED);
+
+    assertThat(run.buckets()).isEqualTo(2 * 500);
+    assertThat(run.readings()).isEqualTo(120 * 500);
+    // the five seconds that hold 70 s and 130 s, each step of five readings of every series
+    assertThat(run.closingReadings()).isEqualTo(2 * 5 * 500);
+  }
+
+  @Test
   void shouldReadBackTheLineARunsJvmPrints() {
     final LifecycleBench.Run run =
         new LifecycleBench.Run(
@@ -56,7 +68,7 @@ class LifecycleBenchTest {
 
   @Test
   void shouldRefuseAnEventTimeWithNothingAfterItsWarmUp() {
-    assertThatThrownBy(() -> new LifecycleBench.Options(10, Duration.ofSeconds(90), 10, 1))
+    assertThatThrownBy(() -> new LifecycleBench.Options(10, Duration.ofSeconds(90), 10, 1, 1))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("at least 2m");
   }
