@@ -32,8 +32,8 @@ import java.util.function.LongFunction;
  *
  * <p>Each round runs the same fleet twice, once for each way its readings name their series: a new
  * key object decoded for every reading, as the repartition topic's records give them, and one key
- * object per series, which every map look-up then finds by identity. The difference is what
- * comparing each reading's series with the one its state is held under costs.
+ * object per series, which every map look-up then finds by identity. The difference is what a key
+ * object per reading costs: made and hashed, and compared with the stored key's strings, cold.
  *
  * <p>With {@code readingsAtOnce} above 1, each series' readings of that many seconds are applied
  * one after another, as a processor that held them that long and applied them by series would: the
@@ -199,9 +199,9 @@ public final class LifecycleBench {
     out.printf(
         Locale.ROOT,
         "bucketer bench lifecycle: %,d series, one reading each per second of event time, %d of a"
-            + " series' readings applied at once, the cache's changes written every %,d readings, %s of event time a run (the first"
-            + " minute warm-up), granularities %s; the window lifecycle and its cache alone, over"
-            + " a store on the heap%n",
+            + " series' readings applied at once, the cache's changes written every %,d readings,"
+            + " %s of event time a run (the first minute warm-up), granularities %s; the window"
+            + " lifecycle and its cache alone, over a store on the heap%n",
         options.series(),
         options.readingsAtOnce(),
         options.readingsPerCommit(),

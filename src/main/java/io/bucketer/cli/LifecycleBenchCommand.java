@@ -18,11 +18,11 @@ import picocli.CommandLine.Option;
     name = "lifecycle",
     mixinStandardHelpOptions = true,
     description = {
-      "Runs the window lifecycle and its cache alone (no Kafka, no RocksDB, no log encoding) over a",
-      "live fleet's readings, one per series a second of event time, with the production window",
-      "settings, and prints the thread's CPU per reading, with each reading's series named by a new",
-      "key object and by one shared key object, side by side; each run in a JVM of its own, started",
-      "with the processor's JVM options and a heap of 3 GiB."
+      "Runs the window lifecycle and its cache alone (no Kafka, no RocksDB, no log encoding)",
+      "over a live fleet's readings, one per series a second of event time, with the production",
+      "window settings, and prints the thread's CPU per reading, with each reading's series named",
+      "by a new key object and by one shared key object, side by side; each run in a JVM of its",
+      "own, started with the processor's JVM options and a heap of 3 GiB."
     })
 final class LifecycleBenchCommand implements Callable<Integer> {
 

@@ -7,11 +7,14 @@ import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * {@code bench lifecycle} as a user runs it: each run in a JVM of its own, its figures read back.
  */
+@Timeout(value = 2, unit = TimeUnit.MINUTES)
 class LifecycleBenchCommandIT {
 
   @Test
