@@ -651,7 +651,8 @@ public final class BucketerApp implements AutoCloseable {
     return client.current().metrics();
   }
 
-  static BucketTopology.Settings topologySettings(
+  /** What the topology is built with from {@code config}: its windows' settings among them. */
+  public static BucketTopology.Settings topologySettings(
       final BucketerConfig config, final InputPartitioning partitioning) {
     final BucketTopology.Settings settings = readingTopologySettings(config, partitioning);
     return config.inputFormat() == InputFormat.SPARKPLUG_B

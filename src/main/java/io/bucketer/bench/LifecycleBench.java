@@ -1,11 +1,12 @@
 package io.bucketer.bench;
 
+import io.bucketer.app.BucketerApp;
 import io.bucketer.buckets.Granularity;
 import io.bucketer.buckets.Measurement;
-import io.bucketer.buckets.RollupPlan;
 import io.bucketer.buckets.SeriesKey;
 import io.bucketer.buckets.TimeSpans;
 import io.bucketer.config.BucketerConfig;
+import io.bucketer.topology.InputPartitioning;
 import io.bucketer.windows.HeapWindowStore;
 import io.bucketer.windows.WindowCacheBudget;
 import io.bucketer.windows.WindowLifecycle;
@@ -162,14 +163,9 @@ public final class LifecycleBench {
                 "bootstrap.servers", "unused:9092",
                 "mongodb.uri", "mongodb://unused",
                 "input.format", "json"));
-    return new WindowLifecycle.Settings(
-        new RollupPlan(defaults.granularities()).granularities(),
-        defaults.grace(),
-        defaults.idleTimeout(),
-        defaults.latenessHorizon(),
-        defaults.bucketLayout(),
-        defaults.duplicateTimestamps(),
-        defaults.windows().computations());
+    return BucketerApp.topologySettings(
+            defaults, new InputPartitioning.BySeries(defaults.seriesPartitions()))
+        .lifecycle();
   }
 
   /** Runs one fleet with {@code keys}; the command line starts each in a JVM of its own. */
