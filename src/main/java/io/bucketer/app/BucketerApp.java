@@ -678,7 +678,8 @@ public final class BucketerApp implements AutoCloseable {
             config.duplicateTimestamps())
         .withComputations(config.windows().computations())
         .withSeriesLimits(config.windows().seriesLimits())
-        .withHandover(config.handover());
+        .withHandover(config.handover())
+        .withReadingsHold(config.windows().readingsHold());
   }
 
   /** The default backoff, within the configured total: a registry restart takes seconds. */

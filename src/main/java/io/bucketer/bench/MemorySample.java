@@ -105,7 +105,8 @@ public record MemorySample(
         series,
         last.stateDirectoryBytes() / MIB);
     out.printf(
-        "%-36s %,d of %,d sent since the start (%.1f%%); %,d not yet processed at the end%n",
+        "%-36s %,d of %,d sent since the start (%.1f%%; applied, or held for readings.hold);"
+            + " %,d not yet taken in at the end%n",
         "readings processed",
         last.readingsProcessed(),
         last.readingsSent(),

@@ -23,6 +23,11 @@ final class SettingValidators {
     return new SpanOfAtLeast(minMillis);
   }
 
+  /** A span no longer than a maximum, 0 allowed. */
+  static ConfigDef.Validator spanOfAtMost(final long maxMillis) {
+    return new SpanOfAtMost(maxMillis);
+  }
+
   static ConfigDef.Validator nonBlank() {
     return new NonBlank();
   }
@@ -85,6 +90,21 @@ final class SettingValidators {
     @Override
     public String toString() {
       return "a span of at least " + TimeSpans.format(minMillis) + ", such as 30s";
+    }
+  }
+
+  private record SpanOfAtMost(long maxMillis) implements ConfigDef.Validator {
+    @Override
+    public void ensureValid(final String name, final Object value) {
+      new Span().ensureValid(name, value);
+      if (TimeSpans.parseMillis(String.valueOf(value)) > maxMillis) {
+        throw new ConfigException(name, value, "must be at most " + TimeSpans.format(maxMillis));
+      }
+    }
+
+    @Override
+    public String toString() {
+      return "a span of at most " + TimeSpans.format(maxMillis) + ", such as 5s; 0s for none";
     }
   }
 

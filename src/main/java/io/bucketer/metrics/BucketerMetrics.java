@@ -22,6 +22,7 @@ public final class BucketerMetrics {
   public static final String READINGS = "bucketer.readings";
   public static final String DEAD_LETTERS = "bucketer.dead.letters";
   public static final String OPEN_BUCKETS = "bucketer.open.buckets";
+  public static final String READINGS_HELD = "bucketer.readings.held";
   public static final String STREAM_THREAD_RESTARTS = "bucketer.stream.thread.restarts";
   public static final String PROCESS_STALLS = "bucketer.process.stalls";
   public static final String BUCKETS_EMITTED = "bucketer.buckets.emitted";
@@ -90,6 +91,7 @@ public final class BucketerMetrics {
   private final MeterRegistry registry;
   private final Map<String, Counter> counters = new ConcurrentHashMap<>();
   private final AtomicLong openBuckets = new AtomicLong();
+  private final AtomicLong readingsHeld = new AtomicLong();
   private final Map<StateOperation, Counter> stateOperations = new EnumMap<>(StateOperation.class);
   // Counted for every reading: looked up in an enum map, not by a name built each time.
   private final Map<ReadingOutcome, Counter> readings = new EnumMap<>(ReadingOutcome.class);
@@ -98,6 +100,7 @@ public final class BucketerMetrics {
   public BucketerMetrics(final MeterRegistry registry) {
     this.registry = registry;
     registry.gauge(OPEN_BUCKETS, openBuckets);
+    registry.gauge(READINGS_HELD, readingsHeld);
     // Exported at zero (see countDeadLettersFromZero): the first one is news to an operator.
     malformedSketches = registry.counter(QUERY_MALFORMED_SKETCHES);
     for (final StateOperation operation : StateOperation.values()) {
@@ -179,6 +182,15 @@ public final class BucketerMetrics {
    */
   public void openBucketsChanged(final long delta) {
     openBuckets.addAndGet(delta);
+  }
+
+  /**
+   * Readings held before their apply ({@code readings.hold}) by one task, taken in (positive) or
+   * applied or forgotten (negative): the gauge is this instance's total, readings its input offsets
+   * have passed that no window has taken yet.
+   */
+  public void readingsHeldChanged(final long delta) {
+    readingsHeld.addAndGet(delta);
   }
 
   /**

@@ -185,6 +185,15 @@ public final class MeterDescriptions {
         "Windows open on this instance, all granularities (a coarser window opens when the first"
             + " finer one closes into it).");
     family(
+        BucketerMetrics.READINGS_HELD,
+        Kind.GAUGE,
+        List.of(),
+        "Readings this instance's tasks hold before they apply them to their windows"
+            + " (`readings.hold`): past the input's committed offsets, logged, in no window yet."
+            + " About the hold times the readings a second at live traffic (500,000 for 100,000"
+            + " sensors at 1 Hz and 5 s); near 0 with `readings.hold=0s` or under a backlog,"
+            + " whose readings are applied at each commit.");
+    family(
         BucketerMetrics.STATE_WIPES,
         Kind.COUNTER,
         List.of("cause"),

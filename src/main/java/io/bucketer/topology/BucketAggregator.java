@@ -40,6 +40,7 @@ final class BucketAggregator
     implements Processor<SeriesKey, AggregatorInput, String, AggregatorOutput> {
 
   private final WindowLifecycle.Settings settings;
+  private final long holdMillis;
   private final Handover handover;
   private final WindowCacheBudget windowCache;
   private final TenantSeriesCounts seriesCounts;
@@ -73,6 +74,8 @@ final class BucketAggregator
   private WriteBehindWindows windows;
   private WindowLifecycle lifecycle;
   private SeriesAdmission admission;
+  // With readings.hold=0 it holds only what a run with a hold left in the log, until applied.
+  private ReadingHold hold;
 
   BucketAggregator(
       final BucketTopology.Settings settings,
@@ -102,6 +105,7 @@ final class BucketAggregator
       final Function<ProcessorContext<?, ?>, CommitForwarding> commitForwarding) {
     this.commitForwarding = commitForwarding;
     this.settings = settings.lifecycle();
+    this.holdMillis = settings.readingsHold().toMillis();
     this.handover = settings.handover();
     this.windowCache = windowCache;
     this.seriesCounts = seriesCounts;
@@ -129,9 +133,21 @@ final class BucketAggregator
     final TaskWindowStore logged = store;
     final WriteBehindWindows cached = windows;
     final PreCommitHookStore hook = context.getStateStore(TopologyNames.WINDOW_LOG_STORE);
+    // Restored whatever the hold: readings a run with a longer hold logged are applied all the
+    // same (at once with readings.hold=0), never left in the log.
+    hold =
+        new ReadingHold(
+            hook.store(), holdMillis, context.taskId().partition(), metrics::readingsHeldChanged);
+    hold.restore(context.currentSystemTimeMs());
+    final ReadingHold held = hold;
     hook.beforeCommit(
         () -> {
+          if (held.applyAtCommit()) {
+            final long now = context.currentSystemTimeMs();
+            atCommit.run(now, () -> applyHeld(now));
+          }
           sendRevisions();
+          held.beforeCommit();
           cached.writeChanges();
           logged.flushLog(context.currentSystemTimeMs());
         });
@@ -139,22 +155,65 @@ final class BucketAggregator
     lifecycle = new WindowLifecycle(settings, windows, metrics::openBucketsChanged, admission);
     lifecycle.restore(context.currentSystemTimeMs());
     final long idleTimeoutMillis = settings.idleTimeout().toMillis();
-    final Duration checkEvery = Duration.ofMillis(Math.max(1, Math.min(idleTimeoutMillis, 1_000)));
+    long checkMillis = Math.min(idleTimeoutMillis, 1_000);
+    if (holdMillis > 0) {
+      checkMillis = Math.min(checkMillis, holdMillis);
+    }
     context.schedule(
-        checkEvery,
+        Duration.ofMillis(Math.max(1, checkMillis)),
         PunctuationType.WALL_CLOCK_TIME,
-        wallClock -> lifecycle.closeIdleSeries(wallClock, bucket -> forward(bucket, wallClock)));
+        this::onWallClock);
+  }
+
+  /**
+   * Applies the held readings once they are due, then closes quiet series. A series is judged quiet
+   * on the wall clock of a hold ago: a reading it sent since may still be held, and its windows
+   * must not close under it.
+   */
+  private void onWallClock(final long wallClock) {
+    if (hold.due(wallClock) || !holding(wallClock) && hold.holdsAny()) {
+      applyHeld(wallClock);
+    }
+    lifecycle.closeIdleSeries(wallClock - holdMillis, bucket -> forward(bucket, wallClock));
+  }
+
+  /**
+   * Whether readings are held before their apply now. Not by a deployment that a rescale replaces,
+   * once the handover has come: it then takes only late readings, few, applied as they come, so
+   * that it holds none when `bucketer rescale status` says it may stop.
+   */
+  private boolean holding(final long wallClock) {
+    return holdMillis > 0
+        && !(handover.side() == Handover.Side.BEFORE && wallClock >= handover.handoverMillis());
+  }
+
+  /** Applies every reading held, series by series. */
+  private void applyHeld(final long wallClock) {
+    hold.applyBySeries((series, readings) -> accept(null, series, readings, wallClock));
   }
 
   @Override
   public void process(final Record<SeriesKey, AggregatorInput> record) {
     final long wallClock = context.currentSystemTimeMs();
+    if (holding(wallClock) || hold.holdsAny()) {
+      // Behind held readings of its series a reading waits too: each series' in the order they
+      // came.
+      hold.add(record.value(), record.key(), wallClock);
+      if (hold.full()) {
+        context.commit(); // which applies what it holds
+      }
+      return;
+    }
     record
         .value()
         .forEachSeries(
             record.key(), (series, readings) -> accept(record, series, readings, wallClock));
   }
 
+  /**
+   * Applies one series' readings; {@code record} is the record they came in, null for readings held
+   * (their dead letters then name no source: they are applied in a punctuation).
+   */
   private void accept(
       final Record<SeriesKey, AggregatorInput> record,
       final SeriesKey series,
@@ -181,13 +240,12 @@ final class BucketAggregator
         // Keyed by its sensor id: a replay then puts it on the partition input keyed by sensor
         // needs (input.partitioning=by-sensor), as Kafka's producer does.
         context.forward(
-            record
-                .withKey(series.sensorId())
-                .withValue(
-                    (AggregatorOutput)
-                        new AggregatorOutput.OverSeriesLimit(
-                            readings.reading(i, series), refusal.tenant().name(), refusal.why()))
-                .withTimestamp(timestamp));
+            output(
+                record,
+                series.sensorId(),
+                new AggregatorOutput.OverSeriesLimit(
+                    readings.reading(i, series), refusal.tenant().name(), refusal.why()),
+                timestamp));
       } else if (outcome == WindowLifecycle.Outcome.TOO_LATE) {
         deadLetterTooLate(
             record,
@@ -206,11 +264,18 @@ final class BucketAggregator
       final long timestamp,
       final String why) {
     metrics.deadLetter(DeadLetterHeaders.TOO_LATE);
-    context.forward(
-        record
-            .withKey((String) null)
-            .withValue((AggregatorOutput) new AggregatorOutput.TooLate(reading, why))
-            .withTimestamp(timestamp));
+    context.forward(output(record, null, new AggregatorOutput.TooLate(reading, why), timestamp));
+  }
+
+  /** A record of {@code value}: from {@code source}, its headers kept, or new when it is null. */
+  private static Record<String, AggregatorOutput> output(
+      final Record<SeriesKey, AggregatorInput> source,
+      final String key,
+      final AggregatorOutput value,
+      final long timestamp) {
+    return source == null
+        ? new Record<>(key, value, timestamp)
+        : source.withKey(key).withValue(value).withTimestamp(timestamp);
   }
 
   private void count(final WindowLifecycle.Outcome outcome) {
@@ -279,6 +344,10 @@ final class BucketAggregator
   private void forget() {
     // Revisions of a state that is rolled back, or was committed with them.
     revisions.clear();
+    if (hold != null) {
+      hold.forget(); // what was logged is read again from the log
+      hold = null;
+    }
     if (lifecycle != null) {
       metrics.openBucketsChanged(-lifecycle.openWindows());
       lifecycle = null;

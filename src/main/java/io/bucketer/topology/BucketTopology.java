@@ -62,7 +62,8 @@ public final class BucketTopology {
       Optional<SparkplugSettings> sparkplug,
       WindowComputations computations,
       TenantLimits seriesLimits,
-      Handover handover) {
+      Handover handover,
+      Duration readingsHold) {
 
     /** Settings of input decoded by an {@link InputDecoder}, not Sparkplug B. */
     public Settings(
@@ -94,7 +95,8 @@ public final class BucketTopology {
           Optional.empty(),
           WindowComputations.DEFAULT,
           TenantLimits.DEFAULT,
-          Handover.NONE);
+          Handover.NONE,
+          Duration.ZERO);
     }
 
     /**
@@ -118,7 +120,8 @@ public final class BucketTopology {
           Optional.of(sparkplug),
           computations,
           seriesLimits,
-          handover);
+          handover,
+          readingsHold);
     }
 
     /** These settings with what each window computes per series beyond count, sum, min and max. */
@@ -139,7 +142,8 @@ public final class BucketTopology {
           sparkplug,
           windowComputations,
           seriesLimits,
-          handover);
+          handover,
+          readingsHold);
     }
 
     /** These settings with each tenant's series limits. */
@@ -160,7 +164,8 @@ public final class BucketTopology {
           sparkplug,
           computations,
           limits,
-          handover);
+          handover,
+          readingsHold);
     }
 
     /**
@@ -184,7 +189,33 @@ public final class BucketTopology {
           sparkplug,
           computations,
           seriesLimits,
-          side);
+          side,
+          readingsHold);
+    }
+
+    /**
+     * These settings with the aggregator holding readings for {@code hold} before it applies them,
+     * each series' readings one after another ({@link ReadingHold}); zero applies each as it comes.
+     */
+    public Settings withReadingsHold(final Duration hold) {
+      return new Settings(
+          inputTopic,
+          bucketsTopic,
+          deadLetterTopic,
+          granularities,
+          grace,
+          idleTimeout,
+          partitioning,
+          latenessHorizon,
+          layout,
+          readingChecks,
+          windowCacheBytes,
+          duplicateTimestamps,
+          sparkplug,
+          computations,
+          seriesLimits,
+          handover,
+          hold);
     }
 
     /** How many tasks hold the series, and so share each tenant's series limits. */

@@ -9,13 +9,16 @@ final class DeadLetterSource {
 
   private DeadLetterSource() {}
 
-  /** {@code source}: the metadata of the record being processed, null when there is none. */
+  /**
+   * {@code source}: the metadata of the record being processed, null when there is none; a
+   * punctuation's names no topic (readings applied after a hold, {@link ReadingHold}).
+   */
   static void mark(
       final Headers headers,
       final String reason,
       final String message,
       final RecordMetadata source) {
-    if (source == null) {
+    if (source == null || source.topic() == null) {
       DeadLetterHeaders.add(headers, reason, message);
     } else {
       DeadLetterHeaders.add(

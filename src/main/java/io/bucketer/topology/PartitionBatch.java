@@ -15,13 +15,18 @@ import java.util.function.BiConsumer;
  * <p>A record of an earlier format carried one series' batch, its series in the record's key: read
  * back, it is a batch of that one series with the series unknown here ({@link #ofKeyedSeries}),
  * which the reader takes from the key.
+ *
+ * <p>A batch read back in the current format keeps the bytes it was read from and decodes its
+ * series only when first asked for them ({@link #encoded}): an aggregator that holds readings
+ * before applying them ({@link ReadingHold}) logs those bytes as they are, and decodes them once,
+ * at the apply.
  */
 final class PartitionBatch implements AggregatorInput {
 
   /** A new series batch's room: a few readings; a batch doubles as it fills. */
   private static final int INITIAL_CAPACITY = 4;
 
-  private final int partition;
+  private int partition;
   private final int partitions;
 
   /**
@@ -29,6 +34,12 @@ final class PartitionBatch implements AggregatorInput {
    * PartitionBatches}) finds a series' readings itself, so a batch never looks a series up.
    */
   private final List<SeriesReadings> series;
+
+  /** The bytes it was read from, until decoded (format 5 of {@link PartitionBatchSerde}). */
+  private byte[] encoded;
+
+  /** The readings {@link #encoded} holds, counted as its layout was checked. */
+  private int encodedReadings;
 
   private int readings;
   private long latestTimestamp = Long.MIN_VALUE;
@@ -48,6 +59,35 @@ final class PartitionBatch implements AggregatorInput {
     final PartitionBatch keyed = new PartitionBatch(-1, 0, 1);
     keyed.put(null, batch);
     return keyed;
+  }
+
+  /**
+   * A batch read back from {@code value}, a record value of {@link PartitionBatchSerde}'s current
+   * format holding {@code readings} readings, decoded when first walked.
+   */
+  static PartitionBatch encoded(final byte[] value, final int readings) {
+    final PartitionBatch batch = new PartitionBatch(-1, 0, 0);
+    batch.encoded = value;
+    batch.encodedReadings = readings;
+    return batch;
+  }
+
+  /** The readings of the record value it was read from, decoded or not. */
+  int encodedReadings() {
+    return encodedReadings;
+  }
+
+  /** The record value it was read from while not yet decoded, else null. */
+  byte[] encodedValue() {
+    return encoded;
+  }
+
+  private void decodeIfEncoded() {
+    if (encoded != null) {
+      final byte[] value = encoded;
+      encoded = null;
+      PartitionBatchSerde.decodeInto(value, this);
+    }
   }
 
   /**
@@ -80,6 +120,11 @@ final class PartitionBatch implements AggregatorInput {
     latestTimestamp = Math.max(latestTimestamp, timestamp);
   }
 
+  /** Sets the partition it was gathered for, as its record says: for the decoder. */
+  void readPartition(final int gatheredFor) {
+    this.partition = gatheredFor;
+  }
+
   /** Adds a series' readings, decoded; {@code key} null for the record's key. */
   void put(final SeriesKey key, final ReadingBatch batch) {
     series.add(new SeriesReadings(key, null, batch));
@@ -89,6 +134,7 @@ final class PartitionBatch implements AggregatorInput {
 
   /** The partition it was gathered for; -1 for a record of an earlier format. */
   int partition() {
+    decodeIfEncoded();
     return partition;
   }
 
@@ -99,22 +145,26 @@ final class PartitionBatch implements AggregatorInput {
 
   /** Readings in all its series. */
   int readings() {
+    decodeIfEncoded();
     return readings;
   }
 
   /** Series it holds readings of. */
   int seriesCount() {
+    decodeIfEncoded();
     return series.size();
   }
 
   /** The latest of its readings' times: its record's timestamp. */
   long latestTimestamp() {
+    decodeIfEncoded();
     return latestTimestamp;
   }
 
   @Override
   public void forEachSeries(
       final SeriesKey recordKey, final BiConsumer<SeriesKey, ReadingBatch> each) {
+    decodeIfEncoded();
     for (final SeriesReadings one : series) {
       each.accept(one.key() == null ? recordKey : one.key(), one.readings());
     }
@@ -122,6 +172,7 @@ final class PartitionBatch implements AggregatorInput {
 
   /** One of its series, for the record's key; null when it holds none. */
   SeriesKey firstSeries() {
+    decodeIfEncoded();
     return series.isEmpty() ? null : series.get(0).key();
   }
 
@@ -130,6 +181,7 @@ final class PartitionBatch implements AggregatorInput {
    * the record's key (a record of an earlier format).
    */
   void forEach(final BiConsumer<SeriesKey, ReadingBatch> each) {
+    decodeIfEncoded();
     for (final SeriesReadings one : series) {
       each.accept(one.key(), one.readings());
     }
@@ -141,6 +193,7 @@ final class PartitionBatch implements AggregatorInput {
    * every series has its key.
    */
   void forEachEncoded(final BiConsumer<byte[], ReadingBatch> each) {
+    decodeIfEncoded();
     for (final SeriesReadings one : series) {
       each.accept(
           one.encodedKey() != null ? one.encodedKey() : SeriesKeySerde.toBytes(one.key()),

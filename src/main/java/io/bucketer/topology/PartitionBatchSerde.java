@@ -1,6 +1,7 @@
 package io.bucketer.topology;
 
 import io.bucketer.buckets.SeriesKey;
+import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serde;
@@ -41,7 +42,7 @@ final class PartitionBatchSerde implements Serde<PartitionBatch> {
         return null;
       }
       if (bytes.length > 0 && bytes[0] == FORMAT) {
-        return decode(ByteBuffer.wrap(bytes, 1, bytes.length - 1));
+        return PartitionBatch.encoded(bytes, checked(bytes));
       }
       return PartitionBatch.ofKeyedSeries(earlier.deserialize(topic, bytes));
     };
@@ -72,7 +73,33 @@ final class PartitionBatchSerde implements Serde<PartitionBatch> {
     return buffer.array();
   }
 
-  private static PartitionBatch decode(final ByteBuffer buffer) {
+  /**
+   * The readings {@code value} holds, once its layout is checked: every series' key and readings
+   * within its bytes. A batch is decoded only when its readings are applied, perhaps after a hold
+   * and a restart, so a value that cannot be is refused here, as it is read, naming what it claims.
+   */
+  static int checked(final byte[] value) {
+    final ByteBuffer buffer = ByteBuffer.wrap(value, 1, value.length - 1);
+    int readings = 0;
+    try {
+      final int seriesCount = checkedHeader(buffer);
+      for (int s = 0; s < seriesCount; s++) {
+        SeriesKeySerde.skip(buffer);
+        final int size = checkedSize(buffer);
+        for (int i = 0; i < size; i++) {
+          ReadingSerde.skipReading(buffer);
+        }
+        readings += size;
+      }
+    } catch (BufferUnderflowException | IndexOutOfBoundsException | IllegalArgumentException e) {
+      throw new IllegalStateException(
+          "a batch of readings on the repartition topic claims more bytes than its "
+              + value.length);
+    }
+    return readings;
+  }
+
+  private static int checkedHeader(final ByteBuffer buffer) {
     final int partition = buffer.getInt();
     final int seriesCount = buffer.getInt();
     if (partition < 0 || seriesCount < 1 || seriesCount > buffer.remaining()) {
@@ -83,22 +110,39 @@ final class PartitionBatchSerde implements Serde<PartitionBatch> {
               + seriesCount
               + " series");
     }
-    final PartitionBatch batch = new PartitionBatch(partition, 0, seriesCount);
+    return seriesCount;
+  }
+
+  private static int checkedSize(final ByteBuffer buffer) {
+    final int size = buffer.getInt();
+    if (size < 1 || size > buffer.remaining() / ReadingSerde.readingBytes(null)) {
+      throw new IllegalStateException(
+          "a batch of readings on the repartition topic claims " + size + " readings of a series");
+    }
+    return size;
+  }
+
+  /** The first byte of the current format. */
+  static byte format() {
+    return FORMAT;
+  }
+
+  /**
+   * Decodes {@code value}, of the current format, into {@code batch}, a batch {@link
+   * PartitionBatch#encoded} made of it.
+   */
+  static void decodeInto(final byte[] value, final PartitionBatch batch) {
+    final ByteBuffer buffer = ByteBuffer.wrap(value, 1, value.length - 1);
+    batch.readPartition(buffer.getInt(1));
+    final int seriesCount = checkedHeader(buffer);
     for (int s = 0; s < seriesCount; s++) {
       final SeriesKey series = SeriesKeySerde.read(buffer);
-      final int size = buffer.getInt();
-      if (size < 1 || size > buffer.remaining() / ReadingSerde.readingBytes(null)) {
-        throw new IllegalStateException(
-            "a batch of readings on the repartition topic claims "
-                + size
-                + " readings of a series");
-      }
+      final int size = checkedSize(buffer);
       final ReadingBatch readings = new ReadingBatch(size);
       for (int i = 0; i < size; i++) {
         ReadingSerde.readReading(buffer, readings);
       }
       batch.put(series, readings);
     }
-    return batch;
   }
 }

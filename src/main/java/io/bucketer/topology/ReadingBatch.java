@@ -70,6 +70,11 @@ final class ReadingBatch implements AggregatorInput {
     size++;
   }
 
+  /** Empties it, keeping its room: one batch reused for series after series. */
+  void clear() {
+    size = 0;
+  }
+
   /** The record's series: a batch never names its own. */
   @Override
   public void forEachSeries(

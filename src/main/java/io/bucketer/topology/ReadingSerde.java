@@ -111,6 +111,13 @@ public final class ReadingSerde implements Serde<Reading> {
     }
   }
 
+  /** Advances {@code buffer} past one reading of format 3's layout, decoding nothing. */
+  static void skipReading(final ByteBuffer buffer) {
+    final int flagsAt = buffer.position() + 8 + 8;
+    final boolean hasOffset = (buffer.get(flagsAt) & HAS_UTC_OFFSET) != 0;
+    buffer.position(flagsAt + 1 + (hasOffset ? 4 : 0));
+  }
+
   private Reading decode(final byte[] bytes) {
     if (bytes.length > 0 && bytes[0] == SERIES_IN_KEY_FORMAT) {
       return decodeWithoutSeries(ByteBuffer.wrap(bytes, 1, bytes.length - 1));

@@ -11,6 +11,9 @@ import org.apache.kafka.common.utils.Bytes;
  * commit that changed windows but wrote no entry (it only released groups). The census, local, keys
  * each group {@code [1][size][start]} and holds the sequence its windows were last brought to under
  * {@code [0]}.
+ *
+ * <p>Readings held before they are applied ({@link ReadingHold}) are logged under {@code [2][hold
+ * sequence i64][chunk u16]}, after every group: a range over the groups never meets them.
  */
 final class WindowLogKeys {
 
@@ -18,6 +21,8 @@ final class WindowLogKeys {
   static final Bytes SEQUENCE = Bytes.wrap(new byte[] {0});
 
   private static final byte GROUP = 1;
+  private static final byte HELD = 2;
+  private static final int HELD_BYTES = 1 + Long.BYTES + Short.BYTES;
   private static final int GROUP_BYTES = 1 + 2 * Long.BYTES;
   private static final int ENTRY_BYTES = GROUP_BYTES + Long.BYTES + Short.BYTES;
 
@@ -62,6 +67,30 @@ final class WindowLogKeys {
     final ByteBuffer buffer = ByteBuffer.allocate(ENTRY_BYTES + 1);
     buffer.put(lastEntry(group).get());
     return Bytes.wrap(buffer.array());
+  }
+
+  /** The key of chunk {@code chunk} of the readings held in commit {@code sequence} of the hold. */
+  static Bytes held(final long sequence, final int chunk) {
+    return Bytes.wrap(
+        ByteBuffer.allocate(HELD_BYTES)
+            .put(HELD)
+            .putLong(sequence)
+            .putShort((short) chunk)
+            .array());
+  }
+
+  /** The first key of held readings, and the first key after them all. */
+  static Bytes firstHeld() {
+    return Bytes.wrap(new byte[] {HELD});
+  }
+
+  static Bytes afterHeld() {
+    return Bytes.wrap(new byte[] {HELD + 1});
+  }
+
+  /** The hold sequence of a key of held readings. */
+  static long heldSequenceOf(final Bytes heldKey) {
+    return ByteBuffer.wrap(heldKey.get(), 1, Long.BYTES).getLong();
   }
 
   static long sizeOf(final Bytes key) {

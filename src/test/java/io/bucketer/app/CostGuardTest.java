@@ -12,6 +12,7 @@ import io.bucketer.config.BucketerConfig;
 import io.bucketer.config.InputSettings;
 import io.bucketer.config.KafkaSettings;
 import io.bucketer.config.MongoSettings;
+import io.bucketer.config.WindowSettings;
 import io.bucketer.metrics.BucketerMetrics;
 import io.bucketer.metrics.BucketerMetrics.StateOperation;
 import io.bucketer.simulate.ReadingGenerator;
@@ -79,6 +80,13 @@ import reactor.core.publisher.Mono;
  *
  * <p>The sink's writer receives, after each input record, the buckets that record's commit
  * released, in one call: a sink that keeps up polls what each commit made visible.
+ *
+ * <p><b>Readings applied as they come ({@code readings.hold=0}).</b> The driver's wall clock stands
+ * still between records and it commits after each: held readings would be logged one entry a
+ * reading and applied all at once when the clock moves at the end, a regime no deployment has. So
+ * the counts here are those of the path every reading takes once applied, and the hold's own costs
+ * (its log entries, its applies by series) are guarded live, by {@code LiveCostGuardIT}, with the
+ * production default.
  */
 class CostGuardTest {
 
@@ -87,7 +95,8 @@ class CostGuardTest {
           Map.of(
               KafkaSettings.BOOTSTRAP_SERVERS, "unused:9092",
               InputSettings.SCHEMA_REGISTRY_URL, "http://unused:8081",
-              MongoSettings.URI, "mongodb://unused:27017"));
+              MongoSettings.URI, "mongodb://unused:27017",
+              WindowSettings.READINGS_HOLD, "0s"));
 
   /**
    * The fleet: 16 sensors every 5 s (200 ms of jitter) for two hours from 10:00, 23,040 readings,

@@ -5,6 +5,7 @@ import io.bucketer.ingest.ConfluentWireFormat;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.time.Instant;
 import org.apache.avro.io.BinaryEncoder;
 import org.apache.avro.io.EncoderFactory;
 import org.apache.avro.specific.SpecificDatumWriter;
@@ -13,6 +14,16 @@ import org.apache.avro.specific.SpecificDatumWriter;
 public final class FramedReadings {
 
   private FramedReadings() {}
+
+  /** A reading of {@code sensor}'s temperature, without a UTC offset. */
+  public static Reading temperature(final String sensor, final Instant time, final double value) {
+    return Reading.newBuilder()
+        .setSensorId(sensor)
+        .setMetric("temperature")
+        .setTimestamp(time)
+        .setValue(value)
+        .build();
+  }
 
   /** {@code reading} in Avro binary with its own schema, framed under {@code schemaId}. */
   public static byte[] frame(final Reading reading, final int schemaId) {

@@ -6,14 +6,17 @@ import io.bucketer.metrics.BucketerMetrics;
 import io.bucketer.topics.BucketerTopics;
 import io.bucketer.topics.TypedTopic;
 import io.bucketer.windows.PublishedWindows;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Properties;
 import java.util.function.Supplier;
+import org.apache.kafka.common.header.Header;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
+import org.apache.kafka.streams.test.TestRecord;
 
 /**
  * The topology of {@link BucketTopologyTest#SETTINGS} under {@code TopologyTestDriver}, and its
@@ -82,5 +85,11 @@ record TopologyTopics(
       final TopologyTestDriver driver, final TypedTopic<K, V> topic) {
     return driver.createOutputTopic(
         topic.name(), topic.keyDeserializer(), topic.valueDeserializer());
+  }
+
+  /** The value of {@code record}'s last header named {@code name}, as text; null without one. */
+  static String header(final TestRecord<?, ?> record, final String name) {
+    final Header header = record.headers().lastHeader(name);
+    return header == null ? null : new String(header.value(), StandardCharsets.UTF_8);
   }
 }
