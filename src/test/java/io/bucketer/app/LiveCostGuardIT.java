@@ -88,7 +88,8 @@ class LiveCostGuardIT {
           // marker per partition and commit; 0.0080 on a machine loaded by other builds, where
           // more commits split a round. One record per series and commit cost 1.0016.
           "readings-by-series-repartition", 0.01,
-          // 0.0064 and 0.0075, two runs 2026-12-06 with readings.hold=5s: an entry per task and commit of
+          // 0.0064 and 0.0075, two runs 2026-12-06 with readings.hold=5s: an entry per task and
+          // commit of
           // the readings held (one a round) and its deletion after their apply; an entry per task
           // and apply for the minute its readings changed, two at a minute's close (the minute and
           // its hour); a marker per partition and commit. 0.0041 before the hold (2026-12-02),
@@ -114,7 +115,8 @@ class LiveCostGuardIT {
       Map.of(
           // 14.28: the batches of each input task's readings for a partition in a commit
           "readings-by-series-repartition", 16.0,
-          // 19.81 and 20.37 with readings.hold=5s (2026-12-06): each reading logged once more while held,
+          // 19.81 and 20.37 with readings.hold=5s (2026-12-06): each reading logged once more while
+          // held,
           // as the repartition carried it (its series' key with it), against the windows'
           // changes logged once an apply, not once a commit. 13.90 before the hold, with format 2
           // of the entries (readings packed), 14.78 with format 1's; most of it each series' key

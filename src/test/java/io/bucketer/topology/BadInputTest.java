@@ -10,6 +10,7 @@ import io.bucketer.ingest.InvalidReadingException;
 import io.bucketer.ingest.InvalidReadingException.Reason;
 import io.bucketer.ingest.ReadingDecoder;
 import io.bucketer.metrics.BucketerMetrics;
+import io.bucketer.testing.FramedReadings;
 import io.bucketer.topics.DeadLetterHeaders;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -288,11 +289,6 @@ class BadInputTest {
   }
 
   private static Reading reading(final String sensor, final Instant time, final double value) {
-    return Reading.newBuilder()
-        .setSensorId(sensor)
-        .setMetric("temperature")
-        .setTimestamp(time)
-        .setValue(value)
-        .build();
+    return FramedReadings.temperature(sensor, time, value);
   }
 }

@@ -529,11 +529,6 @@ class BucketTopologyTest {
   }
 
   private static Reading reading(final String sensor, final Instant time, final double value) {
-    return Reading.newBuilder()
-        .setSensorId(sensor)
-        .setMetric("temperature")
-        .setTimestamp(time)
-        .setValue(value)
-        .build();
+    return FramedReadings.temperature(sensor, time, value);
   }
 }

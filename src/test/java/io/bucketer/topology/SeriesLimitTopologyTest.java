@@ -345,11 +345,6 @@ class SeriesLimitTopologyTest {
   }
 
   private static Reading reading(final String sensor, final Instant time, final double value) {
-    return Reading.newBuilder()
-        .setSensorId(sensor)
-        .setMetric("temperature")
-        .setTimestamp(time)
-        .setValue(value)
-        .build();
+    return FramedReadings.temperature(sensor, time, value);
   }
 }
