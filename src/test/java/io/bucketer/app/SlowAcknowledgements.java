@@ -1,6 +1,7 @@
 package io.bucketer.app;
 
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerInterceptor;
@@ -25,6 +26,9 @@ public final class SlowAcknowledgements implements ProducerInterceptor<Object, O
   /** After a hold, acknowledgements within this time are let through (the rest of a response). */
   private static final long QUIET_AFTER_HOLD_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
 
+  /** Ends every hold at once: a closed producer's I/O thread must not stand still any more. */
+  private final CountDownLatch closed = new CountDownLatch(1);
+
   private boolean slow;
   private long holdEndedNanos = Long.MIN_VALUE / 2;
 
@@ -48,8 +52,8 @@ public final class SlowAcknowledgements implements ProducerInterceptor<Object, O
       return;
     }
     try {
-      // The fault itself, not a wait for a condition: the I/O thread stands still this long.
-      Thread.sleep(HOLD_MS);
+      // The fault: the I/O thread stands still until the producer is closed, or for HOLD_MS.
+      closed.await(HOLD_MS, TimeUnit.MILLISECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
@@ -57,5 +61,7 @@ public final class SlowAcknowledgements implements ProducerInterceptor<Object, O
   }
 
   @Override
-  public void close() {}
+  public void close() {
+    closed.countDown();
+  }
 }
