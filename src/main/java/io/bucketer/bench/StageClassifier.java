@@ -33,9 +33,10 @@ import java.util.regex.Pattern;
  *             {@code ReadingChecks};
  *         <li>repartition: the topology's {@code ReadingBatcher} (it forwards only into the
  *             repartition's sink node, so that node's sends are its), {@code PartitionBatches},
- *             {@code PartitionBatch}, {@code SeriesPartitioner}, {@code CommitTimeForwarder}, the
- *             repartition topic's serdes (the aggregator walks a batch's series itself, so its work
- *             under {@code PartitionBatch.forEachSeries} is the aggregate's);
+ *             {@code PartitionBatch}, {@code PartitionBatchWriter}, {@code SeriesRepeats}, {@code
+ *             SeriesPartitioner}, {@code CommitTimeForwarder}, the repartition topic's serdes (the
+ *             aggregator walks a batch's series itself, so its work under {@code
+ *             PartitionBatch.forEachSeries} is the aggregate's);
  *         <li>the peers' code in their own JVMs: their decode's forwarding ({@code
  *             ReadingsBySeries}) is repartition; Kafka Streams' {@code KStreamWindowAggregate} and
  *             the windowed aggregate's statistics and serde are aggregate;
@@ -128,6 +129,8 @@ final class StageClassifier {
           Map.entry("io.bucketer.topology.ReadingBatcher", Stage.REPARTITION),
           Map.entry("io.bucketer.topology.PartitionBatches", Stage.REPARTITION),
           Map.entry("io.bucketer.topology.PartitionBatch", Stage.REPARTITION),
+          Map.entry("io.bucketer.topology.PartitionBatchWriter", Stage.REPARTITION),
+          Map.entry("io.bucketer.topology.SeriesRepeats", Stage.REPARTITION),
           Map.entry("io.bucketer.topology.PartitionBatchSerde", Stage.REPARTITION),
           Map.entry("io.bucketer.topology.SeriesPartitioner", Stage.REPARTITION),
           Map.entry("io.bucketer.topology.CommitTimeForwarder", Stage.REPARTITION),

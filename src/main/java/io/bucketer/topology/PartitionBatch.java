@@ -41,6 +41,12 @@ final class PartitionBatch implements AggregatorInput {
   /** The readings {@link #encoded} holds, counted as its layout was checked. */
   private int encodedReadings;
 
+  /**
+   * Its first series, for a batch written here as its readings came ({@link #written}); null
+   * otherwise. Such a batch also knows its latest time, so that sending it decodes nothing.
+   */
+  private SeriesKey writtenFirstSeries;
+
   private int readings;
   private long latestTimestamp = Long.MIN_VALUE;
 
@@ -69,6 +75,26 @@ final class PartitionBatch implements AggregatorInput {
     final PartitionBatch batch = new PartitionBatch(-1, 0, 0);
     batch.encoded = value;
     batch.encodedReadings = readings;
+    return batch;
+  }
+
+  /**
+   * A batch {@link PartitionBatchWriter} wrote: {@code value} is its record's value, holding {@code
+   * readings} readings of which {@code firstSeries} came first and {@code latestTimestamp} is the
+   * latest.
+   */
+  static PartitionBatch written(
+      final int partition,
+      final int partitions,
+      final byte[] value,
+      final int readings,
+      final SeriesKey firstSeries,
+      final long latestTimestamp) {
+    final PartitionBatch batch = new PartitionBatch(partition, partitions, 0);
+    batch.encoded = value;
+    batch.encodedReadings = readings;
+    batch.writtenFirstSeries = firstSeries;
+    batch.latestTimestamp = latestTimestamp;
     return batch;
   }
 
@@ -134,7 +160,9 @@ final class PartitionBatch implements AggregatorInput {
 
   /** The partition it was gathered for; -1 for a record of an earlier format. */
   int partition() {
-    decodeIfEncoded();
+    if (partition < 0) {
+      decodeIfEncoded();
+    }
     return partition;
   }
 
@@ -145,8 +173,7 @@ final class PartitionBatch implements AggregatorInput {
 
   /** Readings in all its series. */
   int readings() {
-    decodeIfEncoded();
-    return readings;
+    return encoded != null ? encodedReadings : readings;
   }
 
   /** Series it holds readings of. */
@@ -157,7 +184,9 @@ final class PartitionBatch implements AggregatorInput {
 
   /** The latest of its readings' times: its record's timestamp. */
   long latestTimestamp() {
-    decodeIfEncoded();
+    if (writtenFirstSeries == null) {
+      decodeIfEncoded();
+    }
     return latestTimestamp;
   }
 
@@ -172,6 +201,9 @@ final class PartitionBatch implements AggregatorInput {
 
   /** One of its series, for the record's key; null when it holds none. */
   SeriesKey firstSeries() {
+    if (writtenFirstSeries != null) {
+      return writtenFirstSeries;
+    }
     decodeIfEncoded();
     return series.isEmpty() ? null : series.get(0).key();
   }

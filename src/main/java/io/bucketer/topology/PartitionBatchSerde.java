@@ -13,9 +13,11 @@ import org.apache.kafka.common.serialization.Serializer;
  * leading format byte says how the rest is laid out:
  *
  * <ul>
- *   <li>5 (written now): the partition (4 bytes), the number of series (4 bytes), then for each
- *       series its key as {@link SeriesKeySerde} lays it out, the number of its readings (4 bytes)
- *       and each reading as format 4 lays one out. Big-endian.
+ *   <li>5 (written now): the partition (4 bytes), the number of parts (4 bytes), then for each part
+ *       a series' key as {@link SeriesKeySerde} lays it out, the number of its readings (4 bytes)
+ *       and each reading as format 4 lays one out. Big-endian. A batch gathered by series has one
+ *       part per series; one written as its readings came ({@link PartitionBatchWriter}) a part per
+ *       reading, so a series may come in several parts, each read in its place.
  *   <li>1 to 4 (one series per record, its series in the record's key, written by earlier
  *       versions): read by {@link ReadingBatchSerde} as a batch of that one series, so that an
  *       upgrade takes over a repartition topic that has records in it.
@@ -31,7 +33,7 @@ final class PartitionBatchSerde implements Serde<PartitionBatch> {
 
   @Override
   public Serializer<PartitionBatch> serializer() {
-    return (topic, batch) -> batch == null ? null : encode(batch);
+    return (topic, batch) -> batch == null ? null : valueOf(batch);
   }
 
   @Override
@@ -46,6 +48,15 @@ final class PartitionBatchSerde implements Serde<PartitionBatch> {
       }
       return PartitionBatch.ofKeyedSeries(earlier.deserialize(topic, bytes));
     };
+  }
+
+  /**
+   * The record value of {@code batch}: the bytes it was written as or read from when it has them (a
+   * batch {@link PartitionBatchWriter} wrote), else its series encoded.
+   */
+  static byte[] valueOf(final PartitionBatch batch) {
+    final byte[] written = batch.encodedValue();
+    return written != null ? written : encode(batch);
   }
 
   static byte[] encode(final PartitionBatch batch) {

@@ -86,15 +86,17 @@ class LiveCostGuardIT {
       Map.of(
           // 0.0061: a record per input task, series partition and commit (3 × 3 a round), and a
           // marker per partition and commit; 0.0080 on a machine loaded by other builds, where
-          // more commits split a round. One record per series and commit cost 1.0016.
+          // more commits split a round; 0.0077 with readings.hold=5s, 0.0082 with the batches
+          // written as the readings come (2026-12-06). One record per series and commit cost
+          // 1.0016.
           "readings-by-series-repartition", 0.01,
           // 0.0064 and 0.0075, two runs 2026-12-06 with readings.hold=5s: an entry per task and
-          // commit of
-          // the readings held (one a round) and its deletion after their apply; an entry per task
-          // and apply for the minute its readings changed, two at a minute's close (the minute and
-          // its hour); a marker per partition and commit. 0.0041 before the hold (2026-12-02),
-          // when each commit logged its windows' changes. The two changelogged window stores
-          // before the window log cost 1.035 (every minute window a commit changed) and 0.0334.
+          // commit of the readings held (one a round) and its deletion after their apply; an entry
+          // per task and apply for the minute its readings changed, two at a minute's close (the
+          // minute and its hour); a marker per partition and commit. 0.0041 before the hold
+          // (2026-12-02), when each commit logged its windows' changes. The two changelogged
+          // window stores before the window log cost 1.035 (every minute window a commit
+          // changed) and 0.0334.
           "window-log-store-changelog", 0.01,
           // 0.0334: two minutes of each series close in the measured rounds.
           "buckets", 0.04,
@@ -113,15 +115,16 @@ class LiveCostGuardIT {
    */
   private static final Map<String, Double> BYTE_BOUNDS =
       Map.of(
-          // 14.28: the batches of each input task's readings for a partition in a commit
+          // 14.28: the batches of each input task's readings for a partition in a commit; 14.43
+          // with readings.hold=5s, 14.52 with the batches written as the readings come
+          // (2026-12-06), one layout
           "readings-by-series-repartition", 16.0,
           // 19.81 and 20.37 with readings.hold=5s (2026-12-06; a commit that splits a round
           // writes one more held entry, its key bytes with it, hence the margin): each reading
-          // logged once more while
-          // held,
-          // as the repartition carried it (its series' key with it), against the windows'
-          // changes logged once an apply, not once a commit. 13.90 before the hold, with format 2
-          // of the entries (readings packed), 14.78 with format 1's; most of it each series' key
+          // logged once more while held, as the repartition carried it (its series' key with it),
+          // against the windows' changes logged once an apply, not once a commit. 13.90 before
+          // the hold, with format 2 of the entries (readings packed), 14.78 with format 1's; most
+          // of it each series' key
           "window-log-store-changelog", 23.0);
 
   private static LocalInfrastructure infrastructure;

@@ -167,6 +167,9 @@ class GoldenStateFormatsTest {
     files.put("reading-batch-v4.bin", ReadingBatchSerde.encode(batch()));
     files.put("partition-batch-v5.bin", PartitionBatchSerde.encode(partitionBatch()));
     files.put(
+        "partition-batch-v5-written.bin",
+        new PartitionBatchSerde().serializer().serialize("", writtenPartitionBatch()));
+    files.put(
         "sparkplug-birth-v1.json", new SparkplugBirthSerde().serializer().serialize("", BIRTH));
     files.put(
         "sparkplug-envelope-v1.bin",
@@ -481,6 +484,33 @@ class GoldenStateFormatsTest {
     assertReading(readings.get(1), 0, T0 + 500, 7.0, null);
   }
 
+  /**
+   * A batch written as its readings came: a series may come in several parts, each kept in its
+   * place (a reader that kept one part per series would lose readings).
+   */
+  @Test
+  void shouldReadTheGoldenBatchWrittenAsItsReadingsCameEveryPartInPlace() {
+    final PartitionBatch decoded =
+        new PartitionBatchSerde()
+            .deserializer()
+            .deserialize("", GoldenFiles.read("partition-batch-v5-written.bin"));
+
+    assertThat(decoded.partition()).isEqualTo(7);
+    assertThat(decoded.readings()).isEqualTo(3);
+    final List<SeriesKey> series = new ArrayList<>();
+    final List<ReadingBatch> readings = new ArrayList<>();
+    decoded.forEach(
+        (key, batch) -> {
+          series.add(key);
+          readings.add(batch);
+        });
+    assertThat(series).containsExactly(SERIES, SERIES_WITHOUT_METRIC, SERIES);
+    assertThat(readings).allSatisfy(part -> assertThat(part.size()).isEqualTo(1));
+    assertReading(readings.get(0), 0, T0, 21.5, 60);
+    assertReading(readings.get(1), 0, T0 + 500, 7.0, null);
+    assertReading(readings.get(2), 0, T0 + 1_000, -3.25, null);
+  }
+
   /** Records of one reading each, which builds before batches left on the repartition topic. */
   @Test
   void shouldReadTheGoldenSingleReadingsOfEarlierRepartitionFormats() {
@@ -568,6 +598,17 @@ class GoldenStateFormatsTest {
     batch.put(SERIES, batch());
     batch.add(batch.startSeries(SERIES_WITHOUT_METRIC), T0 + 500, 7.0, null);
     return batch;
+  }
+
+  /** A batch of format 5 written as its readings came: a series, another, the first again. */
+  private static PartitionBatch writtenPartitionBatch() {
+    final PartitionBatchWriter writer = new PartitionBatchWriter(7, 8, 0);
+    final byte[] series = SeriesKeySerde.toBytes(SERIES);
+    writer.add(SERIES, series, T0, 21.5, 60);
+    writer.add(
+        SERIES_WITHOUT_METRIC, SeriesKeySerde.toBytes(SERIES_WITHOUT_METRIC), T0 + 500, 7.0, null);
+    writer.add(SERIES, series, T0 + 1_000, -3.25, null);
+    return writer.finish();
   }
 
   private static ReadingBatch batch() {

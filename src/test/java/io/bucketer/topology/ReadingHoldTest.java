@@ -74,6 +74,27 @@ class ReadingHoldTest {
   }
 
   @Test
+  void shouldPutTogetherASeriesWhoseReadingsCameAsPartsOfOneReadingEach() {
+    final ReadingHold hold = new ReadingHold(log, HOLD, 3, counted);
+    final PartitionBatchWriter writer = new PartitionBatchWriter(0, 1, 0);
+    for (final Object[] reading :
+        new Object[][] {{A, 1_000L}, {B, 1_000L}, {A, 2_000L}, {C, 1_000L}, {A, 3_000L}}) {
+      final SeriesKey series = (SeriesKey) reading[0];
+      writer.add(series, SeriesKeySerde.toBytes(series), (long) reading[1], 1.0, null);
+    }
+    hold.add(read(writer.finish()), A, 0);
+    hold.add(batch(B, 2_000, A, 4_000), A, 100);
+
+    final Map<SeriesKey, List<Long>> applied = apply(hold);
+
+    assertThat(applied)
+        .containsOnlyKeys(A, B, C)
+        .containsEntry(A, List.of(1_000L, 2_000L, 3_000L, 4_000L))
+        .containsEntry(B, List.of(1_000L, 2_000L))
+        .containsEntry(C, List.of(1_000L));
+  }
+
+  @Test
   void shouldBeDueAHoldAfterItsFirstReadingOrOnceItHoldsTooMuch() {
     final ReadingHold hold = new ReadingHold(log, HOLD, 0, counted);
     assertThat(hold.due(1_000_000)).isFalse();
@@ -290,7 +311,7 @@ class ReadingHoldTest {
   private static PartitionBatch read(final PartitionBatch batch) {
     return new PartitionBatchSerde()
         .deserializer()
-        .deserialize("repartition", PartitionBatchSerde.encode(batch));
+        .deserialize("repartition", new PartitionBatchSerde().serializer().serialize("t", batch));
   }
 
   private static KeyValueStore<Bytes, byte[]> store() {
