@@ -462,19 +462,13 @@ class GoldenStateFormatsTest {
 
   @Test
   void shouldReadTheGoldenBatchOfSeveralSeriesOnTheRepartitionTopic() {
-    final PartitionBatch decoded =
-        new PartitionBatchSerde()
-            .deserializer()
-            .deserialize("", GoldenFiles.read("partition-batch-v5.bin"));
-
-    assertThat(decoded.partition()).isEqualTo(7);
+    final PartitionBatch decoded = goldenBatch("partition-batch-v5.bin");
     final List<SeriesKey> series = new ArrayList<>();
     final List<ReadingBatch> readings = new ArrayList<>();
-    decoded.forEach(
-        (key, batch) -> {
-          series.add(key);
-          readings.add(batch);
-        });
+    decoded.forEach((key, batch) -> series.add(key));
+    decoded.forEach((key, batch) -> readings.add(batch));
+
+    assertThat(decoded.partition()).isEqualTo(7);
     assertThat(series).containsExactly(SERIES, SERIES_WITHOUT_METRIC);
     assertThat(readings.get(0).size()).isEqualTo(3);
     assertReading(readings.get(0), 0, T0, 21.5, 60);
@@ -490,20 +484,14 @@ class GoldenStateFormatsTest {
    */
   @Test
   void shouldReadTheGoldenBatchWrittenAsItsReadingsCameEveryPartInPlace() {
-    final PartitionBatch decoded =
-        new PartitionBatchSerde()
-            .deserializer()
-            .deserialize("", GoldenFiles.read("partition-batch-v5-written.bin"));
+    final PartitionBatch decoded = goldenBatch("partition-batch-v5-written.bin");
+    final List<SeriesKey> series = new ArrayList<>();
+    final List<ReadingBatch> readings = new ArrayList<>();
+    decoded.forEach((key, batch) -> series.add(key));
+    decoded.forEach((key, batch) -> readings.add(batch));
 
     assertThat(decoded.partition()).isEqualTo(7);
     assertThat(decoded.readings()).isEqualTo(3);
-    final List<SeriesKey> series = new ArrayList<>();
-    final List<ReadingBatch> readings = new ArrayList<>();
-    decoded.forEach(
-        (key, batch) -> {
-          series.add(key);
-          readings.add(batch);
-        });
     assertThat(series).containsExactly(SERIES, SERIES_WITHOUT_METRIC, SERIES);
     assertThat(readings).allSatisfy(part -> assertThat(part.size()).isEqualTo(1));
     assertReading(readings.get(0), 0, T0, 21.5, 60);
@@ -598,6 +586,10 @@ class GoldenStateFormatsTest {
     batch.put(SERIES, batch());
     batch.add(batch.startSeries(SERIES_WITHOUT_METRIC), T0 + 500, 7.0, null);
     return batch;
+  }
+
+  private static PartitionBatch goldenBatch(final String name) {
+    return new PartitionBatchSerde().deserializer().deserialize("", GoldenFiles.read(name));
   }
 
   /** A batch of format 5 written as its readings came: a series, another, the first again. */
