@@ -62,9 +62,7 @@ final class PartitionBatchWriter {
   private void ensureRoom(final int bytes) {
     if (value.remaining() < bytes) {
       final int needed = value.position() + bytes;
-      final ByteBuffer grown =
-          ByteBuffer.allocate(Math.max(needed, 2 * value.capacity())).put(value.flip());
-      value = grown;
+      value = ByteBuffer.allocate(Math.max(needed, 2 * value.capacity())).put(value.flip());
     }
   }
 

@@ -14,6 +14,10 @@ package io.bucketer.topology;
  * gathered again within {@value #WRITTEN_DRAINS} commits: until then its series' readings travel as
  * parts of one reading, which the aggregator puts together again (nothing is lost or reordered,
  * only bytes spent).
+ *
+ * <p>A drain is each commit's, and each one the task makes within a commit when it holds as many
+ * readings as it may ({@link PartitionBatches}): at live traffic one a commit, under a backlog
+ * several, which only brings a backlog's look sooner.
  */
 final class SeriesRepeats {
 
