@@ -130,6 +130,9 @@ final class LivePeerRun {
           sample.sent(),
           sample.processed(),
           sample.cpu().toMillis() / 1000.0);
+      if (samples.size() == 1 && elapsed.compareTo(options.warmup()) < 0) {
+        ProcessorStages.startJfrInWarmUp(peer.pid());
+      }
       if (stages == null && elapsed.compareTo(options.warmup()) >= 0) {
         stages = ProcessorStages.start(peer.pid());
       }

@@ -184,6 +184,9 @@ public final class MemoryBench {
       bytes.add(TopicBytes.read());
       out.println(sample.row() + "          " + cpuNow.since(previousCpu, sinceLast).row());
       previousCpu = cpuNow;
+      if (recordStages && samples.size() == 1 && sample.elapsed().compareTo(options.warmup()) < 0) {
+        ProcessorStages.startJfrInWarmUp(probe.pid());
+      }
       if (recordStages && stages == null && sample.elapsed().compareTo(options.warmup()) >= 0) {
         // from the first sample of the measured stretch, as its other figures are
         stages = ProcessorStages.start(probe.pid());

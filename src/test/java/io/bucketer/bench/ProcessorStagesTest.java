@@ -6,10 +6,23 @@ import static org.assertj.core.api.Assertions.within;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import jdk.jfr.FlightRecorder;
+import jdk.jfr.Recording;
 import org.junit.jupiter.api.Test;
 
 /** The stage breakdown of a measured stretch, with the benchmark's own collections left out. */
 class ProcessorStagesTest {
+
+  @Test
+  void shouldStartJfrInAJvmAndLeaveNoRecordingOfItsOwnRunning() throws Exception {
+    // This JVM stands for the processor's: jcmd reaches it by its pid, as it reaches a child's.
+    ProcessorStages.startJfrInWarmUp(ProcessHandle.current().pid());
+
+    assertThat(FlightRecorder.isInitialized()).isTrue();
+    assertThat(FlightRecorder.getFlightRecorder().getRecordings())
+        .extracting(Recording::getName)
+        .doesNotContain(ProcessorStages.WARM_UP_RECORDING);
+  }
 
   @Test
   void shouldKnowEachGroupOfThreadsItMeasuresApartByName() {
