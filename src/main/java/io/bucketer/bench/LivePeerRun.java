@@ -130,6 +130,7 @@ final class LivePeerRun {
           sample.sent(),
           sample.processed(),
           sample.cpu().toMillis() / 1000.0);
+      // JFR's start-up recompiles the JVM's code: let the warm-up pay for it, not the stretch
       if (samples.size() == 1 && elapsed.compareTo(options.warmup()) < 0) {
         ProcessorStages.startJfrInWarmUp(peer.pid());
       }

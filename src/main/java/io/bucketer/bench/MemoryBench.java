@@ -184,6 +184,7 @@ public final class MemoryBench {
       bytes.add(TopicBytes.read());
       out.println(sample.row() + "          " + cpuNow.since(previousCpu, sinceLast).row());
       previousCpu = cpuNow;
+      // JFR's start-up recompiles the JVM's code: let the warm-up pay for it, not the stretch
       if (recordStages && samples.size() == 1 && sample.elapsed().compareTo(options.warmup()) < 0) {
         ProcessorStages.startJfrInWarmUp(probe.pid());
       }
