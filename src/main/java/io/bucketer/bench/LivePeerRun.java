@@ -107,7 +107,7 @@ final class LivePeerRun {
       throws Exception {
     final List<Sample> samples = new ArrayList<>();
     final long started = System.nanoTime();
-    ProcessorStages stages = null;
+    final ScheduledStages stages = new ScheduledStages(peer.pid(), options.warmup());
     while (!fleet.isDone()) {
       TimeUnit.MILLISECONDS.sleep(options.sampleEvery().toMillis());
       if (!peer.isAlive()) {
@@ -130,15 +130,9 @@ final class LivePeerRun {
           sample.sent(),
           sample.processed(),
           sample.cpu().toMillis() / 1000.0);
-      // JFR's start-up recompiles the JVM's code: let the warm-up pay for it, not the stretch
-      if (samples.size() == 1 && elapsed.compareTo(options.warmup()) < 0) {
-        ProcessorStages.startJfrInWarmUp(peer.pid());
-      }
-      if (stages == null && elapsed.compareTo(options.warmup()) >= 0) {
-        stages = ProcessorStages.start(peer.pid());
-      }
+      stages.sampled(elapsed);
     }
-    final ProcessorStages.Recorded recorded = stages == null ? null : stages.stop();
+    final ProcessorStages.Recorded recorded = stages.stop();
     fleet.join();
     final int from = firstAfterWarmup(samples);
     if (samples.size() - from < 2 || recorded == null) {

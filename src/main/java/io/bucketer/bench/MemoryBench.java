@@ -164,7 +164,8 @@ public final class MemoryBench {
     final List<Map<String, Long>> records = new ArrayList<>();
     final List<Map<String, Long>> bytes = new ArrayList<>();
     final long started = System.nanoTime();
-    ProcessorStages stages = null;
+    final ScheduledStages stages =
+        recordStages ? new ScheduledStages(probe.pid(), options.warmup()) : null;
     out.println(MemorySample.header() + "   cores: " + CpuByProcess.Cores.header());
     while (!fleet.isDone()) {
       TimeUnit.MILLISECONDS.sleep(options.sampleEvery().toMillis());
@@ -184,13 +185,8 @@ public final class MemoryBench {
       bytes.add(TopicBytes.read());
       out.println(sample.row() + "          " + cpuNow.since(previousCpu, sinceLast).row());
       previousCpu = cpuNow;
-      // JFR's start-up recompiles the JVM's code: let the warm-up pay for it, not the stretch
-      if (recordStages && samples.size() == 1 && sample.elapsed().compareTo(options.warmup()) < 0) {
-        ProcessorStages.startJfrInWarmUp(probe.pid());
-      }
-      if (recordStages && stages == null && sample.elapsed().compareTo(options.warmup()) >= 0) {
-        // from the first sample of the measured stretch, as its other figures are
-        stages = ProcessorStages.start(probe.pid());
+      if (stages != null) {
+        stages.sampled(sample.elapsed());
       }
     }
     final ProcessorStages.Recorded recorded = stages == null ? null : stages.stop();

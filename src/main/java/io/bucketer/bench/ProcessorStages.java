@@ -91,15 +91,13 @@ final class ProcessorStages {
    */
   static void startJfrInWarmUp(final long pid) throws InterruptedException {
     try {
-      final Path empty = Files.createTempFile("bucketer-bench-jfr-start-", ".jfc");
+      final Path empty =
+          settingsFile(
+              """
+              <?xml version="1.0" encoding="UTF-8"?>
+              <configuration version="2.0" label="bucketer bench, JFR started in the warm-up"/>
+              """);
       try {
-        Files.writeString(
-            empty,
-            """
-            <?xml version="1.0" encoding="UTF-8"?>
-            <configuration version="2.0" label="bucketer bench, JFR started in the warm-up"/>
-            """,
-            StandardCharsets.UTF_8);
         Jcmd.run(pid, "JFR.start name=" + WARM_UP_RECORDING + " settings=" + empty);
         Jcmd.run(pid, "JFR.stop name=" + WARM_UP_RECORDING);
       } finally {
@@ -116,13 +114,19 @@ final class ProcessorStages {
    */
   static ProcessorStages start(final long pid) throws InterruptedException {
     try {
-      final Path settings = Files.createTempFile("bucketer-bench-stages-", ".jfc");
-      Files.writeString(settings, jfrSettings(), StandardCharsets.UTF_8);
+      final Path settings = settingsFile(jfrSettings());
       Jcmd.run(pid, "JFR.start name=" + RECORDING + " settings=" + settings);
       return new ProcessorStages(pid, settings);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  /** A temporary JFR settings file holding {@code jfc}, for {@code jcmd JFR.start settings=}. */
+  private static Path settingsFile(final String jfc) throws IOException {
+    final Path file = Files.createTempFile("bucketer-bench-jfr-", ".jfc");
+    Files.writeString(file, jfc, StandardCharsets.UTF_8);
+    return file;
   }
 
   /**
