@@ -87,9 +87,9 @@ class LiveCostGuardIT {
           // 0.0061: a record per input task, series partition and commit (3 × 3 a round), and a
           // marker per partition and commit; 0.0080 on a machine loaded by other builds, where
           // more commits split a round; 0.0077 with readings.hold=5s, 0.0082 with the batches
-          // written as the readings come (2026-12-06). One record per series and commit cost
-          // 1.0016.
-          "readings-by-series-repartition", 0.01,
+          // written as the readings come (2026-12-06), 0.0094 on an idle machine (2026-12-07),
+          // bound raised from 0.01 then. One record per series and commit cost 1.0016.
+          "readings-by-series-repartition", 0.012,
           // 0.0064 and 0.0075, two runs 2026-12-06 with readings.hold=5s: an entry per task and
           // commit of the readings held (one a round) and its deletion after their apply; an entry
           // per task and apply for the minute its readings changed, two at a minute's close (the
@@ -148,9 +148,7 @@ class LiveCostGuardIT {
         Admin admin = Admin.create(infrastructure.endpoints().testClientProperties());
         BucketerApp app = run.start(meters)) {
       final String applicationId = run.config().applicationId();
-      // A minute's start four minutes ago: the rounds (150 s of event time) stay in the past.
-      final long firstRound =
-          (Instant.now().minus(Duration.ofMinutes(4)).toEpochMilli() / 60_000) * 60_000;
+      final long firstRound = firstRoundWithinOneHour(Instant.now());
       final long warmUpStart = System.currentTimeMillis();
       for (int round = 0; round < WARM_UP_ROUNDS; round++) {
         awaitPace(warmUpStart + round * PACE_MILLIS);
@@ -233,6 +231,39 @@ class LiveCostGuardIT {
           .as("the rounds crossed the repartition")
           .isPositive();
     }
+  }
+
+  /** Stop 78's CI met the hour's end in the rounds, at a minute the test cannot choose. */
+  @Test
+  void shouldPlaceTheRoundsWithinOneHourWhateverTheMinute() {
+    final Instant hour = Instant.parse("2026-12-07T08:00:00Z");
+    for (int second = 0; second < 3_600; second++) {
+      final Instant now = hour.plusSeconds(second);
+      final long firstRound = firstRoundWithinOneHour(now);
+      final long lastEventTime = firstRound + (WARM_UP_ROUNDS + MEASURED_ROUNDS) * ROUND_MILLIS;
+      assertThat(firstRound / 3_600_000)
+          .as("the hour of the first and last round at %s", now)
+          .isEqualTo((lastEventTime - 1) / 3_600_000);
+      assertThat(firstRound)
+          .as("the first round at %s, a minute's start in the past", now)
+          .isLessThan(now.toEpochMilli() - 3 * 60_000)
+          .isEqualTo(firstRound / 60_000 * 60_000);
+    }
+  }
+
+  /**
+   * The first round's event time: a minute's start four minutes ago, so that the rounds (150 s of
+   * event time) stay in the past, moved back to the hour's 55th minute when the rounds would cross
+   * the hour's end: the hour's close would then add a bucket and its state operations for every
+   * sensor (0.05 buckets per reading instead of 0.033), which the bounds do not count.
+   */
+  static long firstRoundWithinOneHour(final Instant now) {
+    final long minute = 60_000;
+    final long hour = 60 * minute;
+    final long candidate = (now.toEpochMilli() - 4 * minute) / minute * minute;
+    final long hourEnd = (candidate / hour + 1) * hour;
+    final long roundsSpan = (WARM_UP_ROUNDS + MEASURED_ROUNDS) * ROUND_MILLIS;
+    return candidate + roundsSpan <= hourEnd ? candidate : hourEnd - 5 * minute;
   }
 
   /**
