@@ -58,6 +58,16 @@ import java.util.function.LongConsumer;
 public final class WindowLifecycle {
 
   /**
+   * Up to this many windows a clock's move closes, of one granularity, are looked up one by one
+   * rather than read as a range: a series that reports steadily closes one window a boundary, which
+   * the cache usually holds, so the store is not read at all. A range read reads the store always,
+   * and in RocksDB it runs past the range's end to the next live key: the next series' windows,
+   * preceded by the tombstones of every window of it that expired since the last compaction, a
+   * day's worth once a processor has run for longer than the lateness horizon.
+   */
+  private static final int MOST_CLOSING_WINDOWS_LOOKED_UP = 8;
+
+  /**
    * Readings a finest window carries in its own value before they are sealed into a run stored
    * apart. 64 holds a minute of a 1 Hz sensor, so such a window is one value, written once per
    * commit; a busy sensor's window costs one more write per 64 readings instead of writing
@@ -442,21 +452,47 @@ public final class WindowLifecycle {
       if (from >= upTo) {
         continue;
       }
-      for (final WindowReader.Window window : store.range(series, granularity, from + 1, upTo)) {
-        if (window.state().closed()) {
-          continue; // created late, in a window that had already closed, and emitted then
+      if (from != Long.MIN_VALUE
+          && (upTo - from) / granularity.sizeMillis() <= MOST_CLOSING_WINDOWS_LOOKED_UP) {
+        for (long start = from + granularity.sizeMillis(); start <= upTo; ) {
+          final WindowState window = store.get(series, granularity, start);
+          if (window != null) {
+            latestClose = Math.max(latestClose, close(series, granularity, start, window, emit));
+          }
+          start += granularity.sizeMillis();
         }
-        final WindowState closed = window.state().close();
-        store.put(series, granularity, window.start(), closed);
-        openWindowsChanged(-1);
-        for (final Granularity coarser : times.rolledUpFrom(granularity)) {
-          rollUp(series, coarser, granularity, window.start(), closed);
+      } else {
+        for (final WindowReader.Window window : store.range(series, granularity, from + 1, upTo)) {
+          latestClose =
+              Math.max(
+                  latestClose, close(series, granularity, window.start(), window.state(), emit));
         }
-        buckets.emit(series, granularity, window.start(), closed, emit);
-        latestClose = Math.max(latestClose, times.closesAt(granularity, window.start()));
       }
     }
     return latestClose;
+  }
+
+  /**
+   * Closes one window, rolls it up and emits it; returns its {@code end + grace}, or {@code
+   * Long.MIN_VALUE} for a window closed already.
+   */
+  private long close(
+      final SeriesKey series,
+      final Granularity granularity,
+      final long start,
+      final WindowState window,
+      final Consumer<ClosedBucket> emit) {
+    if (window.closed()) {
+      return Long.MIN_VALUE; // created late, in a window that had already closed, and emitted then
+    }
+    final WindowState closed = window.close();
+    store.put(series, granularity, start, closed);
+    openWindowsChanged(-1);
+    for (final Granularity coarser : times.rolledUpFrom(granularity)) {
+      rollUp(series, coarser, granularity, start, closed);
+    }
+    buckets.emit(series, granularity, start, closed, emit);
+    return times.closesAt(granularity, start);
   }
 
   private void rollUp(

@@ -665,11 +665,12 @@ class WindowLifecycleTest {
 
   /**
    * Closing a minute that sealed no runs emits its readings from the state the close just wrote:
-   * one range read finds the window, one get the reading it carries in, and nothing else is read
-   * back.
+   * one get finds the window, one the reading it carries in, and nothing else is read back. No
+   * range read: in RocksDB one runs on to the next live key, past the tombstones of the next
+   * series' expired windows.
    */
   @Test
-  void shouldCloseAQuietMinuteWithOneRangeReadAndNoSealedRunRead() {
+  void shouldCloseAQuietMinuteWithoutARangeReadNorASealedRunRead() {
     send(TEN - 30_000, -1.0); // the steady state: the series sent in the minute before
     for (int second = 0; second < 60; second++) {
       send(TEN + second * 1_000L, second);
@@ -683,11 +684,33 @@ class WindowLifecycleTest {
 
     assertThat(emitted).hasSize(1);
     assertThat(emitted.get(0).measurements()).hasSize(60);
-    assertThat(store.ranges - rangesBefore).isEqualTo(1);
+    assertThat(store.ranges - rangesBefore).isZero();
     assertThat(store.sealedRunReads - sealedRunReadsBefore).isZero();
-    // the new minute's window, the hour the closed minute rolls up into, and the minute before
-    // it, whose last reading it carries in
-    assertThat(store.gets - getsBefore).isEqualTo(3);
+    // the new minute's window, the closing minute, the hour the closed minute rolls up into, and
+    // the minute before it, whose last reading it carries in
+    assertThat(store.gets - getsBefore).isEqualTo(4);
+  }
+
+  /**
+   * A series back after a silence longer than the windows looked up one by one closes what it left
+   * open with a range read: the windows of every minute of the silence are not looked up.
+   */
+  @Test
+  void shouldCloseTheWindowsOfALongSilenceWithARangeRead() {
+    send(at(0, 5), 1.0);
+    send(at(0, 50), 2.0);
+    final int getsBefore = store.gets;
+    final int rangesBefore = store.ranges;
+
+    send(at(30, 0), 3.0);
+
+    assertThat(emitted)
+        .extracting(ClosedBucket::granularity, bucket -> bucket.measurements().size())
+        .containsExactly(tuple(MINUTE, 2));
+    // one finds the minutes to close, one looks for the reading the first minute carries in (the
+    // series has no minute before it)
+    assertThat(store.ranges - rangesBefore).isEqualTo(2);
+    assertThat(store.gets - getsBefore).isLessThan(8);
   }
 
   @Test
