@@ -90,20 +90,42 @@ final class QuietSeries {
   private Optional<Long> nextClose(final SeriesKey series, final long clock) {
     Long earliest = null;
     for (final Granularity granularity : times.granularities()) {
-      for (final WindowReader.Window window :
-          store.range(
-              series,
-              granularity,
-              times.lastClosedStart(granularity, clock) + 1,
-              Long.MAX_VALUE - 1)) {
-        if (!window.state().closed()) {
-          final long close = times.closesAt(granularity, window.start());
-          earliest = earliest == null ? close : Math.min(earliest, close);
-          break;
-        }
+      final long close = earliestOpenClose(series, granularity, clock);
+      if (close != Long.MIN_VALUE) {
+        earliest = earliest == null ? close : Math.min(earliest, close);
       }
     }
     return Optional.ofNullable(earliest);
+  }
+
+  /**
+   * When the earliest open window of {@code granularity} closes, or {@code Long.MIN_VALUE} for
+   * none. No window starts after the clock's own (every window holds a reading at or before the
+   * clock, or the rollup of one), so the few that may still be open are looked up one by one; a
+   * range read to the series' end would run on over the next series' tombstones ({@link
+   * WindowTimes#fewEnoughToLookUp}).
+   */
+  private long earliestOpenClose(
+      final SeriesKey series, final Granularity granularity, final long clock) {
+    final long lastClosed = times.lastClosedStart(granularity, clock);
+    final long last = clock == Long.MIN_VALUE ? Long.MIN_VALUE : granularity.windowStart(clock);
+    if (times.fewEnoughToLookUp(granularity, lastClosed, last)) {
+      for (long start = lastClosed + granularity.sizeMillis(); start <= last; ) {
+        final WindowState window = store.get(series, granularity, start);
+        if (window != null && !window.closed()) {
+          return times.closesAt(granularity, start);
+        }
+        start += granularity.sizeMillis();
+      }
+      return Long.MIN_VALUE;
+    }
+    for (final WindowReader.Window window :
+        store.range(series, granularity, lastClosed + 1, Long.MAX_VALUE - 1)) {
+      if (!window.state().closed()) {
+        return times.closesAt(granularity, window.start());
+      }
+    }
+    return Long.MIN_VALUE;
   }
 
   private boolean hasState(final SeriesKey series) {

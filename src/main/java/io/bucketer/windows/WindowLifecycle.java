@@ -58,16 +58,6 @@ import java.util.function.LongConsumer;
 public final class WindowLifecycle {
 
   /**
-   * Up to this many windows a clock's move closes, of one granularity, are looked up one by one
-   * rather than read as a range: a series that reports steadily closes one window a boundary, which
-   * the cache usually holds, so the store is not read at all. A range read reads the store always,
-   * and in RocksDB it runs past the range's end to the next live key: the next series' windows,
-   * preceded by the tombstones of every window of it that expired since the last compaction, a
-   * day's worth once a processor has run for longer than the lateness horizon.
-   */
-  private static final int MOST_CLOSING_WINDOWS_LOOKED_UP = 8;
-
-  /**
    * Readings a finest window carries in its own value before they are sealed into a run stored
    * apart. 64 holds a minute of a 1 Hz sensor, so such a window is one value, written once per
    * commit; a busy sensor's window costs one more write per 64 readings instead of writing
@@ -452,8 +442,7 @@ public final class WindowLifecycle {
       if (from >= upTo) {
         continue;
       }
-      if (from != Long.MIN_VALUE
-          && (upTo - from) / granularity.sizeMillis() <= MOST_CLOSING_WINDOWS_LOOKED_UP) {
+      if (times.fewEnoughToLookUp(granularity, from, upTo)) {
         for (long start = from + granularity.sizeMillis(); start <= upTo; ) {
           final WindowState window = store.get(series, granularity, start);
           if (window != null) {

@@ -737,6 +737,31 @@ class WindowLifecycleTest {
     assertThat(started().clockOf(SERIES)).isEqualTo(hourEndPlusGrace);
   }
 
+  /**
+   * A quiet series' next look is scheduled from its open windows, looked up one by one: a range
+   * read to the series' end would, in RocksDB, run on over the next series' tombstones.
+   */
+  @Test
+  void shouldScheduleAQuietSeriesNextLookWithoutARangeRead() {
+    // the steady state: the minute before closed, with the reading the next one carries in
+    for (final long time : new long[] {at(-1, 30), at(0, 5), at(0, 20)}) {
+      lifecycle.accept(SERIES, new Measurement(time, 1.0), null, time, emitted::add);
+    }
+    emitted.clear();
+    final int rangesBefore = store.ranges;
+
+    // quiet for the idle timeout, its minute still open: the next look is at the minute's close
+    lifecycle.closeIdleSeries(at(0, 55), emitted::add);
+    assertThat(emitted).isEmpty();
+    assertThat(store.ranges - rangesBefore).isZero();
+
+    lifecycle.closeIdleSeries(at(1, 9), emitted::add);
+    assertThat(emitted).isEmpty();
+    lifecycle.closeIdleSeries(at(1, 10), emitted::add);
+    assertThat(emitted).extracting(ClosedBucket::granularity).containsExactly(MINUTE);
+    assertThat(store.ranges - rangesBefore).isZero();
+  }
+
   @Test
   void shouldReviseALinearWindowTheWallClockClosedWhenItsNextReadingArrives() {
     final WindowLifecycle linear =
