@@ -110,12 +110,12 @@ final class QuietSeries {
     final long lastClosed = times.lastClosedStart(granularity, clock);
     final long last = clock == Long.MIN_VALUE ? Long.MIN_VALUE : granularity.windowStart(clock);
     if (times.fewEnoughToLookUp(granularity, lastClosed, last)) {
-      for (long start = lastClosed + granularity.sizeMillis(); start <= last; ) {
+      final long size = granularity.sizeMillis();
+      for (long start = lastClosed + size; start <= last; start += size) {
         final WindowState window = store.get(series, granularity, start);
         if (window != null && !window.closed()) {
           return times.closesAt(granularity, start);
         }
-        start += granularity.sizeMillis();
       }
       return Long.MIN_VALUE;
     }

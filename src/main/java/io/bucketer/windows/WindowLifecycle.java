@@ -443,12 +443,12 @@ public final class WindowLifecycle {
         continue;
       }
       if (times.fewEnoughToLookUp(granularity, from, upTo)) {
-        for (long start = from + granularity.sizeMillis(); start <= upTo; ) {
+        final long size = granularity.sizeMillis();
+        for (long start = from + size; start <= upTo; start += size) {
           final WindowState window = store.get(series, granularity, start);
           if (window != null) {
             latestClose = Math.max(latestClose, close(series, granularity, start, window, emit));
           }
-          start += granularity.sizeMillis();
         }
       } else {
         for (final WindowReader.Window window : store.range(series, granularity, from + 1, upTo)) {
