@@ -86,46 +86,28 @@ final class QuietSeries {
     return true;
   }
 
-  /** Wall-clock time at which the earliest open window of {@code series} can close, if any. */
+  /**
+   * Wall-clock time at which the earliest open window of {@code series} can close, if any. No
+   * window starts after the window of the clock (each holds a reading at or before it, or the
+   * rollup of one), so none is looked for beyond it; a range read to the series' end would run on
+   * over the next series' tombstones ({@link WindowReader#startingAfter}).
+   */
   private Optional<Long> nextClose(final SeriesKey series, final long clock) {
     Long earliest = null;
     for (final Granularity granularity : times.granularities()) {
-      final long close = earliestOpenClose(series, granularity, clock);
-      if (close != Long.MIN_VALUE) {
-        earliest = earliest == null ? close : Math.min(earliest, close);
+      final long last =
+          clock == Long.MIN_VALUE ? Long.MAX_VALUE - 1 : granularity.windowStart(clock);
+      for (final WindowReader.Window window :
+          store.startingAfter(
+              series, granularity, times.lastClosedStart(granularity, clock), last)) {
+        if (!window.state().closed()) {
+          final long close = times.closesAt(granularity, window.start());
+          earliest = earliest == null ? close : Math.min(earliest, close);
+          break;
+        }
       }
     }
     return Optional.ofNullable(earliest);
-  }
-
-  /**
-   * When the earliest open window of {@code granularity} closes, or {@code Long.MIN_VALUE} for
-   * none. No window starts after the clock's own (every window holds a reading at or before the
-   * clock, or the rollup of one), so the few that may still be open are looked up one by one; a
-   * range read to the series' end would run on over the next series' tombstones ({@link
-   * WindowTimes#fewEnoughToLookUp}).
-   */
-  private long earliestOpenClose(
-      final SeriesKey series, final Granularity granularity, final long clock) {
-    final long lastClosed = times.lastClosedStart(granularity, clock);
-    final long last = clock == Long.MIN_VALUE ? Long.MIN_VALUE : granularity.windowStart(clock);
-    if (times.fewEnoughToLookUp(granularity, lastClosed, last)) {
-      final long size = granularity.sizeMillis();
-      for (long start = lastClosed + size; start <= last; start += size) {
-        final WindowState window = store.get(series, granularity, start);
-        if (window != null && !window.closed()) {
-          return times.closesAt(granularity, start);
-        }
-      }
-      return Long.MIN_VALUE;
-    }
-    for (final WindowReader.Window window :
-        store.range(series, granularity, lastClosed + 1, Long.MAX_VALUE - 1)) {
-      if (!window.state().closed()) {
-        return times.closesAt(granularity, window.start());
-      }
-    }
-    return Long.MIN_VALUE;
   }
 
   private boolean hasState(final SeriesKey series) {

@@ -442,46 +442,22 @@ public final class WindowLifecycle {
       if (from >= upTo) {
         continue;
       }
-      if (times.fewEnoughToLookUp(granularity, from, upTo)) {
-        final long size = granularity.sizeMillis();
-        for (long start = from + size; start <= upTo; start += size) {
-          final WindowState window = store.get(series, granularity, start);
-          if (window != null) {
-            latestClose = Math.max(latestClose, close(series, granularity, start, window, emit));
-          }
+      for (final WindowReader.Window window :
+          store.startingAfter(series, granularity, from, upTo)) {
+        if (window.state().closed()) {
+          continue; // created late, in a window that had already closed, and emitted then
         }
-      } else {
-        for (final WindowReader.Window window : store.range(series, granularity, from + 1, upTo)) {
-          latestClose =
-              Math.max(
-                  latestClose, close(series, granularity, window.start(), window.state(), emit));
+        final WindowState closed = window.state().close();
+        store.put(series, granularity, window.start(), closed);
+        openWindowsChanged(-1);
+        for (final Granularity coarser : times.rolledUpFrom(granularity)) {
+          rollUp(series, coarser, granularity, window.start(), closed);
         }
+        buckets.emit(series, granularity, window.start(), closed, emit);
+        latestClose = Math.max(latestClose, times.closesAt(granularity, window.start()));
       }
     }
     return latestClose;
-  }
-
-  /**
-   * Closes one window, rolls it up and emits it; returns its {@code end + grace}, or {@code
-   * Long.MIN_VALUE} for a window closed already.
-   */
-  private long close(
-      final SeriesKey series,
-      final Granularity granularity,
-      final long start,
-      final WindowState window,
-      final Consumer<ClosedBucket> emit) {
-    if (window.closed()) {
-      return Long.MIN_VALUE; // created late, in a window that had already closed, and emitted then
-    }
-    final WindowState closed = window.close();
-    store.put(series, granularity, start, closed);
-    openWindowsChanged(-1);
-    for (final Granularity coarser : times.rolledUpFrom(granularity)) {
-      rollUp(series, coarser, granularity, start, closed);
-    }
-    buckets.emit(series, granularity, start, closed, emit);
-    return times.closesAt(granularity, start);
   }
 
   private void rollUp(

@@ -19,9 +19,6 @@ import java.util.Optional;
  */
 final class WindowTimes {
 
-  /** See {@link #fewEnoughToLookUp}. */
-  private static final int MOST_WINDOWS_LOOKED_UP = 8;
-
   private final List<Granularity> granularities;
   private final Granularity finest;
   // The plan's answers, looked up for every reading: computed once.
@@ -77,20 +74,6 @@ final class WindowTimes {
       final Granularity granularity, final long timestamp, final long clock) {
     final Optional<Granularity> source = sourceOf.get(granularity);
     return source.isEmpty() || isClosed(source.get(), source.get().windowStart(timestamp), clock);
-  }
-
-  /**
-   * Whether the windows of {@code granularity} that may start after {@code after} up to {@code
-   * last} are few enough to be looked up one by one rather than read as a range of the store. A
-   * series that reports steadily has one or two there, which the window cache usually holds, so the
-   * store is not read at all. A range read reads the store always, and in RocksDB it runs past its
-   * end to the next live key: the next series' windows, behind the tombstones of every window of it
-   * that expired since the last compaction, a day's worth once a processor has run for longer than
-   * the lateness horizon.
-   */
-  boolean fewEnoughToLookUp(final Granularity granularity, final long after, final long last) {
-    return after != Long.MIN_VALUE
-        && (last - after) / granularity.sizeMillis() <= MOST_WINDOWS_LOOKED_UP;
   }
 
   /** The clock at which the window of {@code granularity} starting at {@code start} closes. */
