@@ -189,7 +189,9 @@ final class BucketAggregator
 
   /** Applies every reading held, series by series. */
   private void applyHeld(final long wallClock) {
-    hold.applyBySeries((series, readings) -> accept(null, series, readings, wallClock));
+    hold.applyBySeries(
+        lifecycle.seriesWithState(),
+        (series, readings) -> accept(null, series, readings, wallClock));
   }
 
   @Override

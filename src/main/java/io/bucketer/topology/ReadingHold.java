@@ -205,8 +205,14 @@ final class ReadingHold {
    * Passes every reading held to {@code each}, series by series, each series' readings in the order
    * they came, and holds nothing from then on. The logged entries they came from are deleted at the
    * next commit, with the changes the readings make.
+   *
+   * <p>The series come in the order of the slots a {@link java.util.HashMap} of {@code
+   * seriesWithState} series keeps them in: the task's state by series (clocks, cached windows)
+   * lives in such maps, and the collector, copying a map's entries out of the young generation,
+   * lays them out in that order; applied in it, the series' state is read from memory in order, not
+   * at random.
    */
-  void applyBySeries(final SeriesReadings each) {
+  void applyBySeries(final int seriesWithState, final SeriesReadings each) {
     encodeGathered();
     final List<byte[]> batches = new ArrayList<>(held.size() + received.size());
     batches.addAll(held);
@@ -218,7 +224,19 @@ final class ReadingHold {
     heldSince = NOTHING_HELD;
     heldBytes = 0;
     held(-heldReadings);
-    new SeriesGrouping(batches).forEachSeries(each);
+    new SeriesGrouping(batches, slotBits(seriesWithState)).forEachSeries(each);
+  }
+
+  /**
+   * Bits of a hash that pick the slot of a {@link java.util.HashMap} of {@code series} entries: its
+   * table, 16 slots at first, doubles whenever it holds more than three quarters of them.
+   */
+  static int slotBits(final int series) {
+    int bits = 4;
+    while (bits < 30 && series > 3L * (1 << bits) / 4) {
+      bits++;
+    }
+    return bits;
   }
 
   /**
@@ -306,10 +324,11 @@ final class ReadingHold {
 
   /**
    * The series' readings of several batches, found without decoding a key per reading: each series'
-   * part of each batch (its key's bytes, then its readings) is indexed by a hash of the key's bytes
-   * and the part's place, the index sorted, and the parts of one series, next to each other then,
-   * decoded one after another under one key decoded once. A sort of primitives, not a map of keys:
-   * a map would make and hash a key object per part, the cost the hold removes.
+   * part of each batch (its key's bytes, then its readings) is indexed by its series' hash map slot
+   * ({@link #applyBySeries}) and hash, computed from the key's bytes, and the part's place, the
+   * index sorted, and the parts of one series, next to each other then, decoded one after another
+   * under one key decoded once. A sort of primitives, not a map of keys: a map would make and hash
+   * a key object per part, the cost the hold removes.
    */
   private static final class SeriesGrouping {
     private final List<byte[]> batches;
@@ -318,7 +337,7 @@ final class ReadingHold {
     private final int[] keyEnd;
     private final long[] order;
 
-    SeriesGrouping(final List<byte[]> batches) {
+    SeriesGrouping(final List<byte[]> batches, final int slotBits) {
       this.batches = batches;
       int parts = 0;
       for (final byte[] batch : batches) {
@@ -343,7 +362,7 @@ final class ReadingHold {
           for (int r = 0; r < readings; r++) {
             ReadingSerde.skipReading(buffer);
           }
-          order[part] = ((long) hash(batch, keyAt[part], keyEnd[part]) << 32) | part;
+          order[part] = ((long) slotOrder(batch, keyAt[part], slotBits) << 32) | part;
           part++;
         }
       }
@@ -406,12 +425,15 @@ final class ReadingHold {
       }
     }
 
-    private static int hash(final byte[] bytes, final int from, final int to) {
-      int hash = 1;
-      for (int i = from; i < to; i++) {
-        hash = 31 * hash + bytes[i];
-      }
-      return hash;
+    /**
+     * The key's {@link SeriesKey#hashCode} as {@link java.util.HashMap} spreads it, turned so that
+     * the slot's bits come first and, with the top bit flipped, so that a signed sort orders the
+     * slots from the first: one value per hash, so a series' parts still sort next to each other.
+     */
+    private static int slotOrder(final byte[] batch, final int keyAt, final int slotBits) {
+      final int hash = SeriesKeySerde.hashCodeAt(batch, keyAt);
+      final int spread = hash ^ (hash >>> 16);
+      return Integer.rotateRight(spread, slotBits) ^ Integer.MIN_VALUE;
     }
   }
 }

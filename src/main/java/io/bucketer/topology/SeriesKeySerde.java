@@ -38,6 +38,36 @@ public final class SeriesKeySerde implements Serde<SeriesKey> {
     buffer.position(buffer.position() + length);
   }
 
+  /**
+   * The {@link SeriesKey#hashCode} of the series {@link #toBytes} wrote at {@code offset} of {@code
+   * bytes}, without making the key or its strings: an ASCII name's hash is its bytes', as {@link
+   * String#hashCode} computes it; any other name is decoded for it.
+   */
+  static int hashCodeAt(final byte[] bytes, final int offset) {
+    final int sensorLength = unsignedShortAt(bytes, offset);
+    final int sensorHash = stringHashAt(bytes, offset + 2, sensorLength);
+    final int flagAt = offset + 2 + sensorLength;
+    final int metricLength = unsignedShortAt(bytes, flagAt + 1);
+    final int metricHash =
+        bytes[flagAt] == 0 ? 0 : stringHashAt(bytes, flagAt + 1 + 2, metricLength);
+    return 31 * sensorHash + metricHash;
+  }
+
+  private static int unsignedShortAt(final byte[] bytes, final int at) {
+    return (bytes[at] & 0xFF) << 8 | bytes[at + 1] & 0xFF;
+  }
+
+  private static int stringHashAt(final byte[] bytes, final int from, final int length) {
+    int hash = 0;
+    for (int i = from; i < from + length; i++) {
+      if (bytes[i] < 0) {
+        return new String(bytes, from, length, StandardCharsets.UTF_8).hashCode();
+      }
+      hash = 31 * hash + bytes[i];
+    }
+    return hash;
+  }
+
   /** The encoding of {@code series}, each string encoded to UTF-8 once. */
   static byte[] toBytes(final SeriesKey series) {
     final byte[] sensor = utf8(series.sensorId());

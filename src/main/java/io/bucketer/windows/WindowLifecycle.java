@@ -323,6 +323,11 @@ public final class WindowLifecycle {
     return seen != null ? seen.clock : storedClock(series);
   }
 
+  /** Series this task holds state of: its maps by series hold as many. */
+  public int seriesWithState() {
+    return clocks.size();
+  }
+
   /** Open windows of this task, all granularities. */
   public long openWindows() {
     return openWindows;

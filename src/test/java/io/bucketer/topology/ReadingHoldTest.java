@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.bucketer.buckets.SeriesKey;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -228,6 +229,7 @@ class ReadingHoldTest {
     restarted.restore(0);
     final List<String> readings = new ArrayList<>();
     restarted.applyBySeries(
+        3,
         (series, batch) -> {
           for (int i = 0; i < batch.size(); i++) {
             readings.add(
@@ -274,6 +276,52 @@ class ReadingHoldTest {
         .containsExactly(1_000L, 2_000L, 3_000L, 4_000L);
   }
 
+  @Test
+  void shouldHandTheSeriesInTheOrderOfTheSlotsAHashMapOfAsManyKeepsThem() {
+    final int series = 5_000;
+    final Map<SeriesKey, Integer> slots = new HashMap<>();
+    final ReadingHold hold = new ReadingHold(log, HOLD, 0, counted);
+    final PartitionBatch batch = new PartitionBatch(0, 1, series);
+    for (int i = 0; i < series; i++) {
+      final SeriesKey key = new SeriesKey("sensor-" + i, i % 2 == 0 ? "m" : null);
+      batch.add(batch.startSeries(key), 1_000, 1.0, null);
+      final int hash = key.hashCode();
+      slots.put(key, (hash ^ (hash >>> 16)) & ((1 << ReadingHold.slotBits(series)) - 1));
+    }
+    hold.add(read(batch), A, 0);
+
+    final List<Integer> slotsInOrder =
+        apply(hold, series).keySet().stream().map(slots::get).toList();
+
+    assertThat(slotsInOrder).hasSize(series).isSorted();
+  }
+
+  @Test
+  void shouldKeepApartTwoSeriesWhoseKeysShareAHash() {
+    final SeriesKey aa = new SeriesKey("Aa", "m");
+    final SeriesKey bb = new SeriesKey("BB", "m");
+    assertThat(aa.hashCode()).isEqualTo(bb.hashCode());
+    final ReadingHold hold = new ReadingHold(log, HOLD, 0, counted);
+    hold.add(batch(aa, 1_000, bb, 1_000), aa, 0);
+    hold.add(batch(bb, 2_000, aa, 2_000, bb, 3_000), aa, 100);
+
+    final Map<SeriesKey, List<Long>> applied = apply(hold);
+
+    assertThat(applied)
+        .containsOnlyKeys(aa, bb)
+        .containsEntry(aa, List.of(1_000L, 2_000L))
+        .containsEntry(bb, List.of(1_000L, 2_000L, 3_000L));
+  }
+
+  @Test
+  void shouldSizeTheSlotsAsAHashMapGrowsItsTable() {
+    assertThat(ReadingHold.slotBits(0)).isEqualTo(4);
+    assertThat(ReadingHold.slotBits(12)).isEqualTo(4);
+    assertThat(ReadingHold.slotBits(13)).isEqualTo(5);
+    assertThat(ReadingHold.slotBits(24_576)).isEqualTo(15);
+    assertThat(ReadingHold.slotBits(24_577)).isEqualTo(16);
+  }
+
   private List<Bytes> heldKeys() {
     final List<Bytes> keys = new ArrayList<>();
     try (KeyValueIterator<Bytes, byte[]> all =
@@ -284,8 +332,15 @@ class ReadingHoldTest {
   }
 
   private static Map<SeriesKey, List<Long>> apply(final ReadingHold hold) {
+    return apply(hold, 3);
+  }
+
+  /** What each series was handed, in the order the series came. */
+  private static Map<SeriesKey, List<Long>> apply(
+      final ReadingHold hold, final int seriesWithState) {
     final Map<SeriesKey, List<Long>> applied = new LinkedHashMap<>();
     hold.applyBySeries(
+        seriesWithState,
         (series, readings) -> {
           assertThat(applied).doesNotContainKey(series); // each series once an apply
           final List<Long> times = new ArrayList<>();

@@ -51,4 +51,24 @@ class SeriesKeySerdeTest {
     assertThat(buffer.position()).isEqualTo(1 + series.length);
     assertThat(buffer.get()).isEqualTo((byte) 9);
   }
+
+  @ParameterizedTest(name = "sensor {0}, metric {1}")
+  @CsvSource(
+      value = {
+        "sensor-000042,temperature",
+        "sensor-000042,NULL",
+        "'',''",
+        "capteur-é,température",
+        "日本のセンサー,温度",
+        "sensor-\uD83D\uDE00,\uD83C\uDF21"
+      },
+      nullValues = "NULL")
+  void shouldGiveTheHashCodeOfTheSeriesItsBytesHold(final String sensorId, final String metric) {
+    final SeriesKey series = new SeriesKey(sensorId, metric);
+    final byte[] key = SeriesKeySerde.toBytes(series);
+    final byte[] atThree = new byte[3 + key.length];
+    System.arraycopy(key, 0, atThree, 3, key.length);
+
+    assertThat(SeriesKeySerde.hashCodeAt(atThree, 3)).isEqualTo(series.hashCode());
+  }
 }
