@@ -245,6 +245,17 @@ final class TaskWindowStore extends StoreWindowReader implements WindowStore, Wi
     update(series, granularity, start, null, state);
   }
 
+  /** Logs the window as new ({@link #logNew}) and writes it locally: no tier is looked up. */
+  @Override
+  public void putNew(
+      final SeriesKey series,
+      final Granularity granularity,
+      final long start,
+      final WindowState state) {
+    logNew(series, granularity, start, state);
+    keep(series, granularity, start, state);
+  }
+
   /** Writes the window locally and logs its change ({@link #logChange}). */
   @Override
   public void update(

@@ -13,6 +13,20 @@ public interface WindowStore extends WindowReader {
   void put(SeriesKey series, Granularity granularity, long start, WindowState state);
 
   /**
+   * As {@link #put}, for a window the caller knows this store does not hold: a read found none, or
+   * no window of its series can start so late (see {@link WindowLifecycle#accept}). A store that
+   * logs its changes logs it as new without looking it up ({@link #logNew}). By default {@link
+   * #put}.
+   */
+  default void putNew(
+      final SeriesKey series,
+      final Granularity granularity,
+      final long start,
+      final WindowState state) {
+    put(series, granularity, start, state);
+  }
+
+  /**
    * As {@link #put}, told the state this window had when it was last put or read, {@code null} when
    * that is not known: a store that logs its changes records only what changed since.
    */

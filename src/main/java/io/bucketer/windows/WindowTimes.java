@@ -81,6 +81,15 @@ final class WindowTimes {
     return granularity.windowEnd(start) + graceMillis;
   }
 
+  /**
+   * Whether {@code start} is after the start of the window of {@code granularity} that holds {@code
+   * clock}: no window of a series whose clock that is starts there, since each holds a reading at
+   * or before the clock, or the rollup of one. False for a clock no reading set.
+   */
+  boolean startsAfterWindowOf(final Granularity granularity, final long start, final long clock) {
+    return clock != Long.MIN_VALUE && start > granularity.windowStart(clock);
+  }
+
   boolean isClosed(final Granularity granularity, final long start, final long clock) {
     return clock != Long.MIN_VALUE && closesAt(granularity, start) <= clock;
   }

@@ -94,19 +94,6 @@ public final class WriteBehindWindows implements WindowStore {
   private long heldBytes;
 
   /**
-   * The last window {@link #get} found in neither the cache nor the store. The lifecycle reads a
-   * window before it opens it, so a window that enters the cache right after such a read is known
-   * to be new to the store: its first change is logged without a second lookup, which at live
-   * traffic is a RocksDB read of a missing key for every window a minute opens (5 % of the stream
-   * thread at 100,000 sensors). Nothing else writes the store's windows in between: a cached window
-   * reaches it only through {@link #keep}, and a window written through is not cached.
-   */
-  private SeriesKey missedSeries;
-
-  private Granularity missedGranularity;
-  private long missedStart;
-
-  /**
    * @param finest the granularity whose windows hold readings; the others hold sums only
    */
   public WriteBehindWindows(
@@ -155,8 +142,10 @@ public final class WriteBehindWindows implements WindowStore {
     boolean logKnown;
 
     /**
-     * Whether the store held no such window when this one entered the cache (a read found none):
-     * its first change is then logged as new without asking the store again.
+     * Whether the store held no such window when this one entered the cache ({@link #putNew}): its
+     * first change is then logged as new without asking the store, which at live traffic would be a
+     * RocksDB read of a missing key for every window a minute opens (5 % of the stream thread at
+     * 100,000 sensors).
      */
     boolean newToStore;
 
@@ -290,11 +279,7 @@ public final class WriteBehindWindows implements WindowStore {
     }
     final WindowState stored = store.get(series, granularity, start);
     if (stored != null && !stored.closed()) {
-      cache(series, granularity, start, stored, false);
-    } else if (stored == null) {
-      missedSeries = series;
-      missedGranularity = granularity;
-      missedStart = start;
+      cache(series, granularity, start, stored, false, false);
     }
     return stored;
   }
@@ -305,7 +290,16 @@ public final class WriteBehindWindows implements WindowStore {
       final Granularity granularity,
       final long start,
       final WindowState state) {
-    cache(series, granularity, start, state, true);
+    cache(series, granularity, start, state, true, false);
+  }
+
+  @Override
+  public void putNew(
+      final SeriesKey series,
+      final Granularity granularity,
+      final long start,
+      final WindowState state) {
+    cache(series, granularity, start, state, true, true);
   }
 
   private void cache(
@@ -313,13 +307,14 @@ public final class WriteBehindWindows implements WindowStore {
       final Granularity granularity,
       final long start,
       final WindowState state,
-      final boolean changed) {
+      final boolean changed,
+      final boolean newToStore) {
     // Kept short, its rare paths apart: it runs for every window a reading changes, and the JIT
     // inlines a hot method only up to a size.
     final CachedSeries cachedSeries = cached.get(series);
     final CachedWindow window = cachedSeries == null ? null : cachedSeries.find(granularity, start);
     if (window == null) {
-      cacheNew(cachedSeries, series, granularity, start, state, changed);
+      cacheNew(cachedSeries, series, granularity, start, state, changed, newToStore);
     } else if (!changed) {
       window.readFromStore(state);
     } else {
@@ -341,11 +336,15 @@ public final class WriteBehindWindows implements WindowStore {
       final Granularity granularity,
       final long start,
       final WindowState state,
-      final boolean changed) {
+      final boolean changed,
+      final boolean newToStore) {
     final long bytes = granularity.equals(finest) ? readingsWindowBytes : WINDOW_OVERHEAD_BYTES;
     if (!budget.tryTake(bytes)) {
-      if (changed) {
-        store.put(series, granularity, start, state); // no room: written through
+      // no room: written through
+      if (newToStore) {
+        store.putNew(series, granularity, start, state);
+      } else if (changed) {
+        store.put(series, granularity, start, state);
       }
       return;
     }
@@ -356,7 +355,7 @@ public final class WriteBehindWindows implements WindowStore {
       cached.put(series, cachedSeries);
     }
     final CachedWindow window = new CachedWindow(granularity, start, bytes, commits);
-    window.newToStore = changed && missed(series, granularity, start);
+    window.newToStore = newToStore;
     cachedSeries.windows.add(window);
     if (changed) {
       window.current.set(state);
@@ -437,8 +436,6 @@ public final class WriteBehindWindows implements WindowStore {
    * closed after its last commit.
    */
   public void discard() {
-    missedSeries = null;
-    missedGranularity = null;
     cached.clear();
     changed.clear();
     published.clear();
@@ -449,17 +446,6 @@ public final class WriteBehindWindows implements WindowStore {
   /** The windows the last commit logged and the store does not keep yet, for other threads. */
   public PublishedWindows published() {
     return published;
-  }
-
-  /** Whether {@code get} last missed this window; forgets the miss either way. */
-  private boolean missed(final SeriesKey series, final Granularity granularity, final long start) {
-    final boolean missed =
-        missedStart == start
-            && granularity.equals(missedGranularity)
-            && series.equals(missedSeries);
-    missedSeries = null;
-    missedGranularity = null;
-    return missed;
   }
 
   private void logChanges(final CachedSeries cachedSeries) {

@@ -42,7 +42,8 @@ class WindowLogTest {
   /** The wall clock of every commit, unless a test moves it. */
   private static final long NOW = HOUR_START + 120_000;
 
-  private final BucketerMetrics metrics = new BucketerMetrics(new SimpleMeterRegistry());
+  private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+  private final BucketerMetrics metrics = new BucketerMetrics(registry);
 
   /** The stores of one task on one instance; the log is what Kafka would restore elsewhere. */
   private final class Instance {
@@ -451,6 +452,42 @@ class WindowLogTest {
 
     final TaskWindowStore rebuilt = new Instance(instance.log).open();
     assertThat(rebuilt.get(SENSOR_A, MINUTE, HOUR_START)).hasToString(again.toString());
+  }
+
+  /**
+   * A window the lifecycle knows to be new is logged, counted in its group and kept as a put would
+   * log, count and keep it, and no tier is read for it: at live traffic a put of a new window read
+   * a missing key.
+   */
+  @Test
+  void shouldLogAndKeepAWindowPutAsNewAsAPutWouldWithoutReadingAnyTier() {
+    final Instance viaPut = new Instance(store("log"));
+    final Instance viaPutNew = new Instance(store("log"));
+    final TaskWindowStore put = viaPut.open();
+    final TaskWindowStore putNew = viaPutNew.open();
+    final WindowState minute = WindowState.openWith(new Measurement(HOUR_START + 1_000, 1), null);
+    final WindowState hour = WindowState.open(minute.stats());
+    put.put(SENSOR_A, MINUTE, HOUR_START, minute);
+    put.put(SENSOR_A, HOUR, HOUR_START, hour);
+    put.flushLog(NOW);
+    final double getsBefore = stateGets();
+
+    putNew.putNew(SENSOR_A, MINUTE, HOUR_START, minute);
+    putNew.putNew(SENSOR_A, HOUR, HOUR_START, hour);
+    putNew.flushLog(NOW);
+
+    assertThat(stateGets()).as("reads of a tier").isEqualTo(getsBefore);
+    assertThat(viaPutNew.local()).isEqualTo(viaPut.local());
+    assertThat(contents(viaPutNew.log, false)).isEqualTo(contents(viaPut.log, false));
+    assertThat(contents(viaPutNew.census, false)).isEqualTo(contents(viaPut.census, false));
+  }
+
+  private double stateGets() {
+    return registry
+        .get(BucketerMetrics.STATE_OPERATIONS)
+        .tag("operation", BucketerMetrics.StateOperation.GET.tag())
+        .counter()
+        .count();
   }
 
   @Test

@@ -144,6 +144,22 @@ final class InMemoryWindowStore extends HeapWindowStore {
     super.put(series, granularity, start, state);
   }
 
+  /** Windows put as new ({@link #putNew}): each checked to be missing from the store. */
+  int newPuts;
+
+  @Override
+  public void putNew(
+      final SeriesKey series,
+      final Granularity granularity,
+      final long start,
+      final WindowState state) {
+    assertThat(super.get(series, granularity, start))
+        .as("a window put as new to the store")
+        .isNull();
+    newPuts++;
+    put(series, granularity, start, state);
+  }
+
   @Override
   public void deleteBetween(
       final SeriesKey series, final Granularity granularity, final long from, final long upTo) {

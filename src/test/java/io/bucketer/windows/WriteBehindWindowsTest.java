@@ -73,13 +73,10 @@ class WriteBehindWindowsTest {
   }
 
   @Test
-  void shouldLogAWindowAsNewToTheStoreOnlyRightAfterAReadFoundNone() {
-    windows.get(SERIES, MINUTE, TEN); // none: the lifecycle reads a window before it opens it
-    windows.put(SERIES, MINUTE, TEN, minuteWith(1));
-    windows.put(SERIES, HOUR, TEN, WindowState.open(minuteWith(1).stats())); // not read first
-    windows.get(OTHER, MINUTE, TEN); // none, but another window enters the cache next
-    windows.put(SERIES, MINUTE, TEN + 60_000, minuteWith(1));
-    windows.put(OTHER, MINUTE, TEN, minuteWith(1)); // the miss was forgotten by the put before
+  void shouldLogAWindowAsNewToTheStoreWithoutALookupOnlyWhenPutAsNew() {
+    windows.putNew(SERIES, MINUTE, TEN, minuteWith(1)); // the lifecycle knows it is new
+    windows.get(SERIES, HOUR, TEN); // none, but put without saying so: not taken as new
+    windows.put(SERIES, HOUR, TEN, WindowState.open(minuteWith(1).stats()));
     store.put(OTHER, HOUR, TEN, WindowState.open(minuteWith(2).stats()).close());
     windows.get(OTHER, HOUR, TEN); // closed: read, not cached
     windows.put(OTHER, HOUR, TEN, WindowState.open(minuteWith(3).stats()).close());
@@ -93,6 +90,20 @@ class WriteBehindWindowsTest {
     windows.put(SERIES, MINUTE, TEN, minuteWith(2));
     windows.writeChanges();
     assertThat(store.loggedNew).as("a window's second change").isEqualTo(1);
+  }
+
+  @Test
+  void shouldWriteAWindowPutAsNewThroughAsNewWhenTheBudgetIsSpent() {
+    final InMemoryWindowStore through = new InMemoryWindowStore();
+    final WriteBehindWindows spent =
+        new WriteBehindWindows(through, MINUTE, new WindowCacheBudget(0));
+
+    spent.putNew(SERIES, MINUTE, TEN, minuteWith(1));
+    spent.put(SERIES, HOUR, TEN, WindowState.open(minuteWith(1).stats()));
+
+    assertThat(through.newPuts).as("written through as new").isEqualTo(1);
+    assertThat(through.get(SERIES, MINUTE, TEN).stats().count()).isEqualTo(1);
+    assertThat(through.get(SERIES, HOUR, TEN).stats().count()).isEqualTo(1);
   }
 
   @Test
