@@ -95,8 +95,7 @@ final class QuietSeries {
   private Optional<Long> nextClose(final SeriesKey series, final long clock) {
     Long earliest = null;
     for (final Granularity granularity : times.granularities()) {
-      final long last =
-          clock == Long.MIN_VALUE ? Long.MAX_VALUE - 1 : granularity.windowStart(clock);
+      final long last = times.latestPossibleStart(granularity, clock);
       for (final WindowReader.Window window :
           store.startingAfter(
               series, granularity, times.lastClosedStart(granularity, clock), last)) {

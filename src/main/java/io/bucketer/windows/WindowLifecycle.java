@@ -246,7 +246,7 @@ public final class WindowLifecycle {
     // reading of the next one needs no read: at live traffic, a read of a missing key for every
     // window a minute opens. Not known of a clock read from the store, a lower bound.
     final WindowState finestWindow =
-        seen != null && times.startsAfterWindowOf(finest, finestStart, seen.clock)
+        seen != null && finestStart > times.latestPossibleStart(finest, seen.clock)
             ? null
             : store.get(series, finest, finestStart);
     if (finestWindow != null) {

@@ -82,12 +82,12 @@ final class WindowTimes {
   }
 
   /**
-   * Whether {@code start} is after the start of the window of {@code granularity} that holds {@code
-   * clock}: no window of a series whose clock that is starts there, since each holds a reading at
-   * or before the clock, or the rollup of one. False for a clock no reading set.
+   * The latest start a window of {@code granularity} of a series whose clock is {@code clock} can
+   * have: the start of the window that holds the clock, since each window holds a reading at or
+   * before the clock, or the rollup of one. Unbounded for a clock no reading set.
    */
-  boolean startsAfterWindowOf(final Granularity granularity, final long start, final long clock) {
-    return clock != Long.MIN_VALUE && start > granularity.windowStart(clock);
+  long latestPossibleStart(final Granularity granularity, final long clock) {
+    return clock == Long.MIN_VALUE ? Long.MAX_VALUE - 1 : granularity.windowStart(clock);
   }
 
   boolean isClosed(final Granularity granularity, final long start, final long clock) {

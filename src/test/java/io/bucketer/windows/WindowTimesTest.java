@@ -49,6 +49,17 @@ class WindowTimesTest {
   }
 
   @Test
+  void shouldBoundTheStartOfASeriesWindowsByTheWindowOfItsClock() {
+    final WindowTimes times = timesOf(MINUTE, HOUR);
+
+    assertThat(times.latestPossibleStart(MINUTE, TEN + 59_999)).isEqualTo(TEN);
+    assertThat(times.latestPossibleStart(MINUTE, TEN + 60_000)).isEqualTo(TEN + 60_000);
+    assertThat(times.latestPossibleStart(HOUR, TEN + 60_000)).isEqualTo(TEN);
+    // a clock no reading set bounds nothing
+    assertThat(times.latestPossibleStart(MINUTE, Long.MIN_VALUE)).isGreaterThan(TEN + HORIZON);
+  }
+
+  @Test
   void shouldCallAReadingBeyondTheHorizonOnceTheWindowFedByItIsPastIt() {
     final WindowTimes times = timesOf(MINUTE, HOUR);
     final long minutePastHorizon = TEN + 60_000 + GRACE + HORIZON;
