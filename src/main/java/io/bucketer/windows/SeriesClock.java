@@ -1,7 +1,5 @@
 package io.bucketer.windows;
 
-import io.bucketer.buckets.SeriesKey;
-
 /**
  * What the lifecycle holds in memory for one series that has state: its clock, when it last sent,
  * when {@link WindowLifecycle#closeIdleSeries} looks at it next, and where its last expiry stopped.
@@ -9,14 +7,6 @@ import io.bucketer.buckets.SeriesKey;
  * thread, like the lifecycle.
  */
 final class SeriesClock {
-
-  /**
-   * The series, as the one instance the task's maps hold it under: a reading's own key, equal but a
-   * new instance each time a commit's readings are read, is compared with a map's key by value,
-   * which reads that key's strings, cold at live traffic. Looked up by it once, and by this one
-   * after, every later map finds its key by identity.
-   */
-  final SeriesKey series;
 
   /** The event time up to which the series' windows are judged. */
   long clock;
@@ -30,8 +20,7 @@ final class SeriesClock {
   /** The {@code changeable} time of the series' last expiry; MIN_VALUE: none since the start. */
   long expiredAt = Long.MIN_VALUE;
 
-  SeriesClock(final SeriesKey series, final long clock, final long now, final long nextCheck) {
-    this.series = series;
+  SeriesClock(final long clock, final long now, final long nextCheck) {
     this.clock = clock;
     this.lastReadingWallClock = now;
     this.nextIdleCheck = nextCheck;

@@ -205,9 +205,7 @@ public final class WindowLifecycle {
             final SeriesClock seen =
                 clocks.computeIfAbsent(
                     series,
-                    s ->
-                        new SeriesClock(
-                            s, Long.MIN_VALUE, wallClock, wallClock + idleTimeoutMillis));
+                    s -> new SeriesClock(Long.MIN_VALUE, wallClock, wallClock + idleTimeoutMillis));
             if (holdsReadings) {
               seen.clock = Math.max(seen.clock, state.stats().lastTimestamp());
             }
@@ -229,15 +227,13 @@ public final class WindowLifecycle {
    * A reading of a series that holds no state is first put to the {@link SeriesGate}.
    */
   public Outcome accept(
-      final SeriesKey readingSeries,
+      final SeriesKey series,
       final Measurement measurement,
       final Integer utcOffsetMinutes,
       final long wallClock,
       final Consumer<ClosedBucket> emit) {
     final long timestamp = measurement.timestamp();
-    final SeriesClock seen = clocks.get(readingSeries);
-    // From here on the series as the task's maps hold it (SeriesClock#series): found by identity.
-    final SeriesKey series = seen != null ? seen.series : readingSeries;
+    final SeriesClock seen = clocks.get(series);
     final long clock = seen != null ? seen.clock : storedClock(series);
     if (times.isBeyondHorizon(timestamp, clock)) {
       return Outcome.TOO_LATE;
@@ -310,9 +306,7 @@ public final class WindowLifecycle {
       edgeRevisions.afterChangeAt(series, timestamp, Math.max(clock, timestamp), emit);
     }
     final SeriesClock updated =
-        seen != null
-            ? seen
-            : new SeriesClock(series, clock, wallClock, wallClock + idleTimeoutMillis);
+        seen != null ? seen : new SeriesClock(clock, wallClock, wallClock + idleTimeoutMillis);
     if (seen == null) {
       clocks.put(series, updated);
     }

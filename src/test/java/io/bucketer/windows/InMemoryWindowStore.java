@@ -19,10 +19,6 @@ final class InMemoryWindowStore extends HeapWindowStore {
 
   int puts;
   int gets;
-
-  /** The series instances that windows were read and put under, in order. */
-  final List<SeriesKey> seriesOfGetsAndPuts = new ArrayList<>();
-
   int ranges;
   int sealedRunReads;
 
@@ -121,7 +117,6 @@ final class InMemoryWindowStore extends HeapWindowStore {
   @Override
   public WindowState get(final SeriesKey series, final Granularity granularity, final long start) {
     gets++;
-    seriesOfGetsAndPuts.add(series);
     return super.get(series, granularity, start);
   }
 
@@ -146,7 +141,6 @@ final class InMemoryWindowStore extends HeapWindowStore {
       final long start,
       final WindowState state) {
     puts++;
-    seriesOfGetsAndPuts.add(series);
     super.put(series, granularity, start, state);
   }
 

@@ -49,7 +49,7 @@ class QuietSeriesTest {
   }
 
   private static SeriesClock clockAt(final long clock) {
-    return new SeriesClock(SERIES, clock, LAST_READING, LAST_READING + IDLE_TIMEOUT);
+    return new SeriesClock(clock, LAST_READING, LAST_READING + IDLE_TIMEOUT);
   }
 
   @Test

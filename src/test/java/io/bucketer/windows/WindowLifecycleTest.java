@@ -721,26 +721,6 @@ class WindowLifecycleTest {
         .isEqualTo(Outcome.RESENT);
   }
 
-  /**
-   * Each reading comes with a new instance of its series' key, read from its commit's bytes; the
-   * store gets the one the series was first seen with, which the window cache's map holds, so that
-   * its lookups compare the keys by identity rather than by their strings, cold at live traffic.
-   */
-  @Test
-  void shouldHandTheStoreTheSeriesAsTheLifecycleFirstSawIt() {
-    final SeriesKey first = new SeriesKey(new String("s9"), new String("temperature"));
-    final SeriesKey again = new SeriesKey(new String("s9"), new String("temperature"));
-    lifecycle.accept(first, new Measurement(at(0, 5), 1.0), null, WALL_CLOCK, emitted::add);
-    store.seriesOfGetsAndPuts.clear();
-
-    lifecycle.accept(again, new Measurement(at(0, 6), 2.0), null, WALL_CLOCK, emitted::add);
-
-    assertThat(again).isEqualTo(first).isNotSameAs(first);
-    assertThat(store.seriesOfGetsAndPuts)
-        .hasSize(2) // the minute read, and put back
-        .allSatisfy(series -> assertThat(series).isSameAs(first));
-  }
-
   private int getsFor(final Runnable reading) {
     final int before = store.gets;
     reading.run();
