@@ -24,8 +24,8 @@ final class DeadLetterSelection {
       names = "--from",
       paramLabel = "INSTANT",
       description =
-          "Only records timestamped at or after this ISO-8601 instant (2025-06-01T09:00:00Z);"
-              + " rejected input keeps the input record's timestamp.")
+          "Only records timestamped at or after this ISO-8601 instant (2025-06-01T09:00:00Z):"
+              + " set aside since then (the original's time is in bucketer.dlq.source.timestamp).")
   Instant from;
 
   @Option(

@@ -124,6 +124,10 @@ final class DeadLettersShowCommand implements Callable<Integer> {
                       "message", BytesPreview.text(message, 4 * bytes, message.length())
                     }));
     letter.source().ifPresent(source -> rows.add(new String[] {"source", source.toString()}));
+    if (letter.sourceTimestamp() >= 0) {
+      rows.add(
+          new String[] {"source time", Instant.ofEpochMilli(letter.sourceTimestamp()).toString()});
+    }
     letter.replayOf().ifPresent(of -> rows.add(new String[] {"replay of", of}));
     rows.add(new String[] {"key", BytesPreview.of(letter.key(), bytes)});
     for (final Header header : letter.headers()) {
@@ -158,9 +162,11 @@ final class DeadLettersShowCommand implements Callable<Integer> {
   }
 
   /**
-   * The fields of {@link #lines}, named: where the record is, its time (ISO-8601, or null), reason,
-   * message, source ({@code topic}, {@code partition}, {@code offset}), the record it replays, its
-   * key, its other headers, its value as far as it decodes and what the decoder makes of it now.
+   * The fields of {@link #lines}, named: where the record is, its time (ISO-8601, or null: when it
+   * was set aside), reason, message, source ({@code topic}, {@code partition}, {@code offset}) and
+   * the source record's time ({@code source_timestamp}, ISO-8601 or null), the record it replays,
+   * its key, its other headers, its value as far as it decodes and what the decoder makes of it
+   * now.
    */
   private String jsonLine(final DeadLetter letter, final DeadLetterDecoding.View view) {
     final Map<String, Object> record = new LinkedHashMap<>();
@@ -185,6 +191,11 @@ final class DeadLettersShowCommand implements Callable<Integer> {
                         "partition", source.partition(),
                         "offset", source.offset()))
             .orElse(null));
+    record.put(
+        "source_timestamp",
+        letter.sourceTimestamp() < 0
+            ? null
+            : Instant.ofEpochMilli(letter.sourceTimestamp()).toString());
     record.put("replay_of", letter.replayOf().orElse(null));
     record.put("key", BytesPreview.of(letter.key(), bytes));
     final Map<String, String> headers = new LinkedHashMap<>();

@@ -13,8 +13,8 @@ import org.apache.kafka.common.header.Headers;
  * and where it was read from ({@link DeadLetterHeaders}), and whether it was itself a replay
  * ({@link ReplayHeaders}).
  *
- * @param timestamp the record's timestamp, epoch milliseconds: the input record's own for rejected
- *     input; negative when it has none
+ * @param timestamp the record's timestamp, epoch milliseconds: when it was set aside (format 2; in
+ *     format 1 the original's, see {@link #sourceTimestamp()}); negative when it has none
  * @param headers every header, the dead-letter ones included
  */
 public record DeadLetter(
@@ -80,6 +80,22 @@ public record DeadLetter(
               Long.parseLong(sourceOffset.get())));
     } catch (NumberFormatException e) {
       return Optional.empty();
+    }
+  }
+
+  /**
+   * The timestamp of the record that was set aside, epoch milliseconds, negative when it had none:
+   * the {@value DeadLetterHeaders#SOURCE_TIMESTAMP} header; for a dead letter of format 1, which
+   * kept the original's timestamp as its own, {@link #timestamp()}.
+   */
+  public long sourceTimestamp() {
+    if (text(DeadLetterHeaders.FORMAT).orElse("1").equals("1")) {
+      return timestamp;
+    }
+    try {
+      return text(DeadLetterHeaders.SOURCE_TIMESTAMP).map(Long::parseLong).orElse(-1L);
+    } catch (NumberFormatException e) {
+      return -1;
     }
   }
 

@@ -158,7 +158,7 @@ public final class DeadLetterDecoding {
                       letter.key(),
                       letter.value(),
                       name -> lastValue(letter, name),
-                      letter.timestamp()));
+                      letter.sourceTimestamp()));
     } catch (InvalidReadingException e) {
       return "no: " + e.getMessage();
     } catch (SchemaRegistryException e) {

@@ -6,11 +6,11 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Which dead letters a command takes: by reason, by the time of the dead-letter record (the input
- * record's own timestamp for rejected input), by partition and offset of the dead-letter topic, and
- * by partition and offset of the record's source. Every criterion must hold; an unset one holds for
- * every record. A dead letter whose headers name no source matches no source range but {@link
- * OffsetRange#ALL}.
+ * Which dead letters a command takes: by reason, by the time of the dead-letter record (when it was
+ * set aside; the original's for a letter of format 1), by partition and offset of the dead-letter
+ * topic, and by partition and offset of the record's source. Every criterion must hold; an unset
+ * one holds for every record. A dead letter whose headers name no source matches no source range
+ * but {@link OffsetRange#ALL}.
  *
  * @param reasons the reasons to take; empty takes every reason
  * @param from the first instant taken, included

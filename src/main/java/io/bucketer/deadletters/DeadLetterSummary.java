@@ -13,8 +13,9 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Dead letters counted by reason, by hour (UTC) of the dead-letter record's timestamp, and by the
- * topic-partition they were read from; as aligned tables for a person or JSON for a script.
+ * Dead letters counted by reason, by hour (UTC) of the dead-letter record's timestamp (when it was
+ * set aside), and by the topic-partition they were read from; as aligned tables for a person or
+ * JSON for a script.
  */
 public final class DeadLetterSummary {
 

@@ -28,7 +28,7 @@ public final class ReplayRecords {
     ReplayHeaders.add(
         headers, letter.topic(), letter.partition(), letter.offset(), letter.reason());
     // The original's timestamp: SenML's relative times count from it. None: the producer's clock.
-    final Long timestamp = letter.timestamp() < 0 ? null : letter.timestamp();
+    final Long timestamp = letter.sourceTimestamp() < 0 ? null : letter.sourceTimestamp();
     return new ProducerRecord<>(inputTopic, null, timestamp, letter.key(), letter.value(), headers);
   }
 }

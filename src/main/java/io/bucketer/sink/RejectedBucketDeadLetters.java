@@ -84,14 +84,23 @@ final class RejectedBucketDeadLetters implements AutoCloseable {
     }
   }
 
-  /** Sends {@code source} as it was read, with the dead-letter headers; returns at once. */
+  /**
+   * Sends {@code source} as it was read, with the dead-letter headers; returns at once. The letter
+   * is stamped by the producer's clock, the bucket record's own time (its window's) going in a
+   * header: the topic's retention then counts from when it was set aside ({@link
+   * DeadLetterHeaders}).
+   */
   void send(final ConsumerRecord<byte[], byte[]> source, final String message) {
-    // Records of the oldest message format carry no timestamp (-1), which a producer refuses.
-    final Long timestamp = source.timestamp() < 0 ? null : source.timestamp();
     final ProducerRecord<byte[], byte[]> letter =
-        new ProducerRecord<>(topic, null, timestamp, source.key(), source.value());
+        new ProducerRecord<>(topic, null, null, source.key(), source.value());
     DeadLetterHeaders.add(
-        letter.headers(), REASON, message, source.topic(), source.partition(), source.offset());
+        letter.headers(),
+        REASON,
+        message,
+        source.topic(),
+        source.partition(),
+        source.offset(),
+        source.timestamp());
     unacknowledged.add(producer.send(letter));
   }
 

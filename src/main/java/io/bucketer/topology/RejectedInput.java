@@ -24,13 +24,14 @@ record RejectedInput(byte[] originalKey, byte[] originalValue) {
         new Record<K, Object>(
             null,
             new RejectedInput(record.key(), record.value()),
-            record.timestamp(),
+            context.currentSystemTimeMs(),
             record.headers());
     DeadLetterSource.mark(
         rejected.headers(),
         rejection.reason(),
         rejection.message(),
-        context.recordMetadata().orElse(null));
+        context.recordMetadata().orElse(null),
+        record.timestamp());
     metrics.deadLetter(rejection.reason());
     context.forward(rejected, child);
   }

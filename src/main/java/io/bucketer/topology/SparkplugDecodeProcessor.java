@@ -264,7 +264,7 @@ final class SparkplugDecodeProcessor
         new Record<SeriesKey, Object>(
             null,
             new RejectedInput(envelope.originalKey(), envelope.originalValue()),
-            record.timestamp(),
+            context.currentSystemTimeMs(),
             record.headers());
     DeadLetterHeaders.add(
         rejected.headers(),
@@ -272,7 +272,8 @@ final class SparkplugDecodeProcessor
         rejection.message(),
         envelope.sourceTopic(),
         envelope.sourcePartition(),
-        envelope.sourceOffset());
+        envelope.sourceOffset(),
+        record.timestamp());
     metrics.deadLetter(rejection.reason());
     context.forward(rejected, TopologyNames.REJECTED_INPUT);
   }

@@ -36,7 +36,8 @@ final class UnplacedReadings implements FixedKeyProcessor<String, AggregatorOutp
           record.headers(),
           DeadLetterHeaders.SERIES_LIMIT,
           refused.why(),
-          context.recordMetadata().orElse(null));
+          context.recordMetadata().orElse(null),
+          record.timestamp());
       DeadLetterHeaders.addTenant(record.headers(), refused.tenant());
     } else {
       final AggregatorOutput.TooLate tooLate = (AggregatorOutput.TooLate) record.value();
@@ -45,9 +46,10 @@ final class UnplacedReadings implements FixedKeyProcessor<String, AggregatorOutp
           record.headers(),
           DeadLetterHeaders.TOO_LATE,
           tooLate.why(),
-          context.recordMetadata().orElse(null));
+          context.recordMetadata().orElse(null),
+          record.timestamp());
     }
-    context.forward(record.withValue(toJson(reading)));
+    context.forward(record.withValue(toJson(reading)).withTimestamp(context.currentSystemTimeMs()));
   }
 
   static byte[] toJson(final Reading reading) {

@@ -78,7 +78,8 @@ class SecuredDeadLettersIT {
       final ProducerRecord<byte[], byte[]> letter =
           new ProducerRecord<>(
               DLQ, utf8("gw-1"), utf8("{\"device\":\"gw-1\",\"timestamp\":0,\"value\":1}"));
-      DeadLetterHeaders.add(letter.headers(), "missing-field", "no sensor_id", INPUT, 1, 41);
+      DeadLetterHeaders.add(
+          letter.headers(), "missing-field", "no sensor_id", INPUT, 1, 41, 1_700_000_000_000L);
       admin.send(letter).get(30, TimeUnit.SECONDS);
     }
   }

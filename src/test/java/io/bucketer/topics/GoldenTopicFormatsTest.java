@@ -30,12 +30,14 @@ import io.bucketer.buckets.Measurement;
 import io.bucketer.buckets.SeriesKey;
 import io.bucketer.buckets.WindowQuality;
 import io.bucketer.buckets.WindowSummary;
+import io.bucketer.deadletters.DeadLetter;
 import io.bucketer.sketch.ValueSketch;
 import io.bucketer.testing.GoldenFiles;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -77,7 +79,7 @@ class GoldenTopicFormatsTest {
         "closed-bucket-v5-1m-learned.bin", ClosedBucketSerde.encode(MINUTE_LEARNED_BUCKET_V5));
     files.put("bucket-keys.txt", utf8(String.join("\n", bucketKeys()) + "\n"));
     files.put("closed-at-header.bin", BucketHeaders.closedAt(T0 + 2_345).value());
-    files.put("dead-letter-headers-v1.txt", utf8(headerLines(deadLetterHeaders())));
+    files.put("dead-letter-headers-v2.txt", utf8(headerLines(deadLetterHeaders())));
     return files;
   }
 
@@ -94,7 +96,8 @@ class GoldenTopicFormatsTest {
         Map.entry("closed-bucket-v2-1m.bin", formatTwo(MINUTE_BUCKET)),
         Map.entry("closed-bucket-v2-1h.bin", formatTwo(HOUR_BUCKET)),
         Map.entry("closed-bucket-v2-1d.bin", formatTwo(DAY_BUCKET)),
-        Map.entry("closed-bucket-v2-1m-part-2-of-2.bin", formatTwo(MINUTE_PART_BUCKET)));
+        Map.entry("closed-bucket-v2-1m-part-2-of-2.bin", formatTwo(MINUTE_PART_BUCKET)),
+        Map.entry("dead-letter-headers-v1.txt", utf8(deadLetterHeadersFormatOne())));
   }
 
   @Test
@@ -240,16 +243,50 @@ class GoldenTopicFormatsTest {
 
   @Test
   void shouldKeepTheGoldenHeadersOfADeadLetter() {
-    assertThat(new String(GoldenFiles.read("dead-letter-headers-v1.txt"), StandardCharsets.UTF_8))
+    assertThat(new String(GoldenFiles.read("dead-letter-headers-v2.txt"), StandardCharsets.UTF_8))
         .isEqualTo(
             """
-            bucketer.dlq.format: 1
+            bucketer.dlq.format: 2
             bucketer.dlq.reason: mongodb-rejected
             bucketer.dlq.message: E11000 duplicate key
             bucketer.dlq.source.topic: bucketer.buckets
             bucketer.dlq.source.partition: 3
             bucketer.dlq.source.offset: 1234
+            bucketer.dlq.source.timestamp: 1748768400000
             """);
+    assertThat(new String(GoldenFiles.read("dead-letter-headers-v1.txt"), StandardCharsets.UTF_8))
+        .isEqualTo(deadLetterHeadersFormatOne());
+  }
+
+  /**
+   * A dead letter of format 1 kept its original's timestamp as its own, and said so by no header:
+   * read today, that timestamp is its source's.
+   */
+  @Test
+  void shouldReadTheSourceTimestampOfADeadLetterOfFormatOneFromTheRecord() {
+    final DeadLetter formatOne =
+        new DeadLetter(
+            "bucketer.dlq",
+            0,
+            0,
+            T0,
+            null,
+            new byte[0],
+            headersOfLines(GoldenFiles.read("dead-letter-headers-v1.txt")));
+    final DeadLetter formatTwo =
+        new DeadLetter(
+            "bucketer.dlq",
+            0,
+            1,
+            T0 + 60_000,
+            null,
+            new byte[0],
+            headersOfLines(GoldenFiles.read("dead-letter-headers-v2.txt")));
+
+    assertThat(formatOne.sourceTimestamp()).isEqualTo(T0);
+    assertThat(formatOne.source()).hasValueSatisfying(s -> assertThat(s.offset()).isEqualTo(1234));
+    assertThat(formatTwo.sourceTimestamp()).isEqualTo(1_748_768_400_000L);
+    assertThat(formatTwo.timestamp()).as("when it was set aside").isEqualTo(T0 + 60_000);
   }
 
   @Test
@@ -270,7 +307,35 @@ class GoldenTopicFormatsTest {
   private static RecordHeaders deadLetterHeaders() {
     final RecordHeaders headers = new RecordHeaders();
     DeadLetterHeaders.add(
-        headers, "mongodb-rejected", "E11000 duplicate key", "bucketer.buckets", 3, 1234);
+        headers,
+        "mongodb-rejected",
+        "E11000 duplicate key",
+        "bucketer.buckets",
+        3,
+        1234,
+        Instant.parse("2025-06-01T09:00:00Z").toEpochMilli());
+    return headers;
+  }
+
+  /** The headers format 1 wrote: no source timestamp, the record's own being the original's. */
+  private static String deadLetterHeadersFormatOne() {
+    return """
+        bucketer.dlq.format: 1
+        bucketer.dlq.reason: mongodb-rejected
+        bucketer.dlq.message: E11000 duplicate key
+        bucketer.dlq.source.topic: bucketer.buckets
+        bucketer.dlq.source.partition: 3
+        bucketer.dlq.source.offset: 1234
+        """;
+  }
+
+  /** {@link #headerLines} read back. */
+  private static RecordHeaders headersOfLines(final byte[] lines) {
+    final RecordHeaders headers = new RecordHeaders();
+    for (final String line : new String(lines, StandardCharsets.UTF_8).split("\n")) {
+      final int colon = line.indexOf(": ");
+      headers.add(line.substring(0, colon), utf8(line.substring(colon + 2)));
+    }
     return headers;
   }
 

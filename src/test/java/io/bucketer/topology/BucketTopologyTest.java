@@ -88,8 +88,12 @@ class BucketTopologyTest {
   private TestOutputTopic<String, ClosedBucket> buckets;
   private TestOutputTopic<byte[], byte[]> deadLetters;
 
+  /** At or before the driver's wall clock, which only advanceWallClockTime moves. */
+  private Instant driverStartedAfter;
+
   @BeforeEach
   void startDriver() {
+    driverStartedAfter = Instant.ofEpochMilli(System.currentTimeMillis());
     driver = newDriver(stateDir, metrics);
     final TopologyTopics topics = TopologyTopics.of(driver);
     input = topics.input();
@@ -394,6 +398,8 @@ class BucketTopologyTest {
 
     final TestRecord<byte[], byte[]> dead = deadLetters.readRecord();
     assertThat(header(dead, DeadLetterHeaders.REASON)).isEqualTo("too-late");
+    assertThat(dead.getRecordTime()).as("set aside").isBetween(driverStartedAfter, Instant.now());
+    assertThat(header(dead, DeadLetterHeaders.SOURCE_TIMESTAMP)).isNotNull();
     assertThat(
             Meters.count(
                 metrics.registry(),
@@ -433,10 +439,17 @@ class BucketTopologyTest {
     assertThat(minute.get(2).window().sum()).isEqualTo(2499.0 * 2500 / 2);
   }
 
+  /**
+   * A dead letter is stamped with the wall clock when it is set aside, the original's timestamp in
+   * a header: a record timestamped with its readings' old time would otherwise fall to the topic's
+   * retention at once.
+   */
   @Test
   void shouldDeadLetterBadBytesWithTheirReasonAndOrigin() {
     final byte[] garbage = "not avro".getBytes(StandardCharsets.UTF_8);
-    input.pipeInput("key".getBytes(StandardCharsets.UTF_8), garbage);
+    input.pipeInput(
+        new TestRecord<>(
+            "key".getBytes(StandardCharsets.UTF_8), garbage, Instant.ofEpochMilli(at("09:00:00"))));
     send(reading("", "10:00:00", 1.0));
     send(reading("s1", "10:00:00", Double.NaN));
 
@@ -448,6 +461,9 @@ class BucketTopologyTest {
     assertThat(dead.get(0).key()).isEqualTo("key".getBytes(StandardCharsets.UTF_8));
     assertThat(header(dead.get(0), DeadLetterHeaders.SOURCE_TOPIC)).isEqualTo("iot.readings");
     assertThat(header(dead.get(0), DeadLetterHeaders.SOURCE_OFFSET)).isEqualTo("0");
+    assertThat(header(dead.get(0), DeadLetterHeaders.SOURCE_TIMESTAMP))
+        .isEqualTo(Long.toString(at("09:00:00")));
+    assertThat(dead.get(0).getRecordTime()).isBetween(driverStartedAfter, Instant.now());
   }
 
   @Test

@@ -295,13 +295,22 @@ class SparkplugTopologyTest {
             "spBv1.0/plant/NBIRTH/press",
             SparkplugMessages.payload().metric(m -> m.alias(1).doubleValue(1)).toByteArray()));
 
-    assertThat(deadLetters.readRecordsToList())
-        .extracting(dead -> header(dead, DeadLetterHeaders.REASON))
+    final List<TestRecord<byte[], byte[]>> dead = deadLetters.readRecordsToList();
+    assertThat(dead)
+        .extracting(letter -> header(letter, DeadLetterHeaders.REASON))
         .containsExactly(
             "sparkplug-bad-topic",
             "sparkplug-unknown-message-type",
             "sparkplug-malformed-payload",
             "sparkplug-bad-birth");
+    // Stamped when set aside (the driver's wall clock), the input's time in a header.
+    assertThat(dead)
+        .allSatisfy(
+            letter -> {
+              assertThat(letter.timestamp()).isNotEqualTo(TEN);
+              assertThat(header(letter, DeadLetterHeaders.SOURCE_TIMESTAMP))
+                  .isEqualTo(Long.toString(TEN));
+            });
   }
 
   @Test
