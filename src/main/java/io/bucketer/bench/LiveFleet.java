@@ -112,6 +112,11 @@ final class LiveFleet {
     return sending.isDone();
   }
 
+  /** Whether the sending stopped on an error, which {@link #join()} then throws. */
+  boolean hasFailed() {
+    return sending.isCompletedExceptionally();
+  }
+
   /**
    * Waits for the last reading to be sent, and lets the fleet's thread end: called once the last
    * sample has read its CPU time. Fails as the sending failed.

@@ -106,14 +106,14 @@ final class LivePeerRun {
       final Process peer, final LiveFleet fleet, final Admin admin, final String group)
       throws Exception {
     final List<Sample> samples = new ArrayList<>();
-    final long started = System.nanoTime();
+    final SampleSchedule schedule =
+        new SampleSchedule(options.sampleEvery(), options.warmup(), options.duration());
     final ScheduledStages stages = new ScheduledStages(peer.pid(), options.warmup());
-    while (!fleet.isDone()) {
-      TimeUnit.MILLISECONDS.sleep(options.sampleEvery().toMillis());
+    while (schedule.hasNext() && !fleet.hasFailed()) {
+      final Duration elapsed = schedule.awaitNext();
       if (!peer.isAlive()) {
         throw new IllegalStateException(kind.description() + " died; see its log");
       }
-      final Duration elapsed = Duration.ofNanos(System.nanoTime() - started);
       final long processed = processed(admin, group);
       final Sample sample =
           new Sample(

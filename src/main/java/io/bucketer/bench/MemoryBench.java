@@ -19,7 +19,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -163,17 +162,17 @@ public final class MemoryBench {
     // The topics' end offsets and bytes at each sample: what the cluster was written meanwhile.
     final List<Map<String, Long>> records = new ArrayList<>();
     final List<Map<String, Long>> bytes = new ArrayList<>();
-    final long started = System.nanoTime();
+    final SampleSchedule schedule =
+        new SampleSchedule(options.sampleEvery(), options.warmup(), options.duration());
     final ScheduledStages stages =
         recordStages ? new ScheduledStages(probe.pid(), options.warmup()) : null;
     out.println(MemorySample.header() + "   cores: " + CpuByProcess.Cores.header());
-    while (!fleet.isDone()) {
-      TimeUnit.MILLISECONDS.sleep(options.sampleEvery().toMillis());
+    while (schedule.hasNext() && !fleet.hasFailed()) {
+      final Duration elapsed = schedule.awaitNext();
       if (!probe.isAlive()) {
         throw new IllegalStateException("the processor died; see its log");
       }
-      final MemorySample sample =
-          probe.sample(Duration.ofNanos(System.nanoTime() - started), fleet::acknowledged);
+      final MemorySample sample = probe.sample(elapsed, fleet::acknowledged);
       final CpuByProcess cpuNow = CpuByProcess.read(probe.pid(), standIn);
       final Duration sinceLast =
           samples.isEmpty()
