@@ -80,7 +80,7 @@ final class LiveFleet {
    * Runs the sending in a thread of its own, named: the common pool's would do, but on two cores it
    * has no worker, and CompletableFuture then starts an anonymous thread. Once done sending, the
    * thread waits until {@code released}: a thread that has ended leaves {@code /proc}, and with it
-   * its CPU time, which the last sample, taken after the fleet is done, still counts.
+   * its CPU time, which the last sample, due as the fleet ends, still counts.
    */
   private static void inItsThread(final Runnable sending, final CountDownLatch released) {
     final Thread thread =
