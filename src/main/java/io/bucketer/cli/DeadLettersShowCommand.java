@@ -124,9 +124,9 @@ final class DeadLettersShowCommand implements Callable<Integer> {
                       "message", BytesPreview.text(message, 4 * bytes, message.length())
                     }));
     letter.source().ifPresent(source -> rows.add(new String[] {"source", source.toString()}));
-    if (letter.sourceTimestamp() >= 0) {
-      rows.add(
-          new String[] {"source time", Instant.ofEpochMilli(letter.sourceTimestamp()).toString()});
+    final long sourceTimestamp = letter.sourceTimestamp();
+    if (sourceTimestamp >= 0) {
+      rows.add(new String[] {"source time", Instant.ofEpochMilli(sourceTimestamp).toString()});
     }
     letter.replayOf().ifPresent(of -> rows.add(new String[] {"replay of", of}));
     rows.add(new String[] {"key", BytesPreview.of(letter.key(), bytes)});
@@ -191,11 +191,10 @@ final class DeadLettersShowCommand implements Callable<Integer> {
                         "partition", source.partition(),
                         "offset", source.offset()))
             .orElse(null));
+    final long sourceTimestamp = letter.sourceTimestamp();
     record.put(
         "source_timestamp",
-        letter.sourceTimestamp() < 0
-            ? null
-            : Instant.ofEpochMilli(letter.sourceTimestamp()).toString());
+        sourceTimestamp < 0 ? null : Instant.ofEpochMilli(sourceTimestamp).toString());
     record.put("replay_of", letter.replayOf().orElse(null));
     record.put("key", BytesPreview.of(letter.key(), bytes));
     final Map<String, String> headers = new LinkedHashMap<>();

@@ -28,7 +28,8 @@ public final class ReplayRecords {
     ReplayHeaders.add(
         headers, letter.topic(), letter.partition(), letter.offset(), letter.reason());
     // The original's timestamp: SenML's relative times count from it. None: the producer's clock.
-    final Long timestamp = letter.sourceTimestamp() < 0 ? null : letter.sourceTimestamp();
+    final long original = letter.sourceTimestamp();
+    final Long timestamp = original < 0 ? null : original;
     return new ProducerRecord<>(inputTopic, null, timestamp, letter.key(), letter.value(), headers);
   }
 }
